@@ -1,0 +1,404 @@
+/*===- heapprof-clang.c - the -fheapprof compiler driver -------------------===
+ *
+ * Part of heapprof, a sanitizer-style heap profiler.
+ *
+ * heapprof-clang and heapprof-clang++ run clang-19 / clang++-19 with the
+ * user's arguments untouched, except that -fheapprof[=DIR] and -fno-heapprof
+ * are taken out and, when the last of them enables heapprof, the pass plugin,
+ * frame pointers, line tables and (when linking) the runtime are added.
+ * docs/compiler.md documents the flags and why each is there.
+ *
+ * Everything is found relative to this executable (resolved through
+ * /proc/self/exe), identically in the build tree and an install:
+ *
+ *     <prefix>/bin/heapprof-clang[++]
+ *     <prefix>/lib/heapprof/HeapProfiler.so          the pass plugin
+ *     <prefix>/lib/heapprof/libheapprof_rt.a (+.syms) the runtime
+ *     <prefix>/lib/heapprof/libheapprof_cxx.a        operator new/delete
+ *
+ * HEAPPROF_CLANG / HEAPPROF_CLANGXX name another compiler to run.
+ *===----------------------------------------------------------------------===*/
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_CLANG "clang-19"
+#define DEFAULT_CLANGXX "clang++-19"
+#define PLUGIN_NAME "HeapProfiler.so"
+#define RT_ARCHIVE "libheapprof_rt.a"
+#define CXX_ARCHIVE "libheapprof_cxx.a"
+
+/* Upper bound on the arguments this program adds (see add_*_args). */
+#define MAX_ADDED_ARGS 32
+/* Response files are only scanned, never rewritten; these bound the work. */
+#define MAX_RSP_DEPTH 8
+#define MAX_RSP_TOKEN 4096
+
+static const char *prog = "heapprof-clang";
+
+/* What the command line asks for, as far as the wrapper needs to know. */
+struct scan {
+  int enabled;          /* last of -fheapprof[=DIR] / -fno-heapprof enables */
+  const char *dir;      /* DIR of that -fheapprof=DIR, or NULL */
+  int has_inputs;       /* a source, object, "-" or response file was given */
+  int no_link;          /* -c, -S, -E, -M, -MM, -fsyntax-only, ... */
+  int shared;           /* -shared or -r: link no runtime into the output */
+  int user_debug_level; /* the user chose a -g level */
+  int skip;             /* arguments still to skip as an option's value */
+  int inputs_only;      /* after "--" */
+  const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
+};
+
+/* Options whose value is the next argument (clang 19's separate forms). */
+static const char *const separate_value_opts[] = {
+    "-o", "-x", "-I", "-D", "-U", "-L", "-l", "-F", "-B", "-b", "-G", "-T",
+    "-u", "-e", "-z", "-A", "-MF", "-MJ", "-MQ", "-MT", "-arch", "-target",
+    "-include", "-include-pch", "-imacros", "-idirafter", "-iframework",
+    "-iframeworkwithsysroot", "-iprefix", "-iquote", "-isysroot", "-isystem",
+    "-isystem-after", "-ivfsoverlay", "-iwithprefix", "-iwithprefixbefore",
+    "-iwithsysroot", "-iapinotes-modules", "-cxx-isystem", "-stdlib++-isystem",
+    "-mllvm", "-mmlir", "-Xclang", "-Xlinker", "-Xassembler",
+    "-Xpreprocessor", "-Xanalyzer", "-Xarch_device", "-Xarch_host",
+    "-Xcuda-fatbinary", "-Xcuda-ptxas", "-Xopenmp-target", "-meabi",
+    "-mthread-model", "-dependency-file", "-dependency-dot", "-dsym-dir",
+    "-dumpdir", "-module-dependency-dir", "-resource-dir",
+    "-serialize-diagnostics", "-vfsoverlay", "-working-directory",
+    "-ccc-install-dir", "-ccc-gcc-name", "-gen-cdb-fragment-path",
+    "-darwin-target-variant", "-darwin-target-variant-triple", "-hlsl-entry",
+    "-fexperimental-openacc-macro-override", "-fmodules-user-build-path",
+    "--param", "--output", "--language", "--include-directory",
+    "--library-directory", "--define-macro", "--undefine-macro", "--include",
+    "--sysroot", "--analyzer-output", NULL};
+
+/* Options after which clang does not link. */
+static const char *const no_link_opts[] = {
+    "-c", "-S", "-E", "-M", "-MM", "-fsyntax-only", "--precompile",
+    "-emit-ast", "--analyze", "-fdriver-only", NULL};
+
+/* Options that choose a debug-info level (or imply one). */
+static const char *const debug_level_opts[] = {
+    "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-ggdb0", "-ggdb1", "-ggdb2",
+    "-ggdb3", "-glldb", "-gsce", "-gdbx", "-gline-tables-only",
+    "-gline-directives-only", "-gdwarf", "-gdwarf-2", "-gdwarf-3",
+    "-gdwarf-4", "-gdwarf-5", "-gfull", "-gused", NULL};
+
+static int in_list(const char *arg, const char *const *list) {
+  for (; *list; list++)
+    if (strcmp(arg, *list) == 0)
+      return 1;
+  return 0;
+}
+
+static int takes_separate_value(const char *arg) {
+  /* -Xarch_<arch> <arg> and -Xopenmp-target=<triple> <arg>. */
+  if (strncmp(arg, "-Xarch_", 7) == 0 ||
+      strncmp(arg, "-Xopenmp-target=", 16) == 0)
+    return 1;
+  return in_list(arg, separate_value_opts);
+}
+
+/* Prints VALUE with control characters escaped, so that the message stays
+ * on one line whatever the value holds. */
+static void print_escaped(FILE *f, const char *value) {
+  for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", f);
+    else if (*p == '\t')
+      fputs("\\t", f);
+    else if (*p == '\\')
+      fputs("\\\\", f);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(f, "\\x%02x", *p);
+    else
+      fputc(*p, f);
+  }
+}
+
+static void die_bad_dir(const char *value, const char *why) {
+  fprintf(stderr, "%s: error: invalid value '", prog);
+  print_escaped(stderr, value);
+  fprintf(stderr, "' in '-fheapprof=': %s\n", why);
+  exit(1);
+}
+
+/* DIR ends up in a C string constant in every object and in file names the
+ * runtime builds; reject what cannot be meant as a directory. */
+static void check_dir(const char *value) {
+  if (*value == '\0')
+    die_bad_dir(value, "expected a directory name");
+  for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      die_bad_dir(value, "the directory name contains a control character");
+}
+
+static void scan_response_file(struct scan *s, const char *path, int depth);
+
+/* Looks at one argument (from the command line, or a token of a response
+ * file when in_rsp names it).  Returns 1 if the argument is a heapprof flag
+ * to drop from the command line. */
+static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
+                    int depth) {
+  if (s->skip) {
+    s->skip--;
+    return 0;
+  }
+  if (s->inputs_only || arg[0] != '-' || arg[1] == '\0') {
+    if (arg[0] == '@' && !s->inputs_only)
+      scan_response_file(s, arg + 1, depth + 1);
+    else
+      s->has_inputs = 1;
+    return 0;
+  }
+  if (strcmp(arg, "-fheapprof") == 0 || strncmp(arg, "-fheapprof=", 11) == 0 ||
+      strcmp(arg, "-fno-heapprof") == 0) {
+    if (in_rsp) {
+      if (!s->heapprof_in_rsp)
+        s->heapprof_in_rsp = in_rsp;
+      return 0;
+    }
+    if (arg[2] == 'n') {
+      s->enabled = 0;
+      s->dir = NULL;
+    } else {
+      s->enabled = 1;
+      s->dir = NULL;
+      if (arg[10] == '=') {
+        check_dir(arg + 11);
+        s->dir = arg + 11;
+      }
+    }
+    return 1;
+  }
+  if (strcmp(arg, "--") == 0)
+    s->inputs_only = 1;
+  else if (takes_separate_value(arg))
+    s->skip = 1;
+  else if (in_list(arg, no_link_opts))
+    s->no_link = 1;
+  else if (strcmp(arg, "-shared") == 0 || strcmp(arg, "-r") == 0)
+    s->shared = 1;
+  else if (in_list(arg, debug_level_opts))
+    s->user_debug_level = 1;
+  return 0;
+}
+
+/* Scans a response file the way clang expands it (GNU quoting), only to
+ * learn what it asks for; the @file argument itself is passed on as is. */
+static void scan_response_file(struct scan *s, const char *path, int depth) {
+  FILE *f;
+  if (depth > MAX_RSP_DEPTH || !(f = fopen(path, "r"))) {
+    /* clang takes an unreadable @file for an input file name. */
+    s->has_inputs = 1;
+    return;
+  }
+  struct scan sub = *s; /* option values do not run across files */
+  sub.skip = 0;
+  char tok[MAX_RSP_TOKEN];
+  size_t len = 0;
+  int have_tok = 0, quote = 0, c;
+  while ((c = getc(f)) != EOF) {
+    if (quote) {
+      if (c == quote) {
+        quote = 0;
+        continue;
+      }
+      if (c == '\\' && quote == '"') {
+        int n = getc(f);
+        if (n == EOF)
+          break;
+        if (n != '"' && n != '\\' && len + 1 < sizeof tok)
+          tok[len++] = '\\';
+        c = n;
+      }
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (have_tok) {
+        tok[len] = '\0';
+        scan_arg(&sub, tok, path, depth);
+        len = 0;
+        have_tok = 0;
+      }
+      continue;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      have_tok = 1;
+      continue;
+    } else if (c == '\\') {
+      c = getc(f);
+      if (c == EOF)
+        break;
+      if (c == '\n') /* line continuation */
+        continue;
+    }
+    have_tok = 1;
+    if (len + 1 < sizeof tok) /* over-long tokens are cut; fine for a scan */
+      tok[len++] = (char)c;
+  }
+  if (have_tok) {
+    tok[len] = '\0';
+    scan_arg(&sub, tok, path, depth);
+  }
+  fclose(f);
+  /* Keep what the file said; the enable state can only come from argv. */
+  sub.enabled = s->enabled;
+  sub.dir = s->dir;
+  sub.skip = s->skip;
+  sub.inputs_only = s->inputs_only;
+  *s = sub;
+}
+
+/* <prefix> such that this program is <prefix>/bin/<name>. */
+static char *find_prefix(const char *argv0) {
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+  } else if (strchr(argv0, '/') && realpath(argv0, exe)) {
+    /* /proc not mounted: fall back on argv[0]. */
+  } else {
+    fprintf(stderr, "%s: error: cannot find its own executable: %s\n", prog,
+            strerror(errno));
+    exit(1);
+  }
+  for (int i = 0; i < 2; i++) { /* strip "/<name>", then "/bin" */
+    char *slash = strrchr(exe, '/');
+    if (!slash) {
+      fprintf(stderr, "%s: error: cannot locate its install prefix\n", prog);
+      exit(1);
+    }
+    *slash = '\0';
+  }
+  char *prefix = strdup(exe);
+  if (!prefix) {
+    perror(prog);
+    exit(1);
+  }
+  return prefix;
+}
+
+static char *concat(const char *a, const char *b, const char *c) {
+  size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+  char *r = malloc(la + lb + lc + 1);
+  if (!r) {
+    perror(prog);
+    exit(1);
+  }
+  memcpy(r, a, la);
+  memcpy(r + la, b, lb);
+  memcpy(r + la + lb, c, lc + 1);
+  return r;
+}
+
+int main(int argc, char **argv) {
+  const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+  prog = base ? base + 1 : (argc > 0 ? argv[0] : prog);
+  int is_cxx = strstr(prog, "++") != NULL;
+
+  const char *clang = getenv(is_cxx ? "HEAPPROF_CLANGXX" : "HEAPPROF_CLANG");
+  if (!clang || !*clang)
+    clang = is_cxx ? DEFAULT_CLANGXX : DEFAULT_CLANG;
+
+  struct scan s = {0};
+  /* drop[i]: argv[i] is a heapprof flag; dashdash: index of "--" or argc. */
+  char *drop = calloc((size_t)argc + 1, 1);
+  if (!drop) {
+    perror(prog);
+    return 1;
+  }
+  int dashdash = argc;
+  for (int i = 1; i < argc; i++) {
+    int was_inputs_only = s.inputs_only;
+    drop[i] = (char)scan_arg(&s, argv[i], NULL, 0);
+    if (!was_inputs_only && s.inputs_only && dashdash == argc)
+      dashdash = i;
+  }
+  if (s.heapprof_in_rsp) {
+    fprintf(stderr,
+            "%s: error: -fheapprof/-fno-heapprof in response file '%s' is not "
+            "supported; give it on the command line\n",
+            prog, s.heapprof_in_rsp);
+    return 1;
+  }
+
+  const char *added[MAX_ADDED_ARGS];
+  int n_added = 0;
+  const char *pre = NULL; /* added before the user's arguments */
+  if (s.enabled && s.has_inputs) {
+    char *prefix = find_prefix(argv[0]);
+    char *libdir = concat(prefix, "/lib/heapprof", "");
+    char *plugin = concat(libdir, "/", PLUGIN_NAME);
+    if (access(plugin, R_OK) != 0) {
+      fprintf(stderr, "%s: error: cannot read the pass plugin '%s': %s\n",
+              prog, plugin, strerror(errno));
+      return 1;
+    }
+    /* -fpass-plugin= runs the pass; -load also registers its -heapprof-*
+     * options, which LLVM 19 only does for a plugin loaded that way. */
+    added[n_added++] = concat("-fpass-plugin=", plugin, "");
+    added[n_added++] = "-Xclang";
+    added[n_added++] = "-load";
+    added[n_added++] = "-Xclang";
+    added[n_added++] = plugin;
+    /* The runtime unwinds allocation stacks by frame pointers. */
+    added[n_added++] = "-fno-omit-frame-pointer";
+    added[n_added++] = "-mno-omit-leaf-frame-pointer";
+    added[n_added++] = "-fno-optimize-sibling-calls";
+    /* Symbolization and llvm-profdata need line tables and the
+     * profiling-grade discriminators; a user's -g level wins (and comes
+     * later anyway, as this one goes first). */
+    if (!s.user_debug_level)
+      pre = "-gline-tables-only";
+    added[n_added++] = "-fdebug-info-for-profiling";
+    if (s.dir) {
+      added[n_added++] = "-mllvm";
+      added[n_added++] = concat("-heapprof-profile-dir=", s.dir, "");
+    }
+    if (!s.no_link) {
+      /* A shared object gets no runtime of its own (as with clang's static
+       * sanitizer runtimes): its __heapprof_* references bind at load time
+       * to the executable, which exports them through the dynamic list. */
+      if (!s.shared) {
+        char *rt = concat(libdir, "/", RT_ARCHIVE);
+        if (is_cxx) {
+          added[n_added++] = "-Wl,--whole-archive";
+          added[n_added++] = concat(libdir, "/", CXX_ARCHIVE);
+          added[n_added++] = "-Wl,--no-whole-archive";
+        }
+        added[n_added++] = "-Wl,--whole-archive";
+        added[n_added++] = rt;
+        added[n_added++] = "-Wl,--no-whole-archive";
+        added[n_added++] = concat("-Wl,--dynamic-list=", rt, ".syms");
+        added[n_added++] = "-lpthread";
+        added[n_added++] = "-ldl";
+        added[n_added++] = "-lm";
+      }
+      added[n_added++] = "-Wl,--build-id";
+    }
+  }
+
+  const char **out = malloc(((size_t)argc + MAX_ADDED_ARGS + 2) * sizeof *out);
+  if (!out) {
+    perror(prog);
+    return 1;
+  }
+  int n = 0;
+  out[n++] = clang;
+  if (pre)
+    out[n++] = pre;
+  for (int i = 1; i < dashdash; i++)
+    if (!drop[i])
+      out[n++] = argv[i];
+  for (int i = 0; i < n_added; i++)
+    out[n++] = added[i];
+  for (int i = dashdash; i < argc; i++)
+    out[n++] = argv[i];
+  out[n] = NULL;
+
+  execvp(clang, (char *const *)out);
+  fprintf(stderr, "%s: error: cannot run '%s': %s\n", prog, clang,
+          strerror(errno));
+  return 1;
+}

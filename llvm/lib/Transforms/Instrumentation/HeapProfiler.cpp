@@ -1,0 +1,784 @@
+//===- HeapProfiler.cpp - heapprof memory access instrumentation ----------===//
+//
+// Part of heapprof, a sanitizer-style heap profiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler half of heapprof's access counting.  Every counted memory
+// access adds 1 to the u64 shadow counter of the 64-byte granule that holds
+// the access's FIRST byte, whatever its width:
+//
+//     counter(a) = ((a & ~(Granularity-1)) >> Scale)
+//                  + __heapprof_shadow_memory_dynamic_address
+//
+// with Granularity = 64 and Scale = 3 (one 8-byte counter per 64 bytes); the
+// base is loaded once per function, in the entry block.  The runtime folds the
+// counters of a chunk's granules into its profile when the chunk dies.
+//
+// What is counted: loads, stores, atomicrmw and cmpxchg (as writes), and each
+// active lane of llvm.masked.{load,store,gather,scatter}.  llvm.mem{cpy,move,
+// set} become calls to __heapprof_mem{cpy,move,set}, which count both ranges
+// by the runtime's range rule and then do the operation.  What is not: accesses
+// whose every possible underlying object is stack (alloca, byval argument) or
+// a global (both switchable), compiler-internal globals (never), non-zero
+// address spaces, swifterror, instructions marked !nosanitize, and functions
+// that opt out (see shouldInstrumentFunction).  docs/compiler.md is the user
+// documentation of all this.
+//
+// The function pass works in two phases: collect a list of CounterUpdates
+// without touching the IR, then emit them.  Merging updates that provably hit
+// one granule into a single "+N" (not done: it must never change a count)
+// would be a step between the two.
+//
+// The module pass adds heapprof.module_ctor (priority 1) calling
+// __heapprof_init and the ABI version check, and for -fheapprof=DIR the weak
+// COMDAT constant __heapprof_profile_dir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/Transforms/Instrumentation/HeapProfiler.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+#include <optional>
+#include <string>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "heapprof"
+
+// Must equal HEAPPROF_ABI_VERSION in heapprof_interface_internal.h; the
+// version check call below makes a mismatch a link error.
+constexpr int HeapProfAbiVersion = 1;
+
+constexpr uint64_t DefaultGranularity = 64;
+constexpr int DefaultScale = 3;
+// Before any other constructor, so that instrumented code in other
+// constructors finds the shadow mapped.
+constexpr uint64_t HeapProfCtorPriority = 1;
+
+// Runtime symbols (compiler-rt/lib/heapprof/heapprof_interface_internal.h).
+constexpr char HeapProfRuntimePrefix[] = "__heapprof_";
+constexpr char HeapProfInitName[] = "__heapprof_init";
+constexpr char HeapProfVersionCheckNamePrefix[] =
+    "__heapprof_version_mismatch_check_v";
+constexpr char HeapProfShadowMemoryDynamicAddress[] =
+    "__heapprof_shadow_memory_dynamic_address";
+constexpr char HeapProfLoadName[] = "__heapprof_load";
+constexpr char HeapProfStoreName[] = "__heapprof_store";
+constexpr char HeapProfMemcpyName[] = "__heapprof_memcpy";
+constexpr char HeapProfMemmoveName[] = "__heapprof_memmove";
+constexpr char HeapProfMemsetName[] = "__heapprof_memset";
+constexpr char HeapProfRecordRangeName[] = "__heapprof_record_access_range";
+constexpr char HeapProfProfileDirVar[] = "__heapprof_profile_dir";
+
+// Compiler-side names.
+constexpr char HeapProfModuleCtorName[] = "heapprof.module_ctor";
+// Module flag (MDString) a frontend may set instead of -heapprof-profile-dir.
+constexpr char HeapProfProfileDirFlag[] = "HeapProfProfileDir";
+// Function attribute marking a function as already instrumented, so that the
+// pass is idempotent (e.g. run again by a ThinLTO backend with the plugin).
+constexpr char HeapProfInstrumentedAttr[] = "heapprof-instrumented";
+
+// Command-line flags.
+
+static cl::opt<bool> ClInstrumentReads("heapprof-instrument-reads",
+                                       cl::desc("Count loads and masked loads"),
+                                       cl::Hidden, cl::init(true));
+
+static cl::opt<bool>
+    ClInstrumentWrites("heapprof-instrument-writes",
+                       cl::desc("Count stores and masked stores"), cl::Hidden,
+                       cl::init(true));
+
+static cl::opt<bool> ClInstrumentAtomics(
+    "heapprof-instrument-atomics",
+    cl::desc("Count atomicrmw and cmpxchg (as writes)"), cl::Hidden,
+    cl::init(true));
+
+static cl::opt<bool> ClInstrumentStack(
+    "heapprof-instrument-stack",
+    cl::desc("Also count accesses that can only be to the stack (allocas, "
+             "byval arguments)"),
+    cl::Hidden, cl::init(false));
+
+static cl::opt<bool> ClInstrumentGlobals(
+    "heapprof-instrument-globals",
+    cl::desc("Also count accesses that can only be to global variables "
+             "(compiler-internal globals are never counted)"),
+    cl::Hidden, cl::init(false));
+
+static cl::opt<bool> ClUseCallbacks(
+    "heapprof-use-callbacks",
+    cl::desc("Call __heapprof_load/__heapprof_store(addr) instead of updating "
+             "the shadow counter inline"),
+    cl::Hidden, cl::init(false));
+
+// These change the shadow mapping and must match the runtime's:
+//   counter = ((addr & ~(granularity - 1)) >> scale) + dynamic base
+static cl::opt<uint64_t> ClMappingGranularity(
+    "heapprof-mapping-granularity",
+    cl::desc("Bytes of memory per shadow counter (a power of two; must match "
+             "the runtime)"),
+    cl::Hidden, cl::init(DefaultGranularity));
+
+static cl::opt<int>
+    ClMappingScale("heapprof-mapping-scale",
+                   cl::desc("Right shift from granule address to shadow "
+                            "offset (must match the runtime)"),
+                   cl::Hidden, cl::init(DefaultScale));
+
+static cl::opt<std::string> ClProfileDir(
+    "heapprof-profile-dir",
+    cl::desc("Directory the runtime writes the profile to: emitted as the "
+             "weak constant __heapprof_profile_dir (overrides the "
+             "HeapProfProfileDir module flag)"),
+    cl::Hidden, cl::init(""));
+
+static cl::opt<bool> ClGuardAgainstVersionMismatch(
+    "heapprof-guard-against-version-mismatch",
+    cl::desc("Call __heapprof_version_mismatch_check_vN from the module "
+             "constructor, so that a runtime of another ABI fails to link"),
+    cl::Hidden, cl::init(true));
+
+// Debug flags.
+
+static cl::opt<std::string>
+    ClDebugFunc("heapprof-debug-func",
+                cl::desc("Leave the function with this name uninstrumented "
+                         "(to bisect a problem)"),
+                cl::Hidden, cl::init(""));
+
+STATISTIC(NumInstrumentedReads, "Number of instrumented reads");
+STATISTIC(NumInstrumentedWrites, "Number of instrumented writes");
+STATISTIC(NumInstrumentedAtomics, "Number of instrumented atomics");
+STATISTIC(NumInstrumentedMemIntrinsics,
+          "Number of mem intrinsics redirected to the runtime");
+STATISTIC(NumCounterUpdates, "Number of shadow counter updates emitted");
+STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
+STATISTIC(NumSkippedGlobal, "Number of accesses not counted: globals only");
+STATISTIC(NumSkippedScalable,
+          "Number of scalable-vector masked accesses not counted");
+
+namespace {
+
+/// shadow counter = ((Addr & Mask) >> Scale) + dynamic base.
+struct ShadowMapping {
+  uint64_t Mask;
+  int Scale;
+
+  ShadowMapping() {
+    uint64_t Granularity = ClMappingGranularity;
+    Scale = ClMappingScale;
+    // A granule needs a whole u64 counter of its own.
+    if (!isPowerOf2_64(Granularity) || Scale < 0 || Scale > 63 ||
+        (Granularity >> Scale) < sizeof(uint64_t))
+      report_fatal_error(
+          "heapprof: -heapprof-mapping-granularity=" + Twine(Granularity) +
+              " -heapprof-mapping-scale=" + Twine(Scale) +
+              ": the granularity must be a power of two with at least 8 "
+              "shadow bytes per granule",
+          /*gen_crash_diag=*/false);
+    Mask = ~(Granularity - 1);
+  }
+};
+
+/// Why an access is or is not counted, from the objects its address may be
+/// based on.
+enum class TargetKind { Counted, Stack, Global, Never };
+
+enum class AccessKind { Read, Write, Atomic };
+
+/// A memory access the pass may count, as found in the IR.
+struct InterestingAccess {
+  Instruction *I = nullptr;
+  /// A pointer; for masked gather/scatter a vector of pointers.
+  Value *Addr = nullptr;
+  AccessKind Kind = AccessKind::Read;
+  /// Masked intrinsics: the accessed vector type and the lane mask.
+  Type *AccessTy = nullptr;
+  Value *Mask = nullptr;
+  bool IsGatherScatter = false;
+
+  bool isWrite() const { return Kind != AccessKind::Read; }
+};
+
+/// One "+Count" on the shadow counter of the granule holding the first byte
+/// at an address, emitted right before InsertPt.  The collection phase builds
+/// these without changing the IR; the emission phase turns each into code.
+struct CounterUpdate {
+  enum LaneKind : uint8_t {
+    NotALane,       // Ptr is the accessed address.
+    ContiguousLane, // masked load/store: lane LaneIdx of vector VecTy at Ptr.
+    GatherLane,     // gather/scatter: element LaneIdx of pointer vector Ptr.
+  };
+
+  Instruction *InsertPt;
+  Value *Ptr;
+  bool IsWrite;
+  uint64_t Count = 1;
+  LaneKind Lane = NotALane;
+  unsigned LaneIdx = 0;
+  FixedVectorType *VecTy = nullptr;
+  /// If set, the update happens only when lane LaneIdx of this mask is true.
+  Value *LaneMask = nullptr;
+};
+
+/// Instruments one function.
+class HeapProfiler {
+public:
+  explicit HeapProfiler(Module &M);
+
+  bool instrumentFunction(Function &F);
+
+private:
+  bool shouldInstrumentFunction(const Function &F) const;
+  std::optional<InterestingAccess> getInterestingAccess(Instruction *I) const;
+  TargetKind classifyAddress(const Value *Addr) const;
+  bool isCountedAddress(const Value *Addr);
+  bool isInterestingMemIntrinsic(MemIntrinsic *MI) const;
+  void collectUpdates(const InterestingAccess &A,
+                      SmallVectorImpl<CounterUpdate> &Updates);
+  void emitUpdate(const CounterUpdate &U);
+  void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
+                     uint64_t Count);
+  void instrumentMemIntrinsic(MemIntrinsic *MI);
+  void loadShadowBase(Function &F);
+  void markNoSanitize(Instruction *I) const;
+
+  Module &M;
+  LLVMContext &C;
+  Type *IntptrTy;
+  Type *Int64Ty;
+  PointerType *PtrTy;
+  ShadowMapping Mapping;
+  Value *ShadowBase = nullptr;
+};
+
+HeapProfiler::HeapProfiler(Module &M)
+    : M(M), C(M.getContext()),
+      IntptrTy(M.getDataLayout().getIntPtrType(M.getContext())),
+      Int64Ty(Type::getInt64Ty(M.getContext())),
+      PtrTy(PointerType::getUnqual(M.getContext())) {}
+
+/// Function-level opt-outs.  Clang 19 drops no_sanitize("heapprof") as an
+/// unknown sanitizer and records nothing in IR for no_sanitize("memory")
+/// unless MSan is on, so the source-level opt-out is
+/// __attribute__((disable_sanitizer_instrumentation)).
+bool HeapProfiler::shouldInstrumentFunction(const Function &F) const {
+  if (F.isDeclaration())
+    return false;
+  // Another module holds the copy that is emitted; instrument that one.
+  if (F.hasAvailableExternallyLinkage())
+    return false;
+  // The runtime's own entry points (e.g. inline helpers from its headers).
+  if (F.getName().starts_with(HeapProfRuntimePrefix))
+    return false;
+  if (F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
+    return false;
+  // A naked function's body is its inline asm; there is nowhere to put code.
+  if (F.hasFnAttribute(Attribute::Naked))
+    return false;
+  if (F.hasFnAttribute(HeapProfInstrumentedAttr))
+    return false;
+  if (!ClDebugFunc.empty() && F.getName() == ClDebugFunc)
+    return false;
+  return true;
+}
+
+std::optional<InterestingAccess>
+HeapProfiler::getInterestingAccess(Instruction *I) const {
+  // Code other instrumentation inserted (coverage counters, sanitizer checks).
+  if (I->hasMetadata(LLVMContext::MD_nosanitize))
+    return std::nullopt;
+
+  InterestingAccess A;
+  A.I = I;
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (!ClInstrumentReads)
+      return std::nullopt;
+    A.Kind = AccessKind::Read;
+    A.Addr = LI->getPointerOperand();
+  } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+    if (!ClInstrumentWrites)
+      return std::nullopt;
+    A.Kind = AccessKind::Write;
+    A.Addr = SI->getPointerOperand();
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+    if (!ClInstrumentAtomics)
+      return std::nullopt;
+    A.Kind = AccessKind::Atomic;
+    A.Addr = RMW->getPointerOperand();
+  } else if (auto *XCHG = dyn_cast<AtomicCmpXchgInst>(I)) {
+    if (!ClInstrumentAtomics)
+      return std::nullopt;
+    A.Kind = AccessKind::Atomic;
+    A.Addr = XCHG->getPointerOperand();
+  } else if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    // Operand layouts (LLVM 19):
+    //   masked.load(ptr, align, mask, passthru)   masked.store(val, ptr, align, mask)
+    //   masked.gather(ptrs, align, mask, passthru) masked.scatter(val, ptrs, align, mask)
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::masked_load:
+    case Intrinsic::masked_gather:
+      if (!ClInstrumentReads)
+        return std::nullopt;
+      A.Kind = AccessKind::Read;
+      A.AccessTy = II->getType();
+      A.Addr = II->getArgOperand(0);
+      A.Mask = II->getArgOperand(2);
+      break;
+    case Intrinsic::masked_store:
+    case Intrinsic::masked_scatter:
+      if (!ClInstrumentWrites)
+        return std::nullopt;
+      A.Kind = AccessKind::Write;
+      A.AccessTy = II->getArgOperand(0)->getType();
+      A.Addr = II->getArgOperand(1);
+      A.Mask = II->getArgOperand(3);
+      break;
+    default:
+      return std::nullopt;
+    }
+    A.IsGatherScatter = II->getIntrinsicID() == Intrinsic::masked_gather ||
+                        II->getIntrinsicID() == Intrinsic::masked_scatter;
+  } else {
+    return std::nullopt;
+  }
+
+  // The runtime's shadow covers address space 0 only.
+  if (A.Addr->getType()->getScalarType()->getPointerAddressSpace() != 0)
+    return std::nullopt;
+  // swifterror slots are promoted to registers by instruction selection; they
+  // are not memory.
+  if (A.Addr->isSwiftError())
+    return std::nullopt;
+  return A;
+}
+
+static bool isCompilerInternalGlobal(const GlobalVariable &GV) {
+  StringRef Name = GV.getName();
+  if (Name.starts_with("__llvm") || Name.starts_with(HeapProfRuntimePrefix) ||
+      Name.starts_with("llvm."))
+    return true;
+  // PGO counters/bitmaps (__llvm_prf_*) and sanitizer-coverage counters
+  // (__sancov_*) are updated by their own instrumentation.
+  StringRef Section = GV.getSection();
+  return Section.contains("__llvm_prf_") || Section.contains("__sancov_") ||
+         Section == "llvm.metadata";
+}
+
+static TargetKind classifyObject(const Value *Obj) {
+  if (isa<AllocaInst>(Obj))
+    return TargetKind::Stack;
+  if (auto *Arg = dyn_cast<Argument>(Obj))
+    if (Arg->hasPassPointeeByValueCopyAttr())
+      return TargetKind::Stack; // byval/inalloca/preallocated: caller's frame
+  if (auto *GV = dyn_cast<GlobalVariable>(Obj))
+    return isCompilerInternalGlobal(*GV) ? TargetKind::Never
+                                         : TargetKind::Global;
+  if (isa<GlobalValue>(Obj)) // an interposable alias, a function
+    return TargetKind::Global;
+  if (isa<ConstantPointerNull>(Obj) || isa<UndefValue>(Obj))
+    return TargetKind::Never; // not an object at all
+  return TargetKind::Counted;
+}
+
+/// Counted if any object the address may be based on is counted; otherwise
+/// the most "stack-like" reason, for the statistics.
+TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Addr, Objects);
+  bool SawStack = false, SawGlobal = false;
+  for (const Value *Obj : Objects) {
+    switch (classifyObject(Obj)) {
+    case TargetKind::Counted:
+      return TargetKind::Counted;
+    case TargetKind::Stack:
+      if (ClInstrumentStack)
+        return TargetKind::Counted;
+      SawStack = true;
+      break;
+    case TargetKind::Global:
+      if (ClInstrumentGlobals)
+        return TargetKind::Counted;
+      SawGlobal = true;
+      break;
+    case TargetKind::Never:
+      break;
+    }
+  }
+  if (SawStack)
+    return TargetKind::Stack;
+  if (SawGlobal)
+    return TargetKind::Global;
+  return TargetKind::Never;
+}
+
+bool HeapProfiler::isCountedAddress(const Value *Addr) {
+  switch (classifyAddress(Addr)) {
+  case TargetKind::Counted:
+    return true;
+  case TargetKind::Stack:
+    ++NumSkippedStack;
+    return false;
+  case TargetKind::Global:
+    ++NumSkippedGlobal;
+    return false;
+  case TargetKind::Never:
+    return false;
+  }
+  llvm_unreachable("covered switch");
+}
+
+/// A mem intrinsic is redirected unless every range it touches is one the
+/// pass does not count (the runtime would count those ranges for nothing).
+bool HeapProfiler::isInterestingMemIntrinsic(MemIntrinsic *MI) const {
+  if (MI->getDestAddressSpace() != 0)
+    return false;
+  if (auto *MT = dyn_cast<MemTransferInst>(MI)) {
+    if (MT->getSourceAddressSpace() != 0)
+      return false;
+    return classifyAddress(MI->getRawDest()) == TargetKind::Counted ||
+           classifyAddress(MT->getRawSource()) == TargetKind::Counted;
+  }
+  return classifyAddress(MI->getRawDest()) == TargetKind::Counted;
+}
+
+void HeapProfiler::collectUpdates(const InterestingAccess &A,
+                                  SmallVectorImpl<CounterUpdate> &Updates) {
+  if (!isCountedAddress(A.Addr))
+    return;
+
+  if (!A.Mask) {
+    Updates.push_back({A.I, A.Addr, A.isWrite()});
+  } else {
+    auto *VTy = dyn_cast<FixedVectorType>(A.AccessTy);
+    if (!VTy) {
+      // Scalable vectors have no compile-time lane count; not on x86-64.
+      ++NumSkippedScalable;
+      return;
+    }
+    auto *ConstMask = dyn_cast<Constant>(A.Mask);
+    for (unsigned Idx = 0, N = VTy->getNumElements(); Idx < N; ++Idx) {
+      CounterUpdate U{A.I, A.Addr, A.isWrite()};
+      U.Lane = A.IsGatherScatter ? CounterUpdate::GatherLane
+                                 : CounterUpdate::ContiguousLane;
+      U.LaneIdx = Idx;
+      U.VecTy = VTy;
+      Constant *Bit = ConstMask ? ConstMask->getAggregateElement(Idx) : nullptr;
+      auto *BitInt = dyn_cast_or_null<ConstantInt>(Bit);
+      if (BitInt && BitInt->isZero())
+        continue; // lane never accessed
+      if (!BitInt)
+        U.LaneMask = A.Mask; // decided at run time (also undef/poison lanes)
+      Updates.push_back(U);
+    }
+  }
+
+  switch (A.Kind) {
+  case AccessKind::Read:
+    ++NumInstrumentedReads;
+    break;
+  case AccessKind::Write:
+    ++NumInstrumentedWrites;
+    break;
+  case AccessKind::Atomic:
+    ++NumInstrumentedAtomics;
+    break;
+  }
+}
+
+void HeapProfiler::markNoSanitize(Instruction *I) const {
+  I->setMetadata(LLVMContext::MD_nosanitize, MDNode::get(C, std::nullopt));
+}
+
+void HeapProfiler::loadShadowBase(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> IRB(&Entry, Entry.getFirstInsertionPt());
+  auto *GV = cast<GlobalVariable>(
+      M.getOrInsertGlobal(HeapProfShadowMemoryDynamicAddress, IntptrTy));
+  if (M.getPICLevel() == PICLevel::NotPIC)
+    GV->setDSOLocal(true);
+  LoadInst *Base = IRB.CreateLoad(IntptrTy, GV, "heapprof.shadow.base");
+  markNoSanitize(Base);
+  ShadowBase = Base;
+}
+
+void HeapProfiler::emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
+                                 uint64_t Count) {
+  Value *AddrInt = IRB.CreatePtrToInt(Addr, IntptrTy);
+  if (ClUseCallbacks) {
+    FunctionCallee Callback = M.getOrInsertFunction(
+        IsWrite ? HeapProfStoreName : HeapProfLoadName, IRB.getVoidTy(),
+        IntptrTy);
+    for (uint64_t K = 0; K < Count; ++K)
+      IRB.CreateCall(Callback, AddrInt);
+    return;
+  }
+  Value *Granule = IRB.CreateAnd(AddrInt, Mapping.Mask);
+  Value *Offset = IRB.CreateLShr(Granule, Mapping.Scale);
+  Value *CounterAddr = IRB.CreateAdd(Offset, ShadowBase);
+  Value *CounterPtr = IRB.CreateIntToPtr(CounterAddr, PtrTy);
+  LoadInst *Old = IRB.CreateLoad(Int64Ty, CounterPtr, "heapprof.count");
+  markNoSanitize(Old);
+  Value *New = IRB.CreateAdd(Old, ConstantInt::get(Int64Ty, Count));
+  markNoSanitize(IRB.CreateStore(New, CounterPtr));
+}
+
+void HeapProfiler::emitUpdate(const CounterUpdate &U) {
+  Instruction *InsertBefore = U.InsertPt;
+  if (U.LaneMask) {
+    IRBuilder<> IRB(U.InsertPt);
+    Value *Bit = IRB.CreateExtractElement(U.LaneMask, U.LaneIdx);
+    // Branching on poison is UB; a lane that is poison in the mask is
+    // counted or not, but must not break the program.
+    if (!isGuaranteedNotToBePoison(U.LaneMask))
+      Bit = IRB.CreateFreeze(Bit);
+    InsertBefore = SplitBlockAndInsertIfThen(Bit, U.InsertPt->getIterator(),
+                                             /*Unreachable=*/false);
+  }
+  IRBuilder<> IRB(InsertBefore);
+  Value *Addr = U.Ptr;
+  switch (U.Lane) {
+  case CounterUpdate::NotALane:
+    break;
+  case CounterUpdate::ContiguousLane:
+    Addr = IRB.CreateGEP(U.VecTy, U.Ptr,
+                         {ConstantInt::get(IntptrTy, 0),
+                          ConstantInt::get(IntptrTy, U.LaneIdx)});
+    break;
+  case CounterUpdate::GatherLane:
+    Addr = IRB.CreateExtractElement(U.Ptr, U.LaneIdx);
+    break;
+  }
+  emitIncrement(IRB, Addr, U.IsWrite, U.Count);
+  ++NumCounterUpdates;
+}
+
+void HeapProfiler::instrumentMemIntrinsic(MemIntrinsic *MI) {
+  IRBuilder<> IRB(MI);
+  Value *Len = IRB.CreateIntCast(MI->getLength(), IntptrTy, /*isSigned=*/false);
+  auto *MT = dyn_cast<MemTransferInst>(MI);
+
+  if (MI->isVolatile()) {
+    // Keep the volatile operation as it is and only count its ranges.
+    FunctionCallee RecordRange = M.getOrInsertFunction(
+        HeapProfRecordRangeName, IRB.getVoidTy(), PtrTy, IntptrTy);
+    if (MT && classifyAddress(MT->getRawSource()) == TargetKind::Counted)
+      IRB.CreateCall(RecordRange, {MT->getRawSource(), Len});
+    if (classifyAddress(MI->getRawDest()) == TargetKind::Counted)
+      IRB.CreateCall(RecordRange, {MI->getRawDest(), Len});
+  } else if (MT) {
+    FunctionCallee Fn = M.getOrInsertFunction(
+        isa<MemMoveInst>(MT) ? HeapProfMemmoveName : HeapProfMemcpyName, PtrTy,
+        PtrTy, PtrTy, IntptrTy);
+    IRB.CreateCall(Fn, {MT->getRawDest(), MT->getRawSource(), Len});
+    MI->eraseFromParent();
+  } else {
+    auto *MS = cast<MemSetInst>(MI);
+    FunctionCallee Fn = M.getOrInsertFunction(HeapProfMemsetName, PtrTy, PtrTy,
+                                              IRB.getInt32Ty(), IntptrTy);
+    IRB.CreateCall(Fn, {MS->getRawDest(),
+                        IRB.CreateIntCast(MS->getValue(), IRB.getInt32Ty(),
+                                          /*isSigned=*/false),
+                        Len});
+    MI->eraseFromParent();
+  }
+  ++NumInstrumentedMemIntrinsics;
+}
+
+/// Instrumented code writes shadow memory that no memory(...) attribute
+/// computed before the pass accounts for, and that reaches every caller of an
+/// instrumented function.  Optimisations that still run (LTO, a later pass)
+/// could otherwise forward one counter update across a call that also bumps
+/// it and lose counts.  Dropping the attributes is always safe, so it is done
+/// for every definition, opted-out ones included.
+static bool stripMemoryAttributes(Function &F) {
+  bool Changed = false;
+  if (F.hasFnAttribute(Attribute::Memory)) {
+    F.removeFnAttr(Attribute::Memory);
+    Changed = true;
+  }
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (!isa<IntrinsicInst>(CB) &&
+            CB->getAttributes().hasFnAttr(Attribute::Memory)) {
+          CB->removeFnAttr(Attribute::Memory);
+          Changed = true;
+        }
+  return Changed;
+}
+
+bool HeapProfiler::instrumentFunction(Function &F) {
+  if (F.isDeclaration())
+    return false;
+  bool Changed = stripMemoryAttributes(F);
+  if (!shouldInstrumentFunction(F))
+    return Changed;
+  LLVM_DEBUG(dbgs() << "heapprof: instrumenting " << F.getName() << "\n");
+
+  // Phase 1: decide, without changing the IR.
+  SmallVector<CounterUpdate, 16> Updates;
+  SmallVector<MemIntrinsic *, 4> MemIntrinsics;
+  for (BasicBlock &BB : F) {
+    for (Instruction &I : BB) {
+      if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        if (!I.hasMetadata(LLVMContext::MD_nosanitize) &&
+            isInterestingMemIntrinsic(MI))
+          MemIntrinsics.push_back(MI);
+      } else if (std::optional<InterestingAccess> A = getInterestingAccess(&I)) {
+        collectUpdates(*A, Updates);
+      }
+    }
+  }
+
+  // Only a marker for idempotence; it changes no analysis result.
+  F.addFnAttr(HeapProfInstrumentedAttr);
+  if (Updates.empty() && MemIntrinsics.empty())
+    return Changed;
+
+  // Phase 2: emit.
+  if (!Updates.empty() && !ClUseCallbacks)
+    loadShadowBase(F);
+  for (const CounterUpdate &U : Updates)
+    emitUpdate(U);
+  for (MemIntrinsic *MI : MemIntrinsics)
+    instrumentMemIntrinsic(MI);
+  return true;
+}
+
+/// Adds the runtime constructor and the profile directory to a module.
+class ModuleHeapProfiler {
+public:
+  bool instrumentModule(Module &M);
+
+private:
+  void createProfileDirVar(Module &M);
+};
+
+void ModuleHeapProfiler::createProfileDirVar(Module &M) {
+  std::string Dir = ClProfileDir;
+  if (Dir.empty())
+    if (auto *Flag =
+            dyn_cast_or_null<MDString>(M.getModuleFlag(HeapProfProfileDirFlag)))
+      Dir = Flag->getString().str();
+  if (Dir.empty())
+    return;
+  if (Dir.find('\0') != std::string::npos)
+    report_fatal_error("heapprof: the profile directory contains a NUL byte",
+                       /*gen_crash_diag=*/false);
+  if (M.getNamedValue(HeapProfProfileDirVar))
+    return; // already there (pass run twice, or defined by the user)
+
+  Constant *Init =
+      ConstantDataArray::getString(M.getContext(), Dir, /*AddNull=*/true);
+  // Weak so that every instrumented object may carry it and a program's own
+  // definition wins; the runtime reads it through a weak reference.
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::WeakAnyLinkage, Init,
+                                HeapProfProfileDirVar);
+  if (Triple(M.getTargetTriple()).supportsCOMDAT())
+    GV->setComdat(M.getOrInsertComdat(HeapProfProfileDirVar));
+  appendToCompilerUsed(M, {GV});
+}
+
+bool ModuleHeapProfiler::instrumentModule(Module &M) {
+  if (M.getFunction(HeapProfModuleCtorName))
+    return false; // already instrumented
+
+  std::string VersionCheckName;
+  if (ClGuardAgainstVersionMismatch)
+    VersionCheckName = HeapProfVersionCheckNamePrefix +
+                       std::to_string(HeapProfAbiVersion);
+  // Creates the internal ctor (kept alive through llvm.used) calling
+  // __heapprof_init() and then the version check.
+  Function *Ctor =
+      createSanitizerCtorAndInitFunctions(M, HeapProfModuleCtorName,
+                                          HeapProfInitName,
+                                          /*InitArgTypes=*/{},
+                                          /*InitArgs=*/{}, VersionCheckName)
+          .first;
+  appendToGlobalCtors(M, Ctor, HeapProfCtorPriority);
+  createProfileDirVar(M);
+  return true;
+}
+
+} // end anonymous namespace
+
+PreservedAnalyses HeapProfilerPass::run(Function &F,
+                                        FunctionAnalysisManager &) {
+  HeapProfiler Profiler(*F.getParent());
+  if (Profiler.instrumentFunction(F))
+    return PreservedAnalyses::none();
+  return PreservedAnalyses::all();
+}
+
+PreservedAnalyses ModuleHeapProfilerPass::run(Module &M,
+                                              ModuleAnalysisManager &) {
+  ModuleHeapProfiler Profiler;
+  if (Profiler.instrumentModule(M))
+    return PreservedAnalyses::none();
+  return PreservedAnalyses::all();
+}
+
+// Plugin entry point: -passes=function(heapprof),heapprof-module for opt, and
+// the end of every -O pipeline (OptimizerLastEP, which LLVM 19 also runs at
+// -O0) for clang -fpass-plugin=.
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "HeapProfiler", LLVM_VERSION_STRING,
+          [](PassBuilder &PB) {
+            // So that -print-pipeline-passes prints parseable names.
+            if (PassInstrumentationCallbacks *PIC =
+                    PB.getPassInstrumentationCallbacks()) {
+              PIC->addClassToPassName(HeapProfilerPass::name(), "heapprof");
+              PIC->addClassToPassName(ModuleHeapProfilerPass::name(),
+                                      "heapprof-module");
+            }
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "heapprof")
+                    return false;
+                  FPM.addPass(HeapProfilerPass());
+                  return true;
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "heapprof-module")
+                    return false;
+                  MPM.addPass(ModuleHeapProfilerPass());
+                  return true;
+                });
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(
+                      createModuleToFunctionPassAdaptor(HeapProfilerPass()));
+                  MPM.addPass(ModuleHeapProfilerPass());
+                });
+          }};
+}
