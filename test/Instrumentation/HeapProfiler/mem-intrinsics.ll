@@ -1,0 +1,102 @@
+; llvm.memcpy/memmove/memset become calls to __heapprof_memcpy/memmove/memset
+; (which count both ranges by the runtime's range rule) and the intrinsic is
+; erased.  Volatile ones stay and their ranges are recorded with
+; __heapprof_record_access_range.  An intrinsic whose every range is stack or
+; global memory is left alone.
+; REQUIRES: pass-plugin
+; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+@g = global [64 x i8] zeroinitializer
+
+define void @copy(ptr %d, ptr %s, i64 %n) {
+  call void @llvm.memcpy.p0.p0.i64(ptr align 8 %d, ptr align 8 %s, i64 %n, i1 false)
+  ret void
+}
+; CHECK-LABEL: define void @copy(
+; CHECK-NOT:     @__heapprof_shadow_memory_dynamic_address
+; CHECK-NEXT:    call ptr @__heapprof_memcpy(ptr %d, ptr %s, i64 %n)
+; CHECK-NEXT:    ret void
+
+define void @move32(ptr %d, ptr %s, i32 %n) {
+  call void @llvm.memmove.p0.p0.i32(ptr %d, ptr %s, i32 %n, i1 false)
+  ret void
+}
+; A 32-bit length is zero-extended.
+; CHECK-LABEL: define void @move32(
+; CHECK-NEXT:    %[[N:[^ ]+]] = zext i32 %n to i64
+; CHECK-NEXT:    call ptr @__heapprof_memmove(ptr %d, ptr %s, i64 %[[N]])
+; CHECK-NEXT:    ret void
+
+define void @set(ptr %d, i8 %c) {
+  call void @llvm.memset.p0.i64(ptr %d, i8 %c, i64 100, i1 false)
+  ret void
+}
+; CHECK-LABEL: define void @set(
+; CHECK-NEXT:    %[[C:[^ ]+]] = zext i8 %c to i32
+; CHECK-NEXT:    call ptr @__heapprof_memset(ptr %d, i32 %[[C]], i64 100)
+; CHECK-NEXT:    ret void
+
+define void @inline_variants(ptr %d, ptr %s) {
+  call void @llvm.memcpy.inline.p0.p0.i64(ptr %d, ptr %s, i64 16, i1 false)
+  call void @llvm.memset.inline.p0.i64(ptr %d, i8 0, i64 16, i1 false)
+  ret void
+}
+; CHECK-LABEL: define void @inline_variants(
+; CHECK-NEXT:    call ptr @__heapprof_memcpy(ptr %d, ptr %s, i64 16)
+; CHECK-NEXT:    call ptr @__heapprof_memset(ptr %d, i32 0, i64 16)
+; CHECK-NEXT:    ret void
+
+define void @volatile(ptr %d, ptr %s) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 32, i1 true)
+  call void @llvm.memset.p0.i64(ptr %d, i8 1, i64 8, i1 true)
+  ret void
+}
+; CHECK-LABEL: define void @volatile(
+; CHECK-NEXT:    call void @__heapprof_record_access_range(ptr %s, i64 32)
+; CHECK-NEXT:    call void @__heapprof_record_access_range(ptr %d, i64 32)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 32, i1 true)
+; CHECK-NEXT:    call void @__heapprof_record_access_range(ptr %d, i64 8)
+; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr %d, i8 1, i64 8, i1 true)
+; CHECK-NEXT:    ret void
+
+define void @stack_and_globals(ptr %d) {
+  %a = alloca [64 x i8], align 16
+  %b = alloca [64 x i8], align 16
+  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 64, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr @g, i64 64, i1 false)
+  call void @llvm.memset.p0.i64(ptr %a, i8 0, i64 64, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %a, i64 64, i1 false)
+  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %d, i64 64, i1 false)
+  ret void
+}
+; Stack/global-only intrinsics stay; one heap range is enough to redirect.
+; CHECK-LABEL: define void @stack_and_globals(
+; CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 64, i1 false)
+; CHECK-NEXT:    call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr @g, i64 64, i1 false)
+; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr %a, i8 0, i64 64, i1 false)
+; CHECK-NEXT:    call ptr @__heapprof_memcpy(ptr %d, ptr %a, i64 64)
+; CHECK-NEXT:    call ptr @__heapprof_memcpy(ptr %a, ptr %d, i64 64)
+; CHECK-NEXT:    ret void
+
+define void @other_addrspace(ptr addrspace(1) %d, ptr %s) {
+  call void @llvm.memcpy.p1.p0.i64(ptr addrspace(1) %d, ptr %s, i64 8, i1 false)
+  ret void
+}
+; CHECK-LABEL: define void @other_addrspace(
+; CHECK-NEXT:    call void @llvm.memcpy.p1.p0.i64(
+; CHECK-NEXT:    ret void
+
+; CHECK-DAG: declare ptr @__heapprof_memcpy(ptr, ptr, i64)
+; CHECK-DAG: declare ptr @__heapprof_memmove(ptr, ptr, i64)
+; CHECK-DAG: declare ptr @__heapprof_memset(ptr, i32, i64)
+; CHECK-DAG: declare void @__heapprof_record_access_range(ptr, i64)
+
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memcpy.p1.p0.i64(ptr addrspace(1), ptr, i64, i1)
+declare void @llvm.memmove.p0.p0.i32(ptr, ptr, i32, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.memcpy.inline.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.inline.p0.i64(ptr, i8, i64, i1)
