@@ -1,0 +1,379 @@
+/*===- heapprof_allocator.c - the allocation front end ------------------===
+ *
+ * Part of heapprof.  What every malloc/free does besides finding a block:
+ *
+ *   allocate: RDTSCP (timestamp + cpu) -> unwind into a stack buffer ->
+ *     StackDepot id -> block -> header -> zero the chunk's shadow counters
+ *     -> publish state ALLOCATED.
+ *   free: validate the pointer against the allocator's own metadata (never
+ *     trusting the memory it points to) -> atomically ALLOCATED->AVAILABLE
+ *     (a second free fails here: double free) -> read the chunk's counters
+ *     -> return the block -> merge the chunk's HIB into the table.
+ *
+ * Word 0 of the header (state, from_memalign, alloc_kind, flags) is read
+ * and written as one atomic u32 so that a dump marking a live chunk
+ * REPORTED and a concurrent free agree on who counts it.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <errno.h>
+
+/* Larger requests fail like libc's would on this machine. */
+#define HP_MAX_ALLOCATION (1ull << 40)
+
+static HP_ALWAYS_INLINE u32 *word0(hp_chunk_header_t *h) { return (u32 *)h; }
+static HP_ALWAYS_INLINE u32 make_word0(u8 state, u8 memalign, u8 kind, u8 flags) {
+  return (u32)state | (u32)memalign << 8 | (u32)kind << 16 | (u32)flags << 24;
+}
+
+void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.failed_allocs++;
+  hp_thread_release(t);
+  /* operator new handles its own failures (new_handler, nothrow). */
+  if (!hp_flags.allocator_may_return_null && kind == HP_ALLOC_MALLOC)
+    hp_report_out_of_memory(size, fp, why);
+  errno = ENOMEM;
+  return NULL;
+}
+
+void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+  if (HP_UNLIKELY(!hp_rtl.inited))
+    __heapprof_init();
+  u32 cpu;
+  u64 t0 = hp_rdtscp(&cpu);
+  if (align < HP_MIN_ALIGNMENT)
+    align = HP_MIN_ALIGNMENT;
+  if (HP_UNLIKELY(size > HP_MAX_ALLOCATION ||
+                  (hp_flags.max_allocation_size_mb &&
+                   size > (uptr)hp_flags.max_allocation_size_mb << 20)))
+    return hp_allocation_failed(size, fp, "allocation-size-too-big", kind);
+
+  hp_thread_t *t = hp_thread_acquire();
+  uptr pcs[HP_MAX_STACK_DEPTH];
+  u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp, t->stack_top);
+  u32 stack_id = hp_stackdepot_put(pcs, npcs);
+
+  uptr need = size + HP_CHUNK_HEADER_SIZE + (align - HP_MIN_ALIGNMENT);
+  u32 c = hp_size_to_class(need);
+  uptr user_beg, block = 0, block_end;
+  bool fresh = false;
+  if (HP_LIKELY(c)) {
+    block = hp_primary_alloc(t->caches, c, &fresh);
+    if (HP_UNLIKELY(!block)) {
+      hp_thread_release(t);
+      return hp_allocation_failed(size, fp, "out-of-memory", kind);
+    }
+    user_beg = HP_ROUND_UP(block + HP_CHUNK_HEADER_SIZE, align);
+    block_end = block + hp_class_size(c);
+    if (HP_UNLIKELY(user_beg != block + HP_CHUNK_HEADER_SIZE)) {
+      hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
+      tag->magic = HP_MEMALIGN_MAGIC;
+      tag->user_beg = user_beg;
+    }
+  } else {
+    user_beg = hp_secondary_alloc(size, align);
+    if (HP_UNLIKELY(!user_beg)) {
+      hp_thread_release(t);
+      return hp_allocation_failed(size, fp, "out-of-memory", kind);
+    }
+    fresh = true;
+    block_end = user_beg + size;
+    t->stats.large_mallocs++;
+  }
+
+  hp_chunk_header_t *h = hp_chunk_header(user_beg);
+  h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
+  h->timestamp_ms = hp_tsc_to_ms(t0);
+  h->cpu_id = cpu;
+  h->alloc_context_id = stack_id;
+  h->data_type_id = 0;
+  /* No stale counts from the block's previous life: zero the counters of
+   * every granule this chunk can own. */
+  hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
+  if (zero && !fresh)
+    hp_memset((void *)user_beg, 0, size);
+  t->stats.mallocs++;
+  t->stats.malloced_bytes += size;
+  u64 cycles = hp_rdtsc() - t0;
+  t->stats.malloc_cycles += cycles;
+  h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+  __atomic_store_n(word0(h),
+                   make_word0(HP_CHUNK_ALLOCATED,
+                              user_beg != block + HP_CHUNK_HEADER_SIZE && c, kind, 0),
+                   __ATOMIC_RELEASE);
+  hp_thread_release(t);
+  return (void *)user_beg;
+}
+
+/* Where a pointer handed to free/realloc stands. */
+typedef enum {
+  LOOKUP_OK,
+  LOOKUP_NOT_OURS,
+  LOOKUP_INTERIOR,
+  LOOKUP_FREED_LARGE,
+} lookup_result_t;
+
+typedef struct lookup {
+  hp_chunk_header_t *h;
+  uptr block;       /* primary block, or 0 */
+  u32 class_id;
+  hp_large_t *large;
+  uptr chunk_beg;   /* for LOOKUP_INTERIOR: the chunk's user_beg, if known */
+} lookup_t;
+
+static lookup_result_t lookup(uptr u, lookup_t *l) {
+  hp_memset(l, 0, sizeof(*l));
+  l->block = hp_primary_block_of(u, &l->class_id);
+  if (l->block) {
+    if (u == l->block + HP_CHUNK_HEADER_SIZE) {
+      l->h = (hp_chunk_header_t *)l->block;
+      return LOOKUP_OK;
+    }
+    hp_memalign_tag_t *tag = (hp_memalign_tag_t *)l->block;
+    if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg == u) {
+      l->h = hp_chunk_header(u);
+      return LOOKUP_OK;
+    }
+    l->chunk_beg = tag->magic == HP_MEMALIGN_MAGIC
+                       ? tag->user_beg
+                       : l->block + HP_CHUNK_HEADER_SIZE;
+    return LOOKUP_INTERIOR;
+  }
+  if (hp_primary_owns(u))
+    return LOOKUP_NOT_OURS;
+  l->large = hp_secondary_find(u);
+  if (l->large) {
+    l->h = hp_chunk_header(u);
+    return LOOKUP_OK;
+  }
+  hp_large_t *c = hp_secondary_find_containing(u);
+  if (c) {
+    l->chunk_beg = c->user_beg;
+    return LOOKUP_INTERIOR;
+  }
+  if (hp_secondary_recently_freed(u))
+    return LOOKUP_FREED_LARGE;
+  return LOOKUP_NOT_OURS;
+}
+
+uptr hp_chunk_requested_size(const hp_chunk_header_t *h, uptr user_beg) {
+  if (h->requested_size != HP_SIZE_IN_LARGE)
+    return h->requested_size;
+  hp_large_t *l = hp_secondary_find(user_beg);
+  return l ? l->requested_size : 0;
+}
+
+/* Reports a pointer lookup() refused; false when the caller must leave the
+ * pointer alone (halt_on_error=0). */
+static void report_lookup(lookup_result_t r, const lookup_t *l, uptr u,
+                          uptr fp, const char *op) {
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.invalid_frees++;
+  hp_thread_release(t);
+  switch (r) {
+  case LOOKUP_INTERIOR:
+    hp_report_invalid_free(u, fp, op, l->chunk_beg);
+    break;
+  case LOOKUP_FREED_LARGE:
+    hp_report_double_free(u, fp, op, NULL);
+    break;
+  default:
+    hp_report_invalid_free(u, fp, op, 0);
+  }
+}
+
+static const char *kind_alloc_name(u8 k) {
+  return k == HP_ALLOC_NEW ? "operator new"
+         : k == HP_ALLOC_NEW_ARRAY ? "operator new []" : "malloc";
+}
+static const char *kind_free_name(u8 k) {
+  return k == HP_ALLOC_NEW ? "operator delete"
+         : k == HP_ALLOC_NEW_ARRAY ? "operator delete []" : "free";
+}
+
+/* Fills a chunk event from a header whose word 0 was w. */
+static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
+                        uptr user_beg, uptr size, u32 now_ms, u32 now_cpu) {
+  hp_shadow_scan_t s;
+  hp_shadow_scan(user_beg, size, &s);
+  e->stack_id = h->alloc_context_id;
+  e->size = size;
+  e->accesses = s.accesses;
+  e->granules = s.granules;
+  e->touched_granules = s.touched_granules;
+  e->pages = s.pages;
+  e->touched_pages = s.touched_pages;
+  e->alloc_ts = h->timestamp_ms;
+  e->dealloc_ts = now_ms;
+  e->alloc_cpu = h->cpu_id;
+  e->dealloc_cpu = now_cpu;
+  e->malloc_cycles = (w >> 24) & HP_CHUNK_REPORTED ? 0 : h->alloc_cycles;
+  e->free_cycles = 0;
+  e->continuation = (w >> 24) & HP_CHUNK_REPORTED;
+  e->live = false;
+}
+
+void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
+  (void)pc;
+  if (!p)
+    return;
+  u32 cpu;
+  u64 t0 = hp_rdtscp(&cpu);
+  uptr u = (uptr)p;
+  lookup_t l;
+  lookup_result_t r = lookup(u, &l);
+  if (HP_UNLIKELY(r != LOOKUP_OK)) {
+    report_lookup(r, &l, u, fp, kind_free_name(kind));
+    return;
+  }
+  hp_chunk_header_t *h = l.h;
+  u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
+  for (;;) {
+    if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
+      hp_thread_t *t = hp_thread_acquire();
+      t->stats.invalid_frees++;
+      hp_thread_release(t);
+      if ((w & 0xff) == HP_CHUNK_AVAILABLE)
+        hp_report_double_free(u, fp, kind_free_name(kind), h);
+      else
+        hp_report_invalid_free(u, fp, kind_free_name(kind), 0);
+      return;
+    }
+    u32 nw = (w & ~0xffu) | HP_CHUNK_AVAILABLE;
+    if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      break;
+  }
+  u8 alloc_kind = (u8)(w >> 16);
+  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch))
+    hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind),
+                               kind_free_name(kind));
+  uptr size = l.large ? l.large->requested_size : h->requested_size;
+  hp_chunk_event_t e;
+  chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
+
+  hp_thread_t *t = hp_thread_acquire();
+  if (l.block)
+    hp_primary_free(t->caches, l.class_id, l.block);
+  else
+    hp_secondary_free(u);
+  t->stats.frees++;
+  t->stats.freed_bytes += size;
+  u64 cycles = hp_rdtsc() - t0;
+  t->stats.free_cycles += cycles;
+  hp_thread_release(t);
+  e.free_cycles = cycles;
+  hp_hib_t hib;
+  hp_hib_from_event(&hib, &e);
+  hp_hib_table_insert(&hib);
+}
+
+void *hp_reallocate(void *p, uptr size, uptr fp) {
+  if (!p)
+    return hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
+  if (size == 0) {
+    /* glibc: realloc(p, 0) frees p and returns NULL. */
+    hp_deallocate(p, HP_ALLOC_MALLOC, fp, 0);
+    return NULL;
+  }
+  uptr u = (uptr)p;
+  lookup_t l;
+  lookup_result_t r = lookup(u, &l);
+  if (HP_UNLIKELY(r != LOOKUP_OK)) {
+    report_lookup(r, &l, u, fp, "realloc");
+    errno = ENOMEM;
+    return NULL;
+  }
+  u32 w = __atomic_load_n(word0(l.h), __ATOMIC_ACQUIRE);
+  if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
+    hp_thread_t *t = hp_thread_acquire();
+    t->stats.invalid_frees++;
+    hp_thread_release(t);
+    hp_report_double_free(u, fp, "realloc", l.h);
+    errno = ENOMEM;
+    return NULL;
+  }
+  uptr old = l.large ? l.large->requested_size : l.h->requested_size;
+  /* Always move: the new chunk belongs to the realloc call's context and its
+   * counters start at zero; the copy is the runtime's, not counted. */
+  void *n = hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
+  if (!n)
+    return NULL; /* p untouched, errno = ENOMEM */
+  hp_memcpy(n, p, HP_MIN(old, size));
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.reallocs++;
+  hp_thread_release(t);
+  hp_deallocate(p, HP_ALLOC_MALLOC, fp, 0);
+  return n;
+}
+
+uptr hp_usable_size(const void *p) {
+  if (!p)
+    return 0;
+  lookup_t l;
+  if (lookup((uptr)p, &l) != LOOKUP_OK ||
+      (__atomic_load_n(word0(l.h), __ATOMIC_ACQUIRE) & 0xff) != HP_CHUNK_ALLOCATED)
+    return 0;
+  if (l.large)
+    return l.large->map_beg + l.large->map_size - (uptr)p;
+  return l.block + hp_class_size(l.class_id) - (uptr)p;
+}
+
+/* ---------------------------------------------------------- chunk walk */
+
+typedef struct walk {
+  hp_chunk_fn fn;
+  void *arg;
+} walk_t;
+
+static void walk_block(uptr block, u32 size, void *arg) {
+  walk_t *w = arg;
+  hp_chunk_header_t *h = (hp_chunk_header_t *)block;
+  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
+  hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
+  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
+      tag->user_beg < block + size) {
+    user_beg = tag->user_beg;
+    h = hp_chunk_header(user_beg);
+  }
+  if (h->state == HP_CHUNK_ALLOCATED)
+    w->fn(h, user_beg, h->requested_size, w->arg);
+}
+
+static void walk_large(hp_large_t *l, void *arg) {
+  walk_t *w = arg;
+  hp_chunk_header_t *h = hp_chunk_header(l->user_beg);
+  if (h->state == HP_CHUNK_ALLOCATED)
+    w->fn(h, l->user_beg, l->requested_size, w->arg);
+}
+
+void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg) {
+  walk_t w = {fn, arg};
+  hp_primary_for_each_block(walk_block, &w);
+  hp_secondary_lock();
+  hp_secondary_for_each(walk_large, &w);
+  hp_secondary_unlock();
+}
+
+/* Folds a live chunk into a dump: as if freed now, then marked REPORTED with
+ * its counters and timestamp restarted, so the next dump or the free adds
+ * only what happens after this one. */
+bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                        u32 now_ms, u32 now_cpu, hp_chunk_event_t *e) {
+  u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
+  for (;;) {
+    if ((w & 0xff) != HP_CHUNK_ALLOCATED)
+      return false; /* freed meanwhile: its free reports it */
+    u32 nw = w | (u32)HP_CHUNK_REPORTED << 24;
+    if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      break;
+  }
+  chunk_event(e, h, w, user_beg, size, now_ms, now_cpu);
+  e->live = true;
+  h->timestamp_ms = now_ms;
+  h->cpu_id = now_cpu;
+  hp_shadow_clear(user_beg, user_beg + (size ? size : 1));
+  return true;
+}

@@ -1,0 +1,121 @@
+/*===- heapprof_allocator.h - heapprof's allocator ----------------------===
+ *
+ * Part of heapprof.  Three files:
+ *   heapprof_allocator_primary.c    size classes, one region per class,
+ *                                   per-thread caches (no global lock)
+ *   heapprof_allocator_secondary.c  mmap per chunk for large sizes
+ *   heapprof_allocator.c            the front end: headers, shadow, stacks,
+ *                                   validation, HIB creation on free
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_ALLOCATOR_H
+#define HEAPPROF_ALLOCATOR_H
+
+/* ------------------------------------------------------------- primary */
+
+/* Block sizes (header included) are multiples of 32: 64..512 in steps of 32
+ * (classes 1..15), then four classes per power of two up to 128 KiB
+ * (classes 16..47).  Class 0 is unused. */
+#define HP_NUM_CLASSES 48
+#define HP_MAX_PRIMARY_BLOCK (128u * 1024)
+#define HP_REGION_SIZE (1ull << 35)
+#define HP_CACHE_MAX 64
+
+typedef struct hp_cache {
+  u32 count;
+  u32 max;
+  uptr blocks[HP_CACHE_MAX];
+} hp_cache_t;
+
+void hp_primary_init(void);
+u32 hp_size_to_class(uptr block_size); /* 0 if too big for the primary */
+u32 hp_class_size(u32 class_id);
+/* A block of the class: from the cache, else refilled from the region. NULL
+ * when the region is exhausted. fresh is set when the block was never used
+ * (its memory is still zero). */
+uptr hp_primary_alloc(hp_cache_t *caches, u32 class_id, bool *fresh);
+void hp_primary_free(hp_cache_t *caches, u32 class_id, uptr block);
+/* Returns every cached block to its region (thread exit). */
+void hp_primary_drain(hp_cache_t *caches);
+void hp_primary_init_caches(hp_cache_t *caches);
+/* If p lies in a block ever handed out by the primary, returns that block
+ * and its class; else 0. */
+uptr hp_primary_block_of(uptr p, u32 *class_id);
+bool hp_primary_owns(uptr p);
+/* Calls fn(block, class_size, arg) for every block ever handed out. */
+void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
+                               void *arg);
+void hp_primary_lock_all(void);
+void hp_primary_unlock_all(void);
+u64 hp_primary_mapped_bytes(void);
+
+/* ----------------------------------------------------------- secondary */
+
+typedef struct hp_large {
+  u64 magic;
+  uptr map_beg;
+  uptr map_size;
+  uptr user_beg;
+  u64 requested_size;
+} hp_large_t;
+
+void hp_secondary_init(void);
+/* Maps a chunk with room for size user bytes at alignment align (>= 32);
+ * returns user_beg (0 on failure). */
+uptr hp_secondary_alloc(uptr size, uptr align);
+void hp_secondary_free(uptr user_beg);
+hp_large_t *hp_secondary_find(uptr user_beg);
+/* The live large chunk containing p (interior pointers), or NULL. */
+hp_large_t *hp_secondary_find_containing(uptr p);
+/* True when user_beg was a large chunk freed recently (double free). */
+bool hp_secondary_recently_freed(uptr user_beg);
+void hp_secondary_for_each(void (*fn)(hp_large_t *l, void *arg), void *arg);
+void hp_secondary_lock(void);
+void hp_secondary_unlock(void);
+u64 hp_secondary_mapped_bytes(void);
+
+/* ----------------------------------------------------------- front end */
+
+/* Every public entry point (malloc, new, ...) calls these with its own frame
+ * address, so the stack starts at the caller. */
+void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
+void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc);
+void *hp_reallocate(void *p, uptr size, uptr fp);
+uptr hp_usable_size(const void *p);
+/* Fails an allocation per allocator_may_return_null: returns NULL with
+ * errno=ENOMEM, or reports and aborts. */
+void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind);
+
+/* Chunk walk, for dumps: fn(header, user_beg, requested_size, arg) for every
+ * live chunk. */
+typedef void (*hp_chunk_fn)(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                            void *arg);
+void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg);
+uptr hp_chunk_requested_size(const hp_chunk_header_t *h, uptr user_beg);
+/* Dump support: counts a live chunk once (see heapprof_hib.h); false if it
+ * was freed meanwhile. */
+struct hp_chunk_event;
+bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                        u32 now_ms, u32 now_cpu, struct hp_chunk_event *e);
+
+/* Statistics: every counter once, summed over threads at dump. */
+#define HP_STATS(X)                                                          \
+  X(mallocs, "allocations")                                                  \
+  X(frees, "deallocations")                                                  \
+  X(reallocs, "reallocations")                                               \
+  X(malloced_bytes, "bytes requested")                                       \
+  X(freed_bytes, "bytes freed")                                              \
+  X(large_mallocs, "allocations served by mmap")                             \
+  X(cache_refills, "per-thread cache refills")                               \
+  X(cache_drains, "per-thread cache drains")                                 \
+  X(invalid_frees, "invalid/double frees reported")                          \
+  X(failed_allocs, "failed allocations")                                     \
+  X(malloc_cycles, "TSC cycles in allocation calls")                         \
+  X(free_cycles, "TSC cycles in deallocation calls")
+
+typedef struct hp_stats {
+#define X(name, desc) u64 name;
+  HP_STATS(X)
+#undef X
+} hp_stats_t;
+
+#endif

@@ -1,0 +1,156 @@
+/*===- heapprof_allocator_secondary.c - large chunks --------------------===
+ *
+ * Part of heapprof.  Chunks too big for the primary get their own mapping:
+ *
+ *   | hp_large_t ... | pad | header (32) | user bytes ...........|
+ *   ^ map_beg (page)                    ^ user_beg = first page boundary
+ *                                         (or alignment) past map_beg + 32
+ *
+ * A registry (open-addressing hash set of live chunks, keyed by user_beg)
+ * makes free() conclusive: a pointer is a large chunk only if registered.
+ * A ring of recently unmapped user_begs tells a double free from a wild
+ * pointer.  Large allocations are rare, so one lock is fine.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <sys/mman.h>
+
+#define LARGE_MAGIC 0x656772616c706800ull /* "\0hplarge" */
+#define TOMBSTONE ((hp_large_t *)1)
+#define RECENT 1024
+
+/* All protected by lock. */
+static hp_spinlock_t lock;
+static hp_large_t **table;
+static uptr table_cap, table_used, table_live;
+static uptr recent[RECENT];
+static u32 recent_pos;
+static u64 mapped_bytes;
+
+void hp_secondary_init(void) {}
+
+static uptr hash_ptr(uptr p, uptr cap) {
+  return (uptr)(((u64)p >> 12) * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+}
+
+static void insert_nolock(hp_large_t *l);
+
+static void grow_nolock(void) {
+  uptr old_cap = table_cap;
+  hp_large_t **old = table;
+  table_cap = old_cap ? old_cap * 2 : 1024;
+  table = hp_mmap_or_die(table_cap * sizeof(*table), "large chunk registry");
+  table_used = table_live = 0;
+  for (uptr i = 0; i < old_cap; i++)
+    if (old[i] && old[i] != TOMBSTONE)
+      insert_nolock(old[i]);
+  if (old)
+    hp_munmap(old, old_cap * sizeof(*old));
+}
+
+static void insert_nolock(hp_large_t *l) {
+  if ((table_used + 1) * 2 > table_cap)
+    grow_nolock();
+  uptr i = hash_ptr(l->user_beg, table_cap);
+  while (table[i] && table[i] != TOMBSTONE)
+    i = (i + 1) & (table_cap - 1);
+  if (!table[i])
+    table_used++;
+  table[i] = l;
+  table_live++;
+}
+
+static uptr find_slot_nolock(uptr user_beg) {
+  if (!table_cap)
+    return (uptr)-1;
+  uptr i = hash_ptr(user_beg, table_cap);
+  for (uptr n = 0; n < table_cap && table[i]; n++) {
+    if (table[i] != TOMBSTONE && table[i]->user_beg == user_beg)
+      return i;
+    i = (i + 1) & (table_cap - 1);
+  }
+  return (uptr)-1;
+}
+
+uptr hp_secondary_alloc(uptr size, uptr align) {
+  if (align < HP_PAGE_SIZE)
+    align = HP_PAGE_SIZE;
+  /* Room for hp_large_t and the header before user_beg, plus alignment. */
+  uptr need = HP_PAGE_SIZE + (align > HP_PAGE_SIZE ? align : 0) + size;
+  if (need < size)
+    return 0;
+  uptr map_size = HP_ROUND_UP(need, HP_PAGE_SIZE);
+  void *m = hp_mmap(map_size);
+  if (!m)
+    return 0;
+  uptr map_beg = (uptr)m;
+  uptr user_beg = HP_ROUND_UP(map_beg + sizeof(hp_large_t) + HP_CHUNK_HEADER_SIZE, align);
+  hp_large_t *l = (hp_large_t *)map_beg;
+  l->magic = LARGE_MAGIC;
+  l->map_beg = map_beg;
+  l->map_size = map_size;
+  l->user_beg = user_beg;
+  l->requested_size = size;
+  hp_spin_lock(&lock);
+  insert_nolock(l);
+  mapped_bytes += map_size;
+  hp_spin_unlock(&lock);
+  return user_beg;
+}
+
+void hp_secondary_free(uptr user_beg) {
+  hp_spin_lock(&lock);
+  uptr i = find_slot_nolock(user_beg);
+  HP_CHECK(i != (uptr)-1);
+  hp_large_t *l = table[i];
+  table[i] = TOMBSTONE;
+  table_live--;
+  recent[recent_pos++ % RECENT] = user_beg;
+  mapped_bytes -= l->map_size;
+  uptr beg = l->map_beg, sz = l->map_size;
+  hp_spin_unlock(&lock);
+  hp_munmap((void *)beg, sz);
+}
+
+hp_large_t *hp_secondary_find(uptr user_beg) {
+  hp_spin_lock(&lock);
+  uptr i = find_slot_nolock(user_beg);
+  hp_large_t *l = i == (uptr)-1 ? NULL : table[i];
+  hp_spin_unlock(&lock);
+  return l;
+}
+
+hp_large_t *hp_secondary_find_containing(uptr p) {
+  hp_large_t *found = NULL;
+  hp_spin_lock(&lock);
+  for (uptr i = 0; i < table_cap; i++) {
+    hp_large_t *l = table[i];
+    if (l && l != TOMBSTONE && p >= l->map_beg && p < l->map_beg + l->map_size) {
+      found = l;
+      break;
+    }
+  }
+  hp_spin_unlock(&lock);
+  return found;
+}
+
+bool hp_secondary_recently_freed(uptr user_beg) {
+  bool r = false;
+  hp_spin_lock(&lock);
+  for (u32 i = 0; i < RECENT; i++)
+    if (recent[i] == user_beg)
+      r = true;
+  hp_spin_unlock(&lock);
+  return r;
+}
+
+void hp_secondary_for_each(void (*fn)(hp_large_t *l, void *arg), void *arg) {
+  /* Called with the lock held (hp_secondary_lock) during dumps. */
+  for (uptr i = 0; i < table_cap; i++)
+    if (table[i] && table[i] != TOMBSTONE)
+      fn(table[i], arg);
+}
+
+void hp_secondary_lock(void) { hp_spin_lock(&lock); }
+void hp_secondary_unlock(void) { hp_spin_unlock(&lock); }
+u64 hp_secondary_mapped_bytes(void) { return mapped_bytes; }

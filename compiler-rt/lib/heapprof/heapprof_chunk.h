@@ -1,0 +1,84 @@
+/*===- heapprof_chunk.h - the 32-byte chunk header ----------------------===
+ *
+ * Part of heapprof.  Every chunk handed out is preceded by this header:
+ *
+ *   primary block, plain allocation:
+ *   | header (32) | user bytes (requested) ........ | slack |
+ *   ^ block start ^ user_beg (32-aligned)                   ^ block end
+ *
+ *   primary block, alignment > 32 (from_memalign = 1):
+ *   | tag (16) | pad ... | header (32) | user bytes ......... | slack |
+ *     tag = { HP_MEMALIGN_MAGIC, user_beg }, so a pointer into the block
+ *     is checked conclusively against the one user_beg the block holds.
+ *
+ *   secondary (mmap) chunk:
+ *   | hp_large_t | ... | header (32) | user bytes ........ |
+ *   ^ map start (page)               ^ user_beg (page-aligned, or more)
+ *
+ * Blocks are multiples of 32 and 32-aligned and the header is 32 bytes, so
+ * the 64-byte granule of a chunk's first user byte starts at or after its
+ * header and the granule of its last byte ends before the next chunk's
+ * first user byte: no shadow granule ever holds user bytes of two chunks.
+ *
+ *   word 0: state | from_memalign | alloc_kind | flags | requested_size
+ *   word 1: timestamp_ms | cpu_id
+ *   word 2: alloc_context_id
+ *   word 3: data_type_id | alloc_cycles
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_CHUNK_H
+#define HEAPPROF_CHUNK_H
+
+#define HP_CHUNK_HEADER_SIZE 32u
+#define HP_MIN_ALIGNMENT 32u
+
+/* state: distinctive values so stale or foreign memory is not mistaken for
+ * a header. */
+enum {
+  HP_CHUNK_ALLOCATED = 0xA1,
+  HP_CHUNK_AVAILABLE = 0xF3,
+};
+
+/* alloc_kind: which family allocated it, for the mismatch check. */
+enum {
+  HP_ALLOC_MALLOC = 0,
+  HP_ALLOC_NEW = 1,
+  HP_ALLOC_NEW_ARRAY = 2,
+};
+
+/* flags */
+enum {
+  /* A dump already counted this live chunk (alloc_count, size); what it
+   * does afterwards is a continuation. */
+  HP_CHUNK_REPORTED = 1,
+};
+
+/* requested_size of a chunk too big for 32 bits: the size is in hp_large_t. */
+#define HP_SIZE_IN_LARGE 0xffffffffu
+
+typedef struct hp_chunk_header {
+  u8 state;
+  u8 from_memalign;
+  u8 alloc_kind;
+  u8 flags;
+  u32 requested_size;
+  u32 timestamp_ms;     /* allocation (or last dump that reported it) */
+  u32 cpu_id;           /* cpu of the allocation */
+  u64 alloc_context_id; /* StackDepot id of the allocation stack */
+  u32 data_type_id;     /* placeholder: 0 */
+  u32 alloc_cycles;     /* TSC cycles spent in the allocating call */
+} hp_chunk_header_t;
+_Static_assert(sizeof(hp_chunk_header_t) == HP_CHUNK_HEADER_SIZE,
+               "chunk header must be 32 bytes");
+
+#define HP_MEMALIGN_MAGIC 0x6e67696c61706800ull /* "\0hpalign" */
+
+typedef struct hp_memalign_tag {
+  u64 magic;
+  uptr user_beg;
+} hp_memalign_tag_t;
+
+static HP_ALWAYS_INLINE hp_chunk_header_t *hp_chunk_header(uptr user_beg) {
+  return (hp_chunk_header_t *)(user_beg - HP_CHUNK_HEADER_SIZE);
+}
+
+#endif

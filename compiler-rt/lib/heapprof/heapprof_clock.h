@@ -1,0 +1,53 @@
+/*===- heapprof_clock.h - timestamps, cpu ids, cycle counts -------------===
+ *
+ * Part of heapprof.  The malloc/free path reads one RDTSCP: it gives both the
+ * timestamp (TSC ticks, converted to ms since init with a multiplier
+ * calibrated once at init) and the cpu id (Linux keeps the cpu number in
+ * TSC_AUX).  Where RDTSCP is missing, sched_getcpu() and RDTSC are used.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_CLOCK_H
+#define HEAPPROF_CLOCK_H
+
+/* Written once by hp_clock_init (init, single-threaded), read-only after. */
+typedef struct hp_clock {
+  u64 tsc0;     /* TSC at init */
+  u64 ms_mult;  /* ms = ((tsc - tsc0) * ms_mult) >> 32 */
+  u64 tsc_hz;
+  bool have_rdtscp;
+  bool ready;
+} hp_clock_t;
+extern hp_clock_t hp_clock;
+
+void hp_clock_init(void);
+
+static HP_ALWAYS_INLINE u64 hp_rdtsc(void) {
+  u32 lo, hi;
+  __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+  return ((u64)hi << 32) | lo;
+}
+
+u32 hp_cpu_id_slow(void);
+
+/* Reads the TSC and the current cpu. */
+static HP_ALWAYS_INLINE u64 hp_rdtscp(u32 *cpu) {
+  if (HP_LIKELY(hp_clock.have_rdtscp)) {
+    u32 lo, hi, aux;
+    __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+    *cpu = aux & 0xfff;
+    return ((u64)hi << 32) | lo;
+  }
+  *cpu = hp_cpu_id_slow();
+  return hp_rdtsc();
+}
+
+/* Milliseconds since init for a TSC value (0 before init). */
+static HP_ALWAYS_INLINE u32 hp_tsc_to_ms(u64 tsc) {
+  if (HP_UNLIKELY(!hp_clock.ready || tsc < hp_clock.tsc0))
+    return 0;
+  return (u32)(((unsigned __int128)(tsc - hp_clock.tsc0) * hp_clock.ms_mult) >>
+               32);
+}
+
+u32 hp_now_ms(void);
+
+#endif

@@ -1,0 +1,191 @@
+/*===- heapprof_flags.c - runtime flag parsing --------------------------===
+ *
+ * Part of heapprof.  See heapprof_flags.h for the order of precedence.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <unistd.h>
+
+/* Written once by hp_flags_init before any other thread can exist. */
+hp_flags_t hp_flags;
+
+HP_INTERFACE HP_WEAK const char *__heapprof_default_options(void) {
+  return "";
+}
+
+/* String values are copied here (the parser never allocates).  Protected by
+ * being used only during init and from unit tests. */
+static char str_arena[8192];
+static size_t str_used;
+
+void hp_flags_set_defaults(hp_flags_t *f) {
+#define HEAPPROF_FLAG(type, name, dflt, desc) f->name = dflt;
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+}
+
+static bool is_sep(char c) {
+  return c == ':' || c == ' ' || c == '\t' || c == '\n' || c == ',';
+}
+
+static bool parse_bool(const char *v, size_t n, bool *out) {
+  static const char *const yes[] = {"1", "true", "yes", "on"};
+  static const char *const no[] = {"0", "false", "no", "off"};
+  for (size_t i = 0; i < HP_ARRAY_SIZE(yes); i++) {
+    if (hp_strlen(yes[i]) == n && !hp_strncmp(v, yes[i], n)) {
+      *out = true;
+      return true;
+    }
+    if (hp_strlen(no[i]) == n && !hp_strncmp(v, no[i], n)) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool set_bool(hp_flag_bool *dst, const char *v, size_t n) {
+  return parse_bool(v, n, dst);
+}
+
+static bool set_int(hp_flag_int *dst, const char *v, size_t n) {
+  return hp_parse_s64(v, n, dst);
+}
+
+static bool set_str(hp_flag_str *dst, const char *v, size_t n) {
+  if (str_used + n + 1 > sizeof(str_arena))
+    return false;
+  char *s = str_arena + str_used;
+  hp_memcpy(s, v, n);
+  s[n] = 0;
+  str_used += n + 1;
+  *dst = s;
+  return true;
+}
+
+static const char *type_hint(const char *type) {
+  if (!hp_strcmp(type, "bool"))
+    return "expected 0, 1, true, false, yes or no";
+  if (!hp_strcmp(type, "int"))
+    return "expected a decimal integer";
+  return "value too long";
+}
+
+/* Range checks that need more than the type. */
+static const char *check_ranges(const hp_flags_t *f) {
+  if (f->malloc_context_size < 1 || f->malloc_context_size > 64)
+    return "malloc_context_size";
+  if (f->hib_table_sets < 1 || f->hib_table_sets > (1 << 24))
+    return "hib_table_sets";
+  if (f->hib_table_ways < 1 || f->hib_table_ways > 16)
+    return "hib_table_ways";
+  if (f->max_allocation_size_mb < 0)
+    return "max_allocation_size_mb";
+  if (f->verbosity < 0)
+    return "verbosity";
+  return NULL;
+}
+
+bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
+                    char *err, size_t err_size) {
+  if (!s)
+    return true;
+  const char *p = s;
+  while (*p) {
+    while (*p && is_sep(*p))
+      p++;
+    if (!*p)
+      break;
+    const char *name = p;
+    while (*p && *p != '=' && !is_sep(*p))
+      p++;
+    size_t name_len = (size_t)(p - name);
+    if (*p != '=') {
+      hp_snprintf(err, err_size,
+                  "malformed option '%.*s' in %s: expected name=value",
+                  (int)name_len, name, source);
+      return false;
+    }
+    p++;
+    const char *val = p;
+    /* A quoted value may hold separators. */
+    char quote = (*p == '"' || *p == '\'') ? *p : 0;
+    if (quote) {
+      val = ++p;
+      while (*p && *p != quote)
+        p++;
+    } else {
+      while (*p && !is_sep(*p))
+        p++;
+    }
+    size_t val_len = (size_t)(p - val);
+    if (quote) {
+      if (*p != quote) {
+        hp_snprintf(err, err_size, "unterminated quote in option '%.*s' in %s",
+                    (int)name_len, name, source);
+        return false;
+      }
+      p++;
+    }
+    bool known = false, ok = true;
+    const char *type = "";
+#define HEAPPROF_FLAG(ty, nm, dflt, desc)                                    \
+  if (!known && hp_strlen(#nm) == name_len &&                               \
+      !hp_strncmp(#nm, name, name_len)) {                                    \
+    known = true;                                                            \
+    type = #ty;                                                              \
+    ok = set_##ty(&f->nm, val, val_len);                                     \
+  }
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+    if (!known) {
+      hp_printf("HeapProf: WARNING: unknown option '%.*s' in %s (ignored; "
+                "HEAPPROF_OPTIONS=help=1 lists them)\n",
+                (int)name_len, name, source);
+      continue;
+    }
+    if (!ok) {
+      hp_snprintf(err, err_size, "invalid value '%.*s' for option '%.*s' in %s: %s",
+                  (int)val_len, val, (int)name_len, name, source,
+                  type_hint(type));
+      return false;
+    }
+  }
+  const char *bad = check_ranges(f);
+  if (bad) {
+    hp_snprintf(err, err_size, "option '%s' out of range in %s (see help=1)",
+                bad, source);
+    return false;
+  }
+  return true;
+}
+
+void hp_flags_print_help(void) {
+  hp_printf("Available flags for HeapProf (HEAPPROF_OPTIONS=name=value:...):\n");
+#define HEAPPROF_FLAG(ty, nm, dflt, desc) print_one_##ty(#nm, f->nm, desc);
+  const hp_flags_t *f = &hp_flags;
+#define print_one_bool(n, v, d) hp_printf("  %s=%s\n      - %s\n", n, (v) ? "true" : "false", d)
+#define print_one_int(n, v, d) hp_printf("  %s=%lld\n      - %s\n", n, (long long)(v), d)
+#define print_one_str(n, v, d) hp_printf("  %s=\"%s\"\n      - %s\n", n, v, d)
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+#undef print_one_bool
+#undef print_one_int
+#undef print_one_str
+}
+
+void hp_flags_init(void) {
+  char err[512];
+  hp_flags_set_defaults(&hp_flags);
+  const char *dflt = __heapprof_default_options();
+  if (!hp_flags_parse(&hp_flags, dflt, "__heapprof_default_options()", err,
+                      sizeof(err)))
+    hp_report_bad_option(err);
+  if (&__heapprof_profile_dir[0] != NULL && __heapprof_profile_dir[0])
+    hp_flags.profile_dir = __heapprof_profile_dir;
+  if (!hp_flags_parse(&hp_flags, hp_getenv("HEAPPROF_OPTIONS"),
+                      "HEAPPROF_OPTIONS", err, sizeof(err)))
+    hp_report_bad_option(err);
+  if (hp_flags.help)
+    hp_flags_print_help();
+}

@@ -1,0 +1,37 @@
+/*===- heapprof_flags.h - runtime flags ---------------------------------===
+ *
+ * Part of heapprof.  Order of precedence, lowest first:
+ *   1. the defaults in heapprof_flags.inc;
+ *   2. the program's weak __heapprof_default_options() string;
+ *   3. -fheapprof=DIR from the compiler (sets profile_dir);
+ *   4. the HEAPPROF_OPTIONS environment variable (always wins).
+ * Options are "name=value" separated by ':' (or spaces).  An unknown name is
+ * a warning; a malformed value is an error that stops the program.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_FLAGS_H
+#define HEAPPROF_FLAGS_H
+
+typedef const char *hp_flag_str;
+typedef s64 hp_flag_int;
+typedef bool hp_flag_bool;
+
+typedef struct hp_flags {
+#define HEAPPROF_FLAG(type, name, dflt, desc) hp_flag_##type name;
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+} hp_flags_t;
+
+/* Written only by hp_flags_init (during runtime init, single-threaded);
+ * read-only afterwards. */
+extern hp_flags_t hp_flags;
+
+void hp_flags_set_defaults(hp_flags_t *f);
+/* Parses one option string into f.  source names it in messages (e.g.
+ * "HEAPPROF_OPTIONS").  Returns false and sets *err (a static message) on a
+ * malformed value; unknown names are reported as warnings and skipped. */
+bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
+                    char *err, size_t err_size);
+void hp_flags_init(void);
+void hp_flags_print_help(void);
+
+#endif

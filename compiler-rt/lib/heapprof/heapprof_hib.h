@@ -1,0 +1,65 @@
+/*===- heapprof_hib.h - Heap Info Blocks --------------------------------===
+ *
+ * Part of heapprof.  A Heap Info Block (HIB) summarises the chunks of one
+ * allocation context: the MemInfoBlock fields LLVM's MemProf defines (so the
+ * raw profile is what llvm-profdata reads) plus heapprof's own extension
+ * (cache-line and page utilization, allocator cycles, continuations).
+ *
+ * One chunk becomes a HIB with alloc_count 1 when it is freed, or when a
+ * dump finds it live ("as if freed at dump time").  A chunk a dump already
+ * counted contributes a *continuation* later: alloc_count 0, size 0, only
+ * the accesses and lifetime since that dump, so adding up a series of dumps
+ * counts every object once and every access once.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_HIB_H
+#define HEAPPROF_HIB_H
+
+typedef struct hp_mib {
+#define HP_MIB_FIELD(type, name, raw) type name;
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+} hp_mib_t;
+
+/* heapprof's additions; fields summed on merge unless noted. */
+#define HP_HIB_EXT_FIELDS(X)                                                 \
+  X(granules, "64-byte granules overlapping the chunks")                     \
+  X(touched_granules, "granules with at least one access")                   \
+  X(pages, "4 KiB pages overlapping the chunks")                             \
+  X(touched_pages, "pages with at least one access")                         \
+  X(malloc_cycles, "TSC cycles in the allocating calls")                     \
+  X(free_cycles, "TSC cycles in the deallocating calls")                     \
+  X(continuations, "contributions of chunks counted by an earlier dump")     \
+  X(live_at_dump, "chunks still live when the profile was written")          \
+  X(max_size64, "largest requested size, not truncated to 32 bits")
+
+typedef struct hp_hib_ext {
+#define X(name, desc) u64 name;
+  HP_HIB_EXT_FIELDS(X)
+#undef X
+} hp_hib_ext_t;
+
+typedef struct hp_hib {
+  u64 stack_id; /* StackDepot id; never 0 for a real context */
+  hp_mib_t mib;
+  hp_hib_ext_t ext;
+} hp_hib_t;
+
+/* What one chunk did, gathered at free or dump time. */
+typedef struct hp_chunk_event {
+  u64 stack_id;
+  u64 size;          /* requested */
+  u64 accesses;
+  u64 granules, touched_granules, pages, touched_pages;
+  u32 alloc_ts, dealloc_ts;
+  u32 alloc_cpu, dealloc_cpu;
+  u64 malloc_cycles, free_cycles;
+  bool continuation; /* counted by an earlier dump */
+  bool live;         /* still live: folded in at dump time */
+} hp_chunk_event_t;
+
+/* Builds the HIB of a single chunk event. */
+void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e);
+/* Merges src into dst (same stack id). */
+void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src);
+
+#endif

@@ -1,0 +1,402 @@
+/*===- heapprof_interceptors.c - libc replacements ----------------------===
+ *
+ * Part of heapprof.  The runtime is linked into the executable (whole
+ * archive, exported through a dynamic list), so these definitions replace
+ * libc's for the program and for every shared library.
+ *
+ * Allocation functions go to heapprof's allocator with C and POSIX
+ * semantics (errno, NULL, alignment rules as glibc 2.36 has them).
+ *
+ * String and memory functions count the ranges they touch with the range
+ * rule (one access per 8-byte word, see heapprof_shadow.h), then do the
+ * work with libc's own implementation, found with dlsym(RTLD_NEXT) once the
+ * runtime is up (the runtime's simple versions serve until then).
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+
+static void count(const void *p, uptr n) {
+  if (n)
+    hp_shadow_record_range((uptr)p, n);
+}
+
+/* --------------------------------------------------------- allocation */
+
+HP_INTERFACE void *malloc(size_t size) {
+  return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+}
+
+HP_INTERFACE void free(void *p) {
+  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP(), 0);
+}
+
+HP_INTERFACE void cfree(void *p) {
+  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP(), 0);
+}
+
+HP_INTERFACE void *calloc(size_t n, size_t size) {
+  size_t total;
+  if (__builtin_mul_overflow(n, size, &total))
+    return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(), "calloc-overflow",
+                                HP_ALLOC_MALLOC);
+  return hp_allocate(total, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), true);
+}
+
+HP_INTERFACE void *realloc(void *p, size_t size) {
+  return hp_reallocate(p, size, HP_ENTRY_FP());
+}
+
+HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {
+  size_t total;
+  if (__builtin_mul_overflow(n, size, &total))
+    return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(),
+                                "reallocarray-overflow", HP_ALLOC_MALLOC);
+  return hp_reallocate(p, total, HP_ENTRY_FP());
+}
+
+static bool is_pow2(size_t a) { return a && !(a & (a - 1)); }
+
+HP_INTERFACE void *memalign(size_t align, size_t size) {
+  /* glibc rounds a non-power-of-two alignment up. */
+  if (align > ((size_t)1 << 40)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  if (!is_pow2(align)) {
+    size_t a = 1;
+    while (a < align)
+      a <<= 1;
+    align = a;
+  }
+  return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+}
+
+HP_INTERFACE void *__libc_memalign(size_t align, size_t size) {
+  if (!is_pow2(align) || align > ((size_t)1 << 40)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+}
+
+HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
+  if (!is_pow2(align) || align % sizeof(void *) || align > ((size_t)1 << 40))
+    return EINVAL;
+  int saved = errno;
+  void *p = hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  errno = saved;
+  if (!p)
+    return ENOMEM;
+  *out = p;
+  return 0;
+}
+
+HP_INTERFACE void *aligned_alloc(size_t align, size_t size) {
+  if (!is_pow2(align) || align > ((size_t)1 << 40)) {
+    errno = EINVAL;
+    return NULL;
+  }
+  return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+}
+
+HP_INTERFACE void *valloc(size_t size) {
+  return hp_allocate(size, HP_PAGE_SIZE, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+}
+
+HP_INTERFACE void *pvalloc(size_t size) {
+  size_t rounded = size ? HP_ROUND_UP(size, HP_PAGE_SIZE) : HP_PAGE_SIZE;
+  if (rounded < size)
+    return hp_allocation_failed(size, HP_ENTRY_FP(), "pvalloc-overflow",
+                                HP_ALLOC_MALLOC);
+  return hp_allocate(rounded, HP_PAGE_SIZE, HP_ALLOC_MALLOC, HP_ENTRY_FP(),
+                     false);
+}
+
+HP_INTERFACE size_t malloc_usable_size(void *p) { return hp_usable_size(p); }
+
+/* ------------------------------------------------------ memory, strings */
+
+typedef void *(*memcpy_fn)(void *, const void *, size_t);
+typedef void *(*memset_fn)(void *, int, size_t);
+typedef size_t (*strlen_fn)(const char *);
+typedef size_t (*strnlen_fn)(const char *, size_t);
+typedef int (*memcmp_fn)(const void *, const void *, size_t);
+typedef void *(*memchr_fn)(const void *, int, size_t);
+
+/* Set once by hp_interceptors_resolve (after init); NULL before. */
+static memcpy_fn real_memcpy, real_memmove;
+static memset_fn real_memset;
+static strlen_fn real_strlen;
+static strnlen_fn real_strnlen;
+static memcmp_fn real_memcmp;
+static memchr_fn real_memchr;
+
+void hp_interceptors_resolve(void) {
+  real_memcpy = (memcpy_fn)dlsym(RTLD_NEXT, "memcpy");
+  real_memmove = (memcpy_fn)dlsym(RTLD_NEXT, "memmove");
+  real_memset = (memset_fn)dlsym(RTLD_NEXT, "memset");
+  real_strlen = (strlen_fn)dlsym(RTLD_NEXT, "strlen");
+  real_strnlen = (strnlen_fn)dlsym(RTLD_NEXT, "strnlen");
+  real_memcmp = (memcmp_fn)dlsym(RTLD_NEXT, "memcmp");
+  real_memchr = (memchr_fn)dlsym(RTLD_NEXT, "memchr");
+}
+
+static HP_ALWAYS_INLINE void do_memcpy(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(real_memcpy))
+    real_memcpy(d, s, n);
+  else
+    hp_memcpy(d, s, n);
+}
+
+static HP_ALWAYS_INLINE void do_memmove(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(real_memmove))
+    real_memmove(d, s, n);
+  else
+    hp_memmove(d, s, n);
+}
+
+static HP_ALWAYS_INLINE void do_memset(void *d, int c, size_t n) {
+  if (HP_LIKELY(real_memset))
+    real_memset(d, c, n);
+  else
+    hp_memset(d, c, n);
+}
+
+static HP_ALWAYS_INLINE size_t do_strlen(const char *s) {
+  return HP_LIKELY(real_strlen) ? real_strlen(s) : hp_strlen(s);
+}
+
+static HP_ALWAYS_INLINE size_t do_strnlen(const char *s, size_t n) {
+  return HP_LIKELY(real_strnlen) ? real_strnlen(s, n) : hp_strnlen(s, n);
+}
+
+HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+  count(s, n);
+  count(d, n);
+  do_memcpy(d, s, n);
+  return d;
+}
+
+HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
+  count(s, n);
+  count(d, n);
+  do_memmove(d, s, n);
+  return d;
+}
+
+HP_INTERFACE void *memset(void *d, int c, size_t n) {
+  count(d, n);
+  do_memset(d, c, n);
+  return d;
+}
+
+HP_INTERFACE void bzero(void *d, size_t n) {
+  count(d, n);
+  do_memset(d, 0, n);
+}
+
+HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
+  count(s, n);
+  count(d, n);
+  do_memcpy(d, s, n);
+  return d;
+}
+
+HP_INTERFACE void *__heapprof_memmove(void *d, const void *s, size_t n) {
+  count(s, n);
+  count(d, n);
+  do_memmove(d, s, n);
+  return d;
+}
+
+HP_INTERFACE void *__heapprof_memset(void *d, int c, size_t n) {
+  count(d, n);
+  do_memset(d, c, n);
+  return d;
+}
+
+/* memcmp/bcmp: the bytes compared, up to and including the first
+ * difference. */
+static size_t compared(const void *a, const void *b, size_t n, int *r) {
+  const u8 *x = a, *y = b;
+  if (real_memcmp) {
+    *r = real_memcmp(a, b, n);
+    if (!*r)
+      return n;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != y[i]) {
+      *r = x[i] < y[i] ? -1 : 1;
+      return i + 1;
+    }
+  *r = 0;
+  return n;
+}
+
+HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
+  int r;
+  size_t k = compared(a, b, n, &r);
+  count(a, k);
+  count(b, k);
+  return r;
+}
+
+HP_INTERFACE int bcmp(const void *a, const void *b, size_t n) {
+  int r;
+  size_t k = compared(a, b, n, &r);
+  count(a, k);
+  count(b, k);
+  return r;
+}
+
+HP_INTERFACE void *memchr(const void *s, int c, size_t n) {
+  void *r = real_memchr ? real_memchr(s, c, n) : NULL;
+  if (!real_memchr) {
+    const u8 *p = s;
+    for (size_t i = 0; i < n; i++)
+      if (p[i] == (u8)c) {
+        r = (void *)(p + i);
+        break;
+      }
+  }
+  count(s, r ? (size_t)((const u8 *)r - (const u8 *)s) + 1 : n);
+  return r;
+}
+
+HP_INTERFACE size_t strlen(const char *s) {
+  size_t n = do_strlen(s);
+  count(s, n + 1);
+  return n;
+}
+
+HP_INTERFACE size_t strnlen(const char *s, size_t max) {
+  size_t n = do_strnlen(s, max);
+  count(s, n < max ? n + 1 : max);
+  return n;
+}
+
+HP_INTERFACE char *strcpy(char *d, const char *s) {
+  size_t n = do_strlen(s) + 1;
+  count(s, n);
+  count(d, n);
+  do_memcpy(d, s, n);
+  return d;
+}
+
+HP_INTERFACE char *stpcpy(char *d, const char *s) {
+  size_t n = do_strlen(s);
+  count(s, n + 1);
+  count(d, n + 1);
+  do_memcpy(d, s, n + 1);
+  return d + n;
+}
+
+HP_INTERFACE char *strncpy(char *d, const char *s, size_t n) {
+  size_t len = do_strnlen(s, n);
+  count(s, len < n ? len + 1 : n);
+  count(d, n);
+  do_memcpy(d, s, len);
+  if (len < n)
+    do_memset(d + len, 0, n - len);
+  return d;
+}
+
+HP_INTERFACE char *strcat(char *d, const char *s) {
+  size_t dl = do_strlen(d), sl = do_strlen(s);
+  count(d, dl + sl + 1);
+  count(s, sl + 1);
+  do_memcpy(d + dl, s, sl + 1);
+  return d;
+}
+
+HP_INTERFACE char *strncat(char *d, const char *s, size_t n) {
+  size_t dl = do_strlen(d), sl = do_strnlen(s, n);
+  count(d, dl + sl + 1);
+  count(s, sl < n ? sl + 1 : n);
+  do_memcpy(d + dl, s, sl);
+  d[dl + sl] = 0;
+  return d;
+}
+
+HP_INTERFACE int strcmp(const char *a, const char *b) {
+  size_t i = 0;
+  while (a[i] && a[i] == b[i])
+    i++;
+  count(a, i + 1);
+  count(b, i + 1);
+  return (u8)a[i] - (u8)b[i];
+}
+
+HP_INTERFACE int strncmp(const char *a, const char *b, size_t n) {
+  size_t i = 0;
+  int r = 0;
+  for (; i < n; i++) {
+    if (a[i] != b[i] || !a[i]) {
+      r = (u8)a[i] - (u8)b[i];
+      i++;
+      break;
+    }
+  }
+  count(a, i);
+  count(b, i);
+  return r;
+}
+
+HP_INTERFACE char *strchr(const char *s, int c) {
+  size_t i = 0;
+  for (;; i++) {
+    if (s[i] == (char)c) {
+      count(s, i + 1);
+      return (char *)s + i;
+    }
+    if (!s[i]) {
+      count(s, i + 1);
+      return NULL;
+    }
+  }
+}
+
+HP_INTERFACE char *strrchr(const char *s, int c) {
+  size_t n = do_strlen(s);
+  count(s, n + 1);
+  for (size_t i = n + 1; i-- > 0;)
+    if (s[i] == (char)c)
+      return (char *)s + i;
+  return NULL;
+}
+
+HP_INTERFACE char *strdup(const char *s) {
+  size_t n = do_strlen(s) + 1;
+  char *d = hp_allocate(n, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  if (!d)
+    return NULL;
+  count(s, n);
+  count(d, n);
+  do_memcpy(d, s, n);
+  return d;
+}
+
+HP_INTERFACE char *__strdup(const char *s) {
+  size_t n = do_strlen(s) + 1;
+  char *d = hp_allocate(n, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  if (!d)
+    return NULL;
+  count(s, n);
+  count(d, n);
+  do_memcpy(d, s, n);
+  return d;
+}
+
+HP_INTERFACE char *strndup(const char *s, size_t max) {
+  size_t n = do_strnlen(s, max);
+  char *d = hp_allocate(n + 1, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  if (!d)
+    return NULL;
+  count(s, n < max ? n + 1 : max);
+  count(d, n + 1);
+  do_memcpy(d, s, n);
+  d[n] = 0;
+  return d;
+}

@@ -1,0 +1,439 @@
+/*===- heapprof_libc.c - allocation-free helpers ------------------------===
+ *
+ * Part of heapprof.  See heapprof_libc.h.  Everything here may run inside
+ * malloc, free, a signal handler or before libc is fully initialised, so
+ * nothing here calls stdio, malloc or getenv.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void hp_memmove(void *d, const void *s, size_t n) {
+  u8 *dp = d;
+  const u8 *sp = s;
+  if (dp == sp || n == 0)
+    return;
+  if (dp < sp || dp >= sp + n) {
+    hp_memcpy(d, s, n);
+    return;
+  }
+  /* Overlapping with dst above src: copy backwards. */
+  while (n) {
+    n--;
+    dp[n] = sp[n];
+  }
+}
+
+int hp_memcmp(const void *a, const void *b, size_t n) {
+  const u8 *x = a, *y = b;
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != y[i])
+      return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+size_t hp_strlen(const char *s) {
+  size_t n = 0;
+  while (s[n])
+    n++;
+  return n;
+}
+
+size_t hp_strnlen(const char *s, size_t max) {
+  size_t n = 0;
+  while (n < max && s[n])
+    n++;
+  return n;
+}
+
+int hp_strcmp(const char *a, const char *b) {
+  while (*a && *a == *b)
+    a++, b++;
+  return (u8)*a - (u8)*b;
+}
+
+int hp_strncmp(const char *a, const char *b, size_t n) {
+  for (; n; n--, a++, b++) {
+    if (*a != *b)
+      return (u8)*a - (u8)*b;
+    if (!*a)
+      return 0;
+  }
+  return 0;
+}
+
+char *hp_strchr(const char *s, int c) {
+  for (;; s++) {
+    if (*s == (char)c)
+      return (char *)s;
+    if (!*s)
+      return NULL;
+  }
+}
+
+size_t hp_strlcpy(char *dst, const char *src, size_t size) {
+  size_t n = hp_strlen(src);
+  if (size) {
+    size_t c = n < size - 1 ? n : size - 1;
+    hp_memcpy(dst, src, c);
+    dst[c] = 0;
+  }
+  return n;
+}
+
+extern char **environ;
+
+const char *hp_getenv(const char *name) {
+  size_t n = hp_strlen(name);
+  if (!environ)
+    return NULL;
+  for (char **e = environ; *e; e++)
+    if (!hp_strncmp(*e, name, n) && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- format */
+
+typedef struct {
+  char *buf;
+  size_t size, pos;
+} out_t;
+
+static void out_c(out_t *o, char c) {
+  if (o->pos + 1 < o->size)
+    o->buf[o->pos] = c;
+  o->pos++;
+}
+
+static void out_pad(out_t *o, char c, int n) {
+  while (n-- > 0)
+    out_c(o, c);
+}
+
+static void out_num(out_t *o, u64 v, bool neg, unsigned base, bool upper,
+                    int width, bool zero, bool left, int prec, bool prefix0x) {
+  char tmp[24];
+  int n = 0;
+  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  do {
+    tmp[n++] = digits[v % base];
+    v /= base;
+  } while (v);
+  while (n < prec)
+    tmp[n++] = '0';
+  int len = n + (neg ? 1 : 0) + (prefix0x ? 2 : 0);
+  if (!left && !zero)
+    out_pad(o, ' ', width - len);
+  if (neg)
+    out_c(o, '-');
+  if (prefix0x)
+    out_c(o, '0'), out_c(o, 'x');
+  if (!left && zero)
+    out_pad(o, '0', width - len);
+  while (n)
+    out_c(o, tmp[--n]);
+  if (left)
+    out_pad(o, ' ', width - len);
+}
+
+int hp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap) {
+  out_t o = {buf, size, 0};
+  for (const char *f = fmt; *f; f++) {
+    if (*f != '%') {
+      out_c(&o, *f);
+      continue;
+    }
+    f++;
+    bool left = false, zero = false;
+    for (;; f++) {
+      if (*f == '-')
+        left = true;
+      else if (*f == '0')
+        zero = true;
+      else
+        break;
+    }
+    int width = 0, prec = -1;
+    if (*f == '*') {
+      width = va_arg(ap, int);
+      f++;
+    } else {
+      while (*f >= '0' && *f <= '9')
+        width = width * 10 + (*f++ - '0');
+    }
+    if (*f == '.') {
+      f++;
+      prec = 0;
+      if (*f == '*') {
+        prec = va_arg(ap, int);
+        f++;
+      } else {
+        while (*f >= '0' && *f <= '9')
+          prec = prec * 10 + (*f++ - '0');
+      }
+    }
+    int lng = 0; /* 0 int, 1 long, 2 long long, 3 size_t */
+    while (*f == 'l' || *f == 'z' || *f == 'h') {
+      if (*f == 'l')
+        lng++;
+      else if (*f == 'z')
+        lng = 3;
+      f++;
+    }
+    switch (*f) {
+    case 'd':
+    case 'i': {
+      s64 v = lng == 0 ? va_arg(ap, int)
+              : lng == 3 ? (s64)va_arg(ap, size_t)
+                         : (lng == 1 ? va_arg(ap, long) : va_arg(ap, long long));
+      out_num(&o, v < 0 ? (u64)0 - (u64)v : (u64)v, v < 0, 10, false, width,
+              zero, left, prec, false);
+      break;
+    }
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o': {
+      u64 v = lng == 0 ? va_arg(ap, unsigned)
+              : lng == 3 ? va_arg(ap, size_t)
+                         : (lng == 1 ? va_arg(ap, unsigned long)
+                                     : va_arg(ap, unsigned long long));
+      unsigned base = *f == 'u' ? 10 : *f == 'o' ? 8 : 16;
+      out_num(&o, v, false, base, *f == 'X', width, zero, left, prec, false);
+      break;
+    }
+    case 'p':
+      out_num(&o, (u64)(uptr)va_arg(ap, void *), false, 16, false, width, zero,
+              left, prec, true);
+      break;
+    case 'c':
+      out_c(&o, (char)va_arg(ap, int));
+      break;
+    case 's': {
+      const char *s = va_arg(ap, const char *);
+      if (!s)
+        s = "(null)";
+      int n = (int)(prec >= 0 ? hp_strnlen(s, (size_t)prec) : hp_strlen(s));
+      if (!left)
+        out_pad(&o, ' ', width - n);
+      for (int i = 0; i < n; i++)
+        out_c(&o, s[i]);
+      if (left)
+        out_pad(&o, ' ', width - n);
+      break;
+    }
+    case '%':
+      out_c(&o, '%');
+      break;
+    case 0:
+      f--;
+      break;
+    default:
+      out_c(&o, '%');
+      out_c(&o, *f);
+    }
+  }
+  if (size)
+    buf[o.pos < size ? o.pos : size - 1] = 0;
+  return (int)o.pos;
+}
+
+int hp_snprintf(char *buf, size_t size, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = hp_vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
+bool hp_write_all(int fd, const void *buf, size_t n) {
+  const char *p = buf;
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+static void vfdprintf(int fd, const char *fmt, va_list ap) {
+  char buf[1024];
+  int saved = errno;
+  int n = hp_vsnprintf(buf, sizeof(buf), fmt, ap);
+  hp_write_all(fd, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+  errno = saved;
+}
+
+void hp_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfdprintf(2, fmt, ap);
+  va_end(ap);
+}
+
+void hp_fdprintf(int fd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfdprintf(fd, fmt, ap);
+  va_end(ap);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+void *hp_mmap(size_t size) {
+  int saved = errno;
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  errno = saved;
+  return p == MAP_FAILED ? NULL : p;
+}
+
+void *hp_mmap_or_die(size_t size, const char *what) {
+  void *p = hp_mmap(size);
+  if (!p)
+    hp_report_mmap_failure(size, what);
+  return p;
+}
+
+void *hp_mmap_noreserve(size_t size, const char *what) {
+  int saved = errno;
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  errno = saved;
+  if (p == MAP_FAILED)
+    hp_report_mmap_failure(size, what);
+  return p;
+}
+
+void hp_munmap(void *p, size_t size) {
+  int saved = errno;
+  munmap(p, size);
+  errno = saved;
+}
+
+static bool buf_reserve(hp_buf_t *b, size_t extra) {
+  if (b->failed)
+    return false;
+  if (b->len + extra <= b->cap)
+    return true;
+  size_t cap = b->cap ? b->cap : 1 << 16;
+  while (cap < b->len + extra)
+    cap *= 2;
+  char *d = hp_mmap(cap);
+  if (!d) {
+    b->failed = true;
+    return false;
+  }
+  if (b->data) {
+    hp_memcpy(d, b->data, b->len);
+    hp_munmap(b->data, b->cap);
+  }
+  b->data = d;
+  b->cap = cap;
+  return true;
+}
+
+void hp_buf_append(hp_buf_t *b, const void *p, size_t n) {
+  if (!buf_reserve(b, n))
+    return;
+  hp_memcpy(b->data + b->len, p, n);
+  b->len += n;
+}
+
+void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char small[512];
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = hp_vsnprintf(small, sizeof(small), fmt, ap);
+  if (n < (int)sizeof(small)) {
+    hp_buf_append(b, small, (size_t)n);
+  } else if (buf_reserve(b, (size_t)n + 1)) {
+    hp_vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    b->len += (size_t)n;
+  }
+  va_end(ap2);
+  va_end(ap);
+}
+
+void hp_buf_free(hp_buf_t *b) {
+  if (b->data)
+    hp_munmap(b->data, b->cap);
+  b->data = NULL;
+  b->len = b->cap = 0;
+  b->failed = false;
+}
+
+void hp_spin_lock_slow(hp_spinlock_t *l) {
+  for (unsigned i = 0;; i++) {
+    if (!__atomic_load_n(&l->state, __ATOMIC_RELAXED) &&
+        !__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE))
+      return;
+    if (i < 64)
+      __builtin_ia32_pause();
+    else
+      sched_yield();
+  }
+}
+
+bool hp_parse_u64(const char *s, size_t len, u64 *out) {
+  if (!len)
+    return false;
+  u64 v = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return false;
+    u64 d = (u64)(s[i] - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return true;
+}
+
+bool hp_parse_s64(const char *s, size_t len, s64 *out) {
+  bool neg = len && s[0] == '-';
+  u64 v;
+  if (!hp_parse_u64(s + neg, len - neg, &v) || v > (u64)INT64_MAX + neg)
+    return false;
+  *out = neg ? (s64)(0 - v) : (s64)v;
+  return true;
+}
+
+static char exe_path[4096];
+static const char *exe_name;
+
+static void read_exe(void) {
+  if (exe_name)
+    return;
+  ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+  if (n <= 0)
+    n = (ssize_t)hp_strlcpy(exe_path, "unknown", sizeof(exe_path));
+  exe_path[n] = 0;
+  const char *base = exe_path;
+  for (const char *p = exe_path; *p; p++)
+    if (*p == '/')
+      base = p + 1;
+  exe_name = base;
+}
+
+const char *hp_exe_name(void) {
+  read_exe();
+  return exe_name;
+}
+
+const char *hp_exe_path(void) {
+  read_exe();
+  return exe_path;
+}

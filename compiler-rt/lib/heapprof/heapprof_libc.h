@@ -1,0 +1,89 @@
+/*===- heapprof_libc.h - allocation-free helpers ------------------------===
+ *
+ * Part of heapprof.  What the runtime needs from "libc" without calling
+ * anything that can allocate, take a libc lock, or recurse into heapprof's
+ * own interceptors: memory/string primitives, a printf-style formatter that
+ * writes into a caller buffer, raw write(2), getenv on the environment
+ * array, a spin lock, and page mappings.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_LIBC_H
+#define HEAPPROF_LIBC_H
+
+#include <stdarg.h>
+
+/* rep stos / rep movs: never become calls to memset/memcpy (which heapprof
+ * intercepts). */
+static HP_ALWAYS_INLINE void hp_memset(void *d, int c, size_t n) {
+  __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+}
+static HP_ALWAYS_INLINE void hp_memcpy(void *d, const void *s, size_t n) {
+  __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+void hp_memmove(void *d, const void *s, size_t n);
+int hp_memcmp(const void *a, const void *b, size_t n);
+size_t hp_strlen(const char *s);
+size_t hp_strnlen(const char *s, size_t max);
+int hp_strcmp(const char *a, const char *b);
+int hp_strncmp(const char *a, const char *b, size_t n);
+char *hp_strchr(const char *s, int c);
+/* Copies at most size-1 bytes and NUL-terminates; returns strlen(src). */
+size_t hp_strlcpy(char *dst, const char *src, size_t size);
+const char *hp_getenv(const char *name);
+
+/* printf subset: %d %i %u %x %X %o %c %s %p %% with l/ll/z/h length,
+ * '-', '0', width, .precision (also '*').  Always NUL-terminates; returns the
+ * length it would have written. */
+int hp_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int hp_snprintf(char *buf, size_t size, const char *fmt, ...) HP_FORMAT(3, 4);
+
+/* write(2) until done or a real error; returns false on error. */
+bool hp_write_all(int fd, const void *buf, size_t n);
+/* Formats into a stack buffer and writes to stderr. */
+void hp_printf(const char *fmt, ...) HP_FORMAT(1, 2);
+void hp_fdprintf(int fd, const char *fmt, ...) HP_FORMAT(2, 3);
+
+/* Anonymous private mappings.  hp_mmap_or_die reports and aborts on
+ * failure; hp_mmap_noreserve reserves address space lazily backed. */
+void *hp_mmap(size_t size);          /* NULL on failure */
+void *hp_mmap_or_die(size_t size, const char *what);
+void *hp_mmap_noreserve(size_t size, const char *what);
+void hp_munmap(void *p, size_t size);
+
+/* A growable byte buffer backed by mmap (never malloc), for building a
+ * profile or report before one write. */
+typedef struct hp_buf {
+  char *data;
+  size_t len, cap;
+  bool failed; /* a mapping failed: contents truncated */
+} hp_buf_t;
+void hp_buf_append(hp_buf_t *b, const void *p, size_t n);
+void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) HP_FORMAT(2, 3);
+void hp_buf_free(hp_buf_t *b);
+
+/* Test-and-test-and-set spin lock; valid zero-initialised.  Held only for
+ * short, bounded work. */
+typedef struct hp_spinlock {
+  volatile u32 state;
+} hp_spinlock_t;
+void hp_spin_lock_slow(hp_spinlock_t *l);
+static HP_ALWAYS_INLINE void hp_spin_lock(hp_spinlock_t *l) {
+  if (HP_LIKELY(!__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE)))
+    return;
+  hp_spin_lock_slow(l);
+}
+static HP_ALWAYS_INLINE bool hp_spin_trylock(hp_spinlock_t *l) {
+  return !__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE);
+}
+static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
+  __atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
+}
+
+/* Decimal parsing for flags: returns false on junk or overflow. */
+bool hp_parse_u64(const char *s, size_t len, u64 *out);
+bool hp_parse_s64(const char *s, size_t len, s64 *out);
+
+/* The executable's base name, from /proc/self/exe (read once). */
+const char *hp_exe_name(void);
+const char *hp_exe_path(void);
+
+#endif

@@ -1,0 +1,80 @@
+/*===- heapprof_new_delete.c - C++ operator new and delete --------------===
+ *
+ * Part of heapprof; built into its own archive, heapprof_cxx, linked only
+ * into C++ programs.  Written in C by their Itanium-mangled names, so the
+ * runtime needs no libstdc++.  All 20 replaceable forms:
+ *
+ *   new      _Znwm  _ZnwmRKSt9nothrow_t  _ZnwmSt11align_val_t
+ *            _ZnwmSt11align_val_tRKSt9nothrow_t   (and _Znam... for new[])
+ *   delete   _ZdlPv _ZdlPvRKSt9nothrow_t _ZdlPvm _ZdlPvSt11align_val_t
+ *            _ZdlPvSt11align_val_tRKSt9nothrow_t _ZdlPvmSt11align_val_t
+ *            (and _Zda... for delete[])
+ *
+ * A throwing new that cannot allocate calls the program's new_handler
+ * (std::get_new_handler, weakly referenced) and retries; with no handler it
+ * reports out-of-memory and aborts (C code cannot throw std::bad_alloc).
+ * A nothrow new returns NULL after the same handler loop.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+typedef void (*new_handler_t)(void);
+/* std::get_new_handler(); absent when libstdc++ is not linked. */
+extern new_handler_t _ZSt15get_new_handlerv(void) __attribute__((weak));
+
+typedef struct nothrow_t nothrow_t;
+
+static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
+                                       bool nothrow, uptr fp) {
+  for (;;) {
+    void *p = hp_allocate(size, align, kind, fp, false);
+    if (HP_LIKELY(p))
+      return p;
+    new_handler_t h = _ZSt15get_new_handlerv ? _ZSt15get_new_handlerv() : NULL;
+    if (!h) {
+      if (nothrow)
+        return NULL;
+      hp_report_new_failed(size, fp);
+    }
+    h();
+  }
+}
+
+#define NEW(name, kind, align_arg, nothrow, params, align_expr)              \
+  HP_INTERFACE void *name params {                                           \
+    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP());         \
+  }
+
+NEW(_Znwm, HP_ALLOC_NEW, 0, false, (size_t size), 0)
+NEW(_Znam, HP_ALLOC_NEW_ARRAY, 0, false, (size_t size), 0)
+NEW(_ZnwmRKSt9nothrow_t, HP_ALLOC_NEW, 0, true,
+    (size_t size, const nothrow_t *nt), 0)
+NEW(_ZnamRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 0, true,
+    (size_t size, const nothrow_t *nt), 0)
+NEW(_ZnwmSt11align_val_t, HP_ALLOC_NEW, 1, false, (size_t size, size_t al), al)
+NEW(_ZnamSt11align_val_t, HP_ALLOC_NEW_ARRAY, 1, false,
+    (size_t size, size_t al), al)
+NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW, 1, true,
+    (size_t size, size_t al, const nothrow_t *nt), al)
+NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
+    (size_t size, size_t al, const nothrow_t *nt), al)
+
+#define DELETE(name, kind, params)                                           \
+  HP_INTERFACE void name params {                                            \
+    hp_deallocate(p, kind, HP_ENTRY_FP(), 0);                                \
+  }
+
+DELETE(_ZdlPv, HP_ALLOC_NEW, (void *p))
+DELETE(_ZdaPv, HP_ALLOC_NEW_ARRAY, (void *p))
+DELETE(_ZdlPvRKSt9nothrow_t, HP_ALLOC_NEW, (void *p, const nothrow_t *nt))
+DELETE(_ZdaPvRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, (void *p, const nothrow_t *nt))
+DELETE(_ZdlPvm, HP_ALLOC_NEW, (void *p, size_t size))
+DELETE(_ZdaPvm, HP_ALLOC_NEW_ARRAY, (void *p, size_t size))
+DELETE(_ZdlPvSt11align_val_t, HP_ALLOC_NEW, (void *p, size_t al))
+DELETE(_ZdaPvSt11align_val_t, HP_ALLOC_NEW_ARRAY, (void *p, size_t al))
+DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW,
+       (void *p, size_t al, const nothrow_t *nt))
+DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY,
+       (void *p, size_t al, const nothrow_t *nt))
+DELETE(_ZdlPvmSt11align_val_t, HP_ALLOC_NEW, (void *p, size_t size, size_t al))
+DELETE(_ZdaPvmSt11align_val_t, HP_ALLOC_NEW_ARRAY,
+       (void *p, size_t size, size_t al))

@@ -1,0 +1,98 @@
+/*===- heapprof_procmap.c - the process's loaded modules ----------------===
+ *
+ * Part of heapprof.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <elf.h>
+#include <link.h>
+
+static void add_build_id(hp_module_t *mod, const struct dl_phdr_info *info,
+                         const ElfW(Phdr) *ph) {
+  const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+  const char *end = p + ph->p_memsz;
+  while (p + sizeof(ElfW(Nhdr)) <= end) {
+    const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+    const char *name = p + sizeof(*n);
+    const char *desc = name + HP_ROUND_UP(n->n_namesz, 4);
+    if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+        !hp_memcmp(name, "GNU", 4) && n->n_descsz <= HP_MAX_BUILD_ID) {
+      mod->build_id_size = n->n_descsz;
+      hp_memcpy(mod->build_id, desc, n->n_descsz);
+      return;
+    }
+    p = desc + HP_ROUND_UP(n->n_descsz, 4);
+  }
+}
+
+static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  hp_procmap_t *m = arg;
+  if (m->n == m->cap) {
+    u32 cap = m->cap ? m->cap * 2 : 32;
+    hp_module_t *n = hp_mmap_or_die(cap * sizeof(hp_module_t), "module map");
+    if (m->mods) {
+      hp_memcpy(n, m->mods, m->n * sizeof(hp_module_t));
+      hp_munmap(m->mods, m->cap * sizeof(hp_module_t));
+    }
+    m->mods = n;
+    m->cap = cap;
+  }
+  hp_module_t *mod = &m->mods[m->n];
+  hp_memset(mod, 0, sizeof(*mod));
+  const char *name = info->dlpi_name;
+  if (m->n == 0 && (!name || !name[0]))
+    name = hp_exe_path();
+  hp_strlcpy(mod->path, name ? name : "", sizeof(mod->path));
+  mod->bias = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+        mod->nsegs < HP_ARRAY_SIZE(mod->segs)) {
+      mod->segs[mod->nsegs].start = info->dlpi_addr + ph->p_vaddr;
+      mod->segs[mod->nsegs].end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+      mod->nsegs++;
+    } else if (ph->p_type == PT_NOTE && !mod->build_id_size) {
+      add_build_id(mod, info, ph);
+    }
+  }
+  m->n++;
+  return 0;
+}
+
+void hp_procmap_read(hp_procmap_t *m) {
+  hp_memset(m, 0, sizeof(*m));
+  dl_iterate_phdr(visit, m);
+}
+
+void hp_procmap_free(hp_procmap_t *m) {
+  if (m->mods)
+    hp_munmap(m->mods, m->cap * sizeof(hp_module_t));
+  hp_memset(m, 0, sizeof(*m));
+}
+
+const hp_module_t *hp_procmap_find(const hp_procmap_t *m, uptr pc) {
+  for (u32 i = 0; i < m->n; i++)
+    for (u32 s = 0; s < m->mods[i].nsegs; s++)
+      if (pc >= m->mods[i].segs[s].start && pc < m->mods[i].segs[s].end)
+        return &m->mods[i];
+  return NULL;
+}
+
+void hp_procmap_print(const hp_procmap_t *m, hp_buf_t *out) {
+  for (u32 i = 0; i < m->n; i++) {
+    const hp_module_t *mod = &m->mods[i];
+    for (u32 s = 0; s < mod->nsegs; s++) {
+      hp_buf_printf(out, "\t0x%zx-0x%zx\t%s", (size_t)mod->segs[s].start,
+                    (size_t)mod->segs[s].end,
+                    mod->path[0] ? mod->path : "[anonymous]");
+      if (mod->build_id_size) {
+        hp_buf_printf(out, " (BuildId: ");
+        for (u32 b = 0; b < mod->build_id_size; b++)
+          hp_buf_printf(out, "%02x", mod->build_id[b]);
+        hp_buf_printf(out, ")");
+      }
+      hp_buf_printf(out, "\n");
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/*===- heapprof_profile_text.c - the human-readable profile -------------===
+ *
+ * Part of heapprof.  See heapprof_profile_text.h for the layout.  Averages
+ * are integer arithmetic printed with two decimals (total * 100 / count),
+ * as upstream does, so the text and the raw profile agree exactly.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+static void ave(hp_buf_t *b, u64 total, u64 count) {
+  if (!count) {
+    hp_buf_printf(b, "n/a");
+    return;
+  }
+  u64 v = (u64)(((unsigned __int128)total * 100) / count);
+  hp_buf_printf(b, "%llu.%02llu", (unsigned long long)(v / 100),
+                (unsigned long long)(v % 100));
+}
+
+static void percent(hp_buf_t *b, u64 part, u64 whole) {
+  ave(b, part * 100, whole);
+  hp_buf_printf(b, "%%");
+}
+
+static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
+  const hp_mib_t *m = &h->mib;
+  const hp_hib_ext_t *x = &h->ext;
+  u64 n = m->alloc_count;
+  hp_buf_printf(b, "Memory allocation stack id = %llu\n",
+                (unsigned long long)h->stack_id);
+  hp_buf_printf(b, "\talloc_count %u, size (ave/min/max) ", m->alloc_count);
+  ave(b, m->total_size, n);
+  hp_buf_printf(b, " / %u / %u\n", m->min_size, m->max_size);
+  hp_buf_printf(b, "\taccess_count (ave/min/max): ");
+  ave(b, m->total_access_count, n);
+  hp_buf_printf(b, " / %llu / %llu\n", (unsigned long long)m->min_access_count,
+                (unsigned long long)m->max_access_count);
+  hp_buf_printf(b, "\tlifetime (ave/min/max): ");
+  ave(b, m->total_lifetime, n);
+  hp_buf_printf(b, " / %u / %u\n", m->min_lifetime, m->max_lifetime);
+  hp_buf_printf(b,
+                "\tnum migrated: %u, num lifetime overlaps: %u, num same alloc "
+                "cpu: %u, num same dealloc_cpu: %u\n",
+                m->num_migrated_cpu, m->num_lifetime_overlaps,
+                m->num_same_alloc_cpu, m->num_same_dealloc_cpu);
+  hp_buf_printf(b, "\taccess density (ave/min/max): ");
+  ave(b, m->total_access_density, n);
+  hp_buf_printf(b, " / %u / %u\n", m->min_access_density, m->max_access_density);
+  hp_buf_printf(b, "\tcache line utilization: ");
+  percent(b, x->touched_granules, x->granules);
+  hp_buf_printf(b, " (%llu of %llu lines touched), page utilization: ",
+                (unsigned long long)x->touched_granules,
+                (unsigned long long)x->granules);
+  percent(b, x->touched_pages, x->pages);
+  hp_buf_printf(b, " (%llu of %llu pages touched)\n",
+                (unsigned long long)x->touched_pages,
+                (unsigned long long)x->pages);
+  hp_buf_printf(b, "\tallocator cycles (ave): malloc ");
+  ave(b, x->malloc_cycles, n);
+  hp_buf_printf(b, ", free ");
+  ave(b, x->free_cycles, n + x->continuations - x->live_at_dump);
+  hp_buf_printf(b, "\n\tlive at dump: %llu, continued from earlier dumps: %llu\n",
+                (unsigned long long)x->live_at_dump,
+                (unsigned long long)x->continuations);
+}
+
+static void terse_line(hp_buf_t *b, const hp_hib_t *h) {
+  const hp_mib_t *m = &h->mib;
+  u64 n = m->alloc_count;
+  hp_buf_printf(b, "MIB:%llu/%u/", (unsigned long long)h->stack_id,
+                m->alloc_count);
+  ave(b, m->total_size, n);
+  hp_buf_printf(b, "/%u/%u/", m->min_size, m->max_size);
+  ave(b, m->total_access_count, n);
+  hp_buf_printf(b, "/%llu/%llu/", (unsigned long long)m->min_access_count,
+                (unsigned long long)m->max_access_count);
+  ave(b, m->total_lifetime, n);
+  hp_buf_printf(b, "/%u/%u/%u/%u/%u/%u\n", m->min_lifetime, m->max_lifetime,
+                m->num_migrated_cpu, m->num_lifetime_overlaps,
+                m->num_same_alloc_cpu, m->num_same_dealloc_cpu);
+}
+
+void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
+                           const hp_hib_t *hibs, u32 n,
+                           const hp_procmap_t *map, const hp_symbols_t *syms) {
+  hp_buf_printf(b, "HeapProf profile: %s pid %u, %s, dump %u, %u ms\n",
+                hp_exe_path(), info->pid, info->reason, info->seq,
+                info->now_ms);
+  if (hp_flags.print_module_map) {
+    hp_buf_printf(b, "Process memory map:\n");
+    hp_procmap_print(map, b);
+  }
+  if (!hp_flags.print_terse)
+    hp_buf_printf(b, "Recorded MIBs (incl. live on exit):\n");
+  u64 allocs = 0, bytes = 0, accesses = 0;
+  for (u32 i = 0; i < n; i++) {
+    if (hp_flags.print_terse)
+      terse_line(b, &hibs[i]);
+    else
+      verbose_block(b, &hibs[i]);
+    allocs += hibs[i].mib.alloc_count;
+    bytes += hibs[i].mib.total_size;
+    accesses += hibs[i].mib.total_access_count;
+  }
+  for (u32 i = 0; i < n; i++) {
+    u32 size;
+    const uptr *pcs = hp_stackdepot_get((u32)hibs[i].stack_id, &size);
+    hp_buf_printf(b, "Stack for id %llu:\n", (unsigned long long)hibs[i].stack_id);
+    if (pcs)
+      hp_format_stack(b, pcs, size, syms, map);
+    hp_buf_printf(b, "\n");
+  }
+  hp_buf_printf(b,
+                "Summary: %u contexts, %llu allocations, %llu bytes, %llu "
+                "accesses, %llu HIB table evictions\n",
+                n, (unsigned long long)allocs, (unsigned long long)bytes,
+                (unsigned long long)accesses,
+                (unsigned long long)info->evictions);
+}

@@ -1,0 +1,41 @@
+/*===- heapprof_profile_text.h - the human-readable profile -------------===
+ *
+ * Part of heapprof.  Layout (\t is a TAB):
+ *
+ *   HeapProf profile: <exe path> pid <pid>, <reason>, dump <seq>, <ms> ms
+ *   Process memory map:                                 (print_module_map)
+ *   \t0xSTART-0xEND\t<module path> (BuildId: <hex>)
+ *   Recorded MIBs (incl. live on exit):
+ *   Memory allocation stack id = <id>                   one block per context
+ *   \talloc_count N, size (ave/min/max) A.AA / MIN / MAX
+ *   \taccess_count (ave/min/max): A.AA / MIN / MAX
+ *   \tlifetime (ave/min/max): A.AA / MIN / MAX
+ *   \tnum migrated: N, num lifetime overlaps: N, num same alloc cpu: N, num same dealloc_cpu: N
+ *   \taccess density (ave/min/max): A.AA / MIN / MAX
+ *   \tcache line utilization: P.PP% (T of G lines touched), page utilization: P.PP% (T of G pages touched)
+ *   \tallocator cycles (ave): malloc A.AA, free A.AA
+ *   \tlive at dump: N, continued from earlier dumps: N
+ *   Stack for id <id>:                                  after all blocks
+ *   \    #k 0xPC in func file:line:col
+ *   Summary: ...
+ *
+ * The first five lines of a block are upstream MemProf's text shape; the
+ * rest are heapprof's.  print_terse gives one MIB:... line per context in
+ * upstream's terse form instead of the block.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_PROFILE_TEXT_H
+#define HEAPPROF_PROFILE_TEXT_H
+
+typedef struct hp_profile_info {
+  const char *reason;  /* "exit", "checkpoint", "error", ... */
+  u32 seq;
+  u32 now_ms;
+  u32 pid;
+  u64 evictions;
+} hp_profile_info_t;
+
+void hp_profile_text_write(hp_buf_t *out, const hp_profile_info_t *info,
+                           const hp_hib_t *hibs, u32 n,
+                           const hp_procmap_t *map, const hp_symbols_t *syms);
+
+#endif

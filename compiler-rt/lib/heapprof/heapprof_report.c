@@ -1,0 +1,135 @@
+/*===- heapprof_report.c - error reports --------------------------------===
+ *
+ * Part of heapprof.  Reports go to stderr with raw write(2).  Only one
+ * report prints at a time (report_lock), so threads' reports don't mix.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static hp_spinlock_t report_lock;
+
+HP_NORETURN static void die(void) {
+  /* Nothing lost: the profile so far is written before the abort. */
+  hp_rtl_dump_final("error");
+  hp_spin_unlock(&report_lock);
+  signal(SIGABRT, SIG_DFL);
+  abort();
+}
+
+void hp_check_failed(const char *file, int line, const char *cond) {
+  hp_printf("HeapProf: CHECK failed: %s:%d \"%s\"\n", file, line, cond);
+  signal(SIGABRT, SIG_DFL);
+  abort();
+}
+
+void hp_report_mmap_failure(uptr size, const char *what) {
+  hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for %s\n",
+            (size_t)size, what);
+  signal(SIGABRT, SIG_DFL);
+  abort();
+}
+
+void hp_report_bad_option(const char *message) {
+  hp_printf("HeapProf: ERROR: %s\n", message);
+  _exit(1);
+}
+
+void hp_print_stack(int fd, const uptr *pcs, u32 n) {
+  hp_buf_t b = {0};
+  hp_symbolize_stack_text(&b, pcs, n);
+  hp_write_all(fd, b.data, b.len);
+  hp_buf_free(&b);
+}
+
+static void print_current_stack(uptr fp) {
+  uptr pcs[HP_MAX_STACK_DEPTH];
+  hp_thread_t *t = hp_thread_acquire();
+  uptr top = t->stack_top;
+  hp_thread_release(t);
+  u32 n = hp_unwind(pcs, HP_MAX_STACK_DEPTH, fp, top);
+  hp_print_stack(2, pcs, n);
+}
+
+static uptr caller_pc(uptr fp) {
+  return fp ? ((const uptr *)fp)[1] - 1 : 0;
+}
+
+static void finish(bool fatal, const char *hint) {
+  hp_printf("HINT: %s\n", hint);
+  if (fatal) {
+    hp_printf("HeapProf: ABORTING\n");
+    die();
+  }
+  hp_spin_unlock(&report_lock);
+}
+
+void hp_report_out_of_memory(uptr size, uptr fp, const char *why) {
+  hp_spin_lock(&report_lock);
+  hp_printf("HeapProf: ERROR: %s: cannot allocate 0x%zx (%zu) bytes (pc %p)\n",
+            why, (size_t)size, (size_t)size, (void *)caller_pc(fp));
+  print_current_stack(fp);
+  hp_printf("HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1 returns NULL "
+            "with errno=ENOMEM instead\nHeapProf: ABORTING\n");
+  die();
+}
+
+void hp_report_new_failed(uptr size, uptr fp) {
+  hp_spin_lock(&report_lock);
+  hp_printf("HeapProf: ERROR: out-of-memory: operator new cannot allocate "
+            "0x%zx (%zu) bytes and no new_handler is installed (pc %p)\n",
+            (size_t)size, (size_t)size, (void *)caller_pc(fp));
+  print_current_stack(fp);
+  hp_printf("HeapProf: ABORTING\n");
+  die();
+}
+
+void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
+  hp_spin_lock(&report_lock);
+  if (chunk_beg)
+    hp_printf("HeapProf: ERROR: invalid-free on address %p (pc %p, %s): "
+              "interior pointer %zu bytes inside the chunk at %p\n",
+              (void *)p, (void *)caller_pc(fp), op, (size_t)(p - chunk_beg),
+              (void *)chunk_beg);
+  else
+    hp_printf("HeapProf: ERROR: invalid-free on address %p (pc %p, %s): "
+              "not allocated by heapprof\n",
+              (void *)p, (void *)caller_pc(fp), op);
+  print_current_stack(fp);
+  finish(hp_flags.halt_on_error,
+         "HEAPPROF_OPTIONS=halt_on_error=0 reports and continues, leaving "
+         "the pointer alone");
+}
+
+void hp_report_double_free(uptr p, uptr fp, const char *op,
+                           const hp_chunk_header_t *h) {
+  hp_spin_lock(&report_lock);
+  hp_printf("HeapProf: ERROR: double-free on address %p (pc %p, %s)\n",
+            (void *)p, (void *)caller_pc(fp), op);
+  print_current_stack(fp);
+  if (h) {
+    u32 n;
+    const uptr *pcs = hp_stackdepot_get((u32)h->alloc_context_id, &n);
+    if (pcs) {
+      hp_printf("The chunk (%u bytes) was allocated at:\n", h->requested_size);
+      hp_print_stack(2, pcs, n);
+    }
+  }
+  finish(hp_flags.halt_on_error,
+         "HEAPPROF_OPTIONS=halt_on_error=0 reports and continues, leaving "
+         "the pointer alone");
+}
+
+void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
+                                const char *free_op) {
+  hp_spin_lock(&report_lock);
+  hp_printf("HeapProf: ERROR: alloc-dealloc-mismatch on address %p (pc %p): "
+            "allocated by %s, released by %s\n",
+            (void *)p, (void *)caller_pc(fp), alloc_op, free_op);
+  print_current_stack(fp);
+  finish(hp_flags.halt_on_error,
+         "HEAPPROF_OPTIONS=check_dealloc_mismatch=0 disables this check; "
+         "halt_on_error=0 reports and continues");
+}

@@ -1,0 +1,28 @@
+/*===- heapprof_report.h - error reports --------------------------------===
+ *
+ * Part of heapprof.  One function per kind of error.  Each prints
+ *   HeapProf: ERROR: <kind> on address 0x... (pc 0x... ...): <details>
+ * then the stack of the bad call, then a hint how to turn the check off.
+ * The program's profile is written before an abort, so nothing is lost.
+ * Bad-pointer reports abort unless halt_on_error=0, in which case they
+ * return and the caller leaves the pointer alone.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_REPORT_H
+#define HEAPPROF_REPORT_H
+
+HP_NORETURN void hp_check_failed(const char *file, int line, const char *cond);
+HP_NORETURN void hp_report_mmap_failure(uptr size, const char *what);
+HP_NORETURN void hp_report_bad_option(const char *message);
+HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
+HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
+/* chunk_beg != 0: p points inside the chunk at chunk_beg. */
+void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg);
+/* h: the chunk's header when still known (primary chunks). */
+void hp_report_double_free(uptr p, uptr fp, const char *op,
+                           const hp_chunk_header_t *h);
+void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
+                                const char *free_op);
+/* Writes a symbolized stack (frames indented, numbered) to fd. */
+void hp_print_stack(int fd, const uptr *pcs, u32 n);
+
+#endif

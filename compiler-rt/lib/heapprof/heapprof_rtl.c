@@ -1,0 +1,345 @@
+/*===- heapprof_rtl.c - init, dumps, exit -------------------------------===
+ *
+ * Part of heapprof.
+ *
+ * Init runs once, from the compiler's module constructor or the first
+ * allocation, whichever is first.  A profile is written at exit (from a
+ * .fini_array destructor, so after the program's atexit handlers and static
+ * destructors), at each __heapprof_dump() and before an error abort.
+ *
+ * Writing a profile: drain the HIB table and spill log into a dump map,
+ * fold in the live chunks (each counted once across dumps), read the
+ * module map, symbolize all PCs in one batch, format, then write to a
+ * temporary name and rename, so a profile file is complete or absent.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+hp_rtl_t hp_rtl;
+
+/* Serialises profile writing; never taken on the allocation path. */
+static hp_spinlock_t dump_lock;
+
+HP_INTERFACE void __heapprof_version_mismatch_check_v1(void) {}
+
+HP_INTERFACE void __heapprof_init(void) {
+  if (HP_LIKELY(__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE)))
+    return;
+  static hp_spinlock_t init_lock;
+  hp_spin_lock(&init_lock);
+  if (hp_rtl.inited) {
+    hp_spin_unlock(&init_lock);
+    return;
+  }
+  HP_CHECK(!hp_rtl.initing && "heapprof init calls itself");
+  hp_rtl.initing = true;
+  hp_flags_init();
+  hp_clock_init();
+  hp_shadow_init();
+  hp_stackdepot_init();
+  hp_primary_init();
+  hp_secondary_init();
+  hp_hib_table_init();
+  hp_thread_init();
+  hp_rtl.initing = false;
+  __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
+  hp_spin_unlock(&init_lock);
+  /* dlsym may allocate: only now that malloc works. */
+  hp_interceptors_resolve();
+  if (hp_flags.verbosity)
+    hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
+              "%lld sets\n",
+              (void *)__heapprof_shadow_memory_dynamic_address,
+              (long long)hp_flags.hib_table_ways,
+              (long long)hp_flags.hib_table_sets);
+}
+
+/* ------------------------------------------------------------ dump map */
+
+typedef struct dump_map {
+  hp_hib_t *slots; /* open addressing on stack_id; 0 = empty */
+  u32 cap, n;
+} dump_map_t;
+
+static void map_put(dump_map_t *m, const hp_hib_t *h);
+
+static void map_grow(dump_map_t *m) {
+  dump_map_t old = *m;
+  m->cap = old.cap ? old.cap * 2 : 1024;
+  m->slots = hp_mmap_or_die((uptr)m->cap * sizeof(hp_hib_t), "profile");
+  m->n = 0;
+  for (u32 i = 0; i < old.cap; i++)
+    if (old.slots[i].stack_id)
+      map_put(m, &old.slots[i]);
+  if (old.slots)
+    hp_munmap(old.slots, (uptr)old.cap * sizeof(hp_hib_t));
+}
+
+static void map_put(dump_map_t *m, const hp_hib_t *h) {
+  if ((m->n + 1) * 2 > m->cap)
+    map_grow(m);
+  u32 i = (u32)((h->stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
+  while (m->slots[i].stack_id && m->slots[i].stack_id != h->stack_id)
+    i = (i + 1) & (m->cap - 1);
+  if (m->slots[i].stack_id) {
+    hp_hib_merge(&m->slots[i], h);
+  } else {
+    m->slots[i] = *h;
+    m->n++;
+  }
+}
+
+static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
+
+typedef struct fold_ctx {
+  dump_map_t *map;
+  u32 now_ms, cpu;
+} fold_ctx_t;
+
+static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
+  fold_ctx_t *f = arg;
+  hp_chunk_event_t e;
+  if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
+    return;
+  hp_hib_t hib;
+  hp_hib_from_event(&hib, &e);
+  map_put(f->map, &hib);
+}
+
+/* Compacts the map into a stack-id-sorted array at its start. */
+static u32 map_sorted(dump_map_t *m) {
+  u32 n = 0;
+  for (u32 i = 0; i < m->cap; i++)
+    if (m->slots[i].stack_id)
+      m->slots[n++] = m->slots[i];
+  /* insertion sort by id is fine for typical sizes; use heap sort of keys
+   * for big ones */
+  for (u32 i = 1; i < n; i++) {
+    hp_hib_t k = m->slots[i];
+    u32 j = i;
+    while (j > 0 && m->slots[j - 1].stack_id > k.stack_id) {
+      m->slots[j] = m->slots[j - 1];
+      j--;
+    }
+    m->slots[j] = k;
+  }
+  return n;
+}
+
+/* ------------------------------------------------------------- output */
+
+static const char *errno_text(int e) {
+  switch (e) {
+  case EACCES: return "permission denied";
+  case ENOENT: return "no such file or directory";
+  case ENOTDIR: return "a path component is not a directory";
+  case EROFS: return "read-only file system";
+  case ENOSPC: return "no space left on device";
+  case EISDIR: return "is a directory";
+  case ENAMETOOLONG: return "file name too long";
+  case EDQUOT: return "disk quota exceeded";
+  default: return "I/O error";
+  }
+}
+
+/* mkdir -p for the profile directory. */
+static void make_dirs(const char *dir) {
+  char path[4096];
+  size_t len = hp_strlcpy(path, dir, sizeof(path));
+  if (len >= sizeof(path))
+    return;
+  for (size_t i = 1; i <= len; i++) {
+    if (path[i] == '/' || path[i] == 0) {
+      char c = path[i];
+      path[i] = 0;
+      mkdir(path, 0755);
+      path[i] = c;
+    }
+  }
+}
+
+static void profile_path(char *out, size_t size, u32 seq, const char *ext) {
+  u32 pid = (u32)getpid();
+  if (hp_flags.log_path[0]) {
+    if (seq)
+      hp_snprintf(out, size, "%s.%u.%u", hp_flags.log_path, pid, seq);
+    else
+      hp_snprintf(out, size, "%s.%u", hp_flags.log_path, pid);
+    return;
+  }
+  const char *dir = hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".";
+  if (seq)
+    hp_snprintf(out, size, "%s/heapprof.%s.%u.%u.%s", dir, hp_exe_name(), pid,
+                seq, ext);
+  else
+    hp_snprintf(out, size, "%s/heapprof.%s.%u.%s", dir, hp_exe_name(), pid, ext);
+}
+
+/* Writes data to the configured destination; false if it had to fall back
+ * to stderr. */
+static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
+  if (!hp_strcmp(hp_flags.log_path, "stdout"))
+    return hp_write_all(1, b->data, b->len);
+  if (!hp_strcmp(hp_flags.log_path, "stderr"))
+    return hp_write_all(2, b->data, b->len);
+  char path[4096], tmp[4200];
+  profile_path(path, sizeof(path), seq, ext);
+  if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
+    make_dirs(hp_flags.profile_dir);
+  hp_snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int err = errno;
+  if (fd >= 0) {
+    bool ok = hp_write_all(fd, b->data, b->len);
+    err = errno;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) == 0) {
+      if (hp_flags.verbosity)
+        hp_printf("HeapProf: wrote profile %s\n", path);
+      return true;
+    }
+    err = errno;
+    unlink(tmp);
+  }
+  hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; writing it to "
+            "stderr instead\n",
+            path, errno_text(err));
+  hp_write_all(2, b->data, b->len);
+  return false;
+}
+
+void hp_rtl_print_stats(void) {
+  hp_stats_t s;
+  hp_thread_sum_stats(&s);
+  hp_printf("HeapProf statistics:\n");
+#define X(name, desc)                                                        \
+  hp_printf("  %-16s %20llu  %s\n", #name, (unsigned long long)s.name, desc);
+  HP_STATS(X)
+#undef X
+  hp_printf("  %-16s %20llu  %s\n", "stack_ids",
+            (unsigned long long)hp_stackdepot_count(), "allocation contexts");
+  hp_printf("  %-16s %20llu  %s\n", "depot_bytes",
+            (unsigned long long)hp_stackdepot_bytes(), "stack depot memory");
+  hp_printf("  %-16s %20llu  %s\n", "hib_evictions",
+            (unsigned long long)hp_hib_table_evictions(),
+            "HIB table entries evicted to the spill log");
+  hp_printf("  %-16s %20llu  %s\n", "primary_bytes",
+            (unsigned long long)hp_primary_mapped_bytes(),
+            "primary allocator bytes carved");
+  hp_printf("  %-16s %20llu  %s\n", "secondary_bytes",
+            (unsigned long long)hp_secondary_mapped_bytes(),
+            "large chunk bytes mapped now");
+  hp_printf("  %-16s %20u  %s\n", "threads", hp_thread_count(),
+            "threads with heapprof state now");
+}
+
+int hp_rtl_dump(const char *reason, u32 seq) {
+  __heapprof_init();
+  if (!hp_spin_trylock(&dump_lock)) {
+    hp_spin_lock(&dump_lock);
+  }
+  int saved_errno = errno;
+  u32 cpu;
+  u64 tsc = hp_rdtscp(&cpu);
+  dump_map_t map = {0};
+  hp_hib_table_drain(put_cb, &map);
+  fold_ctx_t f = {&map, hp_tsc_to_ms(tsc), cpu};
+  hp_for_each_live_chunk(fold_cb, &f);
+  u32 n = map_sorted(&map);
+
+  hp_procmap_t pm;
+  hp_procmap_read(&pm);
+  /* Every PC of every stack in the profile, symbolized in one batch. */
+  u32 npcs = 0;
+  for (u32 i = 0; i < n; i++) {
+    u32 sz;
+    if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
+      npcs += sz;
+  }
+  uptr *pcs = npcs ? hp_mmap_or_die(npcs * sizeof(uptr), "profile") : NULL;
+  u32 k = 0;
+  for (u32 i = 0; i < n; i++) {
+    u32 sz;
+    const uptr *s = hp_stackdepot_get((u32)map.slots[i].stack_id, &sz);
+    if (s) {
+      hp_memcpy(pcs + k, s, sz * sizeof(uptr));
+      k += sz;
+    }
+  }
+  hp_symbols_t syms;
+  hp_symbolize(pcs, npcs, &pm, &syms);
+
+  int result = 0;
+  if (hp_flags.print_text) {
+    hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
+                              hp_hib_table_evictions()};
+    hp_buf_t b = {0};
+    hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);
+    if (b.failed) {
+      hp_printf("HeapProf: WARNING: out of memory while formatting the "
+                "profile; it is incomplete\n");
+      result = -1;
+    }
+    if (!write_profile(&b, seq, "txt"))
+      result = -1;
+    hp_buf_free(&b);
+  }
+  if (hp_flags.print_stats)
+    hp_rtl_print_stats();
+
+  hp_symbols_free(&syms);
+  if (pcs)
+    hp_munmap(pcs, npcs * sizeof(uptr));
+  hp_procmap_free(&pm);
+  if (map.slots)
+    hp_munmap(map.slots, (uptr)map.cap * sizeof(hp_hib_t));
+  errno = saved_errno;
+  hp_spin_unlock(&dump_lock);
+  return result;
+}
+
+void hp_rtl_dump_final(const char *reason) {
+  if (!hp_rtl.inited || __atomic_exchange_n(&hp_rtl.final_done, true,
+                                            __ATOMIC_ACQ_REL))
+    return;
+  hp_rtl_dump(reason, 0);
+}
+
+__attribute__((destructor(101))) static void heapprof_fini(void) {
+  if (hp_flags.dump_at_exit)
+    hp_rtl_dump_final("exit");
+}
+
+HP_INTERFACE int __heapprof_dump(void) {
+  u32 seq = __atomic_add_fetch(&hp_rtl.checkpoints, 1, __ATOMIC_RELAXED);
+  return hp_rtl_dump("checkpoint", seq);
+}
+
+HP_INTERFACE void __heapprof_reset(void) {
+  __heapprof_init();
+  hp_hib_table_clear();
+}
+
+HP_INTERFACE void __heapprof_record_access(const volatile void *p) {
+  uptr a = (uptr)p;
+  if (a < HP_USER_SPACE_END && __heapprof_shadow_memory_dynamic_address)
+    ++*hp_shadow_counter(a);
+}
+
+HP_INTERFACE void __heapprof_record_access_range(const volatile void *p,
+                                                 size_t size) {
+  hp_shadow_record_range((uptr)p, size);
+}
+
+HP_INTERFACE void __heapprof_load(uintptr_t addr) {
+  __heapprof_record_access((const void *)addr);
+}
+
+HP_INTERFACE void __heapprof_store(uintptr_t addr) {
+  __heapprof_record_access((const void *)addr);
+}

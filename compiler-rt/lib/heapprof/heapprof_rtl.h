@@ -1,0 +1,25 @@
+/*===- heapprof_rtl.h - init, dumps, exit -------------------------------===
+ *
+ * Part of heapprof.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_RTL_H
+#define HEAPPROF_RTL_H
+
+typedef struct hp_rtl {
+  bool inited;      /* set at the end of __heapprof_init */
+  bool initing;     /* __heapprof_init is running (recursion guard) */
+  bool final_done;  /* the last profile (exit, error) was written */
+  u32 checkpoints;  /* __heapprof_dump calls so far */
+} hp_rtl_t;
+
+/* Written by __heapprof_init (once) and the dump code under its lock. */
+extern hp_rtl_t hp_rtl;
+
+/* Writes a profile; returns 0 on success.  seq 0 names the exit profile. */
+int hp_rtl_dump(const char *reason, u32 seq);
+/* The last profile, at most once (exit, fatal error). */
+void hp_rtl_dump_final(const char *reason);
+/* Statistics to stderr (print_stats). */
+void hp_rtl_print_stats(void);
+
+#endif

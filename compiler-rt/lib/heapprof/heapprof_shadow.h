@@ -1,0 +1,48 @@
+/*===- heapprof_shadow.h - access-count shadow memory -------------------===
+ *
+ * Part of heapprof.  One u64 counter per 64-byte granule of the address
+ * space, at a base chosen at init:
+ *
+ *     user address a:   | granule (a & ~63) ............ 64 bytes |
+ *                                    |
+ *     shadow:           counter at ((a & ~63) >> 3) + base   (8 bytes)
+ *
+ * 2^47 bytes of user space need 2^44 bytes of shadow, reserved MAP_NORESERVE
+ * so only pages holding touched counters cost memory.  Instrumented code
+ * increments the counter of the granule of an access's first byte.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_SHADOW_H
+#define HEAPPROF_SHADOW_H
+
+#define HP_GRANULE_SIZE 64u
+#define HP_SHADOW_SCALE 3u
+#define HP_USER_SPACE_END (1ull << 47)
+#define HP_SHADOW_SIZE (HP_USER_SPACE_END >> HP_SHADOW_SCALE)
+/* The range rule: intercepted libc ranges and mem intrinsics count one
+ * access per 8-byte word they touch. */
+#define HP_RANGE_WORD 8u
+
+static HP_ALWAYS_INLINE u64 *hp_shadow_counter(uptr a) {
+  return (u64 *)(((a & ~(uptr)(HP_GRANULE_SIZE - 1)) >> HP_SHADOW_SCALE) +
+                 __heapprof_shadow_memory_dynamic_address);
+}
+
+void hp_shadow_init(void);
+/* Zeroes the counters of every granule overlapping [beg, end). */
+void hp_shadow_clear(uptr beg, uptr end);
+
+/* What a chunk's counters say at free or dump time. */
+typedef struct hp_shadow_scan {
+  u64 accesses;         /* sum of counters */
+  u64 granules;         /* granules overlapping the range */
+  u64 touched_granules; /* of those, with a non-zero counter */
+  u64 pages;            /* 4 KiB pages overlapping the range */
+  u64 touched_pages;    /* of those, with a touched granule */
+} hp_shadow_scan_t;
+/* Scans the granules overlapping [beg, beg + size) (size 0 counts as 1). */
+void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out);
+
+/* Adds the range rule's counts for [p, p + n). */
+void hp_shadow_record_range(uptr p, uptr n);
+
+#endif

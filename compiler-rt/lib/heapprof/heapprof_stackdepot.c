@@ -1,0 +1,126 @@
+/*===- heapprof_stackdepot.c - stacks to stable ids ---------------------===
+ *
+ * Part of heapprof.
+ *
+ *   buckets[hash & mask] --> entry --> entry --> NULL     (singly linked)
+ *   entry: | next | hash (u64) | id (u32) | size (u32) | pcs[size] |
+ *   by_id[id] --> entry
+ *
+ * Entries live in an append-only arena carved from mmap'd blocks and are
+ * immutable once linked, so readers walk chains with acquire loads and no
+ * lock.  A writer sets bit 0 of the bucket head as a lock, re-walks the
+ * chain, links the new entry at the head and clears the bit in one release
+ * store.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+typedef struct entry {
+  struct entry *next;
+  u64 hash;
+  u32 id;
+  u32 size;
+  uptr pcs[];
+} entry_t;
+
+#define BUCKET_BITS 20
+#define MAX_IDS (1u << 26)
+#define ARENA_BLOCK (1u << 20)
+
+/* buckets and by_id: reserved once at init (NORESERVE); written under the
+ * bucket bit lock / after an atomic id grab. */
+static uptr *buckets;
+static entry_t **by_id;
+static u32 next_id = 1;           /* atomic */
+static hp_spinlock_t arena_lock;  /* protects arena_* */
+static char *arena_pos, *arena_end;
+static u64 arena_bytes;
+
+void hp_stackdepot_init(void) {
+  if (buckets)
+    return;
+  buckets = hp_mmap_noreserve(sizeof(uptr) << BUCKET_BITS, "stack depot");
+  by_id = hp_mmap_noreserve(sizeof(entry_t *) * (size_t)MAX_IDS, "stack depot");
+}
+
+u64 hp_stack_hash(const uptr *pcs, u32 size) {
+  /* 64-bit multiplicative mixing; the same stack always gets the same hash. */
+  u64 h = 0x9E3779B97F4A7C15ull ^ size;
+  for (u32 i = 0; i < size; i++) {
+    h ^= pcs[i];
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h ^ (h >> 29);
+}
+
+static entry_t *find(entry_t *e, u64 hash, const uptr *pcs, u32 size) {
+  for (; e; e = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE))
+    if (e->hash == hash && e->size == size &&
+        !hp_memcmp(e->pcs, pcs, size * sizeof(uptr)))
+      return e;
+  return NULL;
+}
+
+static entry_t *arena_alloc(size_t bytes) {
+  bytes = HP_ROUND_UP(bytes, 16);
+  hp_spin_lock(&arena_lock);
+  if ((size_t)(arena_end - arena_pos) < bytes) {
+    size_t block = HP_MAX(bytes, (size_t)ARENA_BLOCK);
+    arena_pos = hp_mmap_or_die(block, "stack depot");
+    arena_end = arena_pos + block;
+    arena_bytes += block;
+  }
+  entry_t *e = (entry_t *)arena_pos;
+  arena_pos += bytes;
+  hp_spin_unlock(&arena_lock);
+  return e;
+}
+
+u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
+  u64 hash = hp_stack_hash(pcs, size);
+  uptr *b = &buckets[hash & ((1u << BUCKET_BITS) - 1)];
+  uptr head = __atomic_load_n(b, __ATOMIC_ACQUIRE);
+  entry_t *e = find((entry_t *)(head & ~(uptr)1), hash, pcs, size);
+  if (HP_LIKELY(e))
+    return e->id;
+  /* Lock the bucket: set bit 0 of the head. */
+  for (;;) {
+    head = __atomic_load_n(b, __ATOMIC_RELAXED);
+    if (!(head & 1) &&
+        __atomic_compare_exchange_n(b, &head, head | 1, false,
+                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+      break;
+    __builtin_ia32_pause();
+  }
+  e = find((entry_t *)head, hash, pcs, size);
+  if (!e) {
+    u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+    HP_CHECK(id < MAX_IDS);
+    e = arena_alloc(sizeof(entry_t) + size * sizeof(uptr));
+    e->next = (entry_t *)head;
+    e->hash = hash;
+    e->id = id;
+    e->size = size;
+    hp_memcpy(e->pcs, pcs, size * sizeof(uptr));
+    __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
+    head = (uptr)e;
+  }
+  __atomic_store_n(b, head, __ATOMIC_RELEASE); /* unlock (+ publish) */
+  return e->id;
+}
+
+const uptr *hp_stackdepot_get(u32 id, u32 *size) {
+  if (!by_id || !id || id >= MAX_IDS)
+    return NULL;
+  entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
+  if (!e)
+    return NULL;
+  *size = e->size;
+  return e->pcs;
+}
+
+u32 hp_stackdepot_count(void) {
+  return __atomic_load_n(&next_id, __ATOMIC_RELAXED) - 1;
+}
+
+u64 hp_stackdepot_bytes(void) { return arena_bytes; }

@@ -1,0 +1,21 @@
+/*===- heapprof_stackdepot.h - stacks to stable ids ---------------------===
+ *
+ * Part of heapprof.  Maps a stack (array of PCs) to a small u32 id, 1, 2, 3...
+ * in order of first appearance; id 0 means "no stack".  Lookups take no lock;
+ * an insertion locks one hash bucket.  Stacks are never removed.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_STACKDEPOT_H
+#define HEAPPROF_STACKDEPOT_H
+
+void hp_stackdepot_init(void);
+/* Returns the id of the stack, inserting it if new.  size may be 0. */
+u32 hp_stackdepot_put(const uptr *pcs, u32 size);
+/* The PCs of id; *size gets their count.  NULL for an unknown id. */
+const uptr *hp_stackdepot_get(u32 id, u32 *size);
+/* Number of ids handed out so far (ids are 1..count). */
+u32 hp_stackdepot_count(void);
+/* Bytes of metadata in use. */
+u64 hp_stackdepot_bytes(void);
+u64 hp_stack_hash(const uptr *pcs, u32 size);
+
+#endif

@@ -1,0 +1,211 @@
+/*===- heapprof_thread.c - per-thread state -----------------------------===
+ *
+ * Part of heapprof.
+ *
+ * Stack bounds make frame-pointer unwinding safe: the main thread's top is
+ * __libc_stack_end; a thread started through heapprof's pthread_create
+ * wrapper has the wrapper's frame as its top, so the wrapper never shows up
+ * in stacks; any other thread asks pthread_getattr_np once.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern void *__libc_stack_end;
+
+#define TLS_NONE ((hp_thread_t *)0)
+#define TLS_BUSY ((hp_thread_t *)1) /* being created: use the fallback */
+#define TLS_DEAD ((hp_thread_t *)2) /* torn down: use the fallback */
+
+static HP_TLS hp_thread_t *tls_thread;
+
+/* Registry of live threads; exited threads' stats fold into dead_stats and
+ * their structs go on the free list.  All under registry_lock. */
+static hp_spinlock_t registry_lock;
+static hp_thread_t *threads;
+static hp_thread_t *free_threads;
+static hp_stats_t dead_stats;
+static u32 live_threads;
+
+/* Shared state for threads without their own; under fallback_lock. */
+static hp_spinlock_t fallback_lock;
+static hp_thread_t fallback;
+
+static pthread_key_t exit_key;
+static bool key_ready;
+
+static void thread_exit(void *arg);
+
+void hp_thread_init(void) {
+  hp_primary_init_caches(fallback.caches);
+  fallback.stack_top = (uptr)__libc_stack_end;
+  if (!key_ready && pthread_key_create(&exit_key, thread_exit) == 0)
+    key_ready = true;
+}
+
+static uptr query_stack_top(void) {
+  if ((pid_t)syscall(SYS_gettid) == getpid())
+    return (uptr)__libc_stack_end;
+  pthread_attr_t attr;
+  uptr top = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void *addr;
+    size_t size;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+      top = (uptr)addr + size;
+    pthread_attr_destroy(&attr);
+  }
+  return top;
+}
+
+static hp_thread_t *create(uptr stack_top) {
+  tls_thread = TLS_BUSY;
+  hp_thread_t *t;
+  hp_spin_lock(&registry_lock);
+  t = free_threads;
+  if (t)
+    free_threads = t->next;
+  hp_spin_unlock(&registry_lock);
+  if (!t)
+    t = hp_mmap_or_die(sizeof(hp_thread_t), "thread state");
+  hp_memset(t, 0, sizeof(*t));
+  hp_primary_init_caches(t->caches);
+  t->tid = (u32)syscall(SYS_gettid);
+  t->stack_top = stack_top ? stack_top : query_stack_top();
+  hp_spin_lock(&registry_lock);
+  t->next = threads;
+  if (threads)
+    threads->prev = t;
+  threads = t;
+  t->registered = true;
+  live_threads++;
+  hp_spin_unlock(&registry_lock);
+  if (key_ready)
+    pthread_setspecific(exit_key, t);
+  tls_thread = t;
+  return t;
+}
+
+static void thread_exit(void *arg) {
+  hp_thread_t *t = arg;
+  if (!t || t != tls_thread)
+    return;
+  tls_thread = TLS_DEAD;
+  hp_primary_drain(t->caches);
+  hp_spin_lock(&registry_lock);
+#define X(name, desc) dead_stats.name += t->stats.name;
+  HP_STATS(X)
+#undef X
+  if (t->prev)
+    t->prev->next = t->next;
+  else
+    threads = t->next;
+  if (t->next)
+    t->next->prev = t->prev;
+  live_threads--;
+  t->registered = false;
+  t->next = free_threads;
+  free_threads = t;
+  hp_spin_unlock(&registry_lock);
+}
+
+hp_thread_t *hp_thread_acquire(void) {
+  hp_thread_t *t = tls_thread;
+  if (HP_LIKELY((uptr)t > (uptr)TLS_DEAD))
+    return t;
+  if (t == TLS_NONE)
+    return create(0);
+  hp_spin_lock(&fallback_lock);
+  return &fallback;
+}
+
+void hp_thread_release(hp_thread_t *t) {
+  if (HP_UNLIKELY(t == &fallback))
+    hp_spin_unlock(&fallback_lock);
+}
+
+void hp_thread_sum_stats(hp_stats_t *out) {
+  hp_spin_lock(&registry_lock);
+  *out = dead_stats;
+  for (hp_thread_t *t = threads; t; t = t->next) {
+#define X(name, desc) out->name += t->stats.name;
+    HP_STATS(X)
+#undef X
+  }
+#define X(name, desc) out->name += fallback.stats.name;
+  HP_STATS(X)
+#undef X
+  hp_spin_unlock(&registry_lock);
+}
+
+u32 hp_thread_count(void) { return live_threads; }
+void hp_thread_lock_registry(void) { hp_spin_lock(&registry_lock); }
+void hp_thread_unlock_registry(void) { hp_spin_unlock(&registry_lock); }
+
+/* --------------------------------------------- pthread_create interceptor */
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
+                                 void *(*)(void *), void *);
+
+typedef struct start_args {
+  void *(*fn)(void *);
+  void *arg;
+  struct start_args *next_free;
+} start_args_t;
+
+/* A tiny free list for start_args (not through malloc, so the wrapper's
+ * own bookkeeping never shows in the profile); under args_lock. */
+static hp_spinlock_t args_lock;
+static start_args_t *free_args;
+
+static start_args_t *args_get(void) {
+  hp_spin_lock(&args_lock);
+  if (!free_args) {
+    start_args_t *page = hp_mmap_or_die(HP_PAGE_SIZE, "thread start");
+    for (uptr i = 0; i < HP_PAGE_SIZE / sizeof(*page); i++) {
+      page[i].next_free = free_args;
+      free_args = &page[i];
+    }
+  }
+  start_args_t *a = free_args;
+  free_args = a->next_free;
+  hp_spin_unlock(&args_lock);
+  return a;
+}
+
+static void args_put(start_args_t *a) {
+  hp_spin_lock(&args_lock);
+  a->next_free = free_args;
+  free_args = a;
+  hp_spin_unlock(&args_lock);
+}
+
+static HP_NOINLINE void *thread_start(void *p) {
+  start_args_t *a = p;
+  void *(*fn)(void *) = a->fn;
+  void *arg = a->arg;
+  args_put(a);
+  if (tls_thread == TLS_NONE)
+    create((uptr)__builtin_frame_address(0));
+  return fn(arg);
+}
+
+HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+                                void *(*fn)(void *), void *arg) {
+  static pthread_create_fn real;
+  if (!real) {
+    real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    HP_CHECK(real && "cannot find the real pthread_create");
+  }
+  __heapprof_init();
+  start_args_t *a = args_get();
+  a->fn = fn;
+  a->arg = arg;
+  int r = real(th, attr, thread_start, a);
+  if (r)
+    args_put(a);
+  return r;
+}

@@ -1,0 +1,32 @@
+/*===- heapprof_thread.h - per-thread state -----------------------------===
+ *
+ * Part of heapprof.  Each thread gets an hp_thread_t (mmap'd, valid
+ * zero-initialised) holding its allocator caches, statistics and stack
+ * bounds; a TLS pointer finds it.  A pthread key destructor returns the
+ * caches at thread exit.  While a thread's state is being set up or after it
+ * was torn down, allocations use one shared, locked fallback state.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_THREAD_H
+#define HEAPPROF_THREAD_H
+
+typedef struct hp_thread {
+  hp_cache_t caches[HP_NUM_CLASSES];
+  hp_stats_t stats;
+  uptr stack_top;      /* frames at or above this are not the program's */
+  u32 tid;
+  bool registered;
+  struct hp_thread *next, *prev; /* registry, under the registry lock */
+} hp_thread_t;
+
+void hp_thread_init(void);
+/* The calling thread's state, locked if it is the shared fallback; pair
+ * with hp_thread_release. */
+hp_thread_t *hp_thread_acquire(void);
+void hp_thread_release(hp_thread_t *t);
+/* Adds up every thread's statistics (and those of exited threads). */
+void hp_thread_sum_stats(hp_stats_t *out);
+u32 hp_thread_count(void);
+void hp_thread_lock_registry(void);
+void hp_thread_unlock_registry(void);
+
+#endif

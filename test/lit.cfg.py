@@ -1,0 +1,85 @@
+# -*- Python -*-
+# lit configuration for every heapprof suite: runtime TestCases (C/C++ programs
+# run under the profiler), Instrumentation (.ll files through opt + the pass
+# plugin), Driver (heapprof-clang -###) and tools.
+import os
+import shlex
+
+import lit.formats
+
+config.name = "heapprof"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
+config.excludes = ["Inputs", "Unit", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.heapprof_obj_root, "test")
+
+if os.uname().sysname != "Linux" or os.uname().machine != "x86_64":
+    config.unsupported = True
+
+# Tools: LLVM 19's (FileCheck, not, count, opt, llvm-profdata, llvm-symbolizer)
+# and the build's own (heapprof-clang, heapprof) come first on PATH.
+path = os.pathsep.join([config.heapprof_bin_dir, config.llvm_tools_dir,
+                        config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["PATH"] = path
+# A profile test must not inherit options or output paths from the caller.
+for var in ("HEAPPROF_OPTIONS", "MEMPROF_OPTIONS"):
+    config.environment.pop(var, None)
+config.environment["LC_ALL"] = "C"
+
+lib = config.heapprof_lib_dir
+rt_archive = os.path.join(lib, "libheapprof_rt.a")
+cxx_archive = os.path.join(lib, "libheapprof_cxx.a")
+plugin = os.path.join(lib, "HeapProfiler.so")
+driver_c = os.path.join(config.heapprof_bin_dir, "heapprof-clang")
+driver_cxx = os.path.join(config.heapprof_bin_dir, "heapprof-clang++")
+
+common = ["-fno-omit-frame-pointer", "-mno-omit-leaf-frame-pointer",
+          "-fno-optimize-sibling-calls", "-gline-tables-only",
+          "-fdebug-info-for-profiling",
+          "-I" + config.heapprof_include_dir]
+rt_link = ["-Wl,--whole-archive", rt_archive, "-Wl,--no-whole-archive",
+           "-Wl,--dynamic-list=" + rt_archive + ".syms",
+           "-lpthread", "-ldl", "-lm", "-Wl,--build-id"]
+cxx_link = ["-Wl,--whole-archive", cxx_archive, "-Wl,--no-whole-archive"]
+
+def q(args):
+    return " ".join(shlex.quote(a) for a in args)
+
+# %clang_rt_heapprof: plain clang-19 linked with the runtime, no pass: the
+# runtime on its own (allocator, interceptors, profile) without access
+# instrumentation.
+config.substitutions.append(("%clangxx_rt_heapprof",
+    q([config.cxx_compiler] + common) + " " + q(cxx_link + rt_link)))
+config.substitutions.append(("%clang_rt_heapprof",
+    q([config.c_compiler] + common) + " " + q(rt_link)))
+
+have_driver = os.path.exists(driver_c) and os.path.exists(plugin)
+if have_driver:
+    config.available_features.add("heapprof-driver")
+    config.substitutions.append(("%clangxx_heapprof", q([driver_cxx, "-fheapprof", "-I" + config.heapprof_include_dir])))
+    config.substitutions.append(("%clang_heapprof", q([driver_c, "-fheapprof", "-I" + config.heapprof_include_dir])))
+else:
+    # Until the driver and pass exist, "heapprof" means the runtime alone.
+    config.substitutions.append(("%clangxx_heapprof", q([config.cxx_compiler] + common) + " " + q(cxx_link + rt_link)))
+    config.substitutions.append(("%clang_heapprof", q([config.c_compiler] + common) + " " + q(rt_link)))
+if os.path.exists(plugin):
+    config.available_features.add("pass-plugin")
+
+config.substitutions.append(("%opt_heapprof",
+    q([os.path.join(config.llvm_tools_dir, "opt"), "-load-pass-plugin=" + plugin])))
+config.substitutions.append(("%heapprof_plugin", plugin))
+config.substitutions.append(("%heapprof_rt_archive", rt_archive))
+config.substitutions.append(("%heapprof_lib_dir", lib))
+config.substitutions.append(("%heapprof_bin_dir", config.heapprof_bin_dir))
+config.substitutions.append(("%heapprof_include_dir", config.heapprof_include_dir))
+config.substitutions.append(("%heapprof_src_root", config.heapprof_src_root))
+config.substitutions.append(("%clang_plain", config.c_compiler))
+config.substitutions.append(("%clangxx_plain", config.cxx_compiler))
+config.substitutions.append(("%env_heapprof_opts=", "env HEAPPROF_OPTIONS="))
+config.substitutions.append(("%run", ""))
+config.substitutions.append(("%python", shlex.quote(__import__("sys").executable)))
+
+# Programs that map big shadow regions: keep parallelism modest on 2 cores.
+lit_config.parallelism_groups["shadow-memory"] = 4
+config.parallelism_group = "shadow-memory"
