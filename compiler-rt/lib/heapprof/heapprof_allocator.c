@@ -266,7 +266,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   e.free_cycles = cycles;
   hp_hib_t hib;
   hp_hib_from_event(&hib, &e);
-  hp_hib_table_insert(&hib);
+  hp_hib_table_insert(&hp_hib_table, &hib);
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {

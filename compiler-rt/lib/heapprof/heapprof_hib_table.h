@@ -10,16 +10,33 @@
 #ifndef HEAPPROF_HIB_TABLE_H
 #define HEAPPROF_HIB_TABLE_H
 
-void hp_hib_table_init(void);
-void hp_hib_table_insert(const hp_hib_t *h);
+typedef struct hp_hib_way {
+  hp_hib_t hib;
+  u64 tick;
+} hp_hib_way_t;
+
+typedef struct hp_hib_table {
+  u32 nsets, nways;          /* fixed at init */
+  hp_hib_way_t *ways;        /* nsets * nways, entries under locks[set] */
+  hp_spinlock_t *locks;
+  u64 tick;                  /* atomic, relaxed: recency only */
+  u64 evictions;             /* atomic */
+  hp_spinlock_t spill_lock;  /* protects spill* */
+  hp_hib_t *spill;
+  u64 spill_len, spill_cap;
+} hp_hib_table_t;
+
+/* The runtime's table, sized from the flags at init. */
+extern hp_hib_table_t hp_hib_table;
+
+void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways);
+void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h);
 /* Hands every entry (and then every spilled HIB) to fn and empties the
- * table and the spill log.  fn may not allocate. */
-void hp_hib_table_drain(void (*fn)(const hp_hib_t *h, void *arg), void *arg);
+ * table and the spill log. */
+void hp_hib_table_drain(hp_hib_table_t *t,
+                        void (*fn)(const hp_hib_t *h, void *arg), void *arg);
 /* Empties without reporting (for __heapprof_reset). */
-void hp_hib_table_clear(void);
-u64 hp_hib_table_evictions(void);
-u64 hp_hib_table_spilled_now(void);
-void hp_hib_table_lock_all(void);
-void hp_hib_table_unlock_all(void);
+void hp_hib_table_clear(hp_hib_table_t *t);
+u64 hp_hib_table_evictions(const hp_hib_table_t *t);
 
 #endif

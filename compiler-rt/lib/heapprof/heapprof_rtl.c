@@ -44,7 +44,8 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_stackdepot_init();
   hp_primary_init();
   hp_secondary_init();
-  hp_hib_table_init();
+  hp_hib_table_init(&hp_hib_table, (u32)hp_flags.hib_table_sets,
+                    (u32)hp_flags.hib_table_ways);
   hp_thread_init();
   hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
@@ -226,7 +227,7 @@ void hp_rtl_print_stats(void) {
   hp_printf("  %-16s %20llu  %s\n", "depot_bytes",
             (unsigned long long)hp_stackdepot_bytes(), "stack depot memory");
   hp_printf("  %-16s %20llu  %s\n", "hib_evictions",
-            (unsigned long long)hp_hib_table_evictions(),
+            (unsigned long long)hp_hib_table_evictions(&hp_hib_table),
             "HIB table entries evicted to the spill log");
   hp_printf("  %-16s %20llu  %s\n", "primary_bytes",
             (unsigned long long)hp_primary_mapped_bytes(),
@@ -247,7 +248,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   u32 cpu;
   u64 tsc = hp_rdtscp(&cpu);
   dump_map_t map = {0};
-  hp_hib_table_drain(put_cb, &map);
+  hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   fold_ctx_t f = {&map, hp_tsc_to_ms(tsc), cpu};
   hp_for_each_live_chunk(fold_cb, &f);
   u32 n = map_sorted(&map);
@@ -277,7 +278,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   int result = 0;
   if (hp_flags.print_text) {
     hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
-                              hp_hib_table_evictions()};
+                              hp_hib_table_evictions(&hp_hib_table)};
     hp_buf_t b = {0};
     hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);
     if (b.failed) {
@@ -322,7 +323,7 @@ HP_INTERFACE int __heapprof_dump(void) {
 
 HP_INTERFACE void __heapprof_reset(void) {
   __heapprof_init();
-  hp_hib_table_clear();
+  hp_hib_table_clear(&hp_hib_table);
 }
 
 HP_INTERFACE void __heapprof_record_access(const volatile void *p) {
