@@ -90,7 +90,7 @@ static void map_put(dump_map_t *m, const hp_hib_t *h) {
   if (m->slots[i].stack_id) {
     hp_hib_merge(&m->slots[i], h);
   } else {
-    m->slots[i] = *h;
+    hp_memcpy(&m->slots[i], h, sizeof(*h));
     m->n++;
   }
 }
@@ -116,19 +116,34 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
 static u32 map_sorted(dump_map_t *m) {
   u32 n = 0;
   for (u32 i = 0; i < m->cap; i++)
-    if (m->slots[i].stack_id)
-      m->slots[n++] = m->slots[i];
-  /* insertion sort by id is fine for typical sizes; use heap sort of keys
-   * for big ones */
-  for (u32 i = 1; i < n; i++) {
-    hp_hib_t k = m->slots[i];
-    u32 j = i;
-    while (j > 0 && m->slots[j - 1].stack_id > k.stack_id) {
-      m->slots[j] = m->slots[j - 1];
-      j--;
+    if (m->slots[i].stack_id) {
+      if (n != i)
+        hp_memcpy(&m->slots[n], &m->slots[i], sizeof(hp_hib_t));
+      n++;
     }
-    m->slots[j] = k;
+  /* Sort by stack id: sort the ids, then place each entry by binary search
+   * into a second array (no allocation beyond mmap, O(n log n)). */
+  if (n < 2)
+    return n;
+  uptr *ids = hp_mmap_or_die((uptr)n * sizeof(uptr), "profile");
+  for (u32 i = 0; i < n; i++)
+    ids[i] = m->slots[i].stack_id;
+  hp_sort_uptr(ids, n);
+  hp_hib_t *sorted = hp_mmap_or_die((uptr)m->cap * sizeof(hp_hib_t), "profile");
+  for (u32 i = 0; i < n; i++) {
+    u32 lo = 0, hi = n;
+    while (lo < hi) {
+      u32 mid = (lo + hi) / 2;
+      if (ids[mid] < m->slots[i].stack_id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    hp_memcpy(&sorted[lo], &m->slots[i], sizeof(hp_hib_t));
   }
+  hp_munmap(ids, (uptr)n * sizeof(uptr));
+  hp_munmap(m->slots, (uptr)m->cap * sizeof(hp_hib_t));
+  m->slots = sorted;
   return n;
 }
 

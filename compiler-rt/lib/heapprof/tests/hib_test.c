@@ -1,0 +1,107 @@
+/* HIB construction and merge, with values worked out by hand from the
+ * MemInfoBlock definitions (see heapprof_hib.c). */
+#include "hp_test.h"
+
+static hp_chunk_event_t ev(u64 size, u64 acc, u32 ats, u32 dts, u32 acpu,
+                           u32 dcpu) {
+  hp_chunk_event_t e;
+  hp_memset(&e, 0, sizeof(e));
+  e.stack_id = 7;
+  e.size = size;
+  e.accesses = acc;
+  e.alloc_ts = ats;
+  e.dealloc_ts = dts;
+  e.alloc_cpu = acpu;
+  e.dealloc_cpu = dcpu;
+  e.granules = 1;
+  e.touched_granules = acc ? 1 : 0;
+  e.pages = 1;
+  e.touched_pages = acc ? 1 : 0;
+  e.malloc_cycles = 100;
+  e.free_cycles = 40;
+  return e;
+}
+
+int main(void) {
+  hp_hib_t a, b, c;
+  hp_chunk_event_t e1 = ev(10, 5, 100, 150, 0, 1);
+  hp_hib_from_event(&a, &e1);
+  /* density 5*100/10 = 50; lifetime 50; lifetime density 50*1000/50 = 1000 */
+  EXPECT_EQ(a.mib.alloc_count, 1);
+  EXPECT_EQ(a.mib.total_access_density, 50);
+  EXPECT_EQ(a.mib.total_lifetime, 50);
+  EXPECT_EQ(a.mib.total_lifetime_access_density, 1000);
+  EXPECT_EQ(a.mib.num_migrated_cpu, 1);
+
+  hp_chunk_event_t e2 = ev(30, 15, 120, 200, 0, 0);
+  hp_hib_from_event(&b, &e2);
+  /* density 50; lifetime 80; lifetime density 50*1000/80 = 625 */
+  EXPECT_EQ(b.mib.total_lifetime_access_density, 625);
+  hp_hib_merge(&a, &b);
+  EXPECT_EQ(a.mib.alloc_count, 2);
+  EXPECT_EQ(a.mib.total_access_count, 20);
+  EXPECT_EQ(a.mib.min_access_count, 5);
+  EXPECT_EQ(a.mib.max_access_count, 15);
+  EXPECT_EQ(a.mib.total_size, 40);
+  EXPECT_EQ(a.mib.min_size, 10);
+  EXPECT_EQ(a.mib.max_size, 30);
+  EXPECT_EQ(a.mib.total_lifetime, 130);
+  EXPECT_EQ(a.mib.min_lifetime, 50);
+  EXPECT_EQ(a.mib.max_lifetime, 80);
+  EXPECT_EQ(a.mib.num_lifetime_overlaps, 1); /* 120 < 150 */
+  EXPECT_EQ(a.mib.num_same_alloc_cpu, 1);    /* 0 == 0 */
+  EXPECT_EQ(a.mib.num_same_dealloc_cpu, 0);  /* 0 != 1 */
+  EXPECT_EQ(a.mib.num_migrated_cpu, 1);      /* accumulated: 1 + 0 */
+  EXPECT_EQ(a.mib.total_access_density, 100);
+  EXPECT_EQ(a.mib.total_lifetime_access_density, 1625);
+  EXPECT_EQ(a.mib.min_lifetime_access_density, 625);
+  EXPECT_EQ(a.mib.max_lifetime_access_density, 1000);
+  EXPECT_EQ(a.mib.alloc_timestamp, 120);   /* latest merged */
+  EXPECT_EQ(a.mib.dealloc_timestamp, 200);
+  EXPECT_EQ(a.ext.malloc_cycles, 200);
+  EXPECT_EQ(a.ext.touched_granules, 2);
+
+  /* A migrated block merged later still counts (upstream drops it). */
+  hp_chunk_event_t e4 = ev(10, 1, 210, 220, 1, 0);
+  hp_hib_from_event(&c, &e4);
+  hp_hib_merge(&a, &c);
+  EXPECT_EQ(a.mib.num_migrated_cpu, 2);
+  EXPECT_EQ(a.mib.alloc_count, 3);
+  EXPECT_EQ(a.mib.min_access_count, 1);
+
+  /* A continuation adds accesses and lifetime, not an object. */
+  hp_chunk_event_t e3 = ev(10, 7, 300, 400, 0, 0);
+  e3.continuation = true;
+  hp_hib_from_event(&c, &e3);
+  EXPECT_EQ(c.mib.alloc_count, 0);
+  EXPECT_EQ(c.mib.total_size, 0);
+  hp_hib_merge(&a, &c);
+  EXPECT_EQ(a.mib.alloc_count, 3);
+  EXPECT_EQ(a.mib.total_access_count, 28);
+  EXPECT_EQ(a.mib.min_access_count, 1);
+  EXPECT_EQ(a.mib.max_access_count, 15);
+  EXPECT_EQ(a.mib.total_size, 50);
+  EXPECT_EQ(a.mib.total_lifetime, 240);
+  EXPECT_EQ(a.ext.continuations, 1);
+
+  /* A continuation first, then the object: min/max come from the object. */
+  hp_hib_from_event(&b, &e3);
+  hp_hib_from_event(&c, &e2);
+  hp_hib_merge(&b, &c);
+  EXPECT_EQ(b.mib.alloc_count, 1);
+  EXPECT_EQ(b.mib.min_access_count, 15);
+  EXPECT_EQ(b.mib.total_access_count, 22);
+
+  /* Size 0 counts as 1 byte; sizes past 32 bits saturate the u32 fields. */
+  hp_chunk_event_t z = ev(0, 3, 0, 0, 0, 0);
+  hp_hib_from_event(&c, &z);
+  EXPECT_EQ(c.mib.total_size, 1);
+  EXPECT_EQ(c.mib.total_access_density, 300);
+  EXPECT_EQ(c.mib.total_lifetime_access_density, 300000); /* lifetime 0 -> 1 */
+  hp_chunk_event_t big = ev(5ull << 30, 0, 0, 1, 0, 0);
+  hp_hib_from_event(&c, &big);
+  EXPECT_EQ(c.mib.total_size, 5ull << 30);
+  EXPECT_EQ(c.mib.max_size, UINT32_MAX);
+  EXPECT_EQ(c.ext.max_size64, 5ull << 30);
+  return hp_test_done("hib_test");
+}

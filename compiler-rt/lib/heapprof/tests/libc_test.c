@@ -1,0 +1,50 @@
+/* The allocation-free formatter, parsers and sort. */
+#include "hp_test.h"
+
+int main(void) {
+  char b[64];
+  hp_snprintf(b, sizeof(b), "%d|%5u|%-4s|%08x|%c", -5, 42u, "ab", 0xbeefu, 'z');
+  EXPECT_STREQ(b, "-5|   42|ab  |0000beef|z");
+  hp_snprintf(b, sizeof(b), "%lld %llu", (long long)INT64_MIN,
+              (unsigned long long)UINT64_MAX);
+  EXPECT_STREQ(b, "-9223372036854775808 18446744073709551615");
+  hp_snprintf(b, sizeof(b), "%p %zx %.3s %.*s %%", (void *)0x1234, (size_t)255,
+              "abcdef", 2, "xyz");
+  EXPECT_STREQ(b, "0x1234 ff abc xy %");
+  hp_snprintf(b, sizeof(b), "%02llu.%02llu", 7ull, 5ull);
+  EXPECT_STREQ(b, "07.05");
+  /* Truncation keeps a terminator and reports the full length. */
+  char small[5];
+  EXPECT_EQ(hp_snprintf(small, sizeof(small), "%s", "abcdefgh"), 8);
+  EXPECT_STREQ(small, "abcd");
+
+  u64 u;
+  s64 s;
+  EXPECT(hp_parse_u64("18446744073709551615", 20, &u) && u == UINT64_MAX);
+  EXPECT(!hp_parse_u64("18446744073709551616", 20, &u));
+  EXPECT(!hp_parse_u64("", 0, &u));
+  EXPECT(!hp_parse_u64("1a", 2, &u));
+  EXPECT(hp_parse_s64("-9223372036854775808", 20, &s) && s == INT64_MIN);
+  EXPECT(!hp_parse_s64("9223372036854775808", 19, &s));
+  EXPECT(hp_parse_s64("-0", 2, &s) && s == 0);
+
+  uptr a[] = {5, 3, 9, 1, 5, 0, 7};
+  hp_sort_uptr(a, 7);
+  int sorted = 1;
+  for (int i = 1; i < 7; i++)
+    sorted &= a[i - 1] <= a[i];
+  EXPECT(sorted);
+  EXPECT_EQ(a[0], 0);
+  EXPECT_EQ(a[6], 9);
+
+  char m[16] = "0123456789";
+  hp_memmove(m + 2, m, 8); /* overlapping, destination above */
+  EXPECT_STREQ(m, "0101234567");
+  hp_memmove(m, m + 2, 8); /* overlapping, destination below */
+  EXPECT(!hp_memcmp(m, "01234567", 8));
+  EXPECT_EQ(hp_strlen(""), 0);
+  EXPECT(hp_strcmp("abc", "abd") < 0);
+  EXPECT_EQ(hp_strlcpy(b, "hello", 3), 5);
+  EXPECT_STREQ(b, "he");
+  return hp_test_done("libc_test");
+}
