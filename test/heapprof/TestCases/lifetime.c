@@ -1,0 +1,32 @@
+// Lifetimes are at least the time the program kept the object: 100 ms of
+// sleep between malloc and free means min lifetime >= 100 ms.
+// RUN: %clang_rt_heapprof -O0 %s -o %t
+// RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s
+#include <stdlib.h>
+#include <unistd.h>
+
+__attribute__((noinline)) void *long_lived(void) { return malloc(64); }
+__attribute__((noinline)) void *short_lived(void) { return malloc(32); }
+
+int main(void) {
+  for (int i = 0; i < 2; i++) {
+    void *volatile p = long_lived();
+    usleep(100 * 1000);
+    free(p);
+  }
+  free(short_lived());
+  return 0;
+}
+// CHECK: Memory allocation stack id = [[LONG:[0-9]+]]
+// CHECK-NEXT: alloc_count 2, size (ave/min/max) 64.00 / 64 / 64
+// CHECK-NEXT: access_count
+// CHECK-NEXT: lifetime (ave/min/max): {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}}.{{[0-9][0-9]}} / {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}} / {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}}{{$}}
+// A free right after the malloc: far below the sleep.
+// CHECK: Memory allocation stack id = [[SHORT:[0-9]+]]
+// CHECK-NEXT: alloc_count 1, size (ave/min/max) 32.00 / 32 / 32
+// CHECK-NEXT: access_count
+// CHECK-NEXT: lifetime (ave/min/max): {{[0-9]\.[0-9][0-9]|[1-9][0-9]\.[0-9][0-9]}} / {{[0-9]|[1-9][0-9]}} /
+// CHECK: Stack for id [[LONG]]:
+// CHECK-NEXT: in long_lived
+// CHECK: Stack for id [[SHORT]]:
+// CHECK-NEXT: in short_lived
