@@ -48,6 +48,8 @@ struct scan {
   int no_link;          /* -c, -S, -E, -M, -MM, -fsyntax-only, ... */
   int shared;           /* -shared or -r: link no runtime into the output */
   int user_debug_level; /* the user chose a -g level */
+  const char *lang;     /* language of the last -x, NULL if none */
+  int lang_next;        /* the next argument is the language of -x */
   int skip;             /* arguments still to skip as an option's value */
   int inputs_only;      /* after "--" */
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
@@ -137,6 +139,20 @@ static void check_dir(const char *value) {
 
 static void scan_response_file(struct scan *s, const char *path, int depth);
 
+/* Records the language of a -x; a response-file token is copied as its
+ * buffer is reused. */
+static void set_lang(struct scan *s, const char *lang, const char *in_rsp) {
+  if (strcmp(lang, "none") == 0) {
+    s->lang = NULL;
+    return;
+  }
+  s->lang = in_rsp ? strdup(lang) : lang;
+  if (!s->lang) {
+    perror(prog);
+    exit(1);
+  }
+}
+
 /* Looks at one argument (from the command line, or a token of a response
  * file when in_rsp names it).  Returns 1 if the argument is a heapprof flag
  * to drop from the command line. */
@@ -144,6 +160,10 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
                     int depth) {
   if (s->skip) {
     s->skip--;
+    if (s->lang_next) {
+      s->lang_next = 0;
+      set_lang(s, arg, in_rsp);
+    }
     return 0;
   }
   if (s->inputs_only || arg[0] != '-' || arg[1] == '\0') {
@@ -175,6 +195,10 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
   }
   if (strcmp(arg, "--") == 0)
     s->inputs_only = 1;
+  else if (strcmp(arg, "-x") == 0)
+    s->skip = 1, s->lang_next = 1;
+  else if (arg[1] == 'x') /* -x<language> */
+    set_lang(s, arg + 2, in_rsp);
   else if (takes_separate_value(arg))
     s->skip = 1;
   else if (in_list(arg, no_link_opts))
@@ -197,6 +221,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   }
   struct scan sub = *s; /* option values do not run across files */
   sub.skip = 0;
+  sub.lang_next = 0;
   char tok[MAX_RSP_TOKEN];
   size_t len = 0;
   int have_tok = 0, quote = 0, c;
@@ -246,6 +271,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   sub.enabled = s->enabled;
   sub.dir = s->dir;
   sub.skip = s->skip;
+  sub.lang_next = s->lang_next;
   sub.inputs_only = s->inputs_only;
   *s = sub;
 }
@@ -362,6 +388,12 @@ int main(int argc, char **argv) {
        * to the executable, which exports them through the dynamic list. */
       if (!s.shared) {
         char *rt = concat(libdir, "/", RT_ARCHIVE);
+        /* After the user's -x LANG, clang would compile the archives as
+         * LANG sources. */
+        if (s.lang) {
+          added[n_added++] = "-x";
+          added[n_added++] = "none";
+        }
         if (is_cxx) {
           added[n_added++] = "-Wl,--whole-archive";
           added[n_added++] = concat(libdir, "/", CXX_ARCHIVE);
@@ -374,6 +406,10 @@ int main(int argc, char **argv) {
         added[n_added++] = "-lpthread";
         added[n_added++] = "-ldl";
         added[n_added++] = "-lm";
+        if (s.lang && dashdash < argc) {
+          added[n_added++] = "-x"; /* for the inputs after "--" */
+          added[n_added++] = s.lang;
+        }
       }
       added[n_added++] = "-Wl,--build-id";
     }

@@ -1,0 +1,1 @@
+int second(void) { return 2; }

@@ -1,0 +1,25 @@
+// -fheapprof when linking: the runtime archive whole (the allocator and
+// interceptors must win over libc's), its symbols exported through the
+// dynamic list so that instrumented shared objects bind to them, the
+// libraries it needs, and a build id for symbolization.  No C++ runtime for
+// the C driver.
+// REQUIRES: heapprof-driver
+// RUN: heapprof-clang -fheapprof -### %s -o %t 2>&1 | FileCheck %s -DLIB=%heapprof_lib_dir
+// RUN: env HEAPPROF_CLANG=echo heapprof-clang -fheapprof %s -o %t | FileCheck %s --check-prefix=ARGS -DLIB=%heapprof_lib_dir
+
+// CHECK:      "-cc1"
+// CHECK-SAME: "-fpass-plugin=[[LIB]]/HeapProfiler.so"
+// CHECK:      "{{[^"]*}}ld"
+// CHECK-NOT:  libheapprof_cxx
+// CHECK-SAME: "--whole-archive" "[[LIB]]/libheapprof_rt.a" "--no-whole-archive" "--dynamic-list=[[LIB]]/libheapprof_rt.a.syms" "-lpthread" "-ldl" "-lm" "--build-id"
+
+// ARGS: -fdebug-info-for-profiling -Wl,--whole-archive [[LIB]]/libheapprof_rt.a -Wl,--no-whole-archive -Wl,--dynamic-list=[[LIB]]/libheapprof_rt.a.syms -lpthread -ldl -lm -Wl,--build-id{{$}}
+
+// Linking objects only: the same link line.
+// RUN: heapprof-clang -c %s -o %t.o
+// RUN: heapprof-clang -fheapprof -### %t.o -o %t 2>&1 | FileCheck %s --check-prefix=OBJ -DLIB=%heapprof_lib_dir
+// OBJ-NOT:  "-cc1"
+// OBJ:      "{{[^"]*}}ld"
+// OBJ-SAME: "--whole-archive" "[[LIB]]/libheapprof_rt.a" "--no-whole-archive"
+
+int main(void) { return 0; }
