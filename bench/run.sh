@@ -1,0 +1,445 @@
+#!/usr/bin/env bash
+# run.sh — heapprof's benchmark runner (`make bench`).
+#
+# Builds every workload three ways with clang-19 -O2 and the same flags
+#   base      clang-19                                     (no profiler)
+#   upstream  clang-19 -fmemory-profile                    (LLVM MemProf 19)
+#   heapprof  build/bin/heapprof-clang -fheapprof=DIR      (this project)
+# runs them alternately (base upstream heapprof, base upstream heapprof, ...)
+# after one warm-up each, and writes medians and ratios to baseline into
+# docs/performance.md between <!-- bench:begin --> and <!-- bench:end -->.
+# A second table compares the allocators alone (malloc_pairs linked against
+# glibc, heapprof's runtime archive, MemProf's runtime; no instrumentation).
+#
+# Run from anywhere; paths are relative to the repository root. Knobs (all
+# environment variables; bench/README.md says more):
+#   BENCH_RUNS=5           measured runs per variant (after 1 warm-up)
+#   BENCH_QUICK=1          tiny sizes, 1 run: checks the scripts in ~1 min;
+#                          writes build/bench/results.md, not the docs
+#   BENCH_TIMEOUT=60       seconds before one run is killed ("timeout")
+#   BENCH_VARIANT_BUDGET=100  seconds of measured runs per variant per
+#                          workload; a slower variant gets fewer runs (n<N)
+#   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
+#   BENCH_NO_ALLOC=1       skip the allocator-only table
+#   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
+#   BENCH_HEAPPROF_OPTIONS, BENCH_MEMPROF_OPTIONS   extra runtime options
+#   BENCH_ALLOC_HEAPPROF_OPTIONS  HEAPPROF_OPTIONS for the allocator-only rows
+#   BENCH_JOBS=nproc       parallel compile jobs
+# Exit status: 0 when every built variant ran, produced the baseline's
+# output and (if profiled) a non-empty profile; 1 otherwise. A variant that
+# could not be built is reported loudly and in the table, but is not an
+# error unless BENCH_STRICT=1.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+
+QUICK=${BENCH_QUICK:-0}
+RUNS=${BENCH_RUNS:-5}
+[ "$QUICK" = 1 ] && RUNS=${BENCH_RUNS:-1}
+TIMEOUT=${BENCH_TIMEOUT:-60}
+VBUDGET=${BENCH_VARIANT_BUDGET:-100}
+ONLY=${BENCH_ONLY:-}
+JOBS=${BENCH_JOBS:-$(nproc)}
+STRICT=${BENCH_STRICT:-0}
+if [ -n "${BENCH_DOC:-}" ]; then DOC=$BENCH_DOC
+elif [ "$QUICK" = 1 ]; then DOC=build/bench/results.md
+else DOC=docs/performance.md; fi
+
+CC=${BENCH_CC:-clang-19}
+HPCC=${BENCH_HEAPPROF_CC:-build/bin/heapprof-clang}
+RTLIB=build/lib/heapprof/libheapprof_rt.a
+COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+
+OUT=$root/build/bench
+BIN=$OUT/bin
+LOGS=$OUT/logs
+RUNDIR=$OUT/run            # cwd of every run; MemProf's log_path points here
+HPDIR=$OUT/prof-heapprof   # the -fheapprof=DIR compiled into heapprof builds
+SRC_CACHE=$root/bench/.cache/src
+TSV=$OUT/results.tsv
+rm -rf "$OUT/refs" "$OUT"/ref.*.out
+mkdir -p "$BIN" "$LOGS" "$OUT/refs"
+: >"$TSV"
+: >"$OUT/commands.txt"
+
+PROBLEMS=$OUT/problems.txt   # a file: run_one runs in a subshell
+: >"$PROBLEMS"
+log() { printf '[bench] %s\n' "$*"; }
+loud() { # a problem worth a banner: to stderr now, and into the final summary
+  printf '\n[bench] !!!!!!!!!! %s\n\n' "$*" >&2
+  printf '%s\n' "$*" >>"$PROBLEMS"
+}
+fail() { loud "ERROR: $*"; }
+oneline() { tr '\t\n' '  ' | cut -c1-${1:-160}; }
+
+t_start=$(date +%s)
+
+# ---------------------------------------------------------------- timer ---
+TIMEIT=$BIN/timeit
+if [ ! -x "$TIMEIT" ] || [ bench/timeit.c -nt "$TIMEIT" ]; then
+  $CC -O2 -Wall -o "$TIMEIT" bench/timeit.c || { echo "cannot build bench/timeit.c" >&2; exit 1; }
+fi
+
+# ---------------------------------------------------------------- sizes ---
+# One place for every workload's size. QUICK: tiny, for checking scripts.
+if [ "$QUICK" = 1 ]; then
+  PAIRS=20000 BT=8 HT=20000 LL="10000 2" STREAM="100000 2" REALLOC=1
+  LUA_SCALE=1 SQL_SIZE=1 ALLOC_PAIRS=20000 ALLOC_UP_PAIRS=2000
+else
+  PAIRS=2000000 BT=15 HT=4000000 LL="1000000 10" STREAM="4000000 20" REALLOC=40
+  LUA_SCALE=8 SQL_SIZE=20 ALLOC_PAIRS=10000000 ALLOC_UP_PAIRS=1000000
+fi
+
+# ---------------------------------------------------------------- sources ---
+src_reason=""
+log "sources: bench/fetch-src.sh (Debian source packages lua5.4, sqlite3)"
+if ! bench/fetch-src.sh "$SRC_CACHE" >"$LOGS/fetch-src.log" 2>&1; then
+  src_reason="sources unavailable: $(grep -m1 ERROR "$LOGS/fetch-src.log" | oneline 120) (log: build/bench/logs/fetch-src.log)"
+  loud "bench/fetch-src.sh failed: Lua and SQLite workloads are not built. $src_reason"
+fi
+LUA_DIR=$(ls -d "$SRC_CACHE"/lua5.4-[0-9]*/src 2>/dev/null | head -1)
+AMAL=$SRC_CACHE/sqlite3-amalgamation
+mkdir -p "$OUT/lua-include"
+# Debian's luaconf.h patch includes a header its packaging generates.
+echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$OUT/lua-include/lua5.4-deb-multiarch.h"
+
+# ---------------------------------------------------------------- builds ---
+# spec ID: sets SRCS (files), XFLAGS, LIBS for one program.
+spec() {
+  case $1 in
+    lua)
+      SRCS=$(ls "$LUA_DIR"/*.c 2>/dev/null | grep -v '/luac\.c$' | tr '\n' ' ')
+      XFLAGS="-DLUA_USE_LINUX -I$OUT/lua-include" LIBS="-lm -ldl" ;;
+    speedtest1)
+      SRCS="$AMAL/speedtest1.c $AMAL/sqlite3.c"
+      XFLAGS="-I$AMAL -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION" LIBS="-lm" ;;
+    *)
+      SRCS="bench/micro/$1.c" XFLAGS="-Ibench/micro -pthread" LIBS="-pthread" ;;
+  esac
+}
+
+# cmd_for ID VARIANT OUT: the exact build command (one bash -c string).
+cmd_for() {
+  local id=$1 v=$2 o=$3
+  spec "$id"
+  case $v in
+    base) echo "$CC $COMMON $XFLAGS $SRCS -o $o $LIBS" ;;
+    upstream) echo "$CC $COMMON -fmemory-profile $XFLAGS $SRCS -o $o $LIBS" ;;
+    heapprof) echo "$HPCC $COMMON -fheapprof=$HPDIR $XFLAGS $SRCS -o $o $LIBS" ;;
+    hprt) echo "$CC $COMMON $XFLAGS $SRCS -o $o -Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm" ;;
+    uprt) echo "$CC $COMMON $XFLAGS -c $SRCS -o $o.o && $CC -fmemory-profile $o.o -o $o $LIBS" ;;
+  esac
+}
+
+# deps_newer OUT FILES...: true if OUT is missing or older than any file.
+deps_newer() {
+  local o=$1; shift
+  [ -e "$o" ] || return 0
+  local f
+  for f in "$@"; do [ -e "$f" ] && [ "$f" -nt "$o" ] && return 0; done
+  return 1
+}
+
+# build ID VARIANT: writes $BIN/ID.VARIANT and $BIN/ID.VARIANT.status, which
+# holds "ok" or "not built: <reason>". Skips work that is up to date.
+build() {
+  local id=$1 v=$2 o=$BIN/$1.$2
+  local st=$o.status blog=$LOGS/build.$1.$2.log
+  spec "$id"
+  if [ -n "$src_reason" ] && { [ "$id" = lua ] || [ "$id" = speedtest1 ]; }; then
+    echo "not built: $src_reason" >"$st"; return
+  fi
+  if [ -z "$SRCS" ]; then echo "not built: no sources for $id" >"$st"; return; fi
+  local extra=()
+  case $v in
+    heapprof)
+      if [ ! -x "$HPCC" ]; then
+        echo "not built: $HPCC does not exist (heapprof driver not built yet)" >"$st"; return
+      fi
+      extra=("$HPCC" build/lib/heapprof/*) ;;
+    hprt)
+      if [ ! -f "$RTLIB" ]; then
+        echo "not built: $RTLIB does not exist (heapprof runtime not built yet)" >"$st"; return
+      fi
+      extra=("$RTLIB") ;;
+  esac
+  local cmd; cmd=$(cmd_for "$id" "$v" "$o")
+  printf '%s.%s: %s\n' "$id" "$v" "$cmd" >>"$OUT/commands.txt"
+  # shellcheck disable=SC2086
+  if [ "$(cat "$o.cmd" 2>/dev/null)" = "$cmd" ] && [ "$(cat "$st" 2>/dev/null)" = ok ] &&
+     ! deps_newer "$o" $SRCS bench/micro/bench_common.h "${extra[@]}"; then
+    return
+  fi
+  rm -f "$o" "$o.cmd"
+  local t0; t0=$(date +%s)
+  if bash -c "$cmd" >"$blog" 2>&1 && [ -x "$o" ]; then
+    echo ok >"$st"; echo "$cmd" >"$o.cmd"
+    log "built $id.$v ($(($(date +%s) - t0)) s)"
+  else
+    local why; why=$(grep -m1 -E 'error|Error|ERROR' "$blog" | oneline 140)
+    echo "not built: compile failed: ${why:-see log} (build/bench/logs/build.$id.$v.log)" >"$st"
+  fi
+}
+
+micro=(malloc_pairs bt ht ll stream realloc_growth empty)
+jobs_run=0
+spawn() { # run "build ID V" with at most $JOBS in flight
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+  build "$@" &
+}
+log "building workloads ($JOBS jobs): base, upstream, heapprof; allocator-only variants"
+t_build=$(date +%s)
+for v in base upstream heapprof; do spawn speedtest1 $v; done
+for v in base upstream heapprof; do spawn lua $v; done
+for id in "${micro[@]}"; do for v in base upstream heapprof; do spawn "$id" $v; done; done
+spawn malloc_pairs hprt
+spawn malloc_pairs uprt
+wait
+t_build=$(($(date +%s) - t_build))
+log "builds done in ${t_build} s"
+
+notbuilt=$(for f in "$BIN"/*.status; do
+  s=$(cat "$f"); [ "$s" = ok ] || printf '\n    %s: %s' "$(basename "$f" .status)" "$s"
+done)
+[ -n "$notbuilt" ] && loud "NOT BUILT (these variants are missing from the measurements):$notbuilt"
+
+# ---------------------------------------------------------------- runs ---
+# run_one SECTION NAME VARIANT BINARY ARGS PHASE IDX OPS CHECK
+# One timed run in a fresh run directory; appends one line to $TSV and
+# prints the wall time (or the failure status) on stdout.
+run_one() {
+  local sec=$1 name=$2 v=$3 bin=$4 args=$5 phase=$6 idx=$7 ops=$8 check=$9
+  rm -rf "$RUNDIR" "$HPDIR"
+  mkdir -p "$RUNDIR" "$HPDIR"
+  local out=$OUT/last.out err=$OUT/last.err
+  local env=(env -u MEMPROF_OPTIONS -u HEAPPROF_OPTIONS)
+  local expect_profile=0
+  case $v in
+    upstream | uprt)
+      env+=("MEMPROF_OPTIONS=log_path=$RUNDIR/memprof${BENCH_MEMPROF_OPTIONS:+:$BENCH_MEMPROF_OPTIONS}")
+      expect_profile=1 ;;
+    heapprof)
+      [ -n "${BENCH_HEAPPROF_OPTIONS:-}" ] && env+=("HEAPPROF_OPTIONS=$BENCH_HEAPPROF_OPTIONS")
+      expect_profile=1 ;;
+    hprt)
+      [ -n "${BENCH_ALLOC_HEAPPROF_OPTIONS:-}" ] && env+=("HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS") ;;
+  esac
+  local res
+  # shellcheck disable=SC2086
+  res=$(cd "$RUNDIR" && "$TIMEIT" -t "$TIMEOUT" -o "$out" -e "$err" -- "${env[@]}" "$bin" $args)
+  local wall cpu rss st
+  read -r wall cpu rss st <<<"$res"
+  # Profile size: every file the run left in its run directory or the
+  # heapprof profile directory (both were empty before the run).
+  local bytes nfiles
+  read -r bytes nfiles < <(find "$RUNDIR" "$HPDIR" -type f -printf '%s\n' | awk '{s += $1; n++} END {print s + 0, n + 0}')
+  local note=""
+  if [ "$st" != ok ]; then
+    note="$(tail -c 300 "$err" | oneline 200)"
+    fail "$name [$v]: run $phase/$idx ended with $st: $note"
+  else
+    if [ "$expect_profile" = 1 ] && [ "$bytes" -eq 0 ]; then
+      st=noprofile
+      fail "$name [$v]: run $phase/$idx wrote no profile (or an empty one)"
+    fi
+    if [ "$check" = 1 ]; then
+      local ref=$OUT/refs/$(printf '%s' "$name|$args" | md5sum | cut -c1-12).out
+      if [ ! -e "$ref" ]; then cp "$out" "$ref"
+      elif ! cmp -s "$out" "$ref"; then
+        st=wrongoutput
+        cp "$out" "$LOGS/wrong-output.$v.$(printf '%s' "$name" | tr -c 'A-Za-z0-9' _).out"
+        fail "$name [$v]: output differs from the first run's (saved in build/bench/logs/)"
+      fi
+    fi
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$name" "$v" "$phase" "$idx" \
+    "$wall" "$cpu" "$rss" "$bytes" "$nfiles" "$st" "$ops" "$note" >>"$TSV"
+  rm -rf "$RUNDIR" "$HPDIR"
+  if [ "$st" = ok ]; then echo "$wall"; else echo "$st"; fi
+}
+
+# measure SECTION NAME CHECK, with the variants in the arrays VN (names),
+# VB (binaries, by build id), VA (arguments), VO (operations, for ns/op).
+# Warm-up once each, then RUNS rounds of VN in order.
+measure() {
+  local sec=$1 name=$2 check=$3
+  if [ -n "$ONLY" ] && ! grep -qE -- "$ONLY" <<<"$name"; then return; fi
+  local n=${#VN[@]} i r
+  local nruns=() alive=()
+  for ((i = 0; i < n; i++)); do
+    local st; st=$(cat "$BIN/${VB[i]}.status" 2>/dev/null || echo "not built: no build")
+    if [ "$st" != ok ]; then
+      printf '%s\t%s\t%s\tnotbuilt\t0\t\t\t\t\t\t%s\t%s\t\n' "$sec" "$name" "${VN[i]}" "$st" "${VO[i]}" >>"$TSV"
+      alive[i]=0
+    else
+      alive[i]=1
+    fi
+  done
+  printf '[bench] %-28s warm-up:' "$name"
+  for ((i = 0; i < n; i++)); do
+    [ "${alive[i]}" = 1 ] || { printf ' %s=not-built' "${VN[i]}"; continue; }
+    local w; w=$(run_one "$sec" "$name" "${VN[i]}" "$BIN/${VB[i]}" "${VA[i]}" warm 0 "${VO[i]}" "$check")
+    printf ' %s=%s' "${VN[i]}" "$w"
+    if [[ $w =~ ^[0-9.]+$ ]]; then
+      # Fewer runs for a variant whose N runs would blow the budget.
+      nruns[i]=$(awk -v w="$w" -v n="$RUNS" -v b="$VBUDGET" \
+        'BEGIN { k = (w * n > b) ? int(b / (w > 0 ? w : 1)) : n; if (k < 1) k = 1; print k }')
+    else
+      alive[i]=0
+    fi
+  done
+  echo
+  for ((r = 1; r <= RUNS; r++)); do
+    printf '[bench] %-28s run %d/%d:' "$name" "$r" "$RUNS"
+    for ((i = 0; i < n; i++)); do
+      [ "${alive[i]}" = 1 ] && [ "$r" -le "${nruns[i]}" ] || continue
+      local w; w=$(run_one "$sec" "$name" "${VN[i]}" "$BIN/${VB[i]}" "${VA[i]}" run "$r" "${VO[i]}" "$check")
+      printf ' %s=%s' "${VN[i]}" "$w"
+      [[ $w =~ ^[0-9.]+$ ]] || alive[i]=0
+    done
+    echo
+  done
+}
+
+three_way() { # NAME BUILD_ID CHECK ARGS [OPS]
+  VN=(base upstream heapprof)
+  VB=("$2.base" "$2.upstream" "$2.heapprof")
+  VA=("$4" "$4" "$4")
+  VO=("${5:-0}" "${5:-0}" "${5:-0}")
+  measure main "$1" "$3"
+}
+
+t_runs=$(date +%s)
+log "measuring: $RUNS run(s) per variant after 1 warm-up, timeout ${TIMEOUT} s"
+three_way "empty main" empty 1 ""
+three_way "malloc_pairs 64 1 $PAIRS" malloc_pairs 1 "64 1 $PAIRS"
+three_way "malloc_pairs 4096 1 $PAIRS" malloc_pairs 1 "4096 1 $PAIRS"
+three_way "malloc_pairs 64 8 $PAIRS" malloc_pairs 1 "64 8 $PAIRS"
+three_way "bt $BT" bt 1 "$BT"
+three_way "ht $HT" ht 1 "$HT"
+three_way "ll $LL" ll 1 "$LL"
+three_way "stream $STREAM" stream 1 "$STREAM"
+three_way "realloc_growth $REALLOC" realloc_growth 1 "$REALLOC"
+three_way "lua alloc.lua $LUA_SCALE" lua 1 "$root/bench/lua/alloc.lua $LUA_SCALE"
+# speedtest1 prints its own timings, so its output is not compared.
+three_way "sqlite speedtest1 --size $SQL_SIZE" speedtest1 0 "--memdb --size $SQL_SIZE"
+
+if [ "${BENCH_NO_ALLOC:-0}" != 1 ]; then
+  log "allocator only: malloc_pairs without instrumentation (ns per malloc+free pair)"
+  for size in 16 64 256 1024 4096 65536; do
+    for thr in 1 2 8; do
+      VN=(glibc hprt) VB=(malloc_pairs.base malloc_pairs.hprt)
+      VA=("$size $thr $ALLOC_PAIRS" "$size $thr $ALLOC_PAIRS") VO=("$ALLOC_PAIRS" "$ALLOC_PAIRS")
+      if [ "$thr" = 1 ]; then # MemProf's runtime is ~1 µs a pair: fewer pairs
+        VN+=(uprt) VB+=(malloc_pairs.uprt) VA+=("$size $thr $ALLOC_UP_PAIRS") VO+=("$ALLOC_UP_PAIRS")
+      fi
+      measure alloc "$size B x $thr thr" 1
+    done
+  done
+fi
+t_runs=$(($(date +%s) - t_runs))
+
+# ---------------------------------------------------------------- report ---
+hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
+[ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
+hp_state="$(cat "$BIN/bt.heapprof.status" 2>/dev/null)"
+model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
+total=$(($(date +%s) - t_start))
+
+block=$OUT/block-main.md
+{
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\` (bench/run.sh$([ "$QUICK" = 1 ] && echo ', BENCH_QUICK=1: tiny sizes, not for comparison'))."
+  echo
+  echo "- Machine: $(nproc) CPUs, $model, Linux $(uname -r), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo), $(ldd --version 2>/dev/null | head -1 | sed 's/^ldd //')"
+  echo "- Compiler: $($CC --version | head -1); heapprof at $hp_commit ($([ "$hp_state" = ok ] && echo "heapprof variant built" || echo "heapprof variant: $hp_state"))"
+  echo "- Runs: $RUNS measured per variant after 1 warm-up, variants alternating; medians (wall min–max in the detail table). Timeout ${TIMEOUT} s per run; a variant slower than ${VBUDGET} s for all its runs gets fewer (n)."
+  echo "- Ratios are variant median / baseline median. Peak = peak RSS (wait4 ru_maxrss). Profile = bytes the run wrote (MemProf raw file via \`MEMPROF_OPTIONS=log_path=\`; heapprof's \`-fheapprof=\` directory), median; every profiled run is checked to write a non-empty profile, and every run's output is checked against the baseline's checksum."
+  echo "- Whole \`make bench\` took ${total} s (builds ${t_build} s, runs ${t_runs} s)."
+  echo
+  awk -F'\t' -v section=main -f bench/report.awk "$TSV"
+  echo
+  echo "Commands (\`\$SRC\` is the workload's sources, see bench/README.md; \`\$F\` = \`$COMMON\`):"
+  echo
+  echo '```'
+  echo "base:      $CC \$F \$SRC -o prog"
+  echo "upstream:  $CC \$F -fmemory-profile \$SRC -o prog"
+  echo "           MEMPROF_OPTIONS=log_path=build/bench/run/memprof ./prog ARGS"
+  echo "heapprof:  $HPCC \$F -fheapprof=build/bench/prof-heapprof \$SRC -o prog${BENCH_HEAPPROF_OPTIONS:+   (run with HEAPPROF_OPTIONS=$BENCH_HEAPPROF_OPTIONS)}"
+  echo "micro:     SRC=bench/micro/NAME.c -Ibench/micro -pthread"
+  echo "lua:       SRC=\$(Debian lua5.4 source)/src/*.c except luac.c, -DLUA_USE_LINUX, -lm -ldl; run: ./lua bench/lua/alloc.lua $LUA_SCALE"
+  echo "sqlite:    SRC=speedtest1.c sqlite3.c (amalgamation made from Debian sqlite3 source), -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION, -lm; run: ./speedtest1 --memdb --size $SQL_SIZE"
+  echo '```'
+  echo
+  echo "Every exact command line is in build/bench/commands.txt after a run; per-run raw numbers in build/bench/results.tsv."
+} >"$block"
+
+ablock=$OUT/block-alloc.md
+{
+  if [ "${BENCH_NO_ALLOC:-0}" = 1 ]; then
+    echo "(skipped: BENCH_NO_ALLOC=1)"
+  else
+    echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`, run with ${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-runtime default options}), and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included)."
+    echo
+    awk -F'\t' -v section=alloc -f bench/report.awk "$TSV"
+  fi
+} >"$ablock"
+
+# Splice a block between <!-- TAG:begin --> and <!-- TAG:end --> in $DOC.
+splice() { # TAG BLOCKFILE
+  local tag=$1 blockf=$2 tmp
+  tmp=$(mktemp)
+  awk -v b="<!-- $tag:begin -->" -v e="<!-- $tag:end -->" -v f="$blockf" '
+    $0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
+    $0 == e { skip = 0 }
+    !skip { print }' "$DOC" >"$tmp" && cat "$tmp" >"$DOC"
+  rm -f "$tmp"
+}
+mkdir -p "$(dirname "$DOC")"
+if [ ! -f "$DOC" ]; then
+  cat >"$DOC" <<'EOF'
+# Performance
+
+heapprof's costs, measured side by side with upstream LLVM MemProf 19 by
+`make bench` (bench/run.sh; bench/README.md says what each workload is and
+how to read the tables). The tables between the `bench:` markers are
+rewritten by every full run; the text around them is kept.
+
+## Results
+
+<!-- bench:begin -->
+<!-- bench:end -->
+
+## Allocator microbenchmark
+
+<!-- bench-alloc:begin -->
+<!-- bench-alloc:end -->
+EOF
+fi
+grep -q '^<!-- bench:begin -->$' "$DOC" || printf '\n## Results\n\n<!-- bench:begin -->\n<!-- bench:end -->\n' >>"$DOC"
+grep -q '^<!-- bench-alloc:begin -->$' "$DOC" ||
+  printf '\n## Allocator microbenchmark\n\n<!-- bench-alloc:begin -->\n<!-- bench-alloc:end -->\n' >>"$DOC"
+splice bench "$block"
+splice bench-alloc "$ablock"
+log "tables written to $DOC"
+
+echo
+awk -F'\t' -v section=main -v summary_only=1 -f bench/report.awk "$TSV"
+echo
+log "make bench took ${total} s (builds ${t_build} s, runs ${t_runs} s)"
+if [ -s "$PROBLEMS" ]; then
+  echo
+  echo "[bench] ==================== problems ===================="
+  sed 's/^/[bench] /' "$PROBLEMS"
+  echo "[bench] ================================================="
+fi
+errors=$(grep -c '^ERROR' "$PROBLEMS")
+if [ "$errors" -gt 0 ]; then
+  echo "[bench] FAILED: $errors error(s) above" >&2
+  exit 1
+fi
+if [ "$STRICT" = 1 ] && grep -q -v '^ok$' "$BIN"/*.status; then
+  echo "[bench] FAILED (BENCH_STRICT=1): some variants were not built" >&2
+  exit 1
+fi
+exit 0
