@@ -71,6 +71,7 @@ typedef uintptr_t uptr;
 #include "heapprof_procmap.h"
 #include "heapprof_symbolize.h"
 #include "heapprof_profile_text.h"
+#include "heapprof_profile_raw.h"
 #include "heapprof_rtl.h"
 #include "heapprof_interceptors.h"
 

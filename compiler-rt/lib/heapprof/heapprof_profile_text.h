@@ -26,13 +26,15 @@
 #ifndef HEAPPROF_PROFILE_TEXT_H
 #define HEAPPROF_PROFILE_TEXT_H
 
-typedef struct hp_profile_info {
+typedef struct hp_profile_info hp_profile_info_t;
+
+struct hp_profile_info {
   const char *reason;  /* "exit", "checkpoint", "error", ... */
   u32 seq;
   u32 now_ms;
   u32 pid;
   u64 evictions;
-} hp_profile_info_t;
+};
 
 void hp_profile_text_write(hp_buf_t *out, const hp_profile_info_t *info,
                            const hp_hib_t *hibs, u32 n,

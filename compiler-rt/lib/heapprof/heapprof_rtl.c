@@ -181,19 +181,16 @@ static void make_dirs(const char *dir) {
 
 static void profile_path(char *out, size_t size, u32 seq, const char *ext) {
   u32 pid = (u32)getpid();
+  char seqs[16] = "";
+  if (seq)
+    hp_snprintf(seqs, sizeof(seqs), ".%u", seq);
   if (hp_flags.log_path[0]) {
-    if (seq)
-      hp_snprintf(out, size, "%s.%u.%u", hp_flags.log_path, pid, seq);
-    else
-      hp_snprintf(out, size, "%s.%u", hp_flags.log_path, pid);
+    hp_snprintf(out, size, "%s.%u%s.%s", hp_flags.log_path, pid, seqs, ext);
     return;
   }
   const char *dir = hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".";
-  if (seq)
-    hp_snprintf(out, size, "%s/heapprof.%s.%u.%u.%s", dir, hp_exe_name(), pid,
-                seq, ext);
-  else
-    hp_snprintf(out, size, "%s/heapprof.%s.%u.%s", dir, hp_exe_name(), pid, ext);
+  hp_snprintf(out, size, "%s/heapprof.%s.%u%s.%s", dir, hp_exe_name(), pid,
+              seqs, ext);
 }
 
 /* Writes data to the configured destination; false if it had to fall back
@@ -270,30 +267,34 @@ int hp_rtl_dump(const char *reason, u32 seq) {
 
   hp_procmap_t pm;
   hp_procmap_read(&pm);
-  /* Every PC of every stack in the profile, symbolized in one batch. */
+  /* The text profile needs every PC of every stack symbolized: one batch. */
   u32 npcs = 0;
-  for (u32 i = 0; i < n; i++) {
-    u32 sz;
-    if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
-      npcs += sz;
-  }
-  uptr *pcs = npcs ? hp_mmap_or_die(npcs * sizeof(uptr), "profile") : NULL;
-  u32 k = 0;
-  for (u32 i = 0; i < n; i++) {
-    u32 sz;
-    const uptr *s = hp_stackdepot_get((u32)map.slots[i].stack_id, &sz);
-    if (s) {
-      hp_memcpy(pcs + k, s, sz * sizeof(uptr));
-      k += sz;
-    }
-  }
+  uptr *pcs = NULL;
   hp_symbols_t syms;
-  hp_symbolize(pcs, npcs, &pm, &syms);
+  hp_memset(&syms, 0, sizeof(syms));
+  if (hp_flags.print_text) {
+    for (u32 i = 0; i < n; i++) {
+      u32 sz;
+      if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
+        npcs += sz;
+    }
+    pcs = npcs ? hp_mmap_or_die(npcs * sizeof(uptr), "profile") : NULL;
+    u32 k = 0;
+    for (u32 i = 0; i < n; i++) {
+      u32 sz;
+      const uptr *s = hp_stackdepot_get((u32)map.slots[i].stack_id, &sz);
+      if (s) {
+        hp_memcpy(pcs + k, s, sz * sizeof(uptr));
+        k += sz;
+      }
+    }
+    hp_symbolize(pcs, npcs, &pm, &syms);
+  }
 
   int result = 0;
+  hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
+                            hp_hib_table_evictions(&hp_hib_table)};
   if (hp_flags.print_text) {
-    hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
-                              hp_hib_table_evictions(&hp_hib_table)};
     hp_buf_t b = {0};
     hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);
     if (b.failed) {
@@ -303,6 +304,18 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     }
     if (!write_profile(&b, seq, "txt"))
       result = -1;
+    hp_buf_free(&b);
+  }
+  if (hp_flags.print_raw) {
+    hp_buf_t b = {0};
+    hp_profile_raw_write(&b, map.slots, n, &pm, &info, hp_flags.raw_extension);
+    if (b.failed) {
+      hp_printf("HeapProf: WARNING: out of memory while building the raw "
+                "profile; not written\n");
+      result = -1;
+    } else if (!write_profile(&b, seq, "profraw")) {
+      result = -1;
+    }
     hp_buf_free(&b);
   }
   if (hp_flags.print_stats)
