@@ -27,6 +27,10 @@ static HP_ALWAYS_INLINE u32 make_word0(u8 state, u8 memalign, u8 kind, u8 flags)
 }
 
 void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
+  /* calloc/reallocarray/pvalloc overflow can be a program's first call into
+   * the allocator: the flags and thread caches must be set up first. */
+  if (HP_UNLIKELY(!hp_rtl.inited))
+    __heapprof_init();
   hp_thread_t *t = hp_thread_acquire();
   t->stats.failed_allocs++;
   hp_thread_release(t);
