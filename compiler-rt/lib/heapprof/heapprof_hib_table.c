@@ -99,3 +99,15 @@ void hp_hib_table_clear(hp_hib_table_t *t) { hp_hib_table_drain(t, drop, NULL); 
 u64 hp_hib_table_evictions(const hp_hib_table_t *t) {
   return __atomic_load_n(&t->evictions, __ATOMIC_RELAXED);
 }
+
+void hp_hib_table_lock_all(hp_hib_table_t *t) {
+  for (u32 s = 0; s < t->nsets; s++)
+    hp_spin_lock(&t->locks[s]);
+  hp_spin_lock(&t->spill_lock);
+}
+
+void hp_hib_table_unlock_all(hp_hib_table_t *t) {
+  hp_spin_unlock(&t->spill_lock);
+  for (u32 s = 0; s < t->nsets; s++)
+    hp_spin_unlock(&t->locks[s]);
+}

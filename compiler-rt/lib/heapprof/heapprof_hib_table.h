@@ -38,5 +38,8 @@ void hp_hib_table_drain(hp_hib_table_t *t,
 /* Empties without reporting (for __heapprof_reset). */
 void hp_hib_table_clear(hp_hib_table_t *t);
 u64 hp_hib_table_evictions(const hp_hib_table_t *t);
+/* fork(): hold / release every lock of the table. */
+void hp_hib_table_lock_all(hp_hib_table_t *t);
+void hp_hib_table_unlock_all(hp_hib_table_t *t);
 
 #endif

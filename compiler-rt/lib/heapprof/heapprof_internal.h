@@ -56,6 +56,7 @@ typedef uintptr_t uptr;
 #define HP_PAGE_SIZE 4096u
 
 #include "heapprof_interface_internal.h"
+#include "heapprof/heapprof_interface.h"
 #include "heapprof_libc.h"
 #include "heapprof_flags.h"
 #include "heapprof_clock.h"

@@ -52,6 +52,7 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_spin_unlock(&init_lock);
   /* dlsym may allocate: only now that malloc works. */
   hp_interceptors_resolve();
+  hp_signals_init();
   if (hp_flags.verbosity)
     hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
               "%lld sets\n",
@@ -253,9 +254,7 @@ void hp_rtl_print_stats(void) {
 
 int hp_rtl_dump(const char *reason, u32 seq) {
   __heapprof_init();
-  if (!hp_spin_trylock(&dump_lock)) {
-    hp_spin_lock(&dump_lock);
-  }
+  hp_spin_lock(&dump_lock);
   int saved_errno = errno;
   u32 cpu;
   u64 tsc = hp_rdtscp(&cpu);
@@ -331,6 +330,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_spin_unlock(&dump_lock);
   return result;
 }
+
+void hp_rtl_lock(void) { hp_spin_lock(&dump_lock); }
+void hp_rtl_unlock(void) { hp_spin_unlock(&dump_lock); }
 
 void hp_rtl_dump_final(const char *reason) {
   if (!hp_rtl.inited || __atomic_exchange_n(&hp_rtl.final_done, true,

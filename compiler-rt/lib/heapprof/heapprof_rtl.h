@@ -21,5 +21,11 @@ int hp_rtl_dump(const char *reason, u32 seq);
 void hp_rtl_dump_final(const char *reason);
 /* Statistics to stderr (print_stats). */
 void hp_rtl_print_stats(void);
+/* fork(): the profile-writing lock. */
+void hp_rtl_lock(void);
+void hp_rtl_unlock(void);
+/* heapprof_signals.c: installed at the end of init. */
+void hp_signals_init(void);
+const char *hp_signal_name(int sig);
 
 #endif

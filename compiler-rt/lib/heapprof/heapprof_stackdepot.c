@@ -8,9 +8,9 @@
  *
  * Entries live in an append-only arena carved from mmap'd blocks and are
  * immutable once linked, so readers walk chains with acquire loads and no
- * lock.  A writer sets bit 0 of the bucket head as a lock, re-walks the
- * chain, links the new entry at the head and clears the bit in one release
- * store.
+ * lock.  Insertions (a stack seen for the first time: rare once a program
+ * warms up) take one global lock, re-walk the chain and publish the new
+ * head with a release store; one lock is also what fork() must hold.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -31,7 +31,7 @@ typedef struct entry {
 static uptr *buckets;
 static entry_t **by_id;
 static u32 next_id = 1;           /* atomic */
-static hp_spinlock_t arena_lock;  /* protects arena_* */
+static hp_spinlock_t insert_lock; /* protects insertion and arena_* */
 static char *arena_pos, *arena_end;
 static u64 arena_bytes;
 
@@ -63,7 +63,6 @@ static entry_t *find(entry_t *e, u64 hash, const uptr *pcs, u32 size) {
 
 static entry_t *arena_alloc(size_t bytes) {
   bytes = HP_ROUND_UP(bytes, 16);
-  hp_spin_lock(&arena_lock);
   if ((size_t)(arena_end - arena_pos) < bytes) {
     size_t block = HP_MAX(bytes, (size_t)ARENA_BLOCK);
     arena_pos = hp_mmap_or_die(block, "stack depot");
@@ -72,7 +71,6 @@ static entry_t *arena_alloc(size_t bytes) {
   }
   entry_t *e = (entry_t *)arena_pos;
   arena_pos += bytes;
-  hp_spin_unlock(&arena_lock);
   return e;
 }
 
@@ -80,18 +78,11 @@ u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
   u64 hash = hp_stack_hash(pcs, size);
   uptr *b = &buckets[hash & ((1u << BUCKET_BITS) - 1)];
   uptr head = __atomic_load_n(b, __ATOMIC_ACQUIRE);
-  entry_t *e = find((entry_t *)(head & ~(uptr)1), hash, pcs, size);
+  entry_t *e = find((entry_t *)head, hash, pcs, size);
   if (HP_LIKELY(e))
     return e->id;
-  /* Lock the bucket: set bit 0 of the head. */
-  for (;;) {
-    head = __atomic_load_n(b, __ATOMIC_RELAXED);
-    if (!(head & 1) &&
-        __atomic_compare_exchange_n(b, &head, head | 1, false,
-                                    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-      break;
-    __builtin_ia32_pause();
-  }
+  hp_spin_lock(&insert_lock);
+  head = __atomic_load_n(b, __ATOMIC_RELAXED);
   e = find((entry_t *)head, hash, pcs, size);
   if (!e) {
     u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
@@ -103,11 +94,14 @@ u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
     e->size = size;
     hp_memcpy(e->pcs, pcs, size * sizeof(uptr));
     __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
-    head = (uptr)e;
+    __atomic_store_n(b, (uptr)e, __ATOMIC_RELEASE);
   }
-  __atomic_store_n(b, head, __ATOMIC_RELEASE); /* unlock (+ publish) */
+  hp_spin_unlock(&insert_lock);
   return e->id;
 }
+
+void hp_stackdepot_lock(void) { hp_spin_lock(&insert_lock); }
+void hp_stackdepot_unlock(void) { hp_spin_unlock(&insert_lock); }
 
 const uptr *hp_stackdepot_get(u32 id, u32 *size) {
   if (!by_id || !id || id >= MAX_IDS)

@@ -17,5 +17,8 @@ u32 hp_stackdepot_count(void);
 /* Bytes of metadata in use. */
 u64 hp_stackdepot_bytes(void);
 u64 hp_stack_hash(const uptr *pcs, u32 size);
+/* fork(): hold / release the insertion lock. */
+void hp_stackdepot_lock(void);
+void hp_stackdepot_unlock(void);
 
 #endif

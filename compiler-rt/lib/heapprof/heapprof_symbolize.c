@@ -6,7 +6,9 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,33 +92,35 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
   return lo < s->n && s->pcs[lo] == pc ? lo : UINT32_MAX;
 }
 
-/* Runs the symbolizer on in_fd, output to out_fd.  false on failure. */
+/* Runs the symbolizer on in_fd, output to out_fd.  false on failure.
+ * posix_spawn (not fork): no atfork handlers run -- the caller holds the
+ * profile lock they take -- and no copy of a big heap's page tables. */
 static bool run_symbolizer(const char *exe, int in_fd, int out_fd) {
-  pid_t pid = fork();
-  if (pid < 0)
+  /* The symbolizer must not be profiled itself if heapprof was preloaded. */
+  char *envp[256];
+  u32 n = 0;
+  for (char **e = environ; e && *e && n < HP_ARRAY_SIZE(envp) - 1; e++)
+    if (hp_strncmp(*e, "LD_PRELOAD=", 11) &&
+        hp_strncmp(*e, "HEAPPROF_OPTIONS=", 17))
+      envp[n++] = *e;
+  envp[n] = NULL;
+  posix_spawn_file_actions_t fa;
+  if (posix_spawn_file_actions_init(&fa))
     return false;
-  if (pid == 0) {
-    /* The child only sets up descriptors and execs: no allocation.  It must
-     * not profile itself if heapprof was preloaded. */
-    char *envp[256];
-    u32 n = 0;
-    for (char **e = environ; e && *e && n < HP_ARRAY_SIZE(envp) - 1; e++)
-      if (hp_strncmp(*e, "LD_PRELOAD=", 11) && hp_strncmp(*e, "HEAPPROF_OPTIONS=", 17))
-        envp[n++] = *e;
-    envp[n] = NULL;
-    dup2(in_fd, 0);
-    dup2(out_fd, 1);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0)
-      dup2(devnull, 2);
-    char *argv[] = {(char *)exe, "--inlining", "--demangle",
-                    "--output-style=LLVM", NULL};
-    execve(exe, argv, envp);
-    _exit(127);
-  }
+  posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
+  posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  char *argv[] = {(char *)exe, "--inlining", "--demangle",
+                  "--output-style=LLVM", NULL};
+  pid_t pid;
+  int err = posix_spawn(&pid, exe, &fa, NULL, argv, envp);
+  posix_spawn_file_actions_destroy(&fa);
+  if (err)
+    return false;
   int status;
   while (waitpid(pid, &status, 0) < 0)
-    ;
+    if (errno != EINTR)
+      return false;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 

@@ -142,8 +142,6 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 }
 
 u32 hp_thread_count(void) { return live_threads; }
-void hp_thread_lock_registry(void) { hp_spin_lock(&registry_lock); }
-void hp_thread_unlock_registry(void) { hp_spin_unlock(&registry_lock); }
 
 /* --------------------------------------------- pthread_create interceptor */
 
@@ -208,4 +206,36 @@ HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
   if (r)
     args_put(a);
   return r;
+}
+
+/* ------------------------------------------------------------------ fork */
+
+void hp_thread_fork_prepare(void) {
+  hp_spin_lock(&args_lock);
+  hp_spin_lock(&fallback_lock);
+  hp_spin_lock(&registry_lock);
+}
+
+void hp_thread_fork_parent(void) {
+  hp_spin_unlock(&registry_lock);
+  hp_spin_unlock(&fallback_lock);
+  hp_spin_unlock(&args_lock);
+}
+
+void hp_thread_fork_child(void) {
+  /* Only the forking thread exists now.  The others' structs (and the
+   * blocks in their caches) stay out of use; their statistics were the
+   * parent's. */
+  hp_thread_t *self = tls_thread;
+  threads = NULL;
+  live_threads = 0;
+  if ((uptr)self > (uptr)TLS_DEAD) {
+    self->next = self->prev = NULL;
+    self->tid = (u32)syscall(SYS_gettid);
+    threads = self;
+    live_threads = 1;
+  }
+  hp_spin_unlock(&registry_lock);
+  hp_spin_unlock(&fallback_lock);
+  hp_spin_unlock(&args_lock);
 }

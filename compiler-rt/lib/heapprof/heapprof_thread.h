@@ -26,7 +26,10 @@ void hp_thread_release(hp_thread_t *t);
 /* Adds up every thread's statistics (and those of exited threads). */
 void hp_thread_sum_stats(hp_stats_t *out);
 u32 hp_thread_count(void);
-void hp_thread_lock_registry(void);
-void hp_thread_unlock_registry(void);
+/* fork(): hold every thread-module lock; release in the parent; in the
+ * child, release and forget the threads that did not survive the fork. */
+void hp_thread_fork_prepare(void);
+void hp_thread_fork_parent(void);
+void hp_thread_fork_child(void);
 
 #endif
