@@ -1,0 +1,39 @@
+"""Writes damaged copies of a raw profile for heapprof show's error tests.
+
+usage: corrupt.py IN OUTDIR
+"""
+import os
+import struct
+import sys
+
+src, out = sys.argv[1], sys.argv[2]
+data = bytearray(open(src, "rb").read())
+total = struct.unpack_from("<Q", data, 16)[0]
+stack_off = struct.unpack_from("<Q", data, 40)[0]
+
+
+def write(name, b):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(bytes(b))
+
+
+b = bytearray(data); b[0] ^= 0xFF; write("bad-magic.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, 8, 5); write("version5.profraw", b)
+write("truncated.profraw", data[: len(data) // 2])
+b = bytearray(data); struct.pack_into("<Q", b, 16, total + 4096); write("total-too-big.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, 40, total + 8); write("stack-offset.profraw", b)
+# the MIB count claims far more records than fit
+mib_off = struct.unpack_from("<Q", data, 32)[0]
+b = bytearray(data); struct.pack_into("<Q", b, mib_off, 1 << 40); write("mib-count.profraw", b)
+# find the extension (after the stack section) and damage its version
+pos = stack_off
+n = struct.unpack_from("<Q", data, pos)[0]; pos += 8
+for _ in range(n):
+    k = struct.unpack_from("<Q", data, pos + 8)[0]
+    pos += 16 + 8 * k
+assert struct.unpack_from("<Q", data, pos)[0] == 0x0076005458455048, "no extension"
+b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 2); write("ext-version.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, pos + 16, 1 << 30); write("ext-size.profraw", b)
+write("empty.profraw", b"")
+# two copies back to back: a valid two-dump file
+write("two-dumps.profraw", data + data)

@@ -1,0 +1,111 @@
+/*===- heapprof.c - heapprof's post-processing tool ---------------------===
+ *
+ * Part of heapprof.
+ *
+ *   heapprof show FILE...   print every dump of raw profiles: segments,
+ *                           MemInfoBlocks, heapprof's extension, stacks
+ *
+ * Exit status: 0 on success, 1 when a file is unreadable or malformed
+ * (the message names the file, the problem and its offset), 2 on a usage
+ * error.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_rawreader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: heapprof show FILE...\n"
+    "  show   print the dumps of heapprof raw profiles (.profraw): segments,\n"
+    "         MemInfoBlocks with heapprof's extension fields, stacks\n";
+
+static void show_dump(const hpr_dump_t *d, size_t k) {
+  printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
+         "segments, %llu MIBs, %llu stacks",
+         k, (unsigned long long)d->offset, (unsigned long long)d->version,
+         (unsigned long long)d->total_size, (unsigned long long)d->nsegs,
+         (unsigned long long)d->nmibs, (unsigned long long)d->nstacks);
+  if (d->has_ext)
+    printf("; heapprof extension v%llu: checkpoint %llu, %llu ms, pid %llu, "
+           "%llu table evictions",
+           (unsigned long long)d->ext_version, (unsigned long long)d->ext_seq,
+           (unsigned long long)d->ext_ms, (unsigned long long)d->ext_pid,
+           (unsigned long long)d->ext_evictions);
+  else
+    printf("; no heapprof extension");
+  printf("\n");
+  for (uint64_t i = 0; i < d->nsegs; i++) {
+    const hpr_segment_t *s = &d->segs[i];
+    printf("  segment %llu: 0x%llx-0x%llx offset 0x%llx build id ",
+           (unsigned long long)i, (unsigned long long)s->start,
+           (unsigned long long)s->end, (unsigned long long)s->offset);
+    for (uint64_t b = 0; b < s->build_id_size; b++)
+      printf("%02x", s->build_id[b]);
+    printf("\n");
+  }
+  for (uint64_t i = 0; i < d->nmibs; i++) {
+    const hpr_mib_t *m = &d->mibs[i];
+    printf("  MIB stack id %llu:", (unsigned long long)m->stack_id);
+    unsigned nf = d->version == 3 ? 25 : 27;
+    for (unsigned f = 0; f < nf; f++)
+      printf(" %s=%llu", hpr_mib_names[f], (unsigned long long)m->f[f]);
+    printf("\n");
+    if (m->has_ext) {
+      printf("    heapprof:");
+      for (uint64_t f = 0; f < d->ext_nfields && f < HP_EXT_MAX_FIELDS; f++) {
+        if (f < hpr_num_ext_names)
+          printf(" %s=%llu", hpr_ext_names[f], (unsigned long long)m->ext[f]);
+        else
+          printf(" field%llu=%llu", (unsigned long long)f,
+                 (unsigned long long)m->ext[f]);
+      }
+      printf("\n");
+    }
+    for (uint64_t s = 0; s < d->nstacks; s++) {
+      if (d->stacks[s].id != m->stack_id)
+        continue;
+      printf("    stack:");
+      for (uint64_t p = 0; p < d->stacks[s].n; p++) {
+        uint64_t pc;
+        memcpy(&pc, &d->stacks[s].pcs[p], 8);
+        printf(" 0x%llx", (unsigned long long)pc);
+      }
+      printf("\n");
+      break;
+    }
+  }
+}
+
+static int cmd_show(int argc, char **argv) {
+  if (argc < 1) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  int rc = 0;
+  for (int i = 0; i < argc; i++) {
+    hpr_file_t f;
+    char err[512];
+    if (!hpr_read(argv[i], &f, err, sizeof(err))) {
+      fprintf(stderr, "heapprof: error: %s: %s\n", argv[i], err);
+      hpr_free(&f);
+      rc = 1;
+      continue;
+    }
+    printf("%s: %zu dump%s\n", argv[i], f.ndumps, f.ndumps == 1 ? "" : "s");
+    for (size_t k = 0; k < f.ndumps; k++)
+      show_dump(&f.dumps[k], k);
+    hpr_free(&f);
+  }
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "show"))
+    return cmd_show(argc - 2, argv + 2);
+  fprintf(stderr, "heapprof: error: unknown command '%s'\n%s", argv[1], usage);
+  return 2;
+}

@@ -1,0 +1,271 @@
+/*===- heapprof_rawreader.c - reads raw profiles and the extension ------===
+ *
+ * Part of heapprof's tools.  See heapprof_rawreader.h.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_rawreader.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC 0xff6d70726f667281ull
+#define EXT_MAGIC 0x0076005458455048ull
+#define EXT_VERSION 1
+
+const char *const hpr_mib_names[27] = {
+#define HP_MIB_FIELD(type, name, raw) #raw,
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+static const unsigned mib_widths[27] = {
+#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
+#define u32_t_ uint32_t
+#define u64_t_ uint64_t
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+/* Names of the extension fields this reader knows, in file order. */
+const char *const hpr_ext_names[] = {
+    "granules", "touched_granules", "pages", "touched_pages", "malloc_cycles",
+    "free_cycles", "continuations", "live_at_dump", "max_size64"};
+const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
+
+typedef struct cursor {
+  const uint8_t *base;
+  uint64_t pos, end; /* relative to base */
+  char *err;
+  size_t err_size;
+  uint64_t file_off; /* base's offset in the file, for messages */
+} cursor_t;
+
+static bool fail(cursor_t *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, c->err_size, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+static bool get(cursor_t *c, unsigned width, uint64_t *v, const char *what) {
+  if (c->pos > c->end || c->end - c->pos < width)
+    return fail(c, "corrupt or truncated: %s at offset 0x%llx runs past the end of its dump",
+                what, (unsigned long long)(c->file_off + c->pos));
+  uint64_t x = 0;
+  memcpy(&x, c->base + c->pos, width);
+  c->pos += width;
+  *v = x;
+  return true;
+}
+
+static bool get64(cursor_t *c, uint64_t *v, const char *what) {
+  return get(c, 8, v, what);
+}
+
+/* A count of items of at least item_size bytes that must fit. */
+static bool check_count(cursor_t *c, uint64_t n, uint64_t item_size,
+                        const char *what) {
+  if (item_size && n > (c->end - c->pos) / item_size)
+    return fail(c, "corrupt: %llu %s at offset 0x%llx cannot fit in the %llu bytes left",
+                (unsigned long long)n, what,
+                (unsigned long long)(c->file_off + c->pos),
+                (unsigned long long)(c->end - c->pos));
+  return true;
+}
+
+static bool read_dump(cursor_t *c, hpr_dump_t *d) {
+  uint64_t magic, seg_off, mib_off, stack_off;
+  if (!get64(c, &magic, "header") || !get64(c, &d->version, "header") ||
+      !get64(c, &d->total_size, "header") || !get64(c, &seg_off, "header") ||
+      !get64(c, &mib_off, "header") || !get64(c, &stack_off, "header"))
+    return false;
+  if (magic != MAGIC)
+    return fail(c, "not a MemProf raw profile: bad magic 0x%016llx at offset 0x%llx (expected 0x%016llx)",
+                (unsigned long long)magic, (unsigned long long)c->file_off,
+                (unsigned long long)MAGIC);
+  if (d->version != 3 && d->version != 4)
+    return fail(c, "unsupported raw profile version %llu at offset 0x%llx (this reader takes 3 and 4)",
+                (unsigned long long)d->version, (unsigned long long)c->file_off);
+  if (d->total_size < 48 || d->total_size > c->end)
+    return fail(c, "truncated: the dump at offset 0x%llx claims %llu bytes but only %llu are left",
+                (unsigned long long)c->file_off,
+                (unsigned long long)d->total_size, (unsigned long long)c->end);
+  c->end = d->total_size;
+  if (seg_off >= c->end || mib_off >= c->end || stack_off >= c->end)
+    return fail(c, "corrupt: a section offset in the header at 0x%llx points past the dump",
+                (unsigned long long)c->file_off);
+  /* segments */
+  c->pos = seg_off;
+  if (!get64(c, &d->nsegs, "segment count") ||
+      !check_count(c, d->nsegs, 64, "segments"))
+    return false;
+  d->segs = calloc(d->nsegs ? d->nsegs : 1, sizeof(hpr_segment_t));
+  for (uint64_t i = 0; i < d->nsegs; i++) {
+    hpr_segment_t *s = &d->segs[i];
+    if (!get64(c, &s->start, "segment") || !get64(c, &s->end, "segment") ||
+        !get64(c, &s->offset, "segment") ||
+        !get64(c, &s->build_id_size, "segment"))
+      return false;
+    if (s->build_id_size > 32)
+      return fail(c, "corrupt: segment %llu has a %llu-byte build id (at most 32)",
+                  (unsigned long long)i, (unsigned long long)s->build_id_size);
+    memcpy(s->build_id, c->base + c->pos, 32);
+    c->pos += 32;
+  }
+  /* MIBs */
+  unsigned nfields = d->version == 3 ? 25 : 27;
+  unsigned mib_size = 0;
+  for (unsigned i = 0; i < nfields; i++)
+    mib_size += mib_widths[i];
+  c->pos = mib_off;
+  if (!get64(c, &d->nmibs, "MIB count") ||
+      !check_count(c, d->nmibs, 8 + mib_size, "MIB records"))
+    return false;
+  d->mibs = calloc(d->nmibs ? d->nmibs : 1, sizeof(hpr_mib_t));
+  for (uint64_t i = 0; i < d->nmibs; i++) {
+    hpr_mib_t *m = &d->mibs[i];
+    if (!get64(c, &m->stack_id, "MIB record"))
+      return false;
+    for (unsigned f = 0; f < nfields; f++)
+      if (!get(c, mib_widths[f], &m->f[f], "MIB record"))
+        return false;
+    uint64_t hist = d->version == 4 ? m->f[25] : 0;
+    if (hist) { /* histogram entries follow inline */
+      if (!check_count(c, hist, 8, "histogram entries"))
+        return false;
+      c->pos += hist * 8;
+    }
+  }
+  /* stacks */
+  c->pos = stack_off;
+  if (!get64(c, &d->nstacks, "stack count") ||
+      !check_count(c, d->nstacks, 16, "stacks"))
+    return false;
+  d->stacks = calloc(d->nstacks ? d->nstacks : 1, sizeof(hpr_stack_t));
+  uint64_t stack_end = c->pos;
+  for (uint64_t i = 0; i < d->nstacks; i++) {
+    hpr_stack_t *s = &d->stacks[i];
+    if (!get64(c, &s->id, "stack") || !get64(c, &s->n, "stack") ||
+        !check_count(c, s->n, 8, "stack frames"))
+      return false;
+    s->pcs = (const uint64_t *)(c->base + c->pos);
+    c->pos += s->n * 8;
+  }
+  stack_end = c->pos;
+  /* heapprof's extension, if the dump has room after its last section. */
+  uint64_t last = stack_end;
+  if (c->end - last >= 8) {
+    uint64_t m;
+    c->pos = last;
+    memcpy(&m, c->base + last, 8);
+    if (m == EXT_MAGIC) {
+      uint64_t size, nrec;
+      c->pos += 8;
+      if (!get64(c, &d->ext_version, "extension header"))
+        return false;
+      if (d->ext_version != EXT_VERSION)
+        return fail(c, "unsupported heapprof extension version %llu at offset 0x%llx (this reader takes %d)",
+                    (unsigned long long)d->ext_version,
+                    (unsigned long long)(c->file_off + last), EXT_VERSION);
+      if (!get64(c, &size, "extension header") ||
+          !get64(c, &d->ext_seq, "extension header") ||
+          !get64(c, &d->ext_ms, "extension header") ||
+          !get64(c, &d->ext_pid, "extension header") ||
+          !get64(c, &d->ext_evictions, "extension header") ||
+          !get64(c, &d->ext_nfields, "extension header") ||
+          !get64(c, &nrec, "extension header"))
+        return false;
+      if (size > c->end - last)
+        return fail(c, "truncated: the heapprof extension at offset 0x%llx claims %llu bytes, the dump has %llu left",
+                    (unsigned long long)(c->file_off + last),
+                    (unsigned long long)size,
+                    (unsigned long long)(c->end - last));
+      if (d->ext_nfields > 4096 ||
+          !check_count(c, nrec, 8 * (1 + d->ext_nfields), "extension records"))
+        return d->ext_nfields > 4096
+                   ? fail(c, "corrupt: heapprof extension claims %llu fields per record",
+                          (unsigned long long)d->ext_nfields)
+                   : false;
+      for (uint64_t r = 0; r < nrec; r++) {
+        uint64_t id, v;
+        if (!get64(c, &id, "extension record"))
+          return false;
+        hpr_mib_t *target = NULL;
+        for (uint64_t i = 0; i < d->nmibs && !target; i++)
+          if (d->mibs[i].stack_id == id && !d->mibs[i].has_ext)
+            target = &d->mibs[i];
+        for (uint64_t f = 0; f < d->ext_nfields; f++) {
+          if (!get64(c, &v, "extension record"))
+            return false;
+          if (target && f < HP_EXT_MAX_FIELDS)
+            target->ext[f] = v;
+        }
+        if (target)
+          target->has_ext = true;
+      }
+      d->has_ext = true;
+    }
+  }
+  return true;
+}
+
+bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
+  memset(out, 0, sizeof(*out));
+  out->path = path;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    snprintf(err, err_size, "cannot open: %s", strerror(errno));
+    return false;
+  }
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = malloc(cap);
+  for (;;) {
+    if (n == cap)
+      buf = realloc(buf, cap *= 2);
+    size_t r = fread(buf + n, 1, cap - n, fp);
+    if (!r)
+      break;
+    n += r;
+  }
+  bool io_err = ferror(fp);
+  fclose(fp);
+  if (io_err) {
+    free(buf);
+    snprintf(err, err_size, "read error");
+    return false;
+  }
+  out->data = buf;
+  out->size = n;
+  if (n == 0) {
+    snprintf(err, err_size, "empty file: not a raw profile");
+    return false;
+  }
+  size_t cap_d = 4;
+  out->dumps = calloc(cap_d, sizeof(hpr_dump_t));
+  uint64_t off = 0;
+  while (off < n) {
+    if (out->ndumps == cap_d)
+      out->dumps = realloc(out->dumps, (cap_d *= 2) * sizeof(hpr_dump_t));
+    hpr_dump_t *d = &out->dumps[out->ndumps];
+    memset(d, 0, sizeof(*d));
+    d->offset = off;
+    cursor_t c = {buf + off, 0, n - off, err, err_size, off};
+    out->ndumps++;
+    if (!read_dump(&c, d))
+      return false;
+    off += d->total_size;
+  }
+  return true;
+}
+
+void hpr_free(hpr_file_t *f) {
+  for (size_t i = 0; i < f->ndumps; i++) {
+    free(f->dumps[i].segs);
+    free(f->dumps[i].mibs);
+    free(f->dumps[i].stacks);
+  }
+  free(f->dumps);
+  free(f->data);
+  memset(f, 0, sizeof(*f));
+}

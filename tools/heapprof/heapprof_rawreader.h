@@ -1,0 +1,65 @@
+/*===- heapprof_rawreader.h - reads raw profiles and the extension ------===
+ *
+ * Part of heapprof's tools.  Parses a file of one or more MemProf raw dumps
+ * (versions 3 and 4, as llvm-profdata 19 does) and heapprof's extension
+ * section inside each dump (see compiler-rt/lib/heapprof/heapprof_profile_raw.h).
+ * Every offset and count is checked against the bytes actually present, so
+ * a truncated or corrupt file gets a message naming the problem and its
+ * offset, never a crash.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_RAWREADER_H
+#define HEAPPROF_RAWREADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HP_EXT_MAX_FIELDS 64
+
+typedef struct hpr_segment {
+  uint64_t start, end, offset, build_id_size;
+  uint8_t build_id[32];
+} hpr_segment_t;
+
+typedef struct hpr_mib {
+  uint64_t stack_id;
+  /* The 27 MemInfoBlock fields as u64, in raw order (v3 files: the last
+   * two are 0). */
+  uint64_t f[27];
+  bool has_ext;
+  uint64_t ext[HP_EXT_MAX_FIELDS];
+} hpr_mib_t;
+
+typedef struct hpr_stack {
+  uint64_t id, n;
+  const uint64_t *pcs; /* into the file buffer (unaligned-safe copy) */
+} hpr_stack_t;
+
+typedef struct hpr_dump {
+  uint64_t offset, version, total_size;
+  uint64_t nsegs, nmibs, nstacks;
+  hpr_segment_t *segs;
+  hpr_mib_t *mibs;
+  hpr_stack_t *stacks;
+  bool has_ext;
+  uint64_t ext_version, ext_seq, ext_ms, ext_pid, ext_evictions, ext_nfields;
+} hpr_dump_t;
+
+typedef struct hpr_file {
+  const char *path;
+  uint8_t *data;
+  size_t size;
+  hpr_dump_t *dumps;
+  size_t ndumps;
+} hpr_file_t;
+
+/* Reads and validates path.  On failure returns false and writes a one-line
+ * reason (without the path) into err. */
+bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size);
+void hpr_free(hpr_file_t *f);
+
+extern const char *const hpr_mib_names[27];
+extern const char *const hpr_ext_names[];
+extern const size_t hpr_num_ext_names;
+
+#endif
