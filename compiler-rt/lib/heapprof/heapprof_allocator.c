@@ -58,7 +58,10 @@ void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
   u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp, t->stack_top);
   u32 stack_id = hp_stackdepot_put(pcs, npcs);
 
-  uptr need = size + HP_CHUNK_HEADER_SIZE + (align - HP_MIN_ALIGNMENT);
+  /* At least one user byte: an aligned size-0 chunk must not start at its
+   * block's end, where free() would find the next block instead. */
+  uptr need = (size ? size : 1) + HP_CHUNK_HEADER_SIZE +
+              (align - HP_MIN_ALIGNMENT);
   u32 c = hp_size_to_class(need);
   uptr user_beg, block = 0, block_end;
   bool fresh = false;
