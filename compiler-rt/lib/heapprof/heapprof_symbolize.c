@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,8 +92,11 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
 }
 
 /* Runs the symbolizer on in_fd, output to out_fd.  false on failure.
- * posix_spawn (not fork): no atfork handlers run -- the caller holds the
- * profile lock they take -- and no copy of a big heap's page tables. */
+ * vfork (not fork): no atfork handlers run -- the caller holds the profile
+ * lock they take -- and no copy of a big heap's page tables.  Not
+ * posix_spawn with file actions: those malloc (the action list, a strdup of
+ * "/dev/null"), and the runtime's own allocations would show up as program
+ * contexts in the next profile.  The child only makes system calls. */
 static bool run_symbolizer(const char *exe, int in_fd, int out_fd) {
   /* The symbolizer must not be profiled itself if heapprof was preloaded. */
   char *envp[256];
@@ -104,19 +106,20 @@ static bool run_symbolizer(const char *exe, int in_fd, int out_fd) {
         hp_strncmp(*e, "HEAPPROF_OPTIONS=", 17))
       envp[n++] = *e;
   envp[n] = NULL;
-  posix_spawn_file_actions_t fa;
-  if (posix_spawn_file_actions_init(&fa))
-    return false;
-  posix_spawn_file_actions_adddup2(&fa, in_fd, 0);
-  posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   char *argv[] = {(char *)exe, "--inlining", "--demangle",
                   "--output-style=LLVM", NULL};
-  pid_t pid;
-  int err = posix_spawn(&pid, exe, &fa, NULL, argv, envp);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err)
+  pid_t pid = vfork();
+  if (pid < 0)
     return false;
+  if (pid == 0) {
+    dup2(in_fd, 0);
+    dup2(out_fd, 1);
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0)
+      dup2(devnull, 2);
+    execve(exe, argv, envp);
+    _exit(127);
+  }
   int status;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR)

@@ -12,7 +12,7 @@
 // RUN: rm %t.dir/sub/heapprof.dump_checkpoint.c.tmp.*.1.txt %t.dir/sub/heapprof.dump_checkpoint.c.tmp.*.2.txt
 // RUN: cat %t.dir/sub/heapprof.dump_checkpoint.c.tmp.*.txt | FileCheck %s --check-prefix=EXIT
 //
-// With log_path the names are <log_path>.<pid>.<seq> and <log_path>.<pid>.
+// With log_path the names are <log_path>.<pid>.<seq>.txt and <log_path>.<pid>.txt.
 // RUN: rm -rf %t.logdir && mkdir %t.logdir
 // RUN: %env_heapprof_opts=log_path=%t.logdir/prof %run %t
 // RUN: ls %t.logdir | FileCheck %s --check-prefix=LOGFILES
@@ -45,9 +45,9 @@ int main(void) {
 // FILES-NEXT: heapprof.dump_checkpoint.c.tmp.[[PID]].txt
 // FILES-NOT: {{.}}
 
-// LOGFILES: prof.[[PID:[0-9]+]]{{$}}
-// LOGFILES-NEXT: prof.[[PID]].1{{$}}
-// LOGFILES-NEXT: prof.[[PID]].2{{$}}
+// LOGFILES: prof.[[PID:[0-9]+]].1.txt{{$}}
+// LOGFILES-NEXT: prof.[[PID]].2.txt{{$}}
+// LOGFILES-NEXT: prof.[[PID]].txt{{$}}
 // LOGFILES-NOT: {{.}}
 
 // DUMP1: HeapProf profile: {{.*}}dump_checkpoint.c.tmp pid {{[0-9]+}}, checkpoint, dump 1,
