@@ -41,7 +41,11 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   return NULL;
 }
 
-void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+/* cold: a hot/cold new hinted cold; the block comes from the cold twin of
+ * its class (heapprof_allocator_primary.c).  Large chunks are mmap'd on
+ * their own pages anyway. */
+static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
+                                       uptr fp, bool zero, bool cold) {
   if (HP_UNLIKELY(!hp_rtl.inited))
     __heapprof_init();
   u32 cpu;
@@ -66,7 +70,12 @@ void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
   uptr user_beg, block = 0, block_end;
   bool fresh = false;
   if (HP_LIKELY(c)) {
-    block = hp_primary_alloc(t->caches, c, &fresh);
+    if (HP_UNLIKELY(cold)) {
+      block = hp_primary_alloc_cold(c, &fresh);
+      t->stats.cold_allocs += block != 0;
+    } else {
+      block = hp_primary_alloc(t->caches, c, &fresh);
+    }
     if (HP_UNLIKELY(!block)) {
       hp_thread_release(t);
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
@@ -111,6 +120,14 @@ void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
                    __ATOMIC_RELEASE);
   hp_thread_release(t);
   return (void *)user_beg;
+}
+
+void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+  return allocate(size, align, kind, fp, zero, false);
+}
+
+void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint) {
+  return allocate(size, align, kind, fp, false, hint < HP_COLD_HINT_LIMIT);
 }
 
 /* Where a pointer handed to free/realloc stands. */

@@ -16,6 +16,9 @@
  * (classes 1..15), then four classes per power of two up to 128 KiB
  * (classes 16..47).  Class 0 is unused. */
 #define HP_NUM_CLASSES 48
+/* Region ids: the classes, then their cold twins (hot/cold new hints). */
+#define HP_NUM_REGIONS (2 * HP_NUM_CLASSES)
+#define HP_COLD_CLASS(c) ((c) + HP_NUM_CLASSES)
 #define HP_MAX_PRIMARY_BLOCK (128u * 1024)
 #define HP_REGION_SIZE (1ull << 35)
 #define HP_CACHE_MAX 64
@@ -33,6 +36,11 @@ u32 hp_class_size(u32 class_id);
  * when the region is exhausted. fresh is set when the block was never used
  * (its memory is still zero). */
 uptr hp_primary_alloc(hp_cache_t *caches, u32 class_id, bool *fresh);
+/* The same from the class's cold region (no cache; takes its lock). The
+ * block's class id, as hp_primary_block_of reports it, is
+ * HP_COLD_CLASS(class_id). */
+uptr hp_primary_alloc_cold(u32 class_id, bool *fresh);
+/* class_id may be a cold id: the block goes straight back to its region. */
 void hp_primary_free(hp_cache_t *caches, u32 class_id, uptr block);
 /* Returns every cached block to its region (thread exit). */
 void hp_primary_drain(hp_cache_t *caches);
@@ -78,6 +86,11 @@ u64 hp_secondary_mapped_bytes(void);
 /* Every public entry point (malloc, new, ...) calls these with its own frame
  * address, so the stack starts at the caller. */
 void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
+/* The hot/cold operator new variants: hint is the __hot_cold_t byte (LLVM:
+ * cold 1, notcold 128, hot 254).  Below HP_COLD_HINT_LIMIT the chunk comes
+ * from the cold regions of the primary; anything else is hp_allocate. */
+#define HP_COLD_HINT_LIMIT 128
+void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint);
 void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc);
 void *hp_reallocate(void *p, uptr size, uptr fp);
 uptr hp_usable_size(const void *p);
@@ -109,6 +122,7 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(cache_drains, "per-thread cache drains")                                 \
   X(invalid_frees, "invalid/double frees reported")                          \
   X(failed_allocs, "failed allocations")                                     \
+  X(cold_allocs, "allocations served from cold regions (hot/cold new)")      \
   X(malloc_cycles, "TSC cycles in allocation calls")                         \
   X(free_cycles, "TSC cycles in deallocation calls")
 

@@ -1,18 +1,24 @@
 /*===- heapprof_allocator_primary.c - size-class allocator --------------===
  *
  * Part of heapprof.  One big MAP_NORESERVE reservation split into a region
- * per size class:
+ * per size class, twice: the second half holds the cold twins of the same
+ * classes, for operator new calls the compiler hinted cold (hot/cold new,
+ * docs/pgo.md), so long-lived rarely touched objects never share a page or
+ * a cache line with the rest of the heap:
  *
- *   space_beg                                                     space_end
- *   | class 0 (unused) | class 1: 64-byte blocks | class 2: 96 | ... | 47 |
+ *   space_beg                                                        space_end
+ *   | 0 (unused) | 1: 64 B | ... | 47 | 48 (unused) | 49: cold 64 B | ... | 95 |
  *   each region HP_REGION_SIZE bytes; blocks carved upward from its start
  *
- * so the class of any pointer is (p - space_beg) >> 35 and its block is a
+ * so the region of any pointer is (p - space_beg) >> 35 and its block is a
  * division away: free() validates a pointer without touching the memory it
- * points to.  Free blocks are kept as indices on a per-region stack that
+ * points to.  A region id is a class id; cold ids are HP_COLD_CLASS(c).  Free blocks are kept as indices on a per-region stack that
  * lives in separate metadata, never inside the freed memory.  Each thread
  * caches up to HP_CACHE_MAX blocks per class, so malloc/free take no lock
- * until a cache runs empty or full; then half a cache moves at once.
+ * until a cache runs empty or full; then half a cache moves at once.  Cold
+ * regions have no thread cache: a cold object is by definition long-lived
+ * and rarely allocated, so it takes the region's spinlock instead of
+ * doubling every thread's cache array.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -26,9 +32,9 @@ typedef struct region {
 } region_t;
 
 /* Set up once by hp_primary_init (init, single-threaded). */
-static region_t regions[HP_NUM_CLASSES];
+static region_t regions[HP_NUM_REGIONS];
 static uptr space_beg, space_end;
-static u32 class_sizes[HP_NUM_CLASSES];
+static u32 class_sizes[HP_NUM_REGIONS];
 /* Bit 0 of a cached block: it is fresh from the region (still zero). */
 #define FRESH_BIT 1u
 
@@ -54,18 +60,20 @@ u32 hp_size_to_class(uptr b) {
   return 15 + (l - 9) * 4 + idx;
 }
 
-u32 hp_class_size(u32 c) { return c < HP_NUM_CLASSES ? class_sizes[c] : 0; }
+u32 hp_class_size(u32 c) { return c < HP_NUM_REGIONS ? class_sizes[c] : 0; }
 
 void hp_primary_init(void) {
   if (space_beg)
     return;
   for (u32 c = 1; c < HP_NUM_CLASSES; c++)
-    class_sizes[c] = compute_class_size(c);
+    class_sizes[c] = class_sizes[HP_COLD_CLASS(c)] = compute_class_size(c);
   HP_CHECK(class_sizes[HP_NUM_CLASSES - 1] == HP_MAX_PRIMARY_BLOCK);
-  uptr total = (uptr)HP_NUM_CLASSES * HP_REGION_SIZE;
+  uptr total = (uptr)HP_NUM_REGIONS * HP_REGION_SIZE;
   space_beg = (uptr)hp_mmap_noreserve(total, "primary allocator space");
   space_end = space_beg + total;
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
+    if (c == HP_NUM_CLASSES)
+      continue; /* cold twin of the unused class 0 */
     region_t *r = &regions[c];
     r->size = class_sizes[c];
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
@@ -119,7 +127,25 @@ uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh) {
   return b & ~(uptr)FRESH_BIT;
 }
 
+uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
+  region_t *r = &regions[HP_COLD_CLASS(c)];
+  hp_cache_t one;
+  one.count = 0;
+  refill(r, &one, 1);
+  if (!one.count)
+    return 0;
+  *fresh = one.blocks[0] & FRESH_BIT;
+  return one.blocks[0] & ~(uptr)FRESH_BIT;
+}
+
 void hp_primary_free(hp_cache_t *caches, u32 c, uptr block) {
+  if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
+    region_t *r = &regions[c];
+    hp_spin_lock(&r->lock);
+    r->free_idx[r->nfree++] = (u32)((block - r->beg) / r->size);
+    hp_spin_unlock(&r->lock);
+    return;
+  }
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(cache->count >= cache->max))
     drain(&regions[c], cache, HP_MAX(1u, cache->max / 2));
@@ -138,7 +164,7 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   if (p < space_beg || p >= space_end)
     return 0;
   u32 c = (u32)((p - space_beg) / HP_REGION_SIZE);
-  if (!c)
+  if (!c || c == HP_NUM_CLASSES)
     return 0;
   region_t *r = &regions[c];
   uptr off = p - r->beg;
@@ -150,7 +176,7 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
 
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
                                void *arg) {
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
     region_t *r = &regions[c];
     uptr high = __atomic_load_n(&r->high, __ATOMIC_ACQUIRE);
     for (uptr off = 0; off < high; off += r->size)
@@ -159,18 +185,18 @@ void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
 }
 
 void hp_primary_lock_all(void) {
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++)
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++)
     hp_spin_lock(&regions[c].lock);
 }
 
 void hp_primary_unlock_all(void) {
-  for (u32 c = HP_NUM_CLASSES - 1; c >= 1; c--)
+  for (u32 c = HP_NUM_REGIONS - 1; c >= 1; c--)
     hp_spin_unlock(&regions[c].lock);
 }
 
 u64 hp_primary_mapped_bytes(void) {
   u64 n = 0;
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++)
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++)
     n += __atomic_load_n(&regions[c].high, __ATOMIC_RELAXED);
   return n;
 }

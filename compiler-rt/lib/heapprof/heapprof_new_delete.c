@@ -10,6 +10,13 @@
  *            _ZdlPvSt11align_val_tRKSt9nothrow_t _ZdlPvmSt11align_val_t
  *            (and _Zda... for delete[])
  *
+ * Plus the 8 hot/cold forms LLVM's -optimize-hot-cold-new emits for
+ * allocation sites a memory profile classified (docs/pgo.md): the same four
+ * new and four new[] with a trailing __hot_cold_t byte (an enum class over
+ * uint8_t: cold 1, notcold 128, hot 254), e.g. _Znwm12__hot_cold_t.
+ * libstdc++ does not define them; heapprof does, and a hint below 128 puts
+ * the object in the allocator's cold regions (heapprof_allocator_primary.c).
+ *
  * A throwing new that cannot allocate calls the program's new_handler
  * (std::get_new_handler, weakly referenced) and retries; with no handler it
  * reports out-of-memory and aborts (C code cannot throw std::bad_alloc).
@@ -23,10 +30,15 @@ extern new_handler_t _ZSt15get_new_handlerv(void) __attribute__((weak));
 
 typedef struct nothrow_t nothrow_t;
 
+/* hint: the __hot_cold_t byte, or NO_HINT for the plain forms. */
+#define NO_HINT 0x100
+
 static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
-                                       bool nothrow, uptr fp) {
+                                       bool nothrow, uptr fp, uptr hint) {
   for (;;) {
-    void *p = hp_allocate(size, align, kind, fp, false);
+    void *p = hint == NO_HINT
+                  ? hp_allocate(size, align, kind, fp, false)
+                  : hp_allocate_hinted(size, align, kind, fp, (u8)hint);
     if (HP_LIKELY(p))
       return p;
     new_handler_t h = _ZSt15get_new_handlerv ? _ZSt15get_new_handlerv() : NULL;
@@ -41,7 +53,7 @@ static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
 
 #define NEW(name, kind, align_arg, nothrow, params, align_expr)              \
   HP_INTERFACE void *name params {                                           \
-    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP());         \
+    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(), NO_HINT); \
   }
 
 NEW(_Znwm, HP_ALLOC_NEW, 0, false, (size_t size), 0)
@@ -57,6 +69,30 @@ NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW, 1, true,
     (size_t size, size_t al, const nothrow_t *nt), al)
 NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
     (size_t size, size_t al, const nothrow_t *nt), al)
+
+/* The hint is an 8-bit argument; callers need not extend it, so it is taken
+ * as a full register and masked. */
+#define NEW_HC(name, kind, nothrow, params, align_expr)                      \
+  HP_INTERFACE void *name params {                                           \
+    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(),          \
+                    hint & 0xff);                                            \
+  }
+
+NEW_HC(_Znwm12__hot_cold_t, HP_ALLOC_NEW, false, (size_t size, uptr hint), 0)
+NEW_HC(_Znam12__hot_cold_t, HP_ALLOC_NEW_ARRAY, false,
+       (size_t size, uptr hint), 0)
+NEW_HC(_ZnwmRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW, true,
+       (size_t size, const nothrow_t *nt, uptr hint), 0)
+NEW_HC(_ZnamRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY, true,
+       (size_t size, const nothrow_t *nt, uptr hint), 0)
+NEW_HC(_ZnwmSt11align_val_t12__hot_cold_t, HP_ALLOC_NEW, false,
+       (size_t size, size_t al, uptr hint), al)
+NEW_HC(_ZnamSt11align_val_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY, false,
+       (size_t size, size_t al, uptr hint), al)
+NEW_HC(_ZnwmSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW, true,
+       (size_t size, size_t al, const nothrow_t *nt, uptr hint), al)
+NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
+       true, (size_t size, size_t al, const nothrow_t *nt, uptr hint), al)
 
 #define DELETE(name, kind, params)                                           \
   HP_INTERFACE void name params {                                            \
