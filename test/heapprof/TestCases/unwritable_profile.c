@@ -1,0 +1,51 @@
+// A profile that cannot be written where asked goes to stderr instead, with a
+// warning naming the path and the reason; nothing is lost.  A profile that is
+// written is complete, and no temporary file is left behind.
+// (A regular file used as a directory fails even for root.)
+// RUN: %clang_rt_heapprof -O0 %s -o %t
+// RUN: rm -rf %t.file %t.dir && echo > %t.file
+// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR -DPATH=%t.file/sub
+// RUN: %env_heapprof_opts=log_path=%t.file/prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,LOG -DPATH=%t.file/prof
+// Checkpoints fall back the same way, and __heapprof_dump() returns -1.
+// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t dump 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR,DUMP -DPATH=%t.file/sub
+//
+// A writable directory gets complete files and no .tmp leftovers.
+// RUN: %env_heapprof_opts=profile_dir=%t.dir %run %t dump 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: ls -a %t.dir | FileCheck %s --check-prefix=FILES
+// RUN: cat %t.dir/heapprof.unwritable_profile.c.tmp.*.1.txt | FileCheck %s --check-prefix=COMPLETE
+#include <heapprof/heapprof_interface.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((noinline)) void *make(void) { return malloc(77); }
+
+int main(int argc, char **argv) {
+  void *volatile p = make();
+  if (argc > 1 && !strcmp(argv[1], "dump"))
+    fprintf(stderr, "dump returned %d\n", __heapprof_dump());
+  free(p);
+  return 0;
+}
+// DUMP: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.1.txt': a path component is not a directory; writing it to stderr instead
+// DUMP-NEXT: HeapProf profile: {{.*}}, checkpoint, dump 1
+// DUMP: Summary: 1 contexts, 1 allocations, 77 bytes
+// DUMP-NEXT: dump returned -1
+// DIR: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.txt': a path component is not a directory; writing it to stderr instead
+// LOG: HeapProf: WARNING: cannot write profile '[[PATH]].{{[0-9]+}}.txt': a path component is not a directory; writing it to stderr instead
+// CHECK-NEXT: HeapProf profile: {{.*}}unwritable_profile.c.tmp pid {{[0-9]+}}, exit, dump 0
+// CHECK: in make
+// CHECK: Summary:
+
+// OK: dump returned 0
+// OK-NOT: WARNING
+
+// FILES-NOT: .tmp.{{[0-9]+}}{{.*}}.txt.
+// FILES: heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.1.txt
+// FILES-NEXT: heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.txt
+// FILES-NOT: {{.}}
+
+// COMPLETE: HeapProf profile: {{.*}}, checkpoint, dump 1
+// COMPLETE: alloc_count 1, size (ave/min/max) 77.00 / 77 / 77
+// COMPLETE: in make
+// COMPLETE: Summary: 1 contexts, 1 allocations, 77 bytes
