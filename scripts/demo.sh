@@ -8,7 +8,8 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 echo "\$ $BUILD/bin/heapprof-clang -O2 -fheapprof=$OUT/prof examples/demo.c -o $OUT/demo"
 "$BUILD/bin/heapprof-clang" -O2 -fheapprof="$OUT/prof" examples/demo.c -o "$OUT/demo"
-echo "\$ $OUT/demo"
+export HEAPPROF_OPTIONS=print_text=1
+echo "\$ HEAPPROF_OPTIONS=print_text=1 $OUT/demo"
 "$OUT/demo"
 prof=$(ls "$OUT"/prof/heapprof.demo.*.txt)
 echo

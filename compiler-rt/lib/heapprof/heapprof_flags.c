@@ -22,6 +22,7 @@ void hp_flags_set_defaults(hp_flags_t *f) {
 #define HEAPPROF_FLAG(type, name, dflt, desc) f->name = dflt;
 #include "heapprof_flags.inc"
 #undef HEAPPROF_FLAG
+  f->explicit_mask = 0;
 }
 
 static bool is_sep(char c) {
@@ -135,6 +136,7 @@ bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
     known = true;                                                            \
     type = #ty;                                                              \
     ok = set_##ty(&f->nm, val, val_len);                                     \
+    f->explicit_mask |= 1ull << HP_FLAG_##nm;                                \
   }
 #include "heapprof_flags.inc"
 #undef HEAPPROF_FLAG
@@ -161,7 +163,7 @@ bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
 }
 
 void hp_flags_print_help(void) {
-  hp_printf("Available flags for HeapProf (HEAPPROF_OPTIONS=name=value:...):\n");
+  hp_printf("Available flags for HeapProf (HEAPPROF_OPTIONS=name=value:...), with their current values:\n");
 #define HEAPPROF_FLAG(ty, nm, dflt, desc) print_one_##ty(#nm, f->nm, desc);
   const hp_flags_t *f = &hp_flags;
 #define print_one_bool(n, v, d) hp_printf("  %s=%s\n      - %s\n", n, (v) ? "true" : "false", d)

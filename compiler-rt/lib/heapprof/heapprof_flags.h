@@ -19,7 +19,19 @@ typedef struct hp_flags {
 #define HEAPPROF_FLAG(type, name, dflt, desc) hp_flag_##type name;
 #include "heapprof_flags.inc"
 #undef HEAPPROF_FLAG
+  u64 explicit_mask; /* bit HP_FLAG_<name>: set by an option string */
 } hp_flags_t;
+
+enum {
+#define HEAPPROF_FLAG(type, name, dflt, desc) HP_FLAG_##name,
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+  HP_NUM_FLAGS
+};
+_Static_assert(HP_NUM_FLAGS <= 64, "explicit_mask holds 64 flags");
+
+/* Whether an option string named the flag (not just its default). */
+#define hp_flag_explicit(f, name) (((f)->explicit_mask >> HP_FLAG_##name) & 1)
 
 /* Written only by hp_flags_init (during runtime init, single-threaded);
  * read-only afterwards. */

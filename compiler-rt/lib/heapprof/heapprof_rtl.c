@@ -271,7 +271,15 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   uptr *pcs = NULL;
   hp_symbols_t syms;
   hp_memset(&syms, 0, sizeof(syms));
-  if (hp_flags.print_text) {
+  /* A stream (stdout/stderr) is for reading: it gets the text profile,
+   * unless print_text=0 asks for the raw one there. */
+  bool stream = !hp_strcmp(hp_flags.log_path, "stdout") ||
+                !hp_strcmp(hp_flags.log_path, "stderr");
+  bool want_text = stream ? !hp_flag_explicit(&hp_flags, print_text) ||
+                                hp_flags.print_text
+                          : hp_flags.print_text;
+  bool want_raw = stream ? !want_text : hp_flags.print_raw;
+  if (want_text) {
     for (u32 i = 0; i < n; i++) {
       u32 sz;
       if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
@@ -293,7 +301,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   int result = 0;
   hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
                             hp_hib_table_evictions(&hp_hib_table)};
-  if (hp_flags.print_text) {
+  if (want_text) {
     hp_buf_t b = {0};
     hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);
     if (b.failed) {
@@ -305,7 +313,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
       result = -1;
     hp_buf_free(&b);
   }
-  if (hp_flags.print_raw) {
+  if (want_raw) {
     hp_buf_t b = {0};
     hp_profile_raw_write(&b, map.slots, n, &pm, &info, hp_flags.raw_extension);
     if (b.failed) {
@@ -339,6 +347,14 @@ void hp_rtl_dump_final(const char *reason) {
                                             __ATOMIC_ACQ_REL))
     return;
   hp_rtl_dump(reason, 0);
+}
+
+/* Programs linked with the runtime but not compiled with -fheapprof have no
+ * module constructor calling __heapprof_init: start before their own
+ * constructors, so options are checked and a profile is written even if
+ * the program never allocates. */
+__attribute__((constructor(101))) static void heapprof_ctor(void) {
+  __heapprof_init();
 }
 
 __attribute__((destructor(101))) static void heapprof_fini(void) {

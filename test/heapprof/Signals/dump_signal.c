@@ -1,7 +1,7 @@
 // dump_signal=SIGUSR2: each signal writes a checkpoint (seq 1, 2, ...) from
 // heapprof's dump thread; the exit profile follows.
 // RUN: rm -rf %t.dir && %clang_heapprof -O0 %s -o %t
-// RUN: %env_heapprof_opts=profile_dir=%t.dir:dump_signal=SIGUSR2:print_text=1 %run %t
+// RUN: %env_heapprof_opts=print_raw=0:profile_dir=%t.dir:dump_signal=SIGUSR2:print_text=1 %run %t
 // RUN: ls %t.dir | FileCheck %s --check-prefix=FILES
 // FILES: heapprof.{{.*}}.[[PID:[0-9]+]].1.txt
 // FILES-NEXT: heapprof.{{.*}}.[[PID]].2.txt

@@ -2,7 +2,7 @@
 // deadlocks (every runtime lock is held across fork) nor reports what the
 // parent freed before the fork.
 // RUN: rm -rf %t.dir && %clang_heapprof -O0 %s -o %t
-// RUN: %env_heapprof_opts=profile_dir=%t.dir:print_text=1 %run %t
+// RUN: %env_heapprof_opts=print_raw=0:profile_dir=%t.dir:print_text=1 %run %t
 // RUN: ls %t.dir | count 2
 // Each churn() call site is its own context (the call line in main is in
 // the stack).  The parent freed 10 objects before the fork and 5 after; the

@@ -5,7 +5,7 @@
 // the exit profile <dir>/heapprof.<exe>.<pid>.txt.
 // RUN: %clang_rt_heapprof -O0 -fno-builtin %s -o %t
 // RUN: rm -rf %t.dir
-// RUN: %env_heapprof_opts=profile_dir=%t.dir/sub %run %t
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.dir/sub %run %t
 // RUN: ls %t.dir/sub | FileCheck %s --check-prefix=FILES
 // RUN: cat %t.dir/sub/heapprof.dump_checkpoint.c.tmp.*.1.txt | FileCheck %s --check-prefix=DUMP1
 // RUN: cat %t.dir/sub/heapprof.dump_checkpoint.c.tmp.*.2.txt | FileCheck %s --check-prefix=DUMP2
@@ -14,7 +14,7 @@
 //
 // With log_path the names are <log_path>.<pid>.<seq>.txt and <log_path>.<pid>.txt.
 // RUN: rm -rf %t.logdir && mkdir %t.logdir
-// RUN: %env_heapprof_opts=log_path=%t.logdir/prof %run %t
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:log_path=%t.logdir/prof %run %t
 // RUN: ls %t.logdir | FileCheck %s --check-prefix=LOGFILES
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 // RUN: %env_heapprof_opts=verbosity=abc %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=BAD-INT
 // RUN: %env_heapprof_opts=symbolize=maybe %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=BAD-BOOL
 // RUN: %env_heapprof_opts=log_path=stderr:print_text %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=NO-VALUE
-// RUN: %env_heapprof_opts='log_path="abc' %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=QUOTE
+// RUN: %env_heapprof_opts=print_text=1:'log_path="abc' %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=QUOTE
 // RUN: %env_heapprof_opts=hib_table_ways=17 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-WAYS
 // RUN: %env_heapprof_opts=hib_table_sets=0 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-SETS
 // RUN: %env_heapprof_opts=malloc_context_size=65 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-CTX
@@ -50,7 +50,7 @@ int main(void) {
 // EDGE: program ran
 // EDGE: Summary: 1 contexts, 1 allocations, 10 bytes
 
-// HELP: Available flags for HeapProf (HEAPPROF_OPTIONS=name=value:...):
+// HELP: Available flags for HeapProf (HEAPPROF_OPTIONS=name=value:...), with their current values:
 // HELP-NEXT: {{^  }}help=true
 // HELP-NEXT: {{^      - }}Print every flag
 // HELP: program ran

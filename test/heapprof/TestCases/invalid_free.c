@@ -10,7 +10,7 @@
 //
 // The profile file is written before the abort.
 // RUN: rm -rf %t.dir
-// RUN: %env_heapprof_opts=profile_dir=%t.dir not --crash %run %t interior 2>&1 | FileCheck %s --check-prefixes=ADDR,INTERIOR
+// RUN: %env_heapprof_opts=print_text=1:profile_dir=%t.dir not --crash %run %t interior 2>&1 | FileCheck %s --check-prefixes=ADDR,INTERIOR
 // RUN: cat %t.dir/heapprof.invalid_free.c.tmp.*.txt | FileCheck %s --check-prefix=PROFILE
 //
 // RUN: %env_heapprof_opts=log_path=stderr:halt_on_error=0 %run %t interior 2>&1 | FileCheck %s --check-prefixes=ADDR,INTERIOR,GOON

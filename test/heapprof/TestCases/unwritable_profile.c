@@ -4,15 +4,18 @@
 // (A regular file used as a directory fails even for root.)
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: rm -rf %t.file %t.dir && echo > %t.file
-// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR -DPATH=%t.file/sub
-// RUN: %env_heapprof_opts=log_path=%t.file/prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,LOG -DPATH=%t.file/prof
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.file/sub %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR -DPATH=%t.file/sub
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:log_path=%t.file/prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,LOG -DPATH=%t.file/prof
 // Checkpoints fall back the same way, and __heapprof_dump() returns -1.
-// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t dump 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR,DUMP -DPATH=%t.file/sub
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.file/sub %run %t dump 2>&1 | FileCheck %s --check-prefixes=CHECK,DIR,DUMP -DPATH=%t.file/sub
 //
 // A writable directory gets complete files and no .tmp leftovers.
-// RUN: %env_heapprof_opts=profile_dir=%t.dir %run %t dump 2>&1 | FileCheck %s --check-prefix=OK
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.dir %run %t dump 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: ls -a %t.dir | FileCheck %s --check-prefix=FILES
 // RUN: cat %t.dir/heapprof.unwritable_profile.c.tmp.*.1.txt | FileCheck %s --check-prefix=COMPLETE
+// The raw profile (the default format) falls back to stderr the same way.
+// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*\.profraw.: a path component is not a directory; writing it to stderr instead" | FileCheck %s --check-prefix=RAWFALLBACK
+// RAWFALLBACK: 1
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,14 +14,20 @@ int main(void) {
   char err[256];
   hp_flags_set_defaults(&f);
   EXPECT_EQ(f.malloc_context_size, 30);
-  EXPECT(f.print_text);
+  EXPECT(f.print_raw);   /* raw profile by default (llvm-profdata's) */
+  EXPECT(!f.print_text);
   EXPECT(f.allocator_may_return_null);
+  EXPECT_EQ(f.explicit_mask, 0);
   EXPECT_EQ(f.hib_table_ways, 4);
 
   EXPECT(hp_flags_parse(&f, "malloc_context_size=5:print_text=0", "T", err,
                         sizeof(err)));
   EXPECT_EQ(f.malloc_context_size, 5);
   EXPECT(!f.print_text);
+  /* Set to its default value, but named: explicit. */
+  EXPECT(hp_flag_explicit(&f, print_text));
+  EXPECT(hp_flag_explicit(&f, malloc_context_size));
+  EXPECT(!hp_flag_explicit(&f, print_raw));
   EXPECT(hp_flags_parse(&f, " verbosity=2  symbolize=false,halt_on_error=yes ",
                         "T", err, sizeof(err)));
   EXPECT_EQ(f.verbosity, 2);
