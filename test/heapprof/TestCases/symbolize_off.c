@@ -20,7 +20,7 @@ int main(void) {
 // CHECK-NEXT: {{^    }}#0 0x{{[0-9a-f]+}}  ({{.*}}symbolize_off.c.tmp+0x{{[0-9a-f]+}}){{$}}
 // CHECK-NEXT: {{^    }}#1 0x{{[0-9a-f]+}}  ({{.*}}symbolize_off.c.tmp+0x{{[0-9a-f]+}}){{$}}
 // The walk ends at main: libc's start-up code has no frame chain to follow.
-// CHECK-NEXT: {{^$}}
+// CHECK-EMPTY:
 // CHECK-NOT: {{ in }}
 // CHECK: Summary: 1 contexts
 
