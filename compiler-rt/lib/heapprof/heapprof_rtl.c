@@ -202,14 +202,37 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   if (!hp_strcmp(hp_flags.log_path, "stderr"))
     return hp_write_all(2, b->data, b->len);
   char path[4096], tmp[4200];
-  profile_path(path, sizeof(path), seq, ext);
+  /* append_dumps: every dump of the process goes to the one file, after
+   * the ones before it (raw dumps concatenated are still one valid raw
+   * file).  The old contents are copied into the temporary file first, so
+   * even then the file is always complete. */
+  profile_path(path, sizeof(path), hp_flags.append_dumps ? 0 : seq, ext);
   if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
     make_dirs(hp_flags.profile_dir);
   hp_snprintf(tmp, sizeof(tmp), "%s.tmp", path);
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   int err = errno;
   if (fd >= 0) {
-    bool ok = hp_write_all(fd, b->data, b->len);
+    bool ok = true;
+    int old = hp_flags.append_dumps ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (old >= 0) {
+      char chunk[16384];
+      for (;;) {
+        ssize_t r = read(old, chunk, sizeof(chunk));
+        if (r < 0 && errno == EINTR)
+          continue;
+        if (r <= 0) {
+          ok = r == 0;
+          break;
+        }
+        if (!hp_write_all(fd, chunk, (size_t)r)) {
+          ok = false;
+          break;
+        }
+      }
+      close(old);
+    }
+    ok = ok && hp_write_all(fd, b->data, b->len);
     err = errno;
     ok = close(fd) == 0 && ok;
     if (ok && rename(tmp, path) == 0) {
