@@ -2,7 +2,7 @@
 // first byte), new/new[] objects get their loads and stores.
 // REQUIRES: heapprof-driver
 // RUN: %clangxx_heapprof -O2 %s -o %t
-// RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s
+// RUN: %env_heapprof_opts=log_path=stderr:print_terse=1 %run %t 2>&1 | FileCheck %s
 #include <cstdio>
 
 typedef float v4 __attribute__((vector_size(16)));
@@ -32,13 +32,10 @@ int main() {
   std::printf("%g %ld\n", (double)sum[3], x);
   return 0;
 }
+// Terse form: MIB:<id>/<count>/<ave size>/<min>/<max>/<ave acc>/<min>/<max>/...
 // Contexts come in stack id order: make_vecs's before make_node's.
-// CHECK: Memory allocation stack id = [[V:[0-9]+]]
-// CHECK-NEXT: alloc_count 1, size (ave/min/max) 128.00 / 128 / 128
-// CHECK-NEXT: access_count (ave/min/max): 16.00 / 16 / 16
-// CHECK: Memory allocation stack id = [[N:[0-9]+]]
-// CHECK-NEXT: alloc_count 1, size (ave/min/max) 16.00 / 16 / 16
-// CHECK-NEXT: access_count (ave/min/max): 4.00 / 4 / 4
+// CHECK: MIB:[[V:[0-9]+]]/1/128.00/128/128/16.00/16/16/
+// CHECK: MIB:[[N:[0-9]+]]/1/16.00/16/16/4.00/4/4/
 // CHECK: Stack for id [[V]]:
 // CHECK-NEXT: #0 {{.*}} in make_vecs
 // CHECK: Stack for id [[N]]:
