@@ -59,8 +59,12 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
 
   hp_thread_t *t = hp_thread_acquire();
   uptr pcs[HP_MAX_STACK_DEPTH];
-  u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp, t->stack_top);
-  u32 stack_id = hp_stackdepot_put(pcs, npcs);
+  u32 stack_id = 0;
+  if (HP_LIKELY(hp_flags.profiling)) {
+    u32 npcs =
+        hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp, t->stack_top);
+    stack_id = hp_stackdepot_put(pcs, npcs);
+  }
 
   /* At least one user byte: an aligned size-0 chunk must not start at its
    * block's end, where free() would find the next block instead. */
@@ -106,7 +110,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   h->data_type_id = 0;
   /* No stale counts from the block's previous life: zero the counters of
    * every granule this chunk can own. */
-  hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
+  if (HP_LIKELY(hp_flags.profiling))
+    hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
   if (zero && !fresh)
     hp_memset((void *)user_beg, 0, size);
   t->stats.mallocs++;
@@ -275,7 +280,9 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
                                kind_free_name(kind));
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
-  chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
+  bool profiling = hp_flags.profiling;
+  if (HP_LIKELY(profiling))
+    chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
 
   hp_thread_t *t = hp_thread_acquire();
   if (l.block)
@@ -287,6 +294,8 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   u64 cycles = hp_rdtsc() - t0;
   t->stats.free_cycles += cycles;
   hp_thread_release(t);
+  if (HP_UNLIKELY(!profiling))
+    return;
   e.free_cycles = cycles;
   hp_hib_t hib;
   hp_hib_from_event(&hib, &e);

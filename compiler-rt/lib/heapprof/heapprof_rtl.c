@@ -277,6 +277,8 @@ void hp_rtl_print_stats(void) {
 
 int hp_rtl_dump(const char *reason, u32 seq) {
   __heapprof_init();
+  if (!hp_flags.profiling)
+    return 0; /* allocator-only mode: nothing was recorded */
   hp_spin_lock(&dump_lock);
   int saved_errno = errno;
   u32 cpu;
