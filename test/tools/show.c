@@ -1,7 +1,7 @@
 // heapprof show reads heapprof's raw profile and its extension section.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %clang_heapprof -O0 %s -o %t
-// RUN: %env_heapprof_opts=print_raw=1:print_text=0:profile_dir=%t.dir %run %t
+// RUN: %env_heapprof_opts=print_raw=1:print_text=0:profile_dir=%t.dir:cycle_sample_every=1 %run %t
 // RUN: heapprof show %t.dir/*.profraw | FileCheck %s
 // The raw profile is what llvm-profdata reads, extension and all.
 // RUN: llvm-profdata show --memory %t.dir/*.profraw --profiled-binary %t | FileCheck %s --check-prefix=PROFDATA
@@ -19,8 +19,9 @@ int main(void) {
 // CHECK: 1 dump
 // CHECK: dump 0 at offset 0x0: raw version 4, {{[0-9]+}} bytes, {{[0-9]+}} segments, 1 MIBs, 1 stacks; heapprof extension v1: checkpoint 0,
 // CHECK: MIB stack id [[ID:[0-9]+]]: AllocCount=1 TotalAccessCount=16 MinAccessCount=16 MaxAccessCount=16 TotalSize=64 MinSize=64 MaxSize=64
-// One 64-aligned granule, one page, both touched; freed, never live at a dump.
-// CHECK-NEXT: heapprof: granules=1 touched_granules=1 pages=1 touched_pages=1 malloc_cycles={{[1-9][0-9]*}} free_cycles={{[1-9][0-9]*}} continuations=0 live_at_dump=0 max_size64=64
+// One 64-aligned granule, one page, both touched; freed, never live at a
+// dump; with cycle_sample_every=1 both calls were measured.
+// CHECK-NEXT: heapprof: granules=1 touched_granules=1 pages=1 touched_pages=1 malloc_cycles={{[1-9][0-9]*}} free_cycles={{[1-9][0-9]*}} continuations=0 live_at_dump=0 max_size64=64 malloc_samples=1 free_samples=1{{$}}
 // CHECK-NEXT: stack: 0x
 
 // PROFDATA: SymbolName: get

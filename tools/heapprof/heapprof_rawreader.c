@@ -29,7 +29,8 @@ static const unsigned mib_widths[27] = {
 /* Names of the extension fields this reader knows, in file order. */
 const char *const hpr_ext_names[] = {
     "granules", "touched_granules", "pages", "touched_pages", "malloc_cycles",
-    "free_cycles", "continuations", "live_at_dump", "max_size64"};
+    "free_cycles", "continuations", "live_at_dump", "max_size64",
+    "malloc_samples", "free_samples"};
 const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
 
 typedef struct cursor {

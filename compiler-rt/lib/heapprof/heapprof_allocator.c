@@ -41,6 +41,14 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   return NULL;
 }
 
+/* One allocator call in cycle_sample_every gets its cycles measured. */
+static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t) {
+  if (++t->cycle_tick < (u32)hp_flags.cycle_sample_every)
+    return false;
+  t->cycle_tick = 0;
+  return true;
+}
+
 /* cold: a hot/cold new hinted cold; the block comes from the cold twin of
  * its class (heapprof_allocator_primary.c).  Large chunks are mmap'd on
  * their own pages anyway. */
@@ -48,8 +56,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                                        uptr fp, bool zero, bool cold) {
   if (HP_UNLIKELY(!hp_rtl.inited))
     __heapprof_init();
-  u32 cpu;
-  u64 t0 = hp_rdtscp(&cpu);
+  u64 t0 = hp_rdtsc();
+  u32 cpu = hp_cpu_id();
   if (align < HP_MIN_ALIGNMENT)
     align = HP_MIN_ALIGNMENT;
   if (HP_UNLIKELY(size > HP_MAX_ALLOCATION ||
@@ -116,9 +124,14 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     hp_memset((void *)user_beg, 0, size);
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
-  u64 cycles = hp_rdtsc() - t0;
-  t->stats.malloc_cycles += cycles;
-  h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+  /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
+  h->alloc_cycles = 0;
+  if (HP_UNLIKELY(sample_cycles(t))) {
+    u64 cycles = hp_rdtsc() - t0;
+    t->stats.malloc_cycles += cycles;
+    t->stats.cycle_samples++;
+    h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : cycles ? (u32)cycles : 1;
+  }
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED,
                               user_beg != block + HP_CHUNK_HEADER_SIZE && c, kind, 0),
@@ -247,8 +260,8 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   (void)pc;
   if (!p)
     return;
-  u32 cpu;
-  u64 t0 = hp_rdtscp(&cpu);
+  u64 t0 = hp_rdtsc();
+  u32 cpu = hp_cpu_id();
   uptr u = (uptr)p;
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
@@ -291,8 +304,13 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
     hp_secondary_free(u);
   t->stats.frees++;
   t->stats.freed_bytes += size;
-  u64 cycles = hp_rdtsc() - t0;
-  t->stats.free_cycles += cycles;
+  u64 cycles = 0;
+  if (HP_UNLIKELY(sample_cycles(t))) {
+    cycles = hp_rdtsc() - t0;
+    cycles += !cycles;
+    t->stats.free_cycles += cycles;
+    t->stats.cycle_samples++;
+  }
   hp_thread_release(t);
   if (HP_UNLIKELY(!profiling))
     return;

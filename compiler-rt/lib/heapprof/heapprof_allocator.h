@@ -123,8 +123,9 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(invalid_frees, "invalid/double frees reported")                          \
   X(failed_allocs, "failed allocations")                                     \
   X(cold_allocs, "allocations served from cold regions (hot/cold new)")      \
-  X(malloc_cycles, "TSC cycles in allocation calls")                         \
-  X(free_cycles, "TSC cycles in deallocation calls")
+  X(malloc_cycles, "TSC cycles in sampled allocation calls")                 \
+  X(free_cycles, "TSC cycles in sampled deallocation calls")                 \
+  X(cycle_samples, "allocator calls whose cycles were measured")
 
 typedef struct hp_stats {
 #define X(name, desc) u64 name;

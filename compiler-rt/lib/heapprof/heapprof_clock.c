@@ -46,3 +46,8 @@ void hp_clock_init(void) {
 }
 
 u32 hp_now_ms(void) { return hp_tsc_to_ms(hp_rdtsc()); }
+
+u32 hp_cpu_id(void) {
+  int c = sched_getcpu();
+  return c < 0 ? 0 : (u32)c;
+}

@@ -80,6 +80,8 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "hib_table_sets";
   if (f->hib_table_ways < 1 || f->hib_table_ways > 16)
     return "hib_table_ways";
+  if (f->cycle_sample_every < 1 || f->cycle_sample_every > (1 << 30))
+    return "cycle_sample_every";
   if (f->max_allocation_size_mb < 0)
     return "max_allocation_size_mb";
   if (f->verbosity < 0)

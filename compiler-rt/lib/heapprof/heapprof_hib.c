@@ -45,6 +45,8 @@ void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {
   x->continuations = e->continuation;
   x->live_at_dump = e->live;
   x->max_size64 = e->continuation ? 0 : size;
+  x->malloc_samples = e->malloc_cycles != 0;
+  x->free_samples = e->free_cycles != 0;
 }
 
 #define MERGE_MIN(f) d->f = HP_MIN(d->f, s->f)

@@ -26,11 +26,13 @@ typedef struct hp_mib {
   X(touched_granules, "granules with at least one access")                   \
   X(pages, "4 KiB pages overlapping the chunks")                             \
   X(touched_pages, "pages with at least one access")                         \
-  X(malloc_cycles, "TSC cycles in the allocating calls")                     \
-  X(free_cycles, "TSC cycles in the deallocating calls")                     \
+  X(malloc_cycles, "TSC cycles in the sampled allocating calls")             \
+  X(free_cycles, "TSC cycles in the sampled deallocating calls")             \
   X(continuations, "contributions of chunks counted by an earlier dump")     \
   X(live_at_dump, "chunks still live when the profile was written")          \
-  X(max_size64, "largest requested size, not truncated to 32 bits")
+  X(max_size64, "largest requested size, not truncated to 32 bits")          \
+  X(malloc_samples, "allocating calls whose cycles were measured")           \
+  X(free_samples, "deallocating calls whose cycles were measured")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;

@@ -54,10 +54,11 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   hp_buf_printf(b, " (%llu of %llu pages touched)\n",
                 (unsigned long long)x->touched_pages,
                 (unsigned long long)x->pages);
-  hp_buf_printf(b, "\tallocator cycles (ave): malloc ");
-  ave(b, x->malloc_cycles, n);
-  hp_buf_printf(b, ", free ");
-  ave(b, x->free_cycles, n + x->continuations - x->live_at_dump);
+  hp_buf_printf(b, "\tallocator cycles (ave of sampled calls): malloc ");
+  ave(b, x->malloc_cycles, x->malloc_samples);
+  hp_buf_printf(b, " (%llu sampled), free ", (unsigned long long)x->malloc_samples);
+  ave(b, x->free_cycles, x->free_samples);
+  hp_buf_printf(b, " (%llu sampled)", (unsigned long long)x->free_samples);
   hp_buf_printf(b, "\n\tlive at dump: %llu, continued from earlier dumps: %llu\n",
                 (unsigned long long)x->live_at_dump,
                 (unsigned long long)x->continuations);

@@ -281,8 +281,8 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     return 0; /* allocator-only mode: nothing was recorded */
   hp_spin_lock(&dump_lock);
   int saved_errno = errno;
-  u32 cpu;
-  u64 tsc = hp_rdtscp(&cpu);
+  u64 tsc = hp_rdtsc();
+  u32 cpu = hp_cpu_id();
   dump_map_t map = {0};
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   fold_ctx_t f = {&map, hp_tsc_to_ms(tsc), cpu};
