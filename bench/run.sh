@@ -17,8 +17,12 @@
 #   BENCH_QUICK=1          tiny sizes, 1 run: checks the scripts in ~1 min;
 #                          writes build/bench/results.md, not the docs
 #   BENCH_TIMEOUT=60       seconds before one run is killed ("timeout")
-#   BENCH_VARIANT_BUDGET=100  seconds of measured runs per variant per
+#   BENCH_VARIANT_BUDGET=60   seconds of measured runs per variant per
 #                          workload; a slower variant gets fewer runs (n<N)
+#   BENCH_ALLOC_VARIANT_BUDGET=10   the same for the allocator-only rows
+#   BENCH_DEADLINE=840     seconds after start; workloads not yet started
+#                          then are skipped (and say so), keeping make bench
+#                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
 #   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
@@ -38,7 +42,9 @@ QUICK=${BENCH_QUICK:-0}
 RUNS=${BENCH_RUNS:-5}
 [ "$QUICK" = 1 ] && RUNS=${BENCH_RUNS:-1}
 TIMEOUT=${BENCH_TIMEOUT:-60}
-VBUDGET=${BENCH_VARIANT_BUDGET:-100}
+VBUDGET=${BENCH_VARIANT_BUDGET:-60}
+ABUDGET=${BENCH_ALLOC_VARIANT_BUDGET:-10}
+DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
@@ -74,6 +80,7 @@ fail() { loud "ERROR: $*"; }
 oneline() { tr '\t\n' '  ' | cut -c1-${1:-160}; }
 
 t_start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # ---------------------------------------------------------------- timer ---
 TIMEIT=$BIN/timeit
@@ -88,7 +95,7 @@ if [ "$QUICK" = 1 ]; then
   LUA_SCALE=1 SQL_SIZE=1 ALLOC_PAIRS=20000 ALLOC_UP_PAIRS=2000
 else
   PAIRS=2000000 BT=15 HT=4000000 LL="1000000 10" STREAM="4000000 20" REALLOC=40
-  LUA_SCALE=8 SQL_SIZE=20 ALLOC_PAIRS=10000000 ALLOC_UP_PAIRS=1000000
+  LUA_SCALE=8 SQL_SIZE=20 ALLOC_PAIRS=2000000 ALLOC_UP_PAIRS=500000
 fi
 
 # ---------------------------------------------------------------- sources ---
@@ -263,9 +270,18 @@ run_one() {
 # VB (binaries, by build id), VA (arguments), VO (operations, for ns/op).
 # Warm-up once each, then RUNS rounds of VN in order.
 measure() {
-  local sec=$1 name=$2 check=$3
+  local sec=$1 name=$2 check=$3 budget=$VBUDGET
+  [ "$sec" = alloc ] && budget=$ABUDGET
   if [ -n "$ONLY" ] && ! grep -qE -- "$ONLY" <<<"$name"; then return; fi
   local n=${#VN[@]} i r
+  if [ $(($(date +%s) - t_start)) -gt "$DEADLINE" ]; then
+    for ((i = 0; i < n; i++)); do
+      printf '%s\t%s\t%s\tnotbuilt\t0\t\t\t\t\t\t%s\t%s\t\n' "$sec" "$name" "${VN[i]}" \
+        "skipped: past BENCH_DEADLINE=${DEADLINE} s" "${VO[i]}" >>"$TSV"
+    done
+    loud "$name: skipped, past BENCH_DEADLINE=${DEADLINE} s"
+    return
+  fi
   local nruns=() alive=()
   for ((i = 0; i < n; i++)); do
     local st; st=$(cat "$BIN/${VB[i]}.status" 2>/dev/null || echo "not built: no build")
@@ -283,7 +299,7 @@ measure() {
     printf ' %s=%s' "${VN[i]}" "$w"
     if [[ $w =~ ^[0-9.]+$ ]]; then
       # Fewer runs for a variant whose N runs would blow the budget.
-      nruns[i]=$(awk -v w="$w" -v n="$RUNS" -v b="$VBUDGET" \
+      nruns[i]=$(awk -v w="$w" -v n="$RUNS" -v b="$budget" \
         'BEGIN { k = (w * n > b) ? int(b / (w > 0 ? w : 1)) : n; if (k < 1) k = 1; print k }')
     else
       alive[i]=0
@@ -354,6 +370,7 @@ block=$OUT/block-main.md
   echo "- Machine: $(nproc) CPUs, $model, Linux $(uname -r), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo), $(ldd --version 2>/dev/null | head -1 | sed 's/^ldd //')"
   echo "- Compiler: $($CC --version | head -1); heapprof at $hp_commit ($([ "$hp_state" = ok ] && echo "heapprof variant built" || echo "heapprof variant: $hp_state"))"
   echo "- Runs: $RUNS measured per variant after 1 warm-up, variants alternating; medians (wall min–max in the detail table). Timeout ${TIMEOUT} s per run; a variant slower than ${VBUDGET} s for all its runs gets fewer (n)."
+  echo "- Load average at start / end: $load_start / $(cut -d' ' -f1-3 /proc/loadavg). The machine is shared: other work inflates wall times (wall > cpu for single-threaded rows), so the cpu ratio is the steadier figure."
   echo "- Ratios are variant median / baseline median. Peak = peak RSS (wait4 ru_maxrss). Profile = bytes the run wrote (MemProf raw file via \`MEMPROF_OPTIONS=log_path=\`; heapprof's \`-fheapprof=\` directory), median; every profiled run is checked to write a non-empty profile, and every run's output is checked against the baseline's checksum."
   echo "- Whole \`make bench\` took ${total} s (builds ${t_build} s, runs ${t_runs} s)."
   echo
@@ -379,7 +396,7 @@ ablock=$OUT/block-alloc.md
   if [ "${BENCH_NO_ALLOC:-0}" = 1 ]; then
     echo "(skipped: BENCH_NO_ALLOC=1)"
   else
-    echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`, run with ${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-runtime default options}), and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included)."
+    echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`, run with ${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-runtime default options}), and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included); up to $RUNS runs, fewer for a variant slower than ${ABUDGET} s for all of them."
     echo
     awk -F'\t' -v section=alloc -f bench/report.awk "$TSV"
   fi
@@ -411,6 +428,9 @@ rewritten by every full run; the text around them is kept.
 <!-- bench:end -->
 
 ## Allocator microbenchmark
+
+(Placeholder: how heapprof's allocator compares with glibc, and why.
+The table below is generated by `make bench`.)
 
 <!-- bench-alloc:begin -->
 <!-- bench-alloc:end -->
