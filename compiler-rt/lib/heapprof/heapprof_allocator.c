@@ -69,8 +69,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   uptr pcs[HP_MAX_STACK_DEPTH];
   u32 stack_id = 0;
   if (HP_LIKELY(hp_flags.profiling)) {
-    u32 npcs =
-        hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp, t->stack_top);
+    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
+                         t->stack_top, hp_flags.fold_recursion);
     stack_id = hp_stackdepot_put(pcs, npcs);
   }
 
@@ -315,9 +315,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   if (HP_UNLIKELY(!profiling))
     return;
   e.free_cycles = cycles;
-  hp_hib_t hib;
-  hp_hib_from_event(&hib, &e);
-  hp_hib_table_insert(&hp_hib_table, &hib);
+  hp_hib_table_add_event(&hp_hib_table, &e);
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {

@@ -12,6 +12,77 @@
 
 static u32 clamp32(u64 v) { return v > UINT32_MAX ? UINT32_MAX : (u32)v; }
 
+/* The per-object figures of an event, as hp_hib_from_event computes them. */
+typedef struct object_figures {
+  u64 size, density, lt_density;
+  u32 lifetime;
+} object_figures_t;
+
+static HP_ALWAYS_INLINE void figures(const hp_chunk_event_t *e,
+                                     object_figures_t *f) {
+  f->size = e->size ? e->size : 1;
+  f->lifetime = e->dealloc_ts >= e->alloc_ts ? e->dealloc_ts - e->alloc_ts : 0;
+  f->density = e->accesses * 100 / f->size;
+  f->lt_density = f->density * 1000 / (f->lifetime ? f->lifetime : 1);
+}
+
+void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e) {
+  hp_mib_t *d = &dst->mib;
+  object_figures_t f;
+  figures(e, &f);
+  u32 size32 = clamp32(f.size), dens32 = clamp32(f.density),
+      ltd32 = clamp32(f.lt_density);
+  if (!e->continuation) {
+    if (!d->alloc_count) {
+      d->min_access_count = d->max_access_count = e->accesses;
+      d->min_size = d->max_size = size32;
+      d->min_lifetime = d->max_lifetime = f.lifetime;
+      d->min_access_density = d->max_access_density = dens32;
+      d->min_lifetime_access_density = d->max_lifetime_access_density = ltd32;
+    } else {
+      d->min_access_count = HP_MIN(d->min_access_count, e->accesses);
+      d->max_access_count = HP_MAX(d->max_access_count, e->accesses);
+      d->min_size = HP_MIN(d->min_size, size32);
+      d->max_size = HP_MAX(d->max_size, size32);
+      d->min_lifetime = HP_MIN(d->min_lifetime, f.lifetime);
+      d->max_lifetime = HP_MAX(d->max_lifetime, f.lifetime);
+      d->min_access_density = HP_MIN(d->min_access_density, dens32);
+      d->max_access_density = HP_MAX(d->max_access_density, dens32);
+      d->min_lifetime_access_density =
+          HP_MIN(d->min_lifetime_access_density, ltd32);
+      d->max_lifetime_access_density =
+          HP_MAX(d->max_lifetime_access_density, ltd32);
+    }
+  }
+  d->num_lifetime_overlaps += e->alloc_ts < d->dealloc_timestamp;
+  d->num_same_alloc_cpu += e->alloc_cpu == d->alloc_cpu_id;
+  d->num_same_dealloc_cpu += e->dealloc_cpu == d->dealloc_cpu_id;
+  d->num_migrated_cpu += e->alloc_cpu != e->dealloc_cpu;
+  d->alloc_count += !e->continuation;
+  d->total_access_count += e->accesses;
+  d->total_size += e->continuation ? 0 : f.size;
+  d->total_lifetime += f.lifetime;
+  d->total_access_density += f.density;
+  d->total_lifetime_access_density += f.lt_density;
+  d->alloc_timestamp = e->alloc_ts;
+  d->dealloc_timestamp = e->dealloc_ts;
+  d->alloc_cpu_id = e->alloc_cpu;
+  d->dealloc_cpu_id = e->dealloc_cpu;
+  hp_hib_ext_t *x = &dst->ext;
+  x->granules += e->granules;
+  x->touched_granules += e->touched_granules;
+  x->pages += e->pages;
+  x->touched_pages += e->touched_pages;
+  x->malloc_cycles += e->malloc_cycles;
+  x->free_cycles += e->free_cycles;
+  x->continuations += e->continuation;
+  x->live_at_dump += e->live;
+  if (!e->continuation)
+    x->max_size64 = HP_MAX(x->max_size64, f.size);
+  x->malloc_samples += e->malloc_cycles != 0;
+  x->free_samples += e->free_cycles != 0;
+}
+
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {
   hp_memset(h, 0, sizeof(*h));
   hp_mib_t *m = &h->mib;

@@ -63,5 +63,8 @@ typedef struct hp_chunk_event {
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e);
 /* Merges src into dst (same stack id). */
 void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src);
+/* Merges one chunk event into dst: exactly hp_hib_merge(dst, HIB of e),
+ * without building that HIB (the free path's fast way). */
+void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e);
 
 #endif

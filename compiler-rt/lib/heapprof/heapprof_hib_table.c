@@ -69,6 +69,36 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_unlock(&t->locks[set]);
 }
 
+void hp_hib_table_add_event(hp_hib_table_t *t, const hp_chunk_event_t *e) {
+  u32 set = (u32)(e->stack_id % t->nsets);
+  hp_hib_way_t *w = &t->ways[(uptr)set * t->nways];
+  u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
+  hp_spin_lock(&t->locks[set]);
+  hp_hib_way_t *empty = NULL, *lru = &w[0];
+  for (u32 i = 0; i < t->nways; i++) {
+    if (w[i].hib.stack_id == e->stack_id) {
+      hp_hib_add_event(&w[i].hib, e);
+      w[i].tick = now;
+      hp_spin_unlock(&t->locks[set]);
+      return;
+    }
+    if (!w[i].hib.stack_id) {
+      if (!empty)
+        empty = &w[i];
+    } else if (w[i].tick < lru->tick) {
+      lru = &w[i];
+    }
+  }
+  if (!empty) {
+    spill_append(t, &lru->hib);
+    __atomic_fetch_add(&t->evictions, 1, __ATOMIC_RELAXED);
+    empty = lru;
+  }
+  hp_hib_from_event(&empty->hib, e);
+  empty->tick = now;
+  hp_spin_unlock(&t->locks[set]);
+}
+
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
   for (u32 s = 0; s < t->nsets; s++) {

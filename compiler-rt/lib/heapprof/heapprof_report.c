@@ -49,7 +49,7 @@ static void print_current_stack(uptr fp) {
   hp_thread_t *t = hp_thread_acquire();
   uptr top = t->stack_top;
   hp_thread_release(t);
-  u32 n = hp_unwind(pcs, HP_MAX_STACK_DEPTH, fp, top);
+  u32 n = hp_unwind(pcs, HP_MAX_STACK_DEPTH, fp, top, false);
   hp_print_stack(2, pcs, n);
 }
 

@@ -15,8 +15,9 @@ static HP_ALWAYS_INLINE bool frame_ok(uptr f, uptr below, uptr top) {
  * own frame lies inside the stack too; so the walk stops below the thread's
  * top (a wrapper frame placed there, or libc's start-up code) instead of
  * recording a PC in it. */
-u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top) {
-  u32 n = 0;
+u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
+  u32 n = 0, walked = 0;
+  uptr ring[HP_FOLD_WINDOW]; /* the last frames walked, for folding */
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
   for (;;) {
@@ -24,8 +25,22 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top) {
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    pcs[n++] = ret - 1;
-    if (n >= max)
+    uptr pc = ret - 1;
+    bool repeat = false;
+    if (fold) {
+      /* Same rule as hp_fold_recursion: nearest first. */
+      u32 w = walked < HP_FOLD_WINDOW ? walked : HP_FOLD_WINDOW;
+      for (u32 j = 1; j <= w && !repeat; j++)
+        repeat = ring[(walked - j) % HP_FOLD_WINDOW] == pc;
+      ring[walked % HP_FOLD_WINDOW] = pc;
+    }
+    walked++;
+    if (!repeat) {
+      pcs[n++] = pc;
+      if (n >= max)
+        break;
+    }
+    if (walked >= HP_MAX_WALK)
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -34,4 +49,23 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top) {
     fp = next;
   }
   return n;
+}
+
+u32 hp_fold_recursion(uptr *pcs, u32 n) {
+  /* Judge each frame against the original walk (not the kept frames), so
+   * the result depends only on the stack.  In recursive code the repeat is
+   * usually one or two frames back, so the scan looks nearest first. */
+  uptr orig[HP_MAX_STACK_DEPTH];
+  u32 k = 0;
+  for (u32 i = 0; i < n; i++) {
+    uptr pc = pcs[i];
+    u32 lo = i > HP_FOLD_WINDOW ? i - HP_FOLD_WINDOW : 0;
+    u32 j = i;
+    while (j > lo && orig[j - 1] != pc)
+      j--;
+    orig[i] = pc;
+    if (j == lo)
+      pcs[k++] = pc;
+  }
+  return k;
 }

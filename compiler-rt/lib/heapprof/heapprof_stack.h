@@ -13,6 +13,7 @@
 #define HEAPPROF_STACK_H
 
 #define HP_MAX_STACK_DEPTH 64
+#define HP_FOLD_WINDOW 8
 
 typedef struct hp_stack {
   u32 size;
@@ -20,7 +21,16 @@ typedef struct hp_stack {
 } hp_stack_t;
 
 /* Walks from frame pointer fp (a runtime entry point's own frame) within
- * [fp, stack_top), storing at most max PCs.  Returns the count. */
-u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top);
+ * [fp, stack_top), storing at most max PCs, folding recursion on the way if
+ * fold (see hp_fold_recursion), walking at most HP_MAX_WALK frames.
+ * Returns the count stored. */
+#define HP_MAX_WALK 256
+u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
+
+/* Recursion folding: drops every frame whose PC already occurs among the
+ * HP_FOLD_WINDOW frames before it in the walk, so that a recursive builder
+ * called from two sites gives a handful of contexts instead of 2^depth.
+ * Stacks without such repeats are unchanged.  Returns the new count. */
+u32 hp_fold_recursion(uptr *pcs, u32 n);
 
 #endif

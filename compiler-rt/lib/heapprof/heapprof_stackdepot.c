@@ -53,10 +53,16 @@ u64 hp_stack_hash(const uptr *pcs, u32 size) {
   return h ^ (h >> 29);
 }
 
+static HP_ALWAYS_INLINE bool same(const uptr *a, const uptr *b, u32 n) {
+  for (u32 i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return false;
+  return true;
+}
+
 static entry_t *find(entry_t *e, u64 hash, const uptr *pcs, u32 size) {
   for (; e; e = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE))
-    if (e->hash == hash && e->size == size &&
-        !hp_memcmp(e->pcs, pcs, size * sizeof(uptr)))
+    if (e->hash == hash && e->size == size && same(e->pcs, pcs, size))
       return e;
   return NULL;
 }

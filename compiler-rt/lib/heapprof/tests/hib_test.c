@@ -103,5 +103,52 @@ int main(void) {
   EXPECT_EQ(c.mib.total_size, 5ull << 30);
   EXPECT_EQ(c.mib.max_size, UINT32_MAX);
   EXPECT_EQ(c.ext.max_size64, 5ull << 30);
+  /* hp_hib_add_event (the free path) is exactly merge(from_event(e)). */
+  {
+    hp_hib_t slow, fast;
+    u64 x = 99;
+    u32 diffs = 0;
+    for (int round = 0; round < 200; round++) {
+      hp_memset(&slow, 0, sizeof(slow));
+      hp_memset(&fast, 0, sizeof(fast));
+      for (int i = 0; i < 50; i++) {
+        hp_chunk_event_t e;
+        hp_memset(&e, 0, sizeof(e));
+#define RND(m) ((x = x * 6364136223846793005ull + 1442695040888963407ull), (x >> 33) % (m))
+        e.stack_id = 5;
+        e.size = RND(3) ? RND(5000) : (u64)RND(8) << 31;
+        e.accesses = RND(4) ? RND(1000) : 0;
+        e.alloc_ts = (u32)RND(1000);
+        e.dealloc_ts = (u32)(RND(10) ? e.alloc_ts + RND(500) : RND(1000));
+        e.alloc_cpu = (u32)RND(3);
+        e.dealloc_cpu = (u32)RND(3);
+        e.granules = RND(100);
+        e.touched_granules = RND(100);
+        e.pages = RND(10);
+        e.touched_pages = RND(10);
+        e.malloc_cycles = RND(2) ? RND(1000) : 0;
+        e.free_cycles = RND(2) ? RND(1000) : 0;
+        e.continuation = RND(4) == 0;
+        e.live = RND(5) == 0;
+        hp_hib_t one;
+        hp_hib_from_event(&one, &e);
+        if (i == 0)
+          slow = one;
+        else
+          hp_hib_merge(&slow, &one);
+        if (i == 0)
+          hp_hib_from_event(&fast, &e);
+        else
+          hp_hib_add_event(&fast, &e);
+      }
+#define HP_MIB_FIELD(type, name, raw) diffs += slow.mib.name != fast.mib.name;
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+#define X(name, desc) diffs += slow.ext.name != fast.ext.name;
+      HP_HIB_EXT_FIELDS(X)
+#undef X
+    }
+    EXPECT_EQ(diffs, 0);
+  }
   return hp_test_done("hib_test");
 }
