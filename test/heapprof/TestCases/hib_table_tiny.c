@@ -1,11 +1,12 @@
 // A 1-set, 1-way Heap Info Block table evicts on almost every merge; the
 // evicted records go to the spill log and are merged back when the profile is
 // written, so the profile is identical to a default run's.
-// 25 contexts (one per recursion depth), 4 rounds, interleaved.
+// 25 contexts (one per recursion depth, so recursion folding is off), 4
+// rounds, interleaved.
 // RUN: %clang_rt_heapprof -O0 -fno-builtin %s -o %t
-// RUN: %env_heapprof_opts=log_path=stderr:print_terse=1 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,DEFAULT
-// RUN: %env_heapprof_opts=log_path=stderr:print_terse=1:hib_table_sets=1:hib_table_ways=1 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,TINY
-// RUN: %env_heapprof_opts=log_path=stderr:print_terse=1:hib_table_sets=3:hib_table_ways=2 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,TINY
+// RUN: %env_heapprof_opts=fold_recursion=0:log_path=stderr:print_terse=1 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,DEFAULT
+// RUN: %env_heapprof_opts=fold_recursion=0:log_path=stderr:print_terse=1:hib_table_sets=1:hib_table_ways=1 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,TINY
+// RUN: %env_heapprof_opts=fold_recursion=0:log_path=stderr:print_terse=1:hib_table_sets=3:hib_table_ways=2 %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,TINY
 #include <stdlib.h>
 #include <string.h>
 
