@@ -15,3 +15,14 @@ prof=$(ls "$OUT"/prof/heapprof.demo.*.txt)
 echo
 echo "== $prof"
 cat "$prof"
+raw=$(ls "$OUT"/prof/heapprof.demo.*.profraw)
+LLVM_PROFDATA=$(command -v llvm-profdata-19 || echo /usr/lib/llvm-19/bin/llvm-profdata)
+echo
+echo "== the raw profile, as llvm-profdata reads it (first records)"
+echo "\$ llvm-profdata-19 show --memory $raw --profiled-binary $OUT/demo"
+"$LLVM_PROFDATA" show --memory "$raw" --profiled-binary "$OUT/demo" | sed -n '/^  Records:/,$p' | head -40
+echo "..."
+echo
+echo "\$ llvm-profdata-19 merge $raw --profiled-binary $OUT/demo -o $OUT/demo.memprofdata"
+"$LLVM_PROFDATA" merge "$raw" --profiled-binary "$OUT/demo" -o "$OUT/demo.memprofdata"
+ls -l "$OUT/demo.memprofdata"
