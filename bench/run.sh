@@ -49,15 +49,17 @@ ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
 if [ -n "${BENCH_DOC:-}" ]; then DOC=$BENCH_DOC
-elif [ "$QUICK" = 1 ]; then DOC=build/bench/results.md
+elif [ "$QUICK" = 1 ]; then DOC=${BUILD:-build}/bench/results.md
 else DOC=docs/performance.md; fi
 
+B=${BUILD:-build}           # heapprof's build tree (the Makefile's BUILD)
 CC=${BENCH_CC:-clang-19}
-HPCC=${BENCH_HEAPPROF_CC:-build/bin/heapprof-clang}
-RTLIB=build/lib/heapprof/libheapprof_rt.a
+HPCC=${BENCH_HEAPPROF_CC:-$B/bin/heapprof-clang}
+RTLIB=$B/lib/heapprof/libheapprof_rt.a
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 
-OUT=$root/build/bench
+case $B in /*) OUT=$B/bench ;; *) OUT=$root/$B/bench ;; esac
+OUTREL=${OUT#"$root"/}        # for messages
 BIN=$OUT/bin
 LOGS=$OUT/logs
 RUNDIR=$OUT/run            # cwd of every run; MemProf's log_path points here
@@ -102,7 +104,7 @@ fi
 src_reason=""
 log "sources: bench/fetch-src.sh (Debian source packages lua5.4, sqlite3)"
 if ! bench/fetch-src.sh "$SRC_CACHE" >"$LOGS/fetch-src.log" 2>&1; then
-  src_reason="sources unavailable: $(grep -m1 ERROR "$LOGS/fetch-src.log" | oneline 120) (log: build/bench/logs/fetch-src.log)"
+  src_reason="sources unavailable: $(grep -m1 ERROR "$LOGS/fetch-src.log" | oneline 120) (log: $OUTREL/logs/fetch-src.log)"
   loud "bench/fetch-src.sh failed: Lua and SQLite workloads are not built. $src_reason"
 fi
 LUA_DIR=$(ls -d "$SRC_CACHE"/lua5.4-[0-9]*/src 2>/dev/null | head -1)
@@ -164,7 +166,7 @@ build() {
       if [ ! -x "$HPCC" ]; then
         echo "not built: $HPCC does not exist (heapprof driver not built yet)" >"$st"; return
       fi
-      extra=("$HPCC" build/lib/heapprof/*) ;;
+      extra=("$HPCC" "$B"/lib/heapprof/*) ;;
     hprt)
       if [ ! -f "$RTLIB" ]; then
         echo "not built: $RTLIB does not exist (heapprof runtime not built yet)" >"$st"; return
@@ -185,7 +187,7 @@ build() {
     log "built $id.$v ($(($(date +%s) - t0)) s)"
   else
     local why; why=$(grep -m1 -E 'error|Error|ERROR' "$blog" | oneline 140)
-    echo "not built: compile failed: ${why:-see log} (build/bench/logs/build.$id.$v.log)" >"$st"
+    echo "not built: compile failed: ${why:-see log} ($OUTREL/logs/build.$id.$v.log)" >"$st"
   fi
 }
 
@@ -256,7 +258,7 @@ run_one() {
       elif ! cmp -s "$out" "$ref"; then
         st=wrongoutput
         cp "$out" "$LOGS/wrong-output.$v.$(printf '%s' "$name" | tr -c 'A-Za-z0-9' _).out"
-        fail "$name [$v]: output differs from the first run's (saved in build/bench/logs/)"
+        fail "$name [$v]: output differs from the first run's (saved in $OUTREL/logs/)"
       fi
     fi
   fi
@@ -381,14 +383,14 @@ block=$OUT/block-main.md
   echo '```'
   echo "base:      $CC \$F \$SRC -o prog"
   echo "upstream:  $CC \$F -fmemory-profile \$SRC -o prog"
-  echo "           MEMPROF_OPTIONS=log_path=build/bench/run/memprof ./prog ARGS"
-  echo "heapprof:  $HPCC \$F -fheapprof=build/bench/prof-heapprof \$SRC -o prog${BENCH_HEAPPROF_OPTIONS:+   (run with HEAPPROF_OPTIONS=$BENCH_HEAPPROF_OPTIONS)}"
+  echo "           MEMPROF_OPTIONS=log_path=$OUTREL/run/memprof ./prog ARGS"
+  echo "heapprof:  $HPCC \$F -fheapprof=$OUTREL/prof-heapprof \$SRC -o prog${BENCH_HEAPPROF_OPTIONS:+   (run with HEAPPROF_OPTIONS=$BENCH_HEAPPROF_OPTIONS)}"
   echo "micro:     SRC=bench/micro/NAME.c -Ibench/micro -pthread"
   echo "lua:       SRC=\$(Debian lua5.4 source)/src/*.c except luac.c, -DLUA_USE_LINUX, -lm -ldl; run: ./lua bench/lua/alloc.lua $LUA_SCALE"
   echo "sqlite:    SRC=speedtest1.c sqlite3.c (amalgamation made from Debian sqlite3 source), -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION, -lm; run: ./speedtest1 --memdb --size $SQL_SIZE"
   echo '```'
   echo
-  echo "Every exact command line is in build/bench/commands.txt after a run; per-run raw numbers in build/bench/results.tsv."
+  echo "Every exact command line is in $OUTREL/commands.txt after a run; per-run raw numbers in $OUTREL/results.tsv."
 } >"$block"
 
 ablock=$OUT/block-alloc.md
