@@ -105,10 +105,10 @@ function alloc_cell(key, base,    p, r) {
   return sprintf("%.1f", nsop(key)) flag(key) " | " fx(r) " | " fmib(mr[key])
 }
 function alloc_table(    i, w, b) {
-  print "| size × threads | glibc ns/pair | glibc peak | heapprof rt ns/pair | × glibc | heapprof rt peak | MemProf rt ns/pair | × glibc | MemProf rt peak |"
-  print "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+  print "| size × threads | glibc ns/pair | glibc peak | heapprof allocator alone (profiling=0) ns/pair | × glibc | peak | heapprof rt, profiling on ns/pair | × glibc | peak | MemProf rt ns/pair | × glibc | MemProf rt peak |"
+  print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
   for (i = 1; i <= nw; i++) {
     w = order[i]; b = w SUBSEP "glibc"
-    print "| " w " | " alloc_cell(b, b) " | " alloc_cell(w SUBSEP "hprt", b) " | " (((w, "uprt") in seenv) ? alloc_cell(w SUBSEP "uprt", b) : "not run | | ") " |"
+    print "| " w " | " alloc_cell(b, b) " | " (((w, "hpoff") in seenv) ? alloc_cell(w SUBSEP "hpoff", b) : "not run | | ") " | " alloc_cell(w SUBSEP "hprt", b) " | " (((w, "uprt") in seenv) ? alloc_cell(w SUBSEP "uprt", b) : "not run | | ") " |"
   }
 }

@@ -233,6 +233,9 @@ run_one() {
       expect_profile=1 ;;
     hprt)
       [ -n "${BENCH_ALLOC_HEAPPROF_OPTIONS:-}" ] && env+=("HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS") ;;
+    hpoff)
+      # heapprof's allocator alone: no stacks, shadow or profile.
+      env+=("HEAPPROF_OPTIONS=profiling=0${BENCH_ALLOC_HEAPPROF_OPTIONS:+:$BENCH_ALLOC_HEAPPROF_OPTIONS}") ;;
   esac
   local res
   # shellcheck disable=SC2086
@@ -347,8 +350,9 @@ if [ "${BENCH_NO_ALLOC:-0}" != 1 ]; then
   log "allocator only: malloc_pairs without instrumentation (ns per malloc+free pair)"
   for size in 16 64 256 1024 4096 65536; do
     for thr in 1 2 8; do
-      VN=(glibc hprt) VB=(malloc_pairs.base malloc_pairs.hprt)
-      VA=("$size $thr $ALLOC_PAIRS" "$size $thr $ALLOC_PAIRS") VO=("$ALLOC_PAIRS" "$ALLOC_PAIRS")
+      VN=(glibc hpoff hprt) VB=(malloc_pairs.base malloc_pairs.hprt malloc_pairs.hprt)
+      VA=("$size $thr $ALLOC_PAIRS" "$size $thr $ALLOC_PAIRS" "$size $thr $ALLOC_PAIRS")
+      VO=("$ALLOC_PAIRS" "$ALLOC_PAIRS" "$ALLOC_PAIRS")
       if [ "$thr" = 1 ]; then # MemProf's runtime is ~1 µs a pair: fewer pairs
         VN+=(uprt) VB+=(malloc_pairs.uprt) VA+=("$size $thr $ALLOC_UP_PAIRS") VO+=("$ALLOC_UP_PAIRS")
       fi
@@ -398,7 +402,7 @@ ablock=$OUT/block-alloc.md
   if [ "${BENCH_NO_ALLOC:-0}" = 1 ]; then
     echo "(skipped: BENCH_NO_ALLOC=1)"
   else
-    echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`, run with ${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-runtime default options}), and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included); up to $RUNS runs, fewer for a variant slower than ${ABUDGET} s for all of them."
+    echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`) run twice — as the allocator alone with \`HEAPPROF_OPTIONS=profiling=0\` (no stacks, shadow or profile), and with profiling on (${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-default options}: stacks, HIBs and the profile, but no access instrumentation) — and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included); up to $RUNS runs, fewer for a variant slower than ${ABUDGET} s for all of them."
     echo
     awk -F'\t' -v section=alloc -f bench/report.awk "$TSV"
   fi

@@ -56,8 +56,10 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                                        uptr fp, bool zero, bool cold) {
   if (HP_UNLIKELY(!hp_rtl.inited))
     __heapprof_init();
-  u64 t0 = hp_rdtsc();
-  u32 cpu = hp_cpu_id();
+  /* profiling=0 (the allocator alone) reads no clock. */
+  bool profiling = hp_flags.profiling;
+  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   if (align < HP_MIN_ALIGNMENT)
     align = HP_MIN_ALIGNMENT;
   if (HP_UNLIKELY(size > HP_MAX_ALLOCATION ||
@@ -68,7 +70,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   hp_thread_t *t = hp_thread_acquire();
   uptr pcs[HP_MAX_STACK_DEPTH];
   u32 stack_id = 0;
-  if (HP_LIKELY(hp_flags.profiling)) {
+  if (HP_LIKELY(profiling)) {
     u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
                          t->stack_top, hp_flags.fold_recursion);
     stack_id = hp_stackdepot_put(pcs, npcs);
@@ -118,7 +120,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   h->data_type_id = 0;
   /* No stale counts from the block's previous life: zero the counters of
    * every granule this chunk can own. */
-  if (HP_LIKELY(hp_flags.profiling))
+  if (HP_LIKELY(profiling))
     hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
   if (zero && !fresh)
     hp_memset((void *)user_beg, 0, size);
@@ -126,7 +128,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   t->stats.malloced_bytes += size;
   /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(sample_cycles(t))) {
+  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
     u64 cycles = hp_rdtsc() - t0;
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;
@@ -260,8 +262,9 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   (void)pc;
   if (!p)
     return;
-  u64 t0 = hp_rdtsc();
-  u32 cpu = hp_cpu_id();
+  bool profiling = hp_flags.profiling;
+  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   uptr u = (uptr)p;
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
@@ -293,7 +296,6 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
                                kind_free_name(kind));
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
-  bool profiling = hp_flags.profiling;
   if (HP_LIKELY(profiling))
     chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
 
@@ -305,7 +307,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
   t->stats.frees++;
   t->stats.freed_bytes += size;
   u64 cycles = 0;
-  if (HP_UNLIKELY(sample_cycles(t))) {
+  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
     cycles = hp_rdtsc() - t0;
     cycles += !cycles;
     t->stats.free_cycles += cycles;
