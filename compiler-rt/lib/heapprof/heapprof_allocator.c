@@ -313,11 +313,11 @@ void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
     t->stats.free_cycles += cycles;
     t->stats.cycle_samples++;
   }
+  if (HP_LIKELY(profiling)) {
+    e.free_cycles = cycles;
+    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+  }
   hp_thread_release(t);
-  if (HP_UNLIKELY(!profiling))
-    return;
-  e.free_cycles = cycles;
-  hp_hib_table_add_event(&hp_hib_table, &e);
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {

@@ -141,3 +141,36 @@ void hp_hib_table_unlock_all(hp_hib_table_t *t) {
   for (u32 s = 0; s < t->nsets; s++)
     hp_spin_unlock(&t->locks[s]);
 }
+
+/* ------------------------------------------------------ per-thread cache */
+
+void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
+                            const hp_chunk_event_t *e) {
+  hp_hib_t *slot = &c->slots[e->stack_id % HP_HIB_CACHE_SLOTS];
+  hp_spin_lock(&c->lock);
+  if (HP_LIKELY(slot->stack_id == e->stack_id)) {
+    hp_hib_add_event(slot, e);
+  } else {
+    if (slot->stack_id)
+      hp_hib_table_insert(t, slot);
+    hp_hib_from_event(slot, e);
+  }
+  hp_spin_unlock(&c->lock);
+}
+
+void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
+  hp_spin_lock(&c->lock);
+  for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++) {
+    if (c->slots[i].stack_id) {
+      hp_hib_table_insert(t, &c->slots[i]);
+      c->slots[i].stack_id = 0;
+    }
+  }
+  hp_spin_unlock(&c->lock);
+}
+
+void hp_hib_cache_clear(hp_hib_cache_t *c) {
+  for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++)
+    c->slots[i].stack_id = 0;
+  c->lock.state = 0;
+}

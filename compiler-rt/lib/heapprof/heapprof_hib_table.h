@@ -26,6 +26,17 @@ typedef struct hp_hib_table {
   u64 spill_len, spill_cap;
 } hp_hib_table_t;
 
+/* A thread's write-back cache in front of the table: frees merge into a
+ * small direct-mapped array under a lock only the owner thread and profile
+ * writing take, so threads freeing into the same context don't fight over
+ * one set lock.  A slot conflict, thread exit and every dump write the
+ * cached HIBs back into the table.  Valid zero-initialised. */
+#define HP_HIB_CACHE_SLOTS 64
+typedef struct hp_hib_cache {
+  hp_spinlock_t lock;
+  hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
+} hp_hib_cache_t;
+
 /* The runtime's table, sized from the flags at init. */
 extern hp_hib_table_t hp_hib_table;
 
@@ -37,6 +48,13 @@ void hp_hib_table_add_event(hp_hib_table_t *t, const hp_chunk_event_t *e);
  * table and the spill log. */
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
+void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
+                            const hp_chunk_event_t *e);
+/* Writes every cached HIB back into t and empties the cache. */
+void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
+/* Empties the cache without writing it back (fork child, reset). */
+void hp_hib_cache_clear(hp_hib_cache_t *c);
+
 /* Empties without reporting (for __heapprof_reset). */
 void hp_hib_table_clear(hp_hib_table_t *t);
 u64 hp_hib_table_evictions(const hp_hib_table_t *t);

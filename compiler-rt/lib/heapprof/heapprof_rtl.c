@@ -284,6 +284,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   u64 tsc = hp_rdtsc();
   u32 cpu = hp_cpu_id();
   dump_map_t map = {0};
+  hp_thread_flush_hibs();
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   fold_ctx_t f = {&map, hp_tsc_to_ms(tsc), cpu};
   hp_for_each_live_chunk(fold_cb, &f);
@@ -394,6 +395,7 @@ HP_INTERFACE int __heapprof_dump(void) {
 
 HP_INTERFACE void __heapprof_reset(void) {
   __heapprof_init();
+  hp_thread_flush_hibs();
   hp_hib_table_clear(&hp_hib_table);
 }
 

@@ -33,10 +33,14 @@ void hp_shadow_clear(uptr beg, uptr end) {
     hp_memset((void *)pe, 0, e - pe);
     return;
   }
-  u64 *c = (u64 *)s;
-  for (uptr n = (e - s) / 8; n; n--)
-    *c++ = 0;
+  if (e - s <= 4 * sizeof(u64)) { /* the common small chunk */
+    for (u64 *c = (u64 *)s; c < (u64 *)e; c++)
+      *c = 0;
+    return;
+  }
+  hp_memset((void *)s, 0, e - s); /* rep stosb */
 }
+
 
 void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out) {
   hp_shadow_scan_t r = {0, 0, 0, 0, 0};
@@ -48,28 +52,29 @@ void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out) {
   }
   uptr g = HP_ROUND_DOWN(beg, HP_GRANULE_SIZE);
   uptr end = beg + size;
-  const u64 *c = hp_shadow_counter(g);
-  uptr cur_page = (uptr)-1;
-  bool page_touched = false;
-  for (; g < end; g += HP_GRANULE_SIZE, c++) {
-    uptr page = g / HP_PAGE_SIZE;
-    if (page != cur_page) {
-      if (page_touched)
-        r.touched_pages++;
-      r.pages++;
-      cur_page = page;
-      page_touched = false;
+  /* Page by page: a page's counters are read once, branch-free, and only a
+   * page with accesses is looked at counter by counter.  Most of a large
+   * chunk is usually untouched. */
+  while (g < end) {
+    uptr page_end = HP_MIN(HP_ROUND_DOWN(g, HP_PAGE_SIZE) + HP_PAGE_SIZE,
+                           HP_ROUND_UP(end, HP_GRANULE_SIZE));
+    const u64 *c = hp_shadow_counter(g);
+    uptr n = (page_end - g) / HP_GRANULE_SIZE;
+    u64 any = 0, sum = 0;
+    for (uptr i = 0; i < n; i++) {
+      any |= c[i];
+      sum += c[i];
     }
-    u64 v = *c;
-    r.granules++;
-    if (v) {
-      r.accesses += v;
-      r.touched_granules++;
-      page_touched = true;
+    r.granules += n;
+    r.pages++;
+    if (any) {
+      r.accesses += sum;
+      r.touched_pages++;
+      for (uptr i = 0; i < n; i++)
+        r.touched_granules += c[i] != 0;
     }
+    g = page_end;
   }
-  if (page_touched)
-    r.touched_pages++;
   *out = r;
 }
 

@@ -95,6 +95,7 @@ static void thread_exit(void *arg) {
     return;
   tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches);
+  hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
@@ -142,6 +143,18 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 }
 
 u32 hp_thread_count(void) { return live_threads; }
+
+void hp_thread_flush_hibs(void) {
+  /* Under the registry lock no thread can exit (and free its struct);
+   * each cache's own lock orders us against its owner's frees. */
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next)
+    hp_hib_cache_flush(&t->hibs, &hp_hib_table);
+  hp_spin_unlock(&registry_lock);
+  hp_spin_lock(&fallback_lock);
+  hp_hib_cache_flush(&fallback.hibs, &hp_hib_table);
+  hp_spin_unlock(&fallback_lock);
+}
 
 /* --------------------------------------------- pthread_create interceptor */
 
@@ -229,7 +242,10 @@ void hp_thread_fork_child(void) {
   hp_thread_t *self = tls_thread;
   threads = NULL;
   live_threads = 0;
+  /* The cached HIBs are the parent's, like its table. */
+  hp_hib_cache_clear(&fallback.hibs);
   if ((uptr)self > (uptr)TLS_DEAD) {
+    hp_hib_cache_clear(&self->hibs);
     self->next = self->prev = NULL;
     self->tid = (u32)syscall(SYS_gettid);
     threads = self;

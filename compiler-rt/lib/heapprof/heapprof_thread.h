@@ -14,6 +14,7 @@ typedef struct hp_thread {
   hp_stats_t stats;
   uptr stack_top;      /* frames at or above this are not the program's */
   u32 cycle_tick;      /* allocator calls since the last cycle sample */
+  hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   u32 tid;
   bool registered;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
@@ -30,6 +31,8 @@ u32 hp_thread_count(void);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);
+/* Writes every thread's cached HIBs back into the table (profile writing). */
+void hp_thread_flush_hibs(void);
 void hp_thread_fork_parent(void);
 void hp_thread_fork_child(void);
 
