@@ -38,18 +38,17 @@ static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_unlock(&t->spill_lock);
 }
 
-void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
-  u32 set = (u32)(h->stack_id % t->nsets);
+/* Finds stack_id's way in its set, with the set locked.  Returns it with
+ * *hit set, or else a way to fill: an empty one, or the least recently
+ * merged one after writing its HIB to the spill log (never lost). */
+static hp_hib_way_t *find_way(hp_hib_table_t *t, u64 stack_id, u32 set,
+                              bool *hit) {
   hp_hib_way_t *w = &t->ways[(uptr)set * t->nways];
-  u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
-  hp_spin_lock(&t->locks[set]);
   hp_hib_way_t *empty = NULL, *lru = &w[0];
   for (u32 i = 0; i < t->nways; i++) {
-    if (w[i].hib.stack_id == h->stack_id) {
-      hp_hib_merge(&w[i].hib, h);
-      w[i].tick = now;
-      hp_spin_unlock(&t->locks[set]);
-      return;
+    if (w[i].hib.stack_id == stack_id) {
+      *hit = true;
+      return &w[i];
     }
     if (!w[i].hib.stack_id) {
       if (!empty)
@@ -58,44 +57,39 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
       lru = &w[i];
     }
   }
-  if (!empty) {
-    /* Written to the spill log before the slot is reused: never lost. */
-    spill_append(t, &lru->hib);
-    __atomic_fetch_add(&t->evictions, 1, __ATOMIC_RELAXED);
-    empty = lru;
-  }
-  hp_memcpy(&empty->hib, h, sizeof(*h));
-  empty->tick = now;
+  *hit = false;
+  if (empty)
+    return empty;
+  spill_append(t, &lru->hib);
+  __atomic_fetch_add(&t->evictions, 1, __ATOMIC_RELAXED);
+  return lru;
+}
+
+void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
+  u32 set = (u32)(h->stack_id % t->nsets);
+  u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
+  bool hit;
+  hp_spin_lock(&t->locks[set]);
+  hp_hib_way_t *w = find_way(t, h->stack_id, set, &hit);
+  if (hit)
+    hp_hib_merge(&w->hib, h);
+  else
+    hp_memcpy(&w->hib, h, sizeof(*h));
+  w->tick = now;
   hp_spin_unlock(&t->locks[set]);
 }
 
 void hp_hib_table_add_event(hp_hib_table_t *t, const hp_chunk_event_t *e) {
   u32 set = (u32)(e->stack_id % t->nsets);
-  hp_hib_way_t *w = &t->ways[(uptr)set * t->nways];
   u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
+  bool hit;
   hp_spin_lock(&t->locks[set]);
-  hp_hib_way_t *empty = NULL, *lru = &w[0];
-  for (u32 i = 0; i < t->nways; i++) {
-    if (w[i].hib.stack_id == e->stack_id) {
-      hp_hib_add_event(&w[i].hib, e);
-      w[i].tick = now;
-      hp_spin_unlock(&t->locks[set]);
-      return;
-    }
-    if (!w[i].hib.stack_id) {
-      if (!empty)
-        empty = &w[i];
-    } else if (w[i].tick < lru->tick) {
-      lru = &w[i];
-    }
-  }
-  if (!empty) {
-    spill_append(t, &lru->hib);
-    __atomic_fetch_add(&t->evictions, 1, __ATOMIC_RELAXED);
-    empty = lru;
-  }
-  hp_hib_from_event(&empty->hib, e);
-  empty->tick = now;
+  hp_hib_way_t *w = find_way(t, e->stack_id, set, &hit);
+  if (hit)
+    hp_hib_add_event(&w->hib, e);
+  else
+    hp_hib_from_event(&w->hib, e);
+  w->tick = now;
   hp_spin_unlock(&t->locks[set]);
 }
 

@@ -172,49 +172,53 @@ static HP_ALWAYS_INLINE size_t do_strnlen(const char *s, size_t n) {
   return HP_LIKELY(real_strnlen) ? real_strnlen(s, n) : hp_strnlen(s, n);
 }
 
-HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+/* The bodies shared by libc's names and the ABI entry points the pass
+ * calls instead of the memory intrinsics. */
+static HP_ALWAYS_INLINE void *counted_memcpy(void *d, const void *s, size_t n) {
   count(s, n);
   count(d, n);
   do_memcpy(d, s, n);
   return d;
+}
+
+static HP_ALWAYS_INLINE void *counted_memmove(void *d, const void *s,
+                                              size_t n) {
+  count(s, n);
+  count(d, n);
+  do_memmove(d, s, n);
+  return d;
+}
+
+static HP_ALWAYS_INLINE void *counted_memset(void *d, int c, size_t n) {
+  count(d, n);
+  do_memset(d, c, n);
+  return d;
+}
+
+HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+  return counted_memcpy(d, s, n);
 }
 
 HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
-  count(s, n);
-  count(d, n);
-  do_memmove(d, s, n);
-  return d;
+  return counted_memmove(d, s, n);
 }
 
 HP_INTERFACE void *memset(void *d, int c, size_t n) {
-  count(d, n);
-  do_memset(d, c, n);
-  return d;
+  return counted_memset(d, c, n);
 }
 
-HP_INTERFACE void bzero(void *d, size_t n) {
-  count(d, n);
-  do_memset(d, 0, n);
-}
+HP_INTERFACE void bzero(void *d, size_t n) { counted_memset(d, 0, n); }
 
 HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
-  count(s, n);
-  count(d, n);
-  do_memcpy(d, s, n);
-  return d;
+  return counted_memcpy(d, s, n);
 }
 
 HP_INTERFACE void *__heapprof_memmove(void *d, const void *s, size_t n) {
-  count(s, n);
-  count(d, n);
-  do_memmove(d, s, n);
-  return d;
+  return counted_memmove(d, s, n);
 }
 
 HP_INTERFACE void *__heapprof_memset(void *d, int c, size_t n) {
-  count(d, n);
-  do_memset(d, c, n);
-  return d;
+  return counted_memset(d, c, n);
 }
 
 /* memcmp/bcmp: the bytes compared, up to and including the first
@@ -367,9 +371,11 @@ HP_INTERFACE char *strrchr(const char *s, int c) {
   return NULL;
 }
 
-HP_INTERFACE char *strdup(const char *s) {
+/* The new string belongs to the caller of strdup: fp is that entry
+ * point's frame. */
+static HP_ALWAYS_INLINE char *counted_strdup(const char *s, uptr fp) {
   size_t n = do_strlen(s) + 1;
-  char *d = hp_allocate(n, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  char *d = hp_allocate(n, 0, HP_ALLOC_MALLOC, fp, false);
   if (!d)
     return NULL;
   count(s, n);
@@ -378,15 +384,12 @@ HP_INTERFACE char *strdup(const char *s) {
   return d;
 }
 
+HP_INTERFACE char *strdup(const char *s) {
+  return counted_strdup(s, HP_ENTRY_FP());
+}
+
 HP_INTERFACE char *__strdup(const char *s) {
-  size_t n = do_strlen(s) + 1;
-  char *d = hp_allocate(n, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
-  if (!d)
-    return NULL;
-  count(s, n);
-  count(d, n);
-  do_memcpy(d, s, n);
-  return d;
+  return counted_strdup(s, HP_ENTRY_FP());
 }
 
 HP_INTERFACE char *strndup(const char *s, size_t max) {

@@ -14,40 +14,31 @@
 
 extern char **environ;
 
+static void sift_down(uptr *a, u32 root, u32 end) {
+  for (;;) {
+    u32 child = 2 * root + 1;
+    if (child >= end)
+      return;
+    if (child + 1 < end && a[child] < a[child + 1])
+      child++;
+    if (a[root] >= a[child])
+      return;
+    uptr t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+    root = child;
+  }
+}
+
 void hp_sort_uptr(uptr *a, u32 n) {
   /* Heap sort: no recursion, no allocation. */
-  for (u32 start = n / 2; start-- > 0;) {
-    for (u32 root = start;;) {
-      u32 child = 2 * root + 1;
-      if (child >= n)
-        break;
-      if (child + 1 < n && a[child] < a[child + 1])
-        child++;
-      if (a[root] >= a[child])
-        break;
-      uptr t = a[root];
-      a[root] = a[child];
-      a[child] = t;
-      root = child;
-    }
-  }
+  for (u32 start = n / 2; start-- > 0;)
+    sift_down(a, start, n);
   for (u32 end = n; end-- > 1;) {
     uptr t = a[0];
     a[0] = a[end];
     a[end] = t;
-    for (u32 root = 0;;) {
-      u32 child = 2 * root + 1;
-      if (child >= end)
-        break;
-      if (child + 1 < end && a[child] < a[child + 1])
-        child++;
-      if (a[root] >= a[child])
-        break;
-      t = a[root];
-      a[root] = a[child];
-      a[child] = t;
-      root = child;
-    }
+    sift_down(a, 0, end);
   }
 }
 
