@@ -24,9 +24,9 @@ define i32 @local(i32 %x) {
 ; STACK-LABEL: define i32 @local(
 ; STACK:         load i64, ptr @__heapprof_shadow_memory_dynamic_address
 ; STACK:         ptrtoint ptr %e to i64
+; STACK:         add i64 %{{.*}}, 2
 ; STACK:         store i32 %x, ptr %e
-; STACK-NEXT:    ptrtoint ptr %e to i64
-; STACK:         %v = load i32, ptr %e
+; STACK-NEXT:    %v = load i32, ptr %e
 
 define i64 @byval(ptr byval(%struct.S) %s) {
   %f = getelementptr inbounds %struct.S, ptr %s, i64 0, i32 1

@@ -164,6 +164,14 @@ static cl::opt<bool> ClGuardAgainstVersionMismatch(
 
 // Debug flags.
 
+static cl::opt<bool> ClConsolidate(
+    "heapprof-consolidate", cl::init(true), cl::Hidden,
+    cl::desc("Merge the counter updates of accesses to the same pointer in "
+             "one basic block into one +N update when the later access is "
+             "guaranteed to run whenever the earlier one does (no call or "
+             "possibly-non-returning instruction between them); never "
+             "changes a count"));
+
 static cl::opt<std::string>
     ClDebugFunc("heapprof-debug-func",
                 cl::desc("Leave the function with this name uninstrumented "
@@ -176,6 +184,8 @@ STATISTIC(NumInstrumentedAtomics, "Number of instrumented atomics");
 STATISTIC(NumInstrumentedMemIntrinsics,
           "Number of mem intrinsics redirected to the runtime");
 STATISTIC(NumCounterUpdates, "Number of shadow counter updates emitted");
+STATISTIC(NumConsolidated,
+          "Number of counter updates merged into an earlier one");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
 STATISTIC(NumSkippedGlobal, "Number of accesses not counted: globals only");
 STATISTIC(NumSkippedScalable,
@@ -261,6 +271,7 @@ private:
   void collectUpdates(const InterestingAccess &A,
                       SmallVectorImpl<CounterUpdate> &Updates);
   void emitUpdate(const CounterUpdate &U);
+  void consolidate(SmallVectorImpl<CounterUpdate> &Updates) const;
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
                      uint64_t Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -547,6 +558,56 @@ void HeapProfiler::emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
   markNoSanitize(IRB.CreateStore(New, CounterPtr));
 }
 
+/// True if execution may not go from I to the next instruction, or I may do
+/// anything to the counters (a call can free, dump or reset): the end of a
+/// stretch in which updates may merge.
+static bool isConsolidationBarrier(const Instruction *I) {
+  if (isa<DbgInfoIntrinsic>(I))
+    return false;
+  if (const auto *II = dyn_cast<IntrinsicInst>(I))
+    if (II->isLifetimeStartOrEnd() || II->getIntrinsicID() == Intrinsic::assume)
+      return false;
+  return isa<CallBase>(I) || !isGuaranteedToTransferExecutionToSuccessor(I);
+}
+
+/// Merges each plain (non-lane) update into an earlier one on the very same
+/// pointer value in the same basic block when nothing between the two
+/// accesses is a barrier: whenever the first access runs, the second does,
+/// so "+1 here, +1 there" and "+2 here" leave the same count in the same
+/// counter.  Lanes, masked updates and callbacks mode (where loads and
+/// stores are separate calls) are left alone.
+void HeapProfiler::consolidate(SmallVectorImpl<CounterUpdate> &Updates) const {
+  if (!ClConsolidate || ClUseCallbacks || Updates.size() < 2)
+    return;
+  SmallVector<CounterUpdate, 16> Out;
+  DenseMap<Value *, size_t> Open; // pointer -> its update in Out
+  const Instruction *Last = nullptr;
+  for (const CounterUpdate &U : Updates) {
+    if (!Last || U.InsertPt->getParent() != Last->getParent()) {
+      Open.clear();
+    } else if (U.InsertPt != Last) {
+      bool Barrier = isConsolidationBarrier(Last);
+      for (const Instruction *I = Last->getNextNode(); !Barrier && I != U.InsertPt;
+           I = I->getNextNode())
+        Barrier = isConsolidationBarrier(I);
+      if (Barrier)
+        Open.clear();
+    }
+    Last = U.InsertPt;
+    if (U.Lane == CounterUpdate::NotALane && !U.LaneMask) {
+      auto It = Open.find(U.Ptr);
+      if (It != Open.end()) {
+        Out[It->second].Count += U.Count;
+        ++NumConsolidated;
+        continue;
+      }
+      Open[U.Ptr] = Out.size();
+    }
+    Out.push_back(U);
+  }
+  Updates.assign(Out.begin(), Out.end());
+}
+
 void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   Instruction *InsertBefore = U.InsertPt;
   if (U.LaneMask) {
@@ -659,6 +720,9 @@ bool HeapProfiler::instrumentFunction(Function &F) {
   F.addFnAttr(HeapProfInstrumentedAttr);
   if (Updates.empty() && MemIntrinsics.empty())
     return Changed;
+
+  // Phase 1b: merge updates that provably hit one counter back to back.
+  consolidate(Updates);
 
   // Phase 2: emit.
   if (!Updates.empty() && !ClUseCallbacks)
