@@ -20,7 +20,10 @@ LLVM_PROFDATA=$(command -v llvm-profdata-19 || echo /usr/lib/llvm-19/bin/llvm-pr
 echo
 echo "== the raw profile, as llvm-profdata reads it (first records)"
 echo "\$ llvm-profdata-19 show --memory $raw --profiled-binary $OUT/demo"
-"$LLVM_PROFDATA" show --memory "$raw" --profiled-binary "$OUT/demo" | sed -n '/^  Records:/,$p' | head -40
+"$LLVM_PROFDATA" show --memory "$raw" --profiled-binary "$OUT/demo" > "$OUT/demo.profdata.yaml"
+# (not piped into head: with pipefail a closed pipe would fail the demo)
+sed -n '/^  Records:/,$p' "$OUT/demo.profdata.yaml" > "$OUT/records.yaml"
+head -40 "$OUT/records.yaml"
 echo "..."
 echo
 echo "\$ llvm-profdata-19 merge $raw --profiled-binary $OUT/demo -o $OUT/demo.memprofdata"
