@@ -24,16 +24,9 @@ void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways) {
 
 static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_lock(&t->spill_lock);
-  if (t->spill_len == t->spill_cap) {
-    u64 cap = t->spill_cap ? t->spill_cap * 2 : 256;
-    hp_hib_t *n = hp_mmap_or_die(cap * sizeof(hp_hib_t), "HIB spill log");
-    if (t->spill) {
-      hp_memcpy(n, t->spill, t->spill_len * sizeof(hp_hib_t));
-      hp_munmap(t->spill, t->spill_cap * sizeof(hp_hib_t));
-    }
-    t->spill = n;
-    t->spill_cap = cap;
-  }
+  if (t->spill_len == t->spill_cap)
+    hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
+                  sizeof(hp_hib_t), 256, "HIB spill log");
   hp_memcpy(&t->spill[t->spill_len++], h, sizeof(*h));
   hp_spin_unlock(&t->spill_lock);
 }

@@ -320,6 +320,18 @@ void hp_munmap(void *p, size_t size) {
   errno = saved;
 }
 
+void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
+                   const char *what) {
+  u64 n = *cap ? *cap * 2 : initial;
+  void *d = hp_mmap_or_die(n * elem, what);
+  if (*data) {
+    hp_memcpy(d, *data, len * elem);
+    hp_munmap(*data, *cap * elem);
+  }
+  *data = d;
+  *cap = n;
+}
+
 static bool buf_reserve(hp_buf_t *b, size_t extra) {
   if (b->failed)
     return false;

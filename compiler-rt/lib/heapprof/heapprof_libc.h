@@ -49,6 +49,11 @@ void *hp_mmap_or_die(size_t size, const char *what);
 void *hp_mmap_noreserve(size_t size, const char *what);
 void hp_munmap(void *p, size_t size);
 
+/* Makes room for one more element in an mmap'd array: doubles *cap (from
+ * initial), copies the len elements in use and unmaps the old array. */
+void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
+                   const char *what);
+
 /* A growable byte buffer backed by mmap (never malloc), for building a
  * profile or report before one write. */
 typedef struct hp_buf {

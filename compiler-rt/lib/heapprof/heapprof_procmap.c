@@ -28,16 +28,9 @@ static void add_build_id(hp_module_t *mod, const struct dl_phdr_info *info,
 static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   hp_procmap_t *m = arg;
-  if (m->n == m->cap) {
-    u32 cap = m->cap ? m->cap * 2 : 32;
-    hp_module_t *n = hp_mmap_or_die(cap * sizeof(hp_module_t), "module map");
-    if (m->mods) {
-      hp_memcpy(n, m->mods, m->n * sizeof(hp_module_t));
-      hp_munmap(m->mods, m->cap * sizeof(hp_module_t));
-    }
-    m->mods = n;
-    m->cap = cap;
-  }
+  if (m->n == m->cap)
+    hp_array_grow((void **)&m->mods, &m->cap, m->n, sizeof(hp_module_t), 32,
+                  "module map");
   hp_module_t *mod = &m->mods[m->n];
   hp_memset(mod, 0, sizeof(*mod));
   const char *name = info->dlpi_name;

@@ -26,7 +26,7 @@ typedef struct hp_module {
 
 typedef struct hp_procmap {
   hp_module_t *mods;
-  u32 n, cap;
+  u64 n, cap;
 } hp_procmap_t;
 
 /* Fills m (mmap'd storage); free with hp_procmap_free. */

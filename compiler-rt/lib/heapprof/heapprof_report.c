@@ -57,6 +57,10 @@ static uptr caller_pc(uptr fp) {
   return fp ? ((const uptr *)fp)[1] - 1 : 0;
 }
 
+static const char halt_hint[] =
+    "HEAPPROF_OPTIONS=halt_on_error=0 reports and continues, leaving the "
+    "pointer alone";
+
 static void finish(bool fatal, const char *hint) {
   hp_printf("HINT: %s\n", hint);
   if (fatal) {
@@ -98,9 +102,7 @@ void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
               "not allocated by heapprof\n",
               (void *)p, (void *)caller_pc(fp), op);
   print_current_stack(fp);
-  finish(hp_flags.halt_on_error,
-         "HEAPPROF_OPTIONS=halt_on_error=0 reports and continues, leaving "
-         "the pointer alone");
+  finish(hp_flags.halt_on_error, halt_hint);
 }
 
 void hp_report_double_free(uptr p, uptr fp, const char *op,
@@ -117,9 +119,7 @@ void hp_report_double_free(uptr p, uptr fp, const char *op,
       hp_print_stack(2, pcs, n);
     }
   }
-  finish(hp_flags.halt_on_error,
-         "HEAPPROF_OPTIONS=halt_on_error=0 reports and continues, leaving "
-         "the pointer alone");
+  finish(hp_flags.halt_on_error, halt_hint);
 }
 
 void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
