@@ -2,13 +2,14 @@
  *
  * Part of heapprof.  What every malloc/free does besides finding a block:
  *
- *   allocate: RDTSCP (timestamp + cpu) -> unwind into a stack buffer ->
+ *   allocate: RDTSC (timestamp), sched_getcpu -> unwind into a stack buffer ->
  *     StackDepot id -> block -> header -> zero the chunk's shadow counters
  *     -> publish state ALLOCATED.
  *   free: validate the pointer against the allocator's own metadata (never
  *     trusting the memory it points to) -> atomically ALLOCATED->AVAILABLE
  *     (a second free fails here: double free) -> read the chunk's counters
- *     -> return the block -> merge the chunk's HIB into the table.
+ *     -> return the block -> merge the chunk's event into the thread's HIB
+ *     cache (written back to the table on conflict, exit and dumps).
  *
  * Word 0 of the header (state, from_memalign, alloc_kind, flags) is read
  * and written as one atomic u32 so that a dump marking a live chunk
@@ -201,13 +202,6 @@ static lookup_result_t lookup(uptr u, lookup_t *l) {
   return LOOKUP_NOT_OURS;
 }
 
-uptr hp_chunk_requested_size(const hp_chunk_header_t *h, uptr user_beg) {
-  if (h->requested_size != HP_SIZE_IN_LARGE)
-    return h->requested_size;
-  hp_large_t *l = hp_secondary_find(user_beg);
-  return l ? l->requested_size : 0;
-}
-
 /* Reports a pointer lookup() refused; false when the caller must leave the
  * pointer alone (halt_on_error=0). */
 static void report_lookup(lookup_result_t r, const lookup_t *l, uptr u,
@@ -258,8 +252,7 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
   e->live = false;
 }
 
-void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc) {
-  (void)pc;
+void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (!p)
     return;
   bool profiling = hp_flags.profiling;
@@ -325,7 +318,7 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     return hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
   if (size == 0) {
     /* glibc: realloc(p, 0) frees p and returns NULL. */
-    hp_deallocate(p, HP_ALLOC_MALLOC, fp, 0);
+    hp_deallocate(p, HP_ALLOC_MALLOC, fp);
     return NULL;
   }
   uptr u = (uptr)p;
@@ -355,7 +348,7 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   hp_thread_release(t);
-  hp_deallocate(p, HP_ALLOC_MALLOC, fp, 0);
+  hp_deallocate(p, HP_ALLOC_MALLOC, fp);
   return n;
 }
 

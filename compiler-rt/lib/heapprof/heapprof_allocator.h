@@ -66,7 +66,6 @@ typedef struct hp_large {
   u64 requested_size;
 } hp_large_t;
 
-void hp_secondary_init(void);
 /* Maps a chunk with room for size user bytes at alignment align (>= 32);
  * returns user_beg (0 on failure). */
 uptr hp_secondary_alloc(uptr size, uptr align);
@@ -91,7 +90,7 @@ void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
  * from the cold regions of the primary; anything else is hp_allocate. */
 #define HP_COLD_HINT_LIMIT 128
 void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint);
-void hp_deallocate(void *p, u8 kind, uptr fp, uptr pc);
+void hp_deallocate(void *p, u8 kind, uptr fp);
 void *hp_reallocate(void *p, uptr size, uptr fp);
 uptr hp_usable_size(const void *p);
 /* Fails an allocation per allocator_may_return_null: returns NULL with
@@ -103,7 +102,6 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind);
 typedef void (*hp_chunk_fn)(hp_chunk_header_t *h, uptr user_beg, uptr size,
                             void *arg);
 void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg);
-uptr hp_chunk_requested_size(const hp_chunk_header_t *h, uptr user_beg);
 /* Dump support: counts a live chunk once (see heapprof_hib.h); false if it
  * was freed meanwhile. */
 struct hp_chunk_event;

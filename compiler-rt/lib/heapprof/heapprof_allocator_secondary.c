@@ -27,8 +27,6 @@ static uptr recent[RECENT];
 static u32 recent_pos;
 static u64 mapped_bytes;
 
-void hp_secondary_init(void) {}
-
 static uptr hash_ptr(uptr p, uptr cap) {
   return (uptr)(((u64)p >> 12) * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
 }

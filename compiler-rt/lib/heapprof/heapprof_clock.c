@@ -7,7 +7,6 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
-#include <cpuid.h>
 #include <sched.h>
 #include <time.h>
 
@@ -19,17 +18,9 @@ static u64 mono_ns(void) {
   return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-u32 hp_cpu_id_slow(void) {
-  int c = sched_getcpu();
-  return c < 0 ? 0 : (u32)c;
-}
-
 void hp_clock_init(void) {
   if (hp_clock.ready)
     return;
-  unsigned a, b, c, d;
-  hp_clock.have_rdtscp =
-      __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
   u64 n0 = mono_ns(), t0 = hp_rdtsc();
   u64 n1, t1;
   do {
@@ -44,8 +35,6 @@ void hp_clock_init(void) {
   hp_clock.tsc0 = t0;
   __atomic_store_n(&hp_clock.ready, true, __ATOMIC_RELEASE);
 }
-
-u32 hp_now_ms(void) { return hp_tsc_to_ms(hp_rdtsc()); }
 
 u32 hp_cpu_id(void) {
   int c = sched_getcpu();

@@ -14,7 +14,6 @@ typedef struct hp_clock {
   u64 tsc0;     /* TSC at init */
   u64 ms_mult;  /* ms = ((tsc - tsc0) * ms_mult) >> 32 */
   u64 tsc_hz;
-  bool have_rdtscp;
   bool ready;
 } hp_clock_t;
 extern hp_clock_t hp_clock;
@@ -27,20 +26,6 @@ static HP_ALWAYS_INLINE u64 hp_rdtsc(void) {
   return ((u64)hi << 32) | lo;
 }
 
-u32 hp_cpu_id_slow(void);
-
-/* Reads the TSC and the current cpu. */
-static HP_ALWAYS_INLINE u64 hp_rdtscp(u32 *cpu) {
-  if (HP_LIKELY(hp_clock.have_rdtscp)) {
-    u32 lo, hi, aux;
-    __asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-    *cpu = aux & 0xfff;
-    return ((u64)hi << 32) | lo;
-  }
-  *cpu = hp_cpu_id_slow();
-  return hp_rdtsc();
-}
-
 /* Milliseconds since init for a TSC value (0 before init). */
 static HP_ALWAYS_INLINE u32 hp_tsc_to_ms(u64 tsc) {
   if (HP_UNLIKELY(!hp_clock.ready || tsc < hp_clock.tsc0))
@@ -48,8 +33,6 @@ static HP_ALWAYS_INLINE u32 hp_tsc_to_ms(u64 tsc) {
   return (u32)(((unsigned __int128)(tsc - hp_clock.tsc0) * hp_clock.ms_mult) >>
                32);
 }
-
-u32 hp_now_ms(void);
 
 /* The current cpu: sched_getcpu() (a vDSO read, ~3 ns; RDTSCP is ~45 ns in
  * some VMs). */

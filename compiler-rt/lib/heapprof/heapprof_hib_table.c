@@ -72,20 +72,6 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_unlock(&t->locks[set]);
 }
 
-void hp_hib_table_add_event(hp_hib_table_t *t, const hp_chunk_event_t *e) {
-  u32 set = (u32)(e->stack_id % t->nsets);
-  u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
-  bool hit;
-  hp_spin_lock(&t->locks[set]);
-  hp_hib_way_t *w = find_way(t, e->stack_id, set, &hit);
-  if (hit)
-    hp_hib_add_event(&w->hib, e);
-  else
-    hp_hib_from_event(&w->hib, e);
-  w->tick = now;
-  hp_spin_unlock(&t->locks[set]);
-}
-
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
   for (u32 s = 0; s < t->nsets; s++) {

@@ -42,8 +42,6 @@ extern hp_hib_table_t hp_hib_table;
 
 void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways);
 void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h);
-/* The same for one chunk event: merged in place, no HIB built. */
-void hp_hib_table_add_event(hp_hib_table_t *t, const hp_chunk_event_t *e);
 /* Hands every entry (and then every spilled HIB) to fn and empties the
  * table and the spill log. */
 void hp_hib_table_drain(hp_hib_table_t *t,

@@ -29,11 +29,11 @@ HP_INTERFACE void *malloc(size_t size) {
 }
 
 HP_INTERFACE void free(void *p) {
-  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP(), 0);
+  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
 HP_INTERFACE void cfree(void *p) {
-  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP(), 0);
+  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
 HP_INTERFACE void *calloc(size_t n, size_t size) {

@@ -280,13 +280,6 @@ void hp_printf(const char *fmt, ...) {
   va_end(ap);
 }
 
-void hp_fdprintf(int fd, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vfdprintf(fd, fmt, ap);
-  va_end(ap);
-}
-
 /* ---------------------------------------------------------------- memory */
 
 void *hp_mmap(size_t size) {

@@ -40,7 +40,6 @@ int hp_snprintf(char *buf, size_t size, const char *fmt, ...) HP_FORMAT(3, 4);
 bool hp_write_all(int fd, const void *buf, size_t n);
 /* Formats into a stack buffer and writes to stderr. */
 void hp_printf(const char *fmt, ...) HP_FORMAT(1, 2);
-void hp_fdprintf(int fd, const char *fmt, ...) HP_FORMAT(2, 3);
 
 /* Anonymous private mappings.  hp_mmap_or_die reports and aborts on
  * failure; hp_mmap_noreserve reserves address space lazily backed. */

@@ -96,7 +96,7 @@ NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
 
 #define DELETE(name, kind, params)                                           \
   HP_INTERFACE void name params {                                            \
-    hp_deallocate(p, kind, HP_ENTRY_FP(), 0);                                \
+    hp_deallocate(p, kind, HP_ENTRY_FP());                                \
   }
 
 DELETE(_ZdlPv, HP_ALLOC_NEW, (void *p))

@@ -43,7 +43,6 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_shadow_init();
   hp_stackdepot_init();
   hp_primary_init();
-  hp_secondary_init();
   hp_hib_table_init(&hp_hib_table, (u32)hp_flags.hib_table_sets,
                     (u32)hp_flags.hib_table_ways);
   hp_thread_init();

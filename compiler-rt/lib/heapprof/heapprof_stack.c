@@ -10,6 +10,18 @@ static HP_ALWAYS_INLINE bool frame_ok(uptr f, uptr below, uptr top) {
   return f > below && !(f & 7) && f + 2 * sizeof(uptr) <= top;
 }
 
+/* The folding rule: is pc among the last HP_FOLD_WINDOW PCs of the walk?
+ * ring holds them, walked counts them; pc is added. Nearest first: in
+ * recursive code the repeat is usually one or two frames back. */
+static HP_ALWAYS_INLINE bool fold_repeat(uptr *ring, u32 walked, uptr pc) {
+  u32 w = walked < HP_FOLD_WINDOW ? walked : HP_FOLD_WINDOW;
+  bool repeat = false;
+  for (u32 j = 1; j <= w && !repeat; j++)
+    repeat = ring[(walked - j) % HP_FOLD_WINDOW] == pc;
+  ring[walked % HP_FOLD_WINDOW] = pc;
+  return repeat;
+}
+
 /* Frame at fp: fp[0] = caller's frame pointer, fp[1] = return address into
  * the caller.  The return address of a frame is kept only when the caller's
  * own frame lies inside the stack too; so the walk stops below the thread's
@@ -26,14 +38,7 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
     if (ret < 4096)
       break;
     uptr pc = ret - 1;
-    bool repeat = false;
-    if (fold) {
-      /* Same rule as hp_fold_recursion: nearest first. */
-      u32 w = walked < HP_FOLD_WINDOW ? walked : HP_FOLD_WINDOW;
-      for (u32 j = 1; j <= w && !repeat; j++)
-        repeat = ring[(walked - j) % HP_FOLD_WINDOW] == pc;
-      ring[walked % HP_FOLD_WINDOW] = pc;
-    }
+    bool repeat = fold && fold_repeat(ring, walked, pc);
     walked++;
     if (!repeat) {
       pcs[n++] = pc;
@@ -52,20 +57,12 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
 }
 
 u32 hp_fold_recursion(uptr *pcs, u32 n) {
-  /* Judge each frame against the original walk (not the kept frames), so
-   * the result depends only on the stack.  In recursive code the repeat is
-   * usually one or two frames back, so the scan looks nearest first. */
-  uptr orig[HP_MAX_STACK_DEPTH];
+  /* Judged against the original walk (not the kept frames), so the result
+   * depends only on the stack. */
+  uptr ring[HP_FOLD_WINDOW];
   u32 k = 0;
-  for (u32 i = 0; i < n; i++) {
-    uptr pc = pcs[i];
-    u32 lo = i > HP_FOLD_WINDOW ? i - HP_FOLD_WINDOW : 0;
-    u32 j = i;
-    while (j > lo && orig[j - 1] != pc)
-      j--;
-    orig[i] = pc;
-    if (j == lo)
-      pcs[k++] = pc;
-  }
+  for (u32 i = 0; i < n; i++)
+    if (!fold_repeat(ring, i, pcs[i]))
+      pcs[k++] = pcs[i];
   return k;
 }

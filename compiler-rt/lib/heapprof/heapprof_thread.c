@@ -80,7 +80,6 @@ static hp_thread_t *create(uptr stack_top) {
   if (threads)
     threads->prev = t;
   threads = t;
-  t->registered = true;
   live_threads++;
   hp_spin_unlock(&registry_lock);
   if (key_ready)
@@ -107,7 +106,6 @@ static void thread_exit(void *arg) {
   if (t->next)
     t->next->prev = t->prev;
   live_threads--;
-  t->registered = false;
   t->next = free_threads;
   free_threads = t;
   hp_spin_unlock(&registry_lock);

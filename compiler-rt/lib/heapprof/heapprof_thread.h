@@ -16,7 +16,6 @@ typedef struct hp_thread {
   u32 cycle_tick;      /* allocator calls since the last cycle sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   u32 tid;
-  bool registered;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
 } hp_thread_t;
 
