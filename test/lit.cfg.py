@@ -80,6 +80,35 @@ config.substitutions.append(("%env_heapprof_opts=", "env HEAPPROF_OPTIONS="))
 config.substitutions.append(("%run", ""))
 config.substitutions.append(("%python", shlex.quote(__import__("sys").executable)))
 
+# Security tests change owners and modes (chown, chgrp): they need root.
+# setuid-exec: a root-run binary that is setuid to nobody gets AT_SECURE
+# (its effective uid differs from the real one), which tests secure mode
+# without a second login.  It needs the user nobody, a file system not
+# mounted nosuid, and every directory above the test outputs searchable by
+# others (nobody must reach its profile directory).
+def _setuid_exec_works():
+    import pwd
+    try:
+        pwd.getpwnam("nobody")
+    except KeyError:
+        return False
+    root = config.test_exec_root
+    os.makedirs(root, exist_ok=True)
+    if os.statvfs(root).f_flag & os.ST_NOSUID:
+        return False
+    d = os.path.abspath(root)
+    while True:
+        if not os.stat(d).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(d)
+        if parent == d:
+            return True
+        d = parent
+if os.geteuid() == 0:
+    config.available_features.add("root")
+    if _setuid_exec_works():
+        config.available_features.add("setuid-exec")
+
 # Programs that map big shadow regions: keep parallelism modest on 2 cores.
 lit_config.parallelism_groups["shadow-memory"] = 4
 config.parallelism_group = "shadow-memory"

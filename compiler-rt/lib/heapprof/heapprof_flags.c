@@ -86,6 +86,8 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "max_allocation_size_mb";
   if (f->verbosity < 0)
     return "verbosity";
+  if (!hp_profile_mode_bits(f->profile_mode))
+    return "profile_mode";
   return NULL;
 }
 
@@ -187,6 +189,11 @@ void hp_flags_init(void) {
     hp_report_bad_option(err);
   if (&__heapprof_profile_dir[0] != NULL && __heapprof_profile_dir[0])
     hp_flags.profile_dir = __heapprof_profile_dir;
+  /* Secure mode: hp_getenv answers NULL; the program's own options stand. */
+  if (hp_secure_mode() && hp_env_is_set("HEAPPROF_OPTIONS"))
+    hp_printf("HeapProf: WARNING: HEAPPROF_OPTIONS ignored: the program runs "
+              "with elevated privileges (setuid, setgid or file "
+              "capabilities)\n");
   if (!hp_flags_parse(&hp_flags, hp_getenv("HEAPPROF_OPTIONS"),
                       "HEAPPROF_OPTIONS", err, sizeof(err)))
     hp_report_bad_option(err);

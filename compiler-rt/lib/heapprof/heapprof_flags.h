@@ -4,7 +4,8 @@
  *   1. the defaults in heapprof_flags.inc;
  *   2. the program's weak __heapprof_default_options() string;
  *   3. -fheapprof=DIR from the compiler (sets profile_dir);
- *   4. the HEAPPROF_OPTIONS environment variable (always wins).
+ *   4. the HEAPPROF_OPTIONS environment variable (wins; ignored in secure
+ *      mode, when the program runs setuid/setgid: heapprof_secure.c).
  * Options are "name=value" separated by ':' (or spaces).  An unknown name is
  * a warning; a malformed value is an error that stops the program.
  *===----------------------------------------------------------------------===*/

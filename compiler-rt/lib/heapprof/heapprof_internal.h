@@ -58,6 +58,7 @@ typedef uintptr_t uptr;
 #include "heapprof_interface_internal.h"
 #include "heapprof/heapprof_interface.h"
 #include "heapprof_libc.h"
+#include "heapprof_secure.h"
 #include "heapprof_flags.h"
 #include "heapprof_clock.h"
 #include "heapprof_shadow.h"

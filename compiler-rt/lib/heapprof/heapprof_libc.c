@@ -86,7 +86,7 @@ size_t hp_strlcpy(char *dst, const char *src, size_t size) {
 
 extern char **environ;
 
-const char *hp_getenv(const char *name) {
+static const char *env_lookup(const char *name) {
   size_t n = hp_strlen(name);
   if (!environ)
     return NULL;
@@ -95,6 +95,14 @@ const char *hp_getenv(const char *name) {
       return *e + n + 1;
   return NULL;
 }
+
+const char *hp_getenv(const char *name) {
+  /* A privileged process does not take orders from its caller's
+   * environment (heapprof_secure.c). */
+  return hp_secure_mode() ? NULL : env_lookup(name);
+}
+
+bool hp_env_is_set(const char *name) { return env_lookup(name) != NULL; }
 
 /* ---------------------------------------------------------------- format */
 

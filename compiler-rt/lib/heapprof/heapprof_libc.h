@@ -28,7 +28,10 @@ int hp_strncmp(const char *a, const char *b, size_t n);
 char *hp_strchr(const char *s, int c);
 /* Copies at most size-1 bytes and NUL-terminates; returns strlen(src). */
 size_t hp_strlcpy(char *dst, const char *src, size_t size);
+/* NULL in secure mode (hp_secure_mode): the environment is the caller's. */
 const char *hp_getenv(const char *name);
+/* Whether the variable is set, trusted or not (to say it was ignored). */
+bool hp_env_is_set(const char *name);
 
 /* printf subset: %d %i %u %x %X %o %c %s %p %% with l/ll/z/h length,
  * '-', '0', width, .precision (also '*').  Always NUL-terminates; returns the

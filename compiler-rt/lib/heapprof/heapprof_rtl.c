@@ -149,21 +149,8 @@ static u32 map_sorted(dump_map_t *m) {
 
 /* ------------------------------------------------------------- output */
 
-static const char *errno_text(int e) {
-  switch (e) {
-  case EACCES: return "permission denied";
-  case ENOENT: return "no such file or directory";
-  case ENOTDIR: return "a path component is not a directory";
-  case EROFS: return "read-only file system";
-  case ENOSPC: return "no space left on device";
-  case EISDIR: return "is a directory";
-  case ENAMETOOLONG: return "file name too long";
-  case EDQUOT: return "disk quota exceeded";
-  default: return "I/O error";
-  }
-}
-
-/* mkdir -p for the profile directory. */
+/* mkdir -p for the profile directory.  The directories it creates are
+ * private (0700): a profile holds the memory map and the ASLR bases. */
 static void make_dirs(const char *dir) {
   char path[4096];
   size_t len = hp_strlcpy(path, dir, sizeof(path));
@@ -173,78 +160,154 @@ static void make_dirs(const char *dir) {
     if (path[i] == '/' || path[i] == 0) {
       char c = path[i];
       path[i] = 0;
-      mkdir(path, 0755);
+      mkdir(path, 0700);
       path[i] = c;
     }
   }
 }
 
-static void profile_path(char *out, size_t size, u32 seq, const char *ext) {
+/* Where one profile file goes: the directory that is checked and written
+ * in, the file's name inside it, and the whole path for messages. */
+typedef struct profile_dest {
+  char dir[4096];
+  char name[512];
+  char path[4608];
+} profile_dest_t;
+
+static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
   u32 pid = (u32)getpid();
   char seqs[16] = "";
   if (seq)
     hp_snprintf(seqs, sizeof(seqs), ".%u", seq);
-  if (hp_flags.log_path[0]) {
-    hp_snprintf(out, size, "%s.%u%s.%s", hp_flags.log_path, pid, seqs, ext);
+  const char *lp = hp_flags.log_path;
+  if (lp[0]) {
+    /* log_path=PREFIX: the directory of the prefix. */
+    const char *slash = NULL;
+    for (const char *p = lp; *p; p++)
+      if (*p == '/')
+        slash = p;
+    const char *base = slash ? slash + 1 : lp;
+    if (!slash)
+      hp_strlcpy(d->dir, ".", sizeof(d->dir));
+    else if (slash == lp)
+      hp_strlcpy(d->dir, "/", sizeof(d->dir));
+    else
+      hp_snprintf(d->dir, sizeof(d->dir), "%.*s", (int)(slash - lp), lp);
+    hp_snprintf(d->name, sizeof(d->name), "%s.%u%s.%s", base, pid, seqs, ext);
+    hp_snprintf(d->path, sizeof(d->path), "%s.%u%s.%s", lp, pid, seqs, ext);
     return;
   }
-  const char *dir = hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".";
-  hp_snprintf(out, size, "%s/heapprof.%s.%u%s.%s", dir, hp_exe_name(), pid,
-              seqs, ext);
+  hp_strlcpy(d->dir, hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".",
+             sizeof(d->dir));
+  hp_snprintf(d->name, sizeof(d->name), "heapprof.%s.%u%s.%s", hp_exe_name(),
+              pid, seqs, ext);
+  hp_snprintf(d->path, sizeof(d->path), "%s/%s", d->dir, d->name);
 }
 
-/* Writes data to the configured destination; false if it had to fall back
- * to stderr. */
+/* Writes the profile into the checked directory dirfd: a new temporary
+ * file (after the old contents with append_dumps), then renamed over the
+ * final name.  false with *why on failure, leaving nothing behind.  Which
+ * directories, names and modes are safe: heapprof_secure.c. */
+static bool write_in_dir(int dirfd, const profile_dest_t *d,
+                         const hp_buf_t *b, char *why, size_t why_size) {
+  int old = -1;
+  if (hp_flags.append_dumps) {
+    old = hp_profile_open_old(dirfd, d->name, why, why_size);
+    if (old == -2)
+      return false;
+  }
+  char tmp[640];
+  int fd = hp_profile_temp_create(dirfd, d->name,
+                                  hp_profile_mode_bits(hp_flags.profile_mode),
+                                  tmp, sizeof(tmp));
+  if (fd < 0) {
+    hp_strlcpy(why, hp_file_errno_text(errno), why_size);
+    if (old >= 0)
+      close(old);
+    return false;
+  }
+  bool ok = true;
+  int err = 0;
+  if (old >= 0) {
+    /* append_dumps: the old contents first, so even then the file is
+     * always complete (raw dumps concatenated are one valid raw file). */
+    char chunk[16384];
+    for (;;) {
+      ssize_t r = read(old, chunk, sizeof(chunk));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0) {
+        ok = r == 0;
+        err = errno;
+        break;
+      }
+      if (!hp_write_all(fd, chunk, (size_t)r)) {
+        ok = false;
+        err = errno;
+        break;
+      }
+    }
+    close(old);
+  }
+  if (ok && !hp_write_all(fd, b->data, b->len)) {
+    ok = false;
+    err = errno;
+  }
+  if (close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (ok && renameat(dirfd, tmp, dirfd, d->name) == 0)
+    return true;
+  if (ok)
+    err = errno;
+  unlinkat(dirfd, tmp, 0);
+  hp_strlcpy(why, hp_file_errno_text(err), why_size);
+  return false;
+}
+
+/* Writes data to the configured destination; false if it could not be
+ * written there (then it went to stderr, or nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   if (!hp_strcmp(hp_flags.log_path, "stdout"))
     return hp_write_all(1, b->data, b->len);
   if (!hp_strcmp(hp_flags.log_path, "stderr"))
     return hp_write_all(2, b->data, b->len);
-  char path[4096], tmp[4200];
-  /* append_dumps: every dump of the process goes to the one file, after
-   * the ones before it (raw dumps concatenated are still one valid raw
-   * file).  The old contents are copied into the temporary file first, so
-   * even then the file is always complete. */
-  profile_path(path, sizeof(path), hp_flags.append_dumps ? 0 : seq, ext);
-  if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
-    make_dirs(hp_flags.profile_dir);
-  hp_snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = errno;
-  if (fd >= 0) {
-    bool ok = true;
-    int old = hp_flags.append_dumps ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    if (old >= 0) {
-      char chunk[16384];
-      for (;;) {
-        ssize_t r = read(old, chunk, sizeof(chunk));
-        if (r < 0 && errno == EINTR)
-          continue;
-        if (r <= 0) {
-          ok = r == 0;
-          break;
-        }
-        if (!hp_write_all(fd, chunk, (size_t)r)) {
-          ok = false;
-          break;
-        }
+  /* append_dumps: every dump of the process goes to the one file. */
+  profile_dest_t d;
+  profile_path(&d, hp_flags.append_dumps ? 0 : seq, ext);
+  char why[4800] = "";
+  bool secure = hp_secure_mode();
+  if (secure && d.dir[0] != '/') {
+    /* A relative directory would be the caller's current directory. */
+    hp_strlcpy(why, "the program runs with elevated privileges and was not "
+                    "built with an absolute profile directory",
+               sizeof(why));
+  } else {
+    if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
+      make_dirs(hp_flags.profile_dir);
+    int dirfd = hp_profile_dir_open(d.dir, why, sizeof(why));
+    if (dirfd >= 0) {
+      bool ok = write_in_dir(dirfd, &d, b, why, sizeof(why));
+      close(dirfd);
+      if (ok) {
+        if (hp_flags.verbosity)
+          hp_printf("HeapProf: wrote profile %s\n", d.path);
+        return true;
       }
-      close(old);
     }
-    ok = ok && hp_write_all(fd, b->data, b->len);
-    err = errno;
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) == 0) {
-      if (hp_flags.verbosity)
-        hp_printf("HeapProf: wrote profile %s\n", path);
-      return true;
-    }
-    err = errno;
-    unlink(tmp);
+  }
+  if (secure) {
+    /* stderr is the caller's: the memory map and ASLR bases of a
+     * privileged process are not theirs to read. */
+    hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; not "
+              "writing it (elevated privileges: no stderr fallback)\n",
+              d.path, why);
+    return false;
   }
   hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; writing it to "
             "stderr instead\n",
-            path, errno_text(err));
+            d.path, why);
   hp_write_all(2, b->data, b->len);
   return false;
 }

@@ -136,7 +136,11 @@ void hp_symbolize(const uptr *pcs_in, u32 n_in, const hp_procmap_t *map,
   for (u32 i = 0; i < n; i++)
     out->offs[i] = UINT32_MAX;
   char exe[1024];
-  if (!hp_flags.symbolize || !find_symbolizer(exe, sizeof(exe)))
+  /* Secure mode: no program of the caller's choosing (PATH,
+   * symbolizer_path) runs with the process's privileges; the text profile
+   * and reports show module+offset frames instead. */
+  if (!hp_flags.symbolize || hp_secure_mode() ||
+      !find_symbolizer(exe, sizeof(exe)))
     return;
   int in_fd = memfd_create("heapprof-sym-in", 0);
   int out_fd = memfd_create("heapprof-sym-out", 0);
