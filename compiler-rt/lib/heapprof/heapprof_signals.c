@@ -163,6 +163,7 @@ static void fork_child(void) {
   hp_thread_fork_child();
   hp_rtl_unlock();
   hp_hib_table_clear(&hp_hib_table);
+  hp_symbolizer_fork_child();
   if (dump_signo > 0 && dump_pipe[0] >= 0) {
     /* The dump thread did not survive the fork: start the child's own. */
     close(dump_pipe[0]);

@@ -1,14 +1,18 @@
 /*===- heapprof_symbolize.c - PCs to functions and lines ----------------===
  *
- * Part of heapprof.  Runs `llvm-symbolizer --inlining --demangle` with
- * "CODE <module> 0x<offset>" lines on stdin; each answer is pairs of
+ * Part of heapprof.  Talks to `llvm-symbolizer --inlining --demangle`:
+ * "CODE <module> 0x<offset>" lines on its stdin; each answer is pairs of
  * "function" / "file:line:column" lines ending with an empty line.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,13 +86,80 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
   return lo < s->n && s->pcs[lo] == pc ? lo : UINT32_MAX;
 }
 
-/* Runs the symbolizer on in_fd, output to out_fd.  false on failure.
- * vfork (not fork): no atfork handlers run -- the caller holds the profile
- * lock they take -- and no copy of a big heap's page tables.  Not
- * posix_spawn with file actions: those malloc (the action list, a strdup of
- * "/dev/null"), and the runtime's own allocations would show up as program
- * contexts in the next profile.  The child only makes system calls. */
-static bool run_symbolizer(const char *exe, int in_fd, int out_fd) {
+/* ------------------------------------------------- the symbolizer process
+ *
+ * One llvm-symbolizer serves the whole run: started at the first dump or
+ * report that needs it, kept for every later one (a start costs ~0.1 s of
+ * loading debug info), started again if it died.  It talks over a socket
+ * pair rather than two pipes: send(MSG_NOSIGNAL) to a dead symbolizer is
+ * an error, where a write to a pipe would raise SIGPIPE in the program.
+ *
+ * It is not the program's child: a first vfork child vforks the
+ * symbolizer and exits at once, so the symbolizer is re-parented to init
+ * (or the nearest subreaper).  A program that waits for all of its
+ * children (wait() until ECHILD) or counts SIGCHLDs never sees it.  At
+ * exit, or on a checkpoint's failure, our end of the socket is closed; the
+ * symbolizer reads end of file and exits, and init reaps it.
+ *
+ * vfork (not fork): no atfork handlers run -- the caller holds locks they
+ * take -- and no copy of a big heap's page tables.  Not posix_spawn with
+ * file actions: those malloc (the action list, a strdup of "/dev/null"),
+ * and the runtime's own allocations would show up as program contexts in
+ * the next profile.  The children only make system calls, with every
+ * signal blocked until the symbolizer's handlers are back to default. */
+
+#define HP_SYMBOLIZER_TIMEOUT_MS 30000
+
+/* sym_lock protects the rest: dumps (under the profile lock) and error
+ * reports (under the report lock) can symbolize at the same time. */
+static hp_spinlock_t sym_lock;
+static int sym_fd = -1;    /* our end of the socket; -1: not running */
+static pid_t sym_pid;      /* the symbolizer, to kill it if it hangs */
+static bool sym_disabled;  /* it failed twice in a row: stop trying */
+static volatile pid_t spawned_pid; /* written by the vfork child */
+/* Set while this thread holds sym_lock: a deadly signal that arrives then
+ * writes its profile unsymbolized instead of waiting for itself. */
+static HP_TLS bool in_symbolizer;
+
+static void close_fds_from(int lowest) {
+  if (syscall(SYS_close_range, lowest, ~0u, 0) == 0)
+    return;
+  for (int fd = lowest; fd < 4096; fd++)
+    close(fd);
+}
+
+/* In the vforked grandchild: becomes the symbolizer or exits. */
+HP_NORETURN static void exec_symbolizer(int sock, const char *exe,
+                                        char *const *argv, char *const *envp,
+                                        const sigset_t *mask) {
+  dup2(sock, 0);
+  dup2(sock, 1);
+  int devnull = open("/dev/null", O_WRONLY);
+  if (devnull >= 0 && devnull != 2)
+    dup2(devnull, 2);
+  /* Nothing of the program's: a pipe it shares with another process must
+   * not stay open for as long as the symbolizer lives. */
+  close_fds_from(3);
+  /* This process has its own handler table (no CLONE_SIGHAND): the
+   * program's handlers must not run here before execve. */
+  for (int sig = 1; sig < 65; sig++) {
+    struct sigaction sa;
+    if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+        sa.sa_handler != SIG_IGN) {
+      sa.sa_handler = SIG_DFL;
+      sa.sa_flags = 0;
+      sigaction(sig, &sa, NULL);
+    }
+  }
+  sigprocmask(SIG_SETMASK, mask, NULL);
+  execve(exe, argv, envp);
+  _exit(127);
+}
+
+static bool sym_start(void) {
+  char exe[1024];
+  if (!find_symbolizer(exe, sizeof(exe)))
+    return false;
   /* The symbolizer must not be profiled itself if heapprof was preloaded. */
   char *envp[256];
   u32 n = 0;
@@ -97,25 +168,172 @@ static bool run_symbolizer(const char *exe, int in_fd, int out_fd) {
         hp_strncmp(*e, "HEAPPROF_OPTIONS=", 17))
       envp[n++] = *e;
   envp[n] = NULL;
-  char *argv[] = {(char *)exe, "--inlining", "--demangle",
-                  "--output-style=LLVM", NULL};
-  pid_t pid = vfork();
-  if (pid < 0)
+  char *argv[] = {exe, "--inlining", "--demangle", "--output-style=LLVM",
+                  NULL};
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return false;
-  if (pid == 0) {
-    dup2(in_fd, 0);
-    dup2(out_fd, 1);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0)
-      dup2(devnull, 2);
-    execve(exe, argv, envp);
-    _exit(127);
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  spawned_pid = -1;
+  pid_t mid = vfork();
+  if (mid == 0) {
+    pid_t g = vfork();
+    if (g == 0)
+      exec_symbolizer(sv[1], exe, argv, envp, &old);
+    spawned_pid = g;
+    _exit(0);
   }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  close(sv[1]);
+  if (mid > 0) {
+    /* ECHILD: the program's SIGCHLD handler reaped it first; fine. */
+    int status;
+    while (waitpid(mid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (mid < 0 || spawned_pid <= 0) {
+    close(sv[0]);
+    return false;
+  }
+  sym_fd = sv[0];
+  sym_pid = spawned_pid;
+  if (hp_flags.verbosity >= 2)
+    hp_printf("HeapProf: started symbolizer %s (pid %d)\n", exe,
+              (int)sym_pid);
+  return true;
+}
+
+static void sym_stop(bool hung) {
+  if (sym_fd < 0)
+    return;
+  if (hung)
+    kill(sym_pid, SIGKILL);
+  close(sym_fd);
+  sym_fd = -1;
+  sym_pid = 0;
+}
+
+/* Sends every request and collects n answers (each ends with an empty
+ * line) into *ans, writing and reading as the socket allows, so neither
+ * side blocks on a full buffer.  false if the symbolizer died or stopped
+ * answering; *hung in the second case. */
+static bool sym_converse(const hp_buf_t *req, u32 n, hp_buf_t *ans,
+                         bool *hung) {
+  size_t sent = 0;
+  u32 got = 0;
+  char prev = 0;
+  *hung = false;
+  while (got < n) {
+    struct pollfd p = {sym_fd, (short)(POLLIN | (sent < req->len ? POLLOUT : 0)),
+                       0};
+    int r = poll(&p, 1, HP_SYMBOLIZER_TIMEOUT_MS);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      *hung = r == 0;
       return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    if ((p.revents & POLLOUT) && sent < req->len) {
+      ssize_t w = send(sym_fd, req->data + sent, req->len - sent,
+                       MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (w > 0)
+        sent += (size_t)w;
+      else if (w < 0 && errno != EAGAIN && errno != EINTR)
+        return false;
+    }
+    if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+      char chunk[8192];
+      ssize_t got_bytes = recv(sym_fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+      if (got_bytes == 0)
+        return false; /* it exited */
+      if (got_bytes < 0) {
+        if (errno == EAGAIN || errno == EINTR)
+          continue;
+        return false;
+      }
+      hp_buf_append(ans, chunk, (size_t)got_bytes);
+      if (ans->failed)
+        return false;
+      for (ssize_t i = 0; i < got_bytes; i++) {
+        if (chunk[i] == '\n' && prev == '\n')
+          got++;
+        prev = chunk[i];
+      }
+    }
+  }
+  return true;
+}
+
+/* One batch: the running symbolizer, or a new one if it died; a second
+ * failure in a row turns symbolization off for the rest of the run (a
+ * missing or broken symbolizer must not cost a start per report). */
+static bool sym_run(const hp_buf_t *req, u32 n, hp_buf_t *ans) {
+  for (int attempt = 0; attempt < 2 && !sym_disabled; attempt++) {
+    if (sym_fd < 0 && !sym_start())
+      break;
+    bool hung;
+    if (sym_converse(req, n, ans, &hung))
+      return true;
+    sym_stop(hung);
+    ans->len = 0;
+    ans->failed = false;
+    if (hung)
+      break; /* 30 s is enough to wait once */
+  }
+  sym_disabled = true;
+  if (hp_flags.verbosity)
+    hp_printf("HeapProf: the symbolizer failed; stacks are not symbolized "
+              "from now on\n");
+  return false;
+}
+
+void hp_symbolizer_fork_child(void) {
+  /* The socket is the parent's conversation: forget it; the child starts
+   * its own symbolizer when it first needs one.  The lock may have been
+   * held by a thread that does not exist here. */
+  if (sym_fd >= 0)
+    close(sym_fd);
+  sym_fd = -1;
+  sym_pid = 0;
+  hp_spin_unlock(&sym_lock);
+}
+
+/* Fills out->text/offs from the symbolizer's answers, one block per PC. */
+static void parse_answers(char *p, hp_symbols_t *out) {
+  for (u32 i = 0; i < out->n && *p; i++) {
+    out->offs[i] = (u32)out->text.len;
+    bool any = false;
+    while (*p && *p != '\n') {
+      char *fn = p;
+      char *nl = hp_strchr(p, '\n');
+      if (!nl)
+        break;
+      *nl = 0;
+      char *loc = nl + 1;
+      char *nl2 = hp_strchr(loc, '\n');
+      if (!nl2)
+        break;
+      *nl2 = 0;
+      p = nl2 + 1;
+      if (!hp_strcmp(fn, "??") && !hp_strncmp(loc, "??", 2))
+        continue;
+      if (any)
+        hp_buf_append(&out->text, "\n", 1);
+      hp_buf_printf(&out->text, "%s %s", fn, loc);
+      any = true;
+    }
+    if (*p == '\n')
+      p++;
+    if (any)
+      hp_buf_append(&out->text, "", 1);
+    else
+      out->offs[i] = UINT32_MAX;
+    if (any)
+      out->text.data[out->text.len - 1] = 0;
+  }
+  out->ok = !out->text.failed;
 }
 
 void hp_symbolize(const uptr *pcs_in, u32 n_in, const hp_procmap_t *map,
@@ -135,87 +353,35 @@ void hp_symbolize(const uptr *pcs_in, u32 n_in, const hp_procmap_t *map,
   out->offs = hp_mmap_or_die((n + 1) * sizeof(u32), "symbolizer");
   for (u32 i = 0; i < n; i++)
     out->offs[i] = UINT32_MAX;
-  char exe[1024];
   /* Secure mode: no program of the caller's choosing (PATH,
    * symbolizer_path) runs with the process's privileges; the text profile
    * and reports show module+offset frames instead. */
-  if (!hp_flags.symbolize || hp_secure_mode() ||
-      !find_symbolizer(exe, sizeof(exe)))
+  if (!hp_flags.symbolize || hp_secure_mode() || in_symbolizer)
     return;
-  int in_fd = memfd_create("heapprof-sym-in", 0);
-  int out_fd = memfd_create("heapprof-sym-out", 0);
-  if (in_fd < 0 || out_fd < 0)
-    goto done;
-  {
-    hp_buf_t in = {0};
-    /* Inputs the symbolizer can't use (no module) still get a line, so the
-     * answers stay in step with pcs. */
-    for (u32 i = 0; i < n; i++) {
-      const hp_module_t *m = hp_procmap_find(map, out->pcs[i]);
-      if (m && m->path[0] && m->path[0] == '/')
-        hp_buf_printf(&in, "CODE \"%s\" 0x%zx\n", m->path,
-                      (size_t)(out->pcs[i] - m->bias));
-      else
-        hp_buf_printf(&in, "CODE \"/nonexistent\" 0x0\n");
-    }
-    bool wrote = !in.failed && hp_write_all(in_fd, in.data, in.len);
-    hp_buf_free(&in);
-    if (!wrote)
-      goto done;
+  /* Inputs the symbolizer can't use (no module, or a path that would break
+   * the quoting) still get a line, so the answers stay in step with pcs. */
+  hp_buf_t req = {0}, ans = {0};
+  for (u32 i = 0; i < n; i++) {
+    const hp_module_t *m = hp_procmap_find(map, out->pcs[i]);
+    if (m && m->path[0] == '/' && !hp_strchr(m->path, '"') &&
+        !hp_strchr(m->path, '\n'))
+      hp_buf_printf(&req, "CODE \"%s\" 0x%zx\n", m->path,
+                    (size_t)(out->pcs[i] - m->bias));
+    else
+      hp_buf_printf(&req, "CODE \"/nonexistent\" 0x0\n");
   }
-  lseek(in_fd, 0, SEEK_SET);
-  if (!run_symbolizer(exe, in_fd, out_fd))
-    goto done;
-  {
-    off_t size = lseek(out_fd, 0, SEEK_END);
-    if (size <= 0)
-      goto done;
-    char *raw = hp_mmap_or_die((size_t)size + 1, "symbolizer");
-    ssize_t got = pread(out_fd, raw, (size_t)size, 0);
-    if (got == size) {
-      raw[size] = 0;
-      /* Blocks separated by empty lines, one per input line. */
-      char *p = raw;
-      for (u32 i = 0; i < n && *p; i++) {
-        out->offs[i] = (u32)out->text.len;
-        bool any = false;
-        while (*p && *p != '\n') {
-          char *fn = p;
-          char *nl = hp_strchr(p, '\n');
-          if (!nl)
-            break;
-          *nl = 0;
-          char *loc = nl + 1;
-          char *nl2 = hp_strchr(loc, '\n');
-          if (!nl2)
-            break;
-          *nl2 = 0;
-          p = nl2 + 1;
-          if (!hp_strcmp(fn, "??") && !hp_strncmp(loc, "??", 2))
-            continue;
-          if (any)
-            hp_buf_append(&out->text, "\n", 1);
-          hp_buf_printf(&out->text, "%s %s", fn, loc);
-          any = true;
-        }
-        if (*p == '\n')
-          p++;
-        if (any)
-          hp_buf_append(&out->text, "", 1);
-        else
-          out->offs[i] = UINT32_MAX;
-        if (any)
-          out->text.data[out->text.len - 1] = 0;
-      }
-      out->ok = !out->text.failed;
-    }
-    hp_munmap(raw, (size_t)size + 1);
+  if (!req.failed) {
+    hp_spin_lock(&sym_lock);
+    in_symbolizer = true;
+    bool ok = sym_run(&req, n, &ans);
+    in_symbolizer = false;
+    hp_spin_unlock(&sym_lock);
+    hp_buf_append(&ans, "", 1);
+    if (ok && !ans.failed)
+      parse_answers(ans.data, out);
   }
-done:
-  if (in_fd >= 0)
-    close(in_fd);
-  if (out_fd >= 0)
-    close(out_fd);
+  hp_buf_free(&req);
+  hp_buf_free(&ans);
 }
 
 void hp_symbols_free(hp_symbols_t *s) {

@@ -1,9 +1,9 @@
 /*===- heapprof_symbolize.h - PCs to functions and lines ----------------===
  *
- * Part of heapprof.  All PCs of a profile are symbolized in one batch by one
- * llvm-symbolizer process (input and output through memfds, so nothing can
- * deadlock on a pipe), when the profile is written, never on the
- * allocation path.
+ * Part of heapprof.  All PCs of a profile are symbolized in one batch when
+ * the profile is written, never on the allocation path, by one
+ * llvm-symbolizer process that lives for the whole run (dumps and error
+ * reports share it).
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_SYMBOLIZE_H
 #define HEAPPROF_SYMBOLIZE_H
@@ -27,5 +27,7 @@ void hp_format_stack(hp_buf_t *b, const uptr *pcs, u32 n,
 /* Symbolizes one stack on its own and formats it (error reports). */
 void hp_symbolize_stack_text(hp_buf_t *b, const uptr *pcs, u32 n);
 void hp_sort_uptr(uptr *a, u32 n);
+/* pthread_atfork child handler: forget the parent's symbolizer. */
+void hp_symbolizer_fork_child(void);
 
 #endif
