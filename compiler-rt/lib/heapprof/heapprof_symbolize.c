@@ -270,7 +270,9 @@ static bool sym_converse(const hp_buf_t *req, u32 n, hp_buf_t *ans,
  * failure in a row turns symbolization off for the rest of the run (a
  * missing or broken symbolizer must not cost a start per report). */
 static bool sym_run(const hp_buf_t *req, u32 n, hp_buf_t *ans) {
-  for (int attempt = 0; attempt < 2 && !sym_disabled; attempt++) {
+  if (sym_disabled)
+    return false;
+  for (int attempt = 0; attempt < 2; attempt++) {
     if (sym_fd < 0 && !sym_start())
       break;
     bool hung;

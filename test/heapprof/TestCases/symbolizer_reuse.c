@@ -9,6 +9,9 @@
 // RUN: grep -c "HeapProf: ERROR: invalid-free" %t.out | FileCheck %s --check-prefix=THREE
 // RUN: grep -c "#0 0x[0-9a-f]* in bad_free .*symbolizer_reuse.c:" %t.out | FileCheck %s --check-prefix=THREE
 // RUN: grep -c "HeapProf: started symbolizer" %t.out | FileCheck %s --check-prefix=ONE
+// The symbolizer is running but is not the program's child.
+// RUN: FileCheck %s --check-prefix=NOCHILD < %t.out
+// NOCHILD: children: none
 // THREE: 3
 // ONE: 1
 //
@@ -39,6 +42,7 @@
 // RUN: cat %t.d/*.txt | grep -o "in fake_[0-9]*" | sort -u | count 2
 // Each process kept one symbolizer: (process, symbolizer) pairs are 2 too.
 // RUN: grep -o "in fake_[0-9]*" %t.d/*.txt | sed -e "s/[.][0-9]*[.]txt:/ /" | sort -u | count 2
+#include <errno.h>
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +73,9 @@ int main(int argc, char **argv) {
         bad_free();
     }
   }
+  if (!strcmp(argv[1], "mixed") && waitpid(-1, NULL, WNOHANG) < 0 &&
+      errno == ECHILD)
+    write(2, "children: none\n", 15);
   free(p);
   return 0;
 }
