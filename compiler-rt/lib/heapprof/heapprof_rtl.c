@@ -231,7 +231,7 @@ static bool write_in_dir(int dirfd, const profile_dest_t *d,
   if (old >= 0) {
     /* append_dumps: the old contents first, so even then the file is
      * always complete (raw dumps concatenated are one valid raw file). */
-    char chunk[16384];
+    char chunk[8192];
     for (;;) {
       ssize_t r = read(old, chunk, sizeof(chunk));
       if (r < 0 && errno == EINTR)
