@@ -45,10 +45,17 @@
 // HARD: HeapProf: WARNING: cannot write profile '{{.*}}.txt': it has 2 hard links; writing it to stderr instead
 // RUN: not grep SECRET %t.out
 // RUN: cmp %t.secret1 %t.secret1.orig && cmp %t.secret2 %t.secret2.orig
+//
+// A FIFO at the final name: refused without blocking on it.
+// RUN: rm -rf %t.d && mkdir %t.d
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:append_dumps=1:profile_dir=%t.d %run %t %t.d fifo-append %t.secret1 %t.secret2 2>&1 | FileCheck %s --check-prefix=FIFO
+// FIFO: HeapProf: WARNING: cannot write profile '{{.*}}.txt': it is not a regular file; writing it to stderr instead
+// FIFO: dump returned -1
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 __attribute__((noinline)) void *make(void) { return malloc(77); }
@@ -70,7 +77,10 @@ int main(int argc, char **argv) {
   snprintf(final, sizeof(final), "%s/heapprof.%s.%d%s.txt", dir, exe_name(),
            (int)getpid(), append ? "" : ".1");
   snprintf(tmp, sizeof(tmp), "%s.tmp", final);
-  if (!strncmp(how, "hardlink", 8)) {
+  if (!strncmp(how, "fifo", 4)) {
+    if (mkfifo(final, 0600))
+      return perror("mkfifo"), 2;
+  } else if (!strncmp(how, "hardlink", 8)) {
     if (link(s1, final))
       return perror("link"), 2;
   } else if (symlink(s1, final)) {

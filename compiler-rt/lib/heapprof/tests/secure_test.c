@@ -60,6 +60,11 @@ int main(void) {
   int old = hp_profile_open_old(dfd, "p.txt", why, sizeof(why));
   EXPECT(old >= 0);
   close(old);
+  /* Another user's file there (only root can make one): refused. */
+  if (geteuid() == 0 && fchownat(dfd, "p.txt", 65534, 65534, 0) == 0) {
+    EXPECT_EQ(hp_profile_open_old(dfd, "p.txt", why, sizeof(why)), -2);
+    EXPECT(strstr(why, "owned by uid 65534, not by this user") != NULL);
+  }
   /* World-writable without the sticky bit: refused; with it: fine. */
   close(dfd);
   chmod(dir, 0777);
