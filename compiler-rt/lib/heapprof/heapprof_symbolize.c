@@ -97,9 +97,9 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
  * It is not the program's child: a first vfork child vforks the
  * symbolizer and exits at once, so the symbolizer is re-parented to init
  * (or the nearest subreaper).  A program that waits for all of its
- * children (wait() until ECHILD) or counts SIGCHLDs never sees it.  At
- * exit, or on a checkpoint's failure, our end of the socket is closed; the
- * symbolizer reads end of file and exits, and init reaps it.
+ * children (wait() until ECHILD) or counts SIGCHLDs never sees it.  When
+ * the program exits (or a conversation fails) our end of the socket
+ * closes; the symbolizer reads end of file and exits, and init reaps it.
  *
  * vfork (not fork): no atfork handlers run -- the caller holds locks they
  * take -- and no copy of a big heap's page tables.  Not posix_spawn with
@@ -111,11 +111,12 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
 #define HP_SYMBOLIZER_TIMEOUT_MS 30000
 
 /* sym_lock protects the rest: dumps (under the profile lock) and error
- * reports (under the report lock) can symbolize at the same time. */
+ * reports (under the report lock) would otherwise share it at once. */
 static hp_spinlock_t sym_lock;
 static int sym_fd = -1;    /* our end of the socket; -1: not running */
 static pid_t sym_pid;      /* the symbolizer, to kill it if it hangs */
-static bool sym_disabled;  /* it failed twice in a row: stop trying */
+static bool sym_disabled;  /* could not be started, hung, or died twice in
+                              one batch: stop trying */
 static volatile pid_t spawned_pid; /* written by the vfork child */
 /* Set while this thread holds sym_lock: a deadly signal that arrives then
  * writes its profile unsymbolized instead of waiting for itself. */
