@@ -5,8 +5,16 @@
  * heapprof-clang and heapprof-clang++ run clang-19 / clang++-19 with the
  * user's arguments untouched, except that -fheapprof[=DIR] and -fno-heapprof
  * are taken out and, when the last of them enables heapprof, the pass plugin,
- * frame pointers, line tables and (when linking) the runtime are added.
- * docs/compiler.md documents the flags and why each is there.
+ * frame pointers, line tables, the include directory and (when linking) the
+ * runtime are added.  docs/compiler.md documents the flags and why each is
+ * there.
+ *
+ * -fheapprof=DIR reaches the program twice: the pass stores DIR in every
+ * object it compiles (a weak COMDAT __heapprof_profile_dir), and a link step
+ * with DIR puts a tiny generated object defining the same COMDAT first on
+ * the link line, so that its DIR is the one the linker keeps.  That object is
+ * a temporary file: for such a link the driver runs clang as a child and
+ * removes the file after it, instead of exec'ing clang.
  *
  * Everything is found relative to this executable (resolved through
  * /proc/self/exe), identically in the build tree and an install:
@@ -15,15 +23,20 @@
  *     <prefix>/lib/heapprof/HeapProfiler.so          the pass plugin
  *     <prefix>/lib/heapprof/libheapprof_rt.a (+.syms) the runtime
  *     <prefix>/lib/heapprof/libheapprof_cxx.a        operator new/delete
+ *     <prefix>/include/heapprof/heapprof_interface.h the user API
  *
  * HEAPPROF_CLANG / HEAPPROF_CLANGXX name another compiler to run.
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define DEFAULT_CLANG "clang-19"
@@ -32,8 +45,8 @@
 #define RT_ARCHIVE "libheapprof_rt.a"
 #define CXX_ARCHIVE "libheapprof_cxx.a"
 
-/* Upper bound on the arguments this program adds (see add_*_args). */
-#define MAX_ADDED_ARGS 32
+/* Upper bound on the arguments this program adds (see main). */
+#define MAX_ADDED_ARGS 40
 /* Response files are only scanned, never rewritten; these bound the work. */
 #define MAX_RSP_DEPTH 8
 #define MAX_RSP_TOKEN 4096
@@ -318,6 +331,209 @@ static char *concat(const char *a, const char *b, const char *c) {
   return r;
 }
 
+/* The profile directory's symbol and COMDAT group: the pass's name
+ * (HeapProfiler.cpp), read by the runtime (heapprof_flags.c). */
+#define DIR_SYMBOL "__heapprof_profile_dir"
+
+/* The generated object for a link step's -fheapprof=DIR: an x86-64 ELF
+ * relocatable file with what the pass emits for DIR, written directly (an
+ * assembler source would need an assembler job and would put its temporary
+ * name in the program's debug info under -g):
+ *
+ *   [1] .group                        GRP_COMDAT, signature DIR_SYMBOL: { [2] }
+ *   [2] .rodata.__heapprof_profile_dir  "DIR\0"
+ *   [3] .note.GNU-stack               (empty: no executable stack)
+ *   [4] .symtab                       null; weak object DIR_SYMBOL in [2]
+ *   [5] .strtab, [6] .shstrtab
+ *
+ * Placed before every other input, its group is the one the linker keeps,
+ * so its DIR wins over the objects'; a program's own strong definition
+ * still wins over it (weak). */
+enum { SEC_GROUP = 1, SEC_DATA, SEC_NOTE, SEC_SYMTAB, SEC_STRTAB, SEC_SHSTRTAB,
+       NUM_SECTIONS };
+
+static const char shstrtab[] =
+    "\0.group\0.rodata." DIR_SYMBOL "\0.note.GNU-stack\0.symtab\0.strtab\0"
+    ".shstrtab";
+static const char strtab[] = "\0" DIR_SYMBOL;
+
+/* Offset of NAME in shstrtab. */
+static Elf64_Word shstr(const char *name) {
+  for (size_t i = 0; i < sizeof shstrtab; i += strlen(shstrtab + i) + 1)
+    if (strcmp(shstrtab + i, name) == 0)
+      return (Elf64_Word)i;
+  abort();
+}
+
+/* Returns the object's bytes (malloc'd) and their number in *size. */
+static unsigned char *dir_object(const char *dir, size_t *size) {
+  size_t dir_size = strlen(dir) + 1;
+  Elf32_Word group[2] = {GRP_COMDAT, SEC_DATA};
+  Elf64_Sym syms[2];
+  memset(syms, 0, sizeof syms);
+  syms[1].st_name = 1;
+  syms[1].st_info = ELF64_ST_INFO(STB_WEAK, STT_OBJECT);
+  syms[1].st_other = STV_DEFAULT;
+  syms[1].st_shndx = SEC_DATA;
+  syms[1].st_size = dir_size;
+
+  /* Contents follow the ELF header in section order, 8-aligned; the section
+   * header table comes last. */
+  const void *data[NUM_SECTIONS] = {NULL, group, dir, "", syms, strtab,
+                                    shstrtab};
+  size_t len[NUM_SECTIONS] = {0, sizeof group, dir_size, 0, sizeof syms,
+                              sizeof strtab, sizeof shstrtab};
+  size_t off[NUM_SECTIONS] = {0};
+  size_t pos = sizeof(Elf64_Ehdr);
+  for (int i = 1; i < NUM_SECTIONS; i++) {
+    pos = (pos + 7) & ~(size_t)7;
+    off[i] = pos;
+    pos += len[i];
+  }
+  size_t shoff = (pos + 7) & ~(size_t)7;
+  *size = shoff + NUM_SECTIONS * sizeof(Elf64_Shdr);
+  unsigned char *obj = calloc(1, *size);
+  if (!obj) {
+    perror(prog);
+    exit(1);
+  }
+
+  Elf64_Ehdr eh;
+  memset(&eh, 0, sizeof eh);
+  memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+  eh.e_type = ET_REL;
+  eh.e_machine = EM_X86_64;
+  eh.e_version = EV_CURRENT;
+  eh.e_shoff = shoff;
+  eh.e_ehsize = sizeof(Elf64_Ehdr);
+  eh.e_shentsize = sizeof(Elf64_Shdr);
+  eh.e_shnum = NUM_SECTIONS;
+  eh.e_shstrndx = SEC_SHSTRTAB;
+  memcpy(obj, &eh, sizeof eh);
+
+  Elf64_Shdr sh[NUM_SECTIONS];
+  memset(sh, 0, sizeof sh);
+  sh[SEC_GROUP] = (Elf64_Shdr){.sh_name = shstr(".group"),
+                               .sh_type = SHT_GROUP,
+                               .sh_link = SEC_SYMTAB,
+                               .sh_info = 1, /* the signature symbol */
+                               .sh_addralign = 4,
+                               .sh_entsize = sizeof(Elf32_Word)};
+  sh[SEC_DATA] = (Elf64_Shdr){.sh_name = shstr(".rodata." DIR_SYMBOL),
+                              .sh_type = SHT_PROGBITS,
+                              .sh_flags = SHF_ALLOC | SHF_GROUP,
+                              .sh_addralign = 1};
+  sh[SEC_NOTE] = (Elf64_Shdr){.sh_name = shstr(".note.GNU-stack"),
+                              .sh_type = SHT_PROGBITS,
+                              .sh_addralign = 1};
+  sh[SEC_SYMTAB] = (Elf64_Shdr){.sh_name = shstr(".symtab"),
+                                .sh_type = SHT_SYMTAB,
+                                .sh_link = SEC_STRTAB,
+                                .sh_info = 1, /* locals: the null symbol */
+                                .sh_addralign = 8,
+                                .sh_entsize = sizeof(Elf64_Sym)};
+  sh[SEC_STRTAB] = (Elf64_Shdr){.sh_name = shstr(".strtab"),
+                                .sh_type = SHT_STRTAB,
+                                .sh_addralign = 1};
+  sh[SEC_SHSTRTAB] = (Elf64_Shdr){.sh_name = shstr(".shstrtab"),
+                                  .sh_type = SHT_STRTAB,
+                                  .sh_addralign = 1};
+  for (int i = 1; i < NUM_SECTIONS; i++) {
+    sh[i].sh_offset = off[i];
+    sh[i].sh_size = len[i];
+    memcpy(obj + off[i], data[i], len[i]);
+  }
+  memcpy(obj + shoff, sh, sizeof sh);
+  return obj;
+}
+
+/* Writes the object for DIR to a new temporary file; returns its name. */
+static char *write_dir_object(const char *dir) {
+  const char *tmpdir = getenv("TMPDIR");
+  if (!tmpdir || !*tmpdir)
+    tmpdir = "/tmp";
+  char *path = concat(tmpdir, "/heapprof-dir-XXXXXX", ".o");
+  int fd = mkstemps(path, 2);
+  if (fd < 0) {
+    fprintf(stderr, "%s: error: cannot create a temporary file in '%s': %s\n",
+            prog, tmpdir, strerror(errno));
+    exit(1);
+  }
+  size_t size;
+  unsigned char *obj = dir_object(dir, &size);
+  for (size_t done = 0; done < size;) {
+    ssize_t n = write(fd, obj + done, size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path,
+              strerror(n < 0 ? errno : ENOSPC));
+      unlink(path);
+      exit(1);
+    }
+    done += (size_t)n;
+  }
+  if (close(fd) != 0) {
+    fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path,
+            strerror(errno));
+    unlink(path);
+    exit(1);
+  }
+  free(obj);
+  return path;
+}
+
+/* Runs the compiler as a child, removes the temporary file, and exits as
+ * the child did.  The signals that end a build are held off meanwhile (the
+ * child, in the same process group, gets them too), so the file is removed
+ * before this process dies of one. */
+static void run_and_remove(const char *clang, const char **out,
+                           const char *tmp) {
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGHUP);
+  sigaddset(&stop, SIGQUIT);
+  sigprocmask(SIG_BLOCK, &stop, &old);
+  pid_t pid = fork();
+  if (pid == 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    execvp(clang, (char *const *)out);
+    fprintf(stderr, "%s: error: cannot run '%s': %s\n", prog, clang,
+            strerror(errno));
+    _exit(1);
+  }
+  int status = 0;
+  int err = pid < 0 ? errno : 0;
+  while (pid > 0 && waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      err = errno;
+      break;
+    }
+  }
+  unlink(tmp);
+  if (err) {
+    fprintf(stderr, "%s: error: cannot run '%s': %s\n", prog, clang,
+            strerror(err));
+    exit(1);
+  }
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    signal(sig, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    raise(sig);
+    exit(128 + sig);
+  }
+  /* A held-off signal that came meanwhile ends this process now. */
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
 int main(int argc, char **argv) {
   const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
   prog = base ? base + 1 : (argc > 0 ? argv[0] : prog);
@@ -352,6 +568,7 @@ int main(int argc, char **argv) {
   const char *added[MAX_ADDED_ARGS];
   int n_added = 0;
   const char *pre = NULL; /* added before the user's arguments */
+  char *dir_obj = NULL;    /* the generated object for a link's DIR */
   if (s.enabled && s.has_inputs) {
     char *prefix = find_prefix(argv[0]);
     char *libdir = concat(prefix, "/lib/heapprof", "");
@@ -378,8 +595,17 @@ int main(int argc, char **argv) {
     if (!s.user_debug_level)
       pre = "-gline-tables-only";
     added[n_added++] = "-fdebug-info-for-profiling";
+    /* #include <heapprof/heapprof_interface.h> without a -I; after the
+     * system directories, so that a <prefix> of /usr cannot reorder them. */
+    added[n_added++] = "-idirafter";
+    added[n_added++] = concat(prefix, "/include", "");
+    /* Through -Xclang, so that only compile jobs see it: a link-only
+     * command gets no "argument unused" warning, and an LTO link does not
+     * hand the plugin's option to a linker that has no plugin loaded. */
     if (s.dir) {
+      added[n_added++] = "-Xclang";
       added[n_added++] = "-mllvm";
+      added[n_added++] = "-Xclang";
       added[n_added++] = concat("-heapprof-profile-dir=", s.dir, "");
     }
     if (!s.no_link) {
@@ -388,6 +614,9 @@ int main(int argc, char **argv) {
        * to the executable, which exports them through the dynamic list. */
       if (!s.shared) {
         char *rt = concat(libdir, "/", RT_ARCHIVE);
+        /* The link step's DIR decides the program's (see the top). */
+        if (s.dir)
+          dir_obj = write_dir_object(s.dir);
         /* After the user's -x LANG, clang would compile the archives as
          * LANG sources. */
         if (s.lang) {
@@ -415,7 +644,7 @@ int main(int argc, char **argv) {
     }
   }
 
-  const char **out = malloc(((size_t)argc + MAX_ADDED_ARGS + 2) * sizeof *out);
+  const char **out = malloc(((size_t)argc + MAX_ADDED_ARGS + 3) * sizeof *out);
   if (!out) {
     perror(prog);
     return 1;
@@ -424,6 +653,8 @@ int main(int argc, char **argv) {
   out[n++] = clang;
   if (pre)
     out[n++] = pre;
+  if (dir_obj)
+    out[n++] = dir_obj;
   for (int i = 1; i < dashdash; i++)
     if (!drop[i])
       out[n++] = argv[i];
@@ -433,6 +664,8 @@ int main(int argc, char **argv) {
     out[n++] = argv[i];
   out[n] = NULL;
 
+  if (dir_obj)
+    run_and_remove(clang, out, dir_obj);
   execvp(clang, (char *const *)out);
   fprintf(stderr, "%s: error: cannot run '%s': %s\n", prog, clang,
           strerror(errno));

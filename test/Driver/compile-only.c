@@ -6,7 +6,7 @@
 // RUN: heapprof-clang -fheapprof -### -O2 -c %s -o %t.o 2>&1 | FileCheck %s -DLIB=%heapprof_lib_dir
 // RUN: heapprof-clang -fheapprof -### -O2 -fomit-frame-pointer -c %s -o %t.o 2>&1 | FileCheck %s -DLIB=%heapprof_lib_dir
 // RUN: heapprof-clang -fheapprof -### -S %s -o %t.s 2>&1 | FileCheck %s -DLIB=%heapprof_lib_dir
-// RUN: env HEAPPROF_CLANG=echo heapprof-clang -fheapprof -O2 -c %s -o %t.o | FileCheck %s --check-prefix=ARGS -DLIB=%heapprof_lib_dir -DSRC=%s -DOBJ=%t.o
+// RUN: env HEAPPROF_CLANG=echo heapprof-clang -fheapprof -O2 -c %s -o %t.o | FileCheck %s --check-prefix=ARGS -DLIB=%heapprof_lib_dir -DSRC=%s -DOBJ=%t.o -DINC=%heapprof_include_dir
 
 // CHECK:      "-cc1"
 // CHECK-SAME: "-mframe-pointer=all"
@@ -21,6 +21,6 @@
 
 // The exact command: the user's arguments in order, -gline-tables-only
 // first (so that a -g of the user's would win), the rest after.
-// ARGS: {{^}}-gline-tables-only -O2 -c [[SRC]] -o [[OBJ]] -fpass-plugin=[[LIB]]/HeapProfiler.so -Xclang -load -Xclang [[LIB]]/HeapProfiler.so -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fdebug-info-for-profiling{{$}}
+// ARGS: {{^}}-gline-tables-only -O2 -c [[SRC]] -o [[OBJ]] -fpass-plugin=[[LIB]]/HeapProfiler.so -Xclang -load -Xclang [[LIB]]/HeapProfiler.so -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fdebug-info-for-profiling -idirafter [[INC]]{{$}}
 
 int main(void) { return 0; }

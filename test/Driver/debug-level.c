@@ -14,6 +14,6 @@
 // FULL-NOT: line-tables-only
 // NONE-NOT: "-debug-info-kind
 // ARGS-NOT: -gline-tables-only
-// ARGS: {{^}}-g -c {{.*}} -fdebug-info-for-profiling{{$}}
+// ARGS: {{^}}-g -c {{.*}} -fdebug-info-for-profiling -idirafter {{[^ ]*}}/include{{$}}
 
 int main(void) { return 0; }

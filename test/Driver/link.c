@@ -5,7 +5,7 @@
 // the C driver.
 // REQUIRES: heapprof-driver
 // RUN: heapprof-clang -fheapprof -### %s -o %t 2>&1 | FileCheck %s -DLIB=%heapprof_lib_dir
-// RUN: env HEAPPROF_CLANG=echo heapprof-clang -fheapprof %s -o %t | FileCheck %s --check-prefix=ARGS -DLIB=%heapprof_lib_dir
+// RUN: env HEAPPROF_CLANG=echo heapprof-clang -fheapprof %s -o %t | FileCheck %s --check-prefix=ARGS -DLIB=%heapprof_lib_dir -DINC=%heapprof_include_dir
 
 // CHECK:      "-cc1"
 // CHECK-SAME: "-fpass-plugin=[[LIB]]/HeapProfiler.so"
@@ -13,7 +13,7 @@
 // CHECK-NOT:  libheapprof_cxx
 // CHECK-SAME: "--whole-archive" "[[LIB]]/libheapprof_rt.a" "--no-whole-archive" "--dynamic-list=[[LIB]]/libheapprof_rt.a.syms" "-lpthread" "-ldl" "-lm" "--build-id"
 
-// ARGS: -fdebug-info-for-profiling -Wl,--whole-archive [[LIB]]/libheapprof_rt.a -Wl,--no-whole-archive -Wl,--dynamic-list=[[LIB]]/libheapprof_rt.a.syms -lpthread -ldl -lm -Wl,--build-id{{$}}
+// ARGS: -fdebug-info-for-profiling -idirafter [[INC]] -Wl,--whole-archive [[LIB]]/libheapprof_rt.a -Wl,--no-whole-archive -Wl,--dynamic-list=[[LIB]]/libheapprof_rt.a.syms -lpthread -ldl -lm -Wl,--build-id{{$}}
 
 // Linking objects only: the same link line.
 // RUN: heapprof-clang -c %s -o %t.o

@@ -17,16 +17,25 @@
  * libstdc++ does not define them; heapprof does, and a hint below 128 puts
  * the object in the allocator's cold regions (heapprof_allocator_primary.c).
  *
- * A throwing new that cannot allocate calls the program's new_handler
- * (std::get_new_handler, weakly referenced) and retries; with no handler it
- * reports out-of-memory and aborts (C code cannot throw std::bad_alloc).
- * A nothrow new returns NULL after the same handler loop.
+ * A new that cannot allocate does what the standard asks of the library's
+ * own operator new: it calls the program's new_handler and retries while
+ * there is one; with none left the throwing forms throw std::bad_alloc and
+ * the nothrow forms return NULL.  A new_handler that throws makes a nothrow
+ * new return NULL.  The throw and that catch are C++, in
+ * heapprof_new_throw.cpp; this file is compiled with unwind tables so the
+ * exception passes through its frames.  allocator_may_return_null=0 turns
+ * "no new_handler left" into an out-of-memory report and an abort instead,
+ * for both forms (as it does for malloc's NULL).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
 typedef void (*new_handler_t)(void);
-/* std::get_new_handler(); absent when libstdc++ is not linked. */
-extern new_handler_t _ZSt15get_new_handlerv(void) __attribute__((weak));
+/* std::get_new_handler(). */
+extern new_handler_t _ZSt15get_new_handlerv(void);
+
+/* heapprof_new_throw.cpp */
+HP_NORETURN void hp_throw_bad_alloc(void);
+bool hp_call_new_handler_nothrow(new_handler_t handler);
 
 typedef struct nothrow_t nothrow_t;
 
@@ -41,14 +50,19 @@ static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
                   : hp_allocate_hinted(size, align, kind, fp, (u8)hint);
     if (HP_LIKELY(p))
       return p;
-    new_handler_t h = _ZSt15get_new_handlerv ? _ZSt15get_new_handlerv() : NULL;
-    if (!h) {
-      if (nothrow)
-        return NULL;
-      hp_report_new_failed(size, fp);
-    }
-    h();
+    new_handler_t h = _ZSt15get_new_handlerv();
+    if (!h)
+      break;
+    if (!nothrow)
+      h(); /* may throw through this frame */
+    else if (!hp_call_new_handler_nothrow(h))
+      return NULL;
   }
+  if (!hp_flags.allocator_may_return_null)
+    hp_report_new_failed(size, fp);
+  if (nothrow)
+    return NULL;
+  hp_throw_bad_alloc();
 }
 
 #define NEW(name, kind, align_arg, nothrow, params, align_expr)              \

@@ -64,20 +64,31 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
                 (unsigned long long)x->continuations);
 }
 
+/* The terse line is for scripts: every one of its 16 fields is a number.
+ * An average over no objects (a context whose objects an earlier checkpoint
+ * already counted: alloc_count 0) is 0.00 there, not n/a. */
+static void terse_ave(hp_buf_t *b, u64 total, u64 count) {
+  if (count)
+    ave(b, total, count);
+  else
+    hp_buf_printf(b, "0.00");
+}
+
 static void terse_line(hp_buf_t *b, const hp_hib_t *h) {
   const hp_mib_t *m = &h->mib;
   u64 n = m->alloc_count;
   hp_buf_printf(b, "MIB:%llu/%u/", (unsigned long long)h->stack_id,
                 m->alloc_count);
-  ave(b, m->total_size, n);
+  terse_ave(b, m->total_size, n);
   hp_buf_printf(b, "/%u/%u/", m->min_size, m->max_size);
-  ave(b, m->total_access_count, n);
+  terse_ave(b, m->total_access_count, n);
   hp_buf_printf(b, "/%llu/%llu/", (unsigned long long)m->min_access_count,
                 (unsigned long long)m->max_access_count);
-  ave(b, m->total_lifetime, n);
-  hp_buf_printf(b, "/%u/%u/%u/%u/%u/%u\n", m->min_lifetime, m->max_lifetime,
-                m->num_migrated_cpu, m->num_lifetime_overlaps,
-                m->num_same_alloc_cpu, m->num_same_dealloc_cpu);
+  terse_ave(b, m->total_lifetime, n);
+  hp_buf_printf(b, "/%u/%u/%u/%u/%u/%u/%llu\n", m->min_lifetime,
+                m->max_lifetime, m->num_migrated_cpu, m->num_lifetime_overlaps,
+                m->num_same_alloc_cpu, m->num_same_dealloc_cpu,
+                (unsigned long long)h->ext.live_at_dump);
 }
 
 void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,

@@ -20,8 +20,12 @@
  *   Summary: ...
  *
  * The first five lines of a block are upstream MemProf's text shape; the
- * rest are heapprof's.  print_terse gives one MIB:... line per context in
- * upstream's terse form instead of the block.
+ * rest are heapprof's.  print_terse gives one line per context instead of
+ * the block: upstream's terse form plus live-at-dump, all 16 fields numbers:
+ *
+ *   MIB:<id>/<count>/<ave size>/<min>/<max>/<ave acc>/<min>/<max>/
+ *       <ave life>/<min>/<max>/<migrated>/<overlaps>/<same alloc cpu>/
+ *       <same dealloc cpu>/<live at dump>
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_PROFILE_TEXT_H
 #define HEAPPROF_PROFILE_TEXT_H
