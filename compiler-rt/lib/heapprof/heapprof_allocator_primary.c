@@ -19,17 +19,37 @@
  * regions have no thread cache: a cold object is by definition long-lived
  * and rarely allocated, so it takes the region's spinlock instead of
  * doubling every thread's cache array.
+ *
+ * release_freed_pages=1 (phkmalloc's H): when blocks worth more than
+ * release_threshold_kb have come back to a region since its last pass (and
+ * at least an eighth of its free list is new, so the sort below costs
+ * O(log n) per freed block), the pass sorts the free list by address and
+ * hands every page lying wholly inside a run of free blocks back to the
+ * kernel with madvise(MADV_DONTNEED), with the shadow pages that only count
+ * those pages.  Entries carry RELEASED_BIT once their block took part in a
+ * pass, so a later pass only looks at pages that touch a newly freed block
+ * and no page is counted twice.  The lowest addresses end on top of the
+ * stack: reuse starts there and the released high end stays released.
+ * A released page reads as zeros, headers included: a free of such a block
+ * finds state 0 (see hp_primary_block_released).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+
+#include <sys/mman.h>
 
 typedef struct region {
   hp_spinlock_t lock; /* protects free_idx, nfree, high */
   u32 size;           /* block size, header included */
   uptr beg;
   uptr high;          /* bytes carved so far (atomic reads for validation) */
-  u32 *free_idx;      /* stack of free block indices */
+  u32 *free_idx;      /* stack of free block indices (| RELEASED_BIT) */
   u64 nfree;
+  u64 unreleased;     /* blocks pushed since the last release pass */
+  bool released_any;  /* a pass released pages: headers may read as 0 */
 } region_t;
+
+/* A free-list entry whose block took part in a release pass. */
+#define RELEASED_BIT 0x80000000u
 
 /* Set up once by hp_primary_init (init, single-threaded). */
 static region_t regions[HP_NUM_REGIONS];
@@ -90,13 +110,132 @@ void hp_primary_init_caches(hp_cache_t *caches) {
   }
 }
 
+/* ---------------------------------------------------- page release */
+
+static u32 entry_idx(u32 e) { return e & ~RELEASED_BIT; }
+
+/* Heapsort of the free list, highest block index first, in place (no
+ * allocation: we are inside malloc). */
+static void sift_down(u32 *a, u64 i, u64 n) {
+  for (;;) {
+    u64 m = i, l = 2 * i + 1, rr = l + 1;
+    if (l < n && entry_idx(a[l]) < entry_idx(a[m]))
+      m = l;
+    if (rr < n && entry_idx(a[rr]) < entry_idx(a[m]))
+      m = rr;
+    if (m == i)
+      return;
+    u32 t = a[i];
+    a[i] = a[m];
+    a[m] = t;
+    i = m;
+  }
+}
+
+static void sort_descending(u32 *a, u64 n) {
+  /* A min-heap, popped to the back: the array ends up descending. */
+  for (u64 i = n / 2; i-- > 0;)
+    sift_down(a, i, n);
+  for (u64 end = n; end > 1; end--) {
+    u32 t = a[0];
+    a[0] = a[end - 1];
+    a[end - 1] = t;
+    sift_down(a, 0, end - 1);
+  }
+}
+
+/* madvise(MADV_DONTNEED) of [beg, end) (page-aligned) and of the shadow
+ * pages that count only those bytes (32 KiB of memory per shadow page). */
+static u64 release_range(uptr beg, uptr end) {
+  if (end <= beg)
+    return 0;
+  madvise((void *)beg, end - beg, MADV_DONTNEED);
+  if (hp_flags.profiling) {
+    uptr span = (uptr)HP_PAGE_SIZE << HP_SHADOW_SCALE;
+    uptr sb = HP_ROUND_UP(beg, span), se = HP_ROUND_DOWN(end, span);
+    if (se > sb)
+      madvise(hp_shadow_counter(sb), (se - sb) >> HP_SHADOW_SCALE,
+              MADV_DONTNEED);
+  }
+  return (end - beg) / HP_PAGE_SIZE;
+}
+
+/* The release pass; lock held (nothing may pop a block we are zeroing). */
+static u64 release_pass(region_t *r) {
+  u32 *a = r->free_idx;
+  u64 n = r->nfree, pages = 0;
+  sort_descending(a, n);
+  /* Runs of consecutive indices, walked from the top of the array (the
+   * lowest addresses) down. */
+  u64 i = n;
+  while (i > 0) {
+    u64 hi = i; /* run is a[lo..hi), indices ascending as we go down */
+    u64 lo = i - 1;
+    while (lo > 0 && entry_idx(a[lo - 1]) == entry_idx(a[lo]) + 1)
+      lo--;
+    uptr run_beg = r->beg + (uptr)entry_idx(a[hi - 1]) * r->size;
+    uptr run_end = r->beg + ((uptr)entry_idx(a[lo]) + 1) * r->size;
+    uptr pb = HP_ROUND_UP(run_beg, HP_PAGE_SIZE);
+    uptr pe = HP_ROUND_DOWN(run_end, HP_PAGE_SIZE);
+    /* Pages touching a block that was freed since the last pass; ranges
+     * of neighbouring new blocks merge into one madvise. */
+    uptr cur_b = 0, cur_e = 0;
+    for (u64 j = hi; j-- > lo;) {
+      if (!(a[j] & RELEASED_BIT) && pe > pb) {
+        uptr b = r->beg + (uptr)entry_idx(a[j]) * r->size;
+        uptr xb = HP_MAX(HP_ROUND_DOWN(b, HP_PAGE_SIZE), pb);
+        uptr xe = HP_MIN(HP_ROUND_UP(b + r->size, HP_PAGE_SIZE), pe);
+        if (xe > xb) {
+          if (cur_e >= xb && cur_e) {
+            cur_e = HP_MAX(cur_e, xe);
+          } else {
+            pages += release_range(cur_b, cur_e);
+            cur_b = xb;
+            cur_e = xe;
+          }
+        }
+      }
+      a[j] |= RELEASED_BIT;
+    }
+    pages += release_range(cur_b, cur_e);
+    i = lo;
+  }
+  r->unreleased = 0;
+  if (pages)
+    __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+  return pages;
+}
+
+/* Called after blocks were pushed onto r's free list, lock held. */
+static void maybe_release(region_t *r, hp_stats_t *st) {
+  if (HP_LIKELY(!hp_flags.release_freed_pages))
+    return;
+  s64 kb = hp_flags.release_threshold_kb;
+  u64 threshold = kb > 0 ? (u64)kb << 10 : 0;
+  if (r->unreleased * r->size < HP_MAX(threshold, (u64)HP_PAGE_SIZE) ||
+      r->unreleased * 8 < r->nfree)
+    return;
+  st->release_passes++;
+  st->pages_released += release_pass(r);
+}
+
+bool hp_primary_block_released(u32 c) {
+  return c < HP_NUM_REGIONS &&
+         __atomic_load_n(&regions[c].released_any, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------ caches */
+
 /* Moves up to n blocks of the region into the cache. */
 static void refill(region_t *r, hp_cache_t *cache, u32 n) {
   hp_spin_lock(&r->lock);
   while (n && r->nfree) {
-    cache->blocks[cache->count++] = r->beg + (uptr)r->free_idx[--r->nfree] * r->size;
+    cache->blocks[cache->count++] =
+        r->beg + (uptr)entry_idx(r->free_idx[--r->nfree]) * r->size;
     n--;
   }
+  if (r->unreleased > r->nfree)
+    r->unreleased = r->nfree;
   while (n && r->high + r->size <= HP_REGION_SIZE) {
     cache->blocks[cache->count++] = (r->beg + r->high) | FRESH_BIT;
     __atomic_store_n(&r->high, r->high + r->size, __ATOMIC_RELEASE);
@@ -105,20 +244,24 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n) {
   hp_spin_unlock(&r->lock);
 }
 
-static void drain(region_t *r, hp_cache_t *cache, u32 n) {
+static void drain(region_t *r, hp_cache_t *cache, u32 n, hp_stats_t *st) {
   hp_spin_lock(&r->lock);
   while (n && cache->count) {
     uptr b = cache->blocks[--cache->count] & ~(uptr)FRESH_BIT;
     r->free_idx[r->nfree++] = (u32)((b - r->beg) / r->size);
+    r->unreleased++;
     n--;
   }
+  st->cache_drains++;
+  maybe_release(r, st);
   hp_spin_unlock(&r->lock);
 }
 
-uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh) {
+uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh, hp_stats_t *st) {
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(!cache->count)) {
     refill(&regions[c], cache, HP_MAX(1u, cache->max / 2));
+    st->cache_refills++;
     if (!cache->count)
       return 0;
   }
@@ -138,24 +281,26 @@ uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
   return one.blocks[0] & ~(uptr)FRESH_BIT;
 }
 
-void hp_primary_free(hp_cache_t *caches, u32 c, uptr block) {
+void hp_primary_free(hp_cache_t *caches, u32 c, uptr block, hp_stats_t *st) {
   if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
     r->free_idx[r->nfree++] = (u32)((block - r->beg) / r->size);
+    r->unreleased++;
+    maybe_release(r, st);
     hp_spin_unlock(&r->lock);
     return;
   }
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(cache->count >= cache->max))
-    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2));
+    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), st);
   cache->blocks[cache->count++] = block;
 }
 
-void hp_primary_drain(hp_cache_t *caches) {
+void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
   for (u32 c = 1; c < HP_NUM_CLASSES; c++)
     if (caches[c].count)
-      drain(&regions[c], &caches[c], caches[c].count);
+      drain(&regions[c], &caches[c], caches[c].count, st);
 }
 
 bool hp_primary_owns(uptr p) { return p >= space_beg && p < space_end; }
