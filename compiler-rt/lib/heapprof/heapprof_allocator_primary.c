@@ -20,18 +20,17 @@
  * and rarely allocated, so it takes the region's spinlock instead of
  * doubling every thread's cache array.
  *
- * release_freed_pages=1 (phkmalloc's H): when blocks worth more than
- * release_threshold_kb have come back to a region since its last pass (and
- * at least an eighth of its free list is new, so the sort below costs
- * O(log n) per freed block), the pass sorts the free list by address and
- * hands every page lying wholly inside a run of free blocks back to the
- * kernel with madvise(MADV_DONTNEED), with the shadow pages that only count
- * those pages.  Entries carry RELEASED_BIT once their block took part in a
- * pass, so a later pass only looks at pages that touch a newly freed block
- * and no page is counted twice.  The lowest addresses end on top of the
- * stack: reuse starts there and the released high end stays released.
- * A released page reads as zeros, headers included: a free of such a block
- * finds state 0 (see hp_primary_block_released).
+ * release_freed_pages=1 (phkmalloc's H): each region then also keeps a
+ * bitmap of the blocks on its free list (cached blocks count as in use: a
+ * thread may hand them out without the lock).  When blocks worth more than
+ * release_threshold_kb came back to a region since its last pass, the pass
+ * looks at the pages touched by those blocks -- the entries above
+ * release_mark on the free list -- and hands every page whose blocks are
+ * all free back to the kernel with madvise(MADV_DONTNEED), with the shadow
+ * pages that only count those pages.  The cost is linear in the bytes
+ * freed; no free makes a system call, only the drain that crosses the
+ * threshold.  A released page reads as zeros, headers included: a free of
+ * such a block finds state 0 (see hp_primary_block_released).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -42,14 +41,14 @@ typedef struct region {
   u32 size;           /* block size, header included */
   uptr beg;
   uptr high;          /* bytes carved so far (atomic reads for validation) */
-  u32 *free_idx;      /* stack of free block indices (| RELEASED_BIT) */
+  u32 *free_idx;      /* stack of free block indices */
   u64 nfree;
-  u64 unreleased;     /* blocks pushed since the last release pass */
+  /* release_freed_pages only: */
+  u64 *free_map;      /* bit per block: on the free list */
+  u64 release_mark;   /* free_idx[release_mark..nfree) are new since the
+                         last pass */
   bool released_any;  /* a pass released pages: headers may read as 0 */
 } region_t;
-
-/* A free-list entry whose block took part in a release pass. */
-#define RELEASED_BIT 0x80000000u
 
 /* Set up once by hp_primary_init (init, single-threaded). */
 static region_t regions[HP_NUM_REGIONS];
@@ -99,6 +98,12 @@ void hp_primary_init(void) {
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
     r->free_idx = hp_mmap_noreserve(
         (HP_REGION_SIZE / r->size + 1) * sizeof(u32), "primary free lists");
+    /* Flags are parsed before the first allocation, so the map sees every
+     * block's history. */
+    if (hp_flags.release_freed_pages)
+      r->free_map = hp_mmap_noreserve(
+          (HP_REGION_SIZE / r->size / 64 + 1) * sizeof(u64),
+          "primary free-block maps");
   }
 }
 
@@ -112,36 +117,24 @@ void hp_primary_init_caches(hp_cache_t *caches) {
 
 /* ---------------------------------------------------- page release */
 
-static u32 entry_idx(u32 e) { return e & ~RELEASED_BIT; }
-
-/* Heapsort of the free list, highest block index first, in place (no
- * allocation: we are inside malloc). */
-static void sift_down(u32 *a, u64 i, u64 n) {
-  for (;;) {
-    u64 m = i, l = 2 * i + 1, rr = l + 1;
-    if (l < n && entry_idx(a[l]) < entry_idx(a[m]))
-      m = l;
-    if (rr < n && entry_idx(a[rr]) < entry_idx(a[m]))
-      m = rr;
-    if (m == i)
-      return;
-    u32 t = a[i];
-    a[i] = a[m];
-    a[m] = t;
-    i = m;
-  }
+static void map_set(region_t *r, u64 idx, bool on) {
+  u64 bit = 1ull << (idx % 64);
+  if (on)
+    r->free_map[idx / 64] |= bit;
+  else
+    r->free_map[idx / 64] &= ~bit;
 }
 
-static void sort_descending(u32 *a, u64 n) {
-  /* A min-heap, popped to the back: the array ends up descending. */
-  for (u64 i = n / 2; i-- > 0;)
-    sift_down(a, i, n);
-  for (u64 end = n; end > 1; end--) {
-    u32 t = a[0];
-    a[0] = a[end - 1];
-    a[end - 1] = t;
-    sift_down(a, 0, end - 1);
-  }
+/* True when every block overlapping the page at pg is on the free list. */
+static bool page_free(const region_t *r, uptr pg) {
+  u64 first = (pg - r->beg) / r->size;
+  u64 last = (pg + HP_PAGE_SIZE - 1 - r->beg) / r->size;
+  if ((last + 1) * r->size > r->high)
+    return false; /* the page reaches past the carved blocks */
+  for (u64 i = first; i <= last; i++)
+    if (!(r->free_map[i / 64] >> (i % 64) & 1))
+      return false;
+  return true;
 }
 
 /* madvise(MADV_DONTNEED) of [beg, end) (page-aligned) and of the shadow
@@ -160,47 +153,63 @@ static u64 release_range(uptr beg, uptr end) {
   return (end - beg) / HP_PAGE_SIZE;
 }
 
-/* The release pass; lock held (nothing may pop a block we are zeroing). */
-static u64 release_pass(region_t *r) {
-  u32 *a = r->free_idx;
-  u64 n = r->nfree, pages = 0;
-  sort_descending(a, n);
-  /* Runs of consecutive indices, walked from the top of the array (the
-   * lowest addresses) down. */
-  u64 i = n;
-  while (i > 0) {
-    u64 hi = i; /* run is a[lo..hi), indices ascending as we go down */
-    u64 lo = i - 1;
-    while (lo > 0 && entry_idx(a[lo - 1]) == entry_idx(a[lo]) + 1)
-      lo--;
-    uptr run_beg = r->beg + (uptr)entry_idx(a[hi - 1]) * r->size;
-    uptr run_end = r->beg + ((uptr)entry_idx(a[lo]) + 1) * r->size;
-    uptr pb = HP_ROUND_UP(run_beg, HP_PAGE_SIZE);
-    uptr pe = HP_ROUND_DOWN(run_end, HP_PAGE_SIZE);
-    /* Pages touching a block that was freed since the last pass; ranges
-     * of neighbouring new blocks merge into one madvise. */
-    uptr cur_b = 0, cur_e = 0;
-    for (u64 j = hi; j-- > lo;) {
-      if (!(a[j] & RELEASED_BIT) && pe > pb) {
-        uptr b = r->beg + (uptr)entry_idx(a[j]) * r->size;
-        uptr xb = HP_MAX(HP_ROUND_DOWN(b, HP_PAGE_SIZE), pb);
-        uptr xe = HP_MIN(HP_ROUND_UP(b + r->size, HP_PAGE_SIZE), pe);
-        if (xe > xb) {
-          if (cur_e >= xb && cur_e) {
-            cur_e = HP_MAX(cur_e, xe);
-          } else {
-            pages += release_range(cur_b, cur_e);
-            cur_b = xb;
-            cur_e = xe;
-          }
-        }
-      }
-      a[j] |= RELEASED_BIT;
-    }
-    pages += release_range(cur_b, cur_e);
-    i = lo;
+/* Heapsort, ascending, in place (no allocation: we are inside malloc). */
+static void sift_down(u32 *a, u64 i, u64 n) {
+  for (;;) {
+    u64 m = i, l = 2 * i + 1, rr = l + 1;
+    if (l < n && a[l] > a[m])
+      m = l;
+    if (rr < n && a[rr] > a[m])
+      m = rr;
+    if (m == i)
+      return;
+    u32 t = a[i];
+    a[i] = a[m];
+    a[m] = t;
+    i = m;
   }
-  r->unreleased = 0;
+}
+
+static void sort_ascending(u32 *a, u64 n) {
+  for (u64 i = n / 2; i-- > 0;)
+    sift_down(a, i, n);
+  for (u64 end = n; end > 1; end--) {
+    u32 t = a[0];
+    a[0] = a[end - 1];
+    a[end - 1] = t;
+    sift_down(a, 0, end - 1);
+  }
+}
+
+/* The release pass; lock held (nothing may pop a block we are zeroing).
+ * A page is released when all its blocks are free and one of them is new
+ * since the last pass (a page that was wholly free then went at that pass
+ * or, if none of its blocks was new, at an earlier one).  The new entries
+ * are sorted by address, so each page is looked at once, counted once,
+ * and neighbouring pages go in one madvise. */
+static u64 release_pass(region_t *r) {
+  u32 *a = r->free_idx + r->release_mark;
+  u64 n = r->nfree - r->release_mark, pages = 0;
+  sort_ascending(a, n);
+  uptr run_b = 0, run_e = 0, next_pg = 0;
+  for (u64 j = 0; j < n; j++) {
+    uptr b = r->beg + (uptr)a[j] * r->size;
+    uptr pg = HP_MAX(HP_ROUND_DOWN(b, HP_PAGE_SIZE), next_pg);
+    uptr pe = HP_ROUND_UP(b + r->size, HP_PAGE_SIZE);
+    for (; pg < pe; pg += HP_PAGE_SIZE) {
+      bool inside = pg >= b && pg + HP_PAGE_SIZE <= b + r->size;
+      if (!inside && !page_free(r, pg))
+        continue;
+      if (run_e != pg) {
+        pages += release_range(run_b, run_e);
+        run_b = pg;
+      }
+      run_e = pg + HP_PAGE_SIZE;
+    }
+    next_pg = pe;
+  }
+  pages += release_range(run_b, run_e);
+  r->release_mark = r->nfree;
   if (pages)
     __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
   return pages;
@@ -208,15 +217,23 @@ static u64 release_pass(region_t *r) {
 
 /* Called after blocks were pushed onto r's free list, lock held. */
 static void maybe_release(region_t *r, hp_stats_t *st) {
-  if (HP_LIKELY(!hp_flags.release_freed_pages))
+  if (HP_LIKELY(!r->free_map))
     return;
   s64 kb = hp_flags.release_threshold_kb;
   u64 threshold = kb > 0 ? (u64)kb << 10 : 0;
-  if (r->unreleased * r->size < HP_MAX(threshold, (u64)HP_PAGE_SIZE) ||
-      r->unreleased * 8 < r->nfree)
+  if ((r->nfree - r->release_mark) * r->size <
+      HP_MAX(threshold, (u64)HP_PAGE_SIZE))
     return;
   st->release_passes++;
   st->pages_released += release_pass(r);
+}
+
+/* Pushes a block onto r's free list; lock held. */
+static void push_free(region_t *r, uptr block) {
+  u32 idx = (u32)((block - r->beg) / r->size);
+  r->free_idx[r->nfree++] = idx;
+  if (HP_UNLIKELY(r->free_map))
+    map_set(r, idx, true);
 }
 
 bool hp_primary_block_released(u32 c) {
@@ -230,12 +247,14 @@ bool hp_primary_block_released(u32 c) {
 static void refill(region_t *r, hp_cache_t *cache, u32 n) {
   hp_spin_lock(&r->lock);
   while (n && r->nfree) {
-    cache->blocks[cache->count++] =
-        r->beg + (uptr)entry_idx(r->free_idx[--r->nfree]) * r->size;
+    u32 idx = r->free_idx[--r->nfree];
+    if (HP_UNLIKELY(r->free_map))
+      map_set(r, idx, false);
+    cache->blocks[cache->count++] = r->beg + (uptr)idx * r->size;
     n--;
   }
-  if (r->unreleased > r->nfree)
-    r->unreleased = r->nfree;
+  if (r->release_mark > r->nfree)
+    r->release_mark = r->nfree;
   while (n && r->high + r->size <= HP_REGION_SIZE) {
     cache->blocks[cache->count++] = (r->beg + r->high) | FRESH_BIT;
     __atomic_store_n(&r->high, r->high + r->size, __ATOMIC_RELEASE);
@@ -247,9 +266,7 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n) {
 static void drain(region_t *r, hp_cache_t *cache, u32 n, hp_stats_t *st) {
   hp_spin_lock(&r->lock);
   while (n && cache->count) {
-    uptr b = cache->blocks[--cache->count] & ~(uptr)FRESH_BIT;
-    r->free_idx[r->nfree++] = (u32)((b - r->beg) / r->size);
-    r->unreleased++;
+    push_free(r, cache->blocks[--cache->count] & ~(uptr)FRESH_BIT);
     n--;
   }
   st->cache_drains++;
@@ -285,8 +302,7 @@ void hp_primary_free(hp_cache_t *caches, u32 c, uptr block, hp_stats_t *st) {
   if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
-    r->free_idx[r->nfree++] = (u32)((block - r->beg) / r->size);
-    r->unreleased++;
+    push_free(r, block);
     maybe_release(r, st);
     hp_spin_unlock(&r->lock);
     return;
