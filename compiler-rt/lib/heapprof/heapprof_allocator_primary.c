@@ -37,7 +37,7 @@
 #include <sys/mman.h>
 
 typedef struct region {
-  hp_spinlock_t lock; /* protects free_idx, nfree, high */
+  hp_spinlock_t lock; /* protects free_idx, nfree, high, free_map, release_mark */
   u32 size;           /* block size, header included */
   uptr beg;
   uptr high;          /* bytes carved so far (atomic reads for validation) */
