@@ -7,6 +7,7 @@
 #   6 wall_s  7 cpu_s  8 peak_rss_kb  9 profile_bytes  10 profile_files
 #   11 status (ok|timeout|exit:N|signal:N|noprofile|wrongoutput|not built: ...)
 #   12 operations (alloc section: pairs, for ns/pair)  13 note
+#   14 rss section: resident KiB after the program's first phase of frees
 # The first variant of a workload is its baseline for the ratios.
 # Portable awk (Debian's default is mawk: no asort).
 
@@ -47,6 +48,7 @@ $1 == section {
   if ($11 != "ok" && $11 != "noprofile" && $11 != "wrongoutput") next
   n = ++cnt[key]
   val[key, "wall", n] = $6; val[key, "cpu", n] = $7; val[key, "rss", n] = $8; val[key, "bytes", n] = $9
+  val[key, "after", n] = $14
 }
 
 END {
@@ -56,9 +58,11 @@ END {
     for (j = 1; j <= nv[w]; j++) {
       key = w SUBSEP vorder[w, j]
       mw[key] = med(key, "wall"); mc[key] = med(key, "cpu"); mr[key] = med(key, "rss"); mb[key] = med(key, "bytes")
+      ma[key] = med(key, "after")
     }
   }
   if (section == "alloc") { alloc_table(); exit }
+  if (section == "rss") { rss_table(); exit }
   summary_table()
   if (summary_only) exit
   print ""
@@ -110,5 +114,19 @@ function alloc_table(    i, w, b) {
   for (i = 1; i <= nw; i++) {
     w = order[i]; b = w SUBSEP "glibc"
     print "| " w " | " alloc_cell(b, b) " | " (((w, "hpoff") in seenv) ? alloc_cell(w SUBSEP "hpoff", b) : "not run | | ") " | " alloc_cell(w SUBSEP "hprt", b) " | " (((w, "uprt") in seenv) ? alloc_cell(w SUBSEP "uprt", b) : "not run | | ") " |"
+  }
+}
+
+function rss_cell(key, base,    p) {
+  p = problem(key)
+  if (p != "") return p (key == base ? " | | | " : " | | | | ")
+  return fmib(mr[key]) flag(key) (key == base ? "" : " | " fx(ratio(mr[key], mr[base]))) " | " fmib(ma[key]) " | " fs(mc[key]) " s"
+}
+function rss_table(    i, w, b) {
+  print "| workload | glibc peak | after phase 1 | cpu | heapprof peak | × glibc | after phase 1 | cpu | heapprof release_freed_pages=1 peak | × glibc | after phase 1 | cpu |"
+  print "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+  for (i = 1; i <= nw; i++) {
+    w = order[i]; b = w SUBSEP "glibc"
+    print "| `" w "` | " rss_cell(b, b) " | " rss_cell(w SUBSEP "hprt", b) " | " rss_cell(w SUBSEP "hprel", b) " |"
   }
 }

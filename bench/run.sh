@@ -9,7 +9,9 @@
 # after one warm-up each, and writes medians and ratios to baseline into
 # docs/performance.md between <!-- bench:begin --> and <!-- bench:end -->.
 # A second table compares the allocators alone (malloc_pairs linked against
-# glibc, heapprof's runtime archive, MemProf's runtime; no instrumentation).
+# glibc, heapprof's runtime archive, MemProf's runtime; no instrumentation),
+# a third their resident memory after frees (rss_release, glibc against
+# heapprof's runtime with and without release_freed_pages).
 #
 # Run from anywhere; paths are relative to the repository root. Knobs (all
 # environment variables; bench/README.md says more):
@@ -25,6 +27,9 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
+#   BENCH_SECTIONS="main alloc rss"   the tables to measure (and rewrite in
+#                          the doc); e.g. BENCH_SECTIONS=rss runs only the
+#                          RSS rows and leaves the other tables alone
 #   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
 #   BENCH_HEAPPROF_OPTIONS, BENCH_MEMPROF_OPTIONS   extra runtime options
 #   BENCH_ALLOC_HEAPPROF_OPTIONS  HEAPPROF_OPTIONS for the allocator-only rows
@@ -48,6 +53,9 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss} "
+[ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
+want() { [[ $SECTIONS == *" $1 "* ]]; }
 if [ -n "${BENCH_DOC:-}" ]; then DOC=$BENCH_DOC
 elif [ "$QUICK" = 1 ]; then DOC=${BUILD:-build}/bench/results.md
 else DOC=docs/performance.md; fi
@@ -70,6 +78,7 @@ rm -rf "$OUT/refs" "$OUT"/ref.*.out
 mkdir -p "$BIN" "$LOGS" "$OUT/refs"
 : >"$TSV"
 : >"$OUT/commands.txt"
+: >"$OUT/builds.txt"       # the builds this run wanted (BENCH_SECTIONS)
 
 PROBLEMS=$OUT/problems.txt   # a file: run_one runs in a subshell
 : >"$PROBLEMS"
@@ -95,13 +104,16 @@ fi
 if [ "$QUICK" = 1 ]; then
   PAIRS=20000 BT=8 HT=20000 LL="10000 2" STREAM="100000 2" REALLOC=1
   LUA_SCALE=1 SQL_SIZE=1 ALLOC_PAIRS=20000 ALLOC_UP_PAIRS=2000
+  RSS_BIG=1000 RSS_SMALL=100000
 else
   PAIRS=2000000 BT=15 HT=4000000 LL="1000000 10" STREAM="4000000 20" REALLOC=40
   LUA_SCALE=8 SQL_SIZE=20 ALLOC_PAIRS=2000000 ALLOC_UP_PAIRS=500000
+  RSS_BIG=3000 RSS_SMALL=1000000
 fi
 
 # ---------------------------------------------------------------- sources ---
 src_reason=""
+if want main; then
 log "sources: bench/fetch-src.sh (Debian source packages lua5.4, sqlite3)"
 if ! bench/fetch-src.sh "$SRC_CACHE" >"$LOGS/fetch-src.log" 2>&1; then
   src_reason="sources unavailable: $(grep -m1 ERROR "$LOGS/fetch-src.log" | oneline 120) (log: $OUTREL/logs/fetch-src.log)"
@@ -112,6 +124,7 @@ AMAL=$SRC_CACHE/sqlite3-amalgamation
 mkdir -p "$OUT/lua-include"
 # Debian's luaconf.h patch includes a header its packaging generates.
 echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$OUT/lua-include/lua5.4-deb-multiarch.h"
+fi
 
 # ---------------------------------------------------------------- builds ---
 # spec ID: sets SRCS (files), XFLAGS, LIBS for one program.
@@ -155,6 +168,7 @@ deps_newer() {
 build() {
   local id=$1 v=$2 o=$BIN/$1.$2
   local st=$o.status blog=$LOGS/build.$1.$2.log
+  echo "$1.$2" >>"$OUT/builds.txt"
   spec "$id"
   if [ -n "$src_reason" ] && { [ "$id" = lua ] || [ "$id" = speedtest1 ]; }; then
     echo "not built: $src_reason" >"$st"; return
@@ -199,16 +213,26 @@ spawn() { # run "build ID V" with at most $JOBS in flight
 }
 log "building workloads ($JOBS jobs): base, upstream, heapprof; allocator-only variants"
 t_build=$(date +%s)
-for v in base upstream heapprof; do spawn speedtest1 $v; done
-for v in base upstream heapprof; do spawn lua $v; done
-for id in "${micro[@]}"; do for v in base upstream heapprof; do spawn "$id" $v; done; done
-spawn malloc_pairs hprt
-spawn malloc_pairs uprt
+if want main; then
+  for v in base upstream heapprof; do spawn speedtest1 $v; done
+  for v in base upstream heapprof; do spawn lua $v; done
+  for id in "${micro[@]}"; do for v in base upstream heapprof; do spawn "$id" $v; done; done
+fi
+if want alloc; then
+  want main || spawn malloc_pairs base
+  spawn malloc_pairs hprt
+  spawn malloc_pairs uprt
+fi
+if want rss; then
+  spawn rss_release base
+  spawn rss_release hprt
+fi
 wait
 t_build=$(($(date +%s) - t_build))
 log "builds done in ${t_build} s"
 
-notbuilt=$(for f in "$BIN"/*.status; do
+notbuilt=$(for b in $(sort -u "$OUT/builds.txt"); do
+  f=$BIN/$b.status
   s=$(cat "$f"); [ "$s" = ok ] || printf '\n    %s: %s' "$(basename "$f" .status)" "$s"
 done)
 [ -n "$notbuilt" ] && loud "NOT BUILT (these variants are missing from the measurements):$notbuilt"
@@ -236,6 +260,9 @@ run_one() {
     hpoff)
       # heapprof's allocator alone: no stacks, shadow or profile.
       env+=("HEAPPROF_OPTIONS=profiling=0${BENCH_ALLOC_HEAPPROF_OPTIONS:+:$BENCH_ALLOC_HEAPPROF_OPTIONS}") ;;
+    hprel)
+      # heapprof's runtime giving freed pages back (phkmalloc's H).
+      env+=("HEAPPROF_OPTIONS=release_freed_pages=1${BENCH_ALLOC_HEAPPROF_OPTIONS:+:$BENCH_ALLOC_HEAPPROF_OPTIONS}") ;;
   esac
   local res
   # shellcheck disable=SC2086
@@ -265,8 +292,11 @@ run_one() {
       fi
     fi
   fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$name" "$v" "$phase" "$idx" \
-    "$wall" "$cpu" "$rss" "$bytes" "$nfiles" "$st" "$ops" "$note" >>"$TSV"
+  # rss rows: the resident KiB the program saw after its first phase's frees.
+  local extra=""
+  [ "$sec" = rss ] && extra=$(sed -n 's/.*resident after phase 1 \([0-9]*\) KiB.*/\1/p' "$err" | head -1)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$name" "$v" "$phase" "$idx" \
+    "$wall" "$cpu" "$rss" "$bytes" "$nfiles" "$st" "$ops" "$note" "$extra" >>"$TSV"
   rm -rf "$RUNDIR" "$HPDIR"
   if [ "$st" = ok ]; then echo "$wall"; else echo "$st"; fi
 }
@@ -276,7 +306,7 @@ run_one() {
 # Warm-up once each, then RUNS rounds of VN in order.
 measure() {
   local sec=$1 name=$2 check=$3 budget=$VBUDGET
-  [ "$sec" = alloc ] && budget=$ABUDGET
+  [ "$sec" = main ] || budget=$ABUDGET
   if [ -n "$ONLY" ] && ! grep -qE -- "$ONLY" <<<"$name"; then return; fi
   local n=${#VN[@]} i r
   if [ $(($(date +%s) - t_start)) -gt "$DEADLINE" ]; then
@@ -333,6 +363,7 @@ three_way() { # NAME BUILD_ID CHECK ARGS [OPS]
 
 t_runs=$(date +%s)
 log "measuring: $RUNS run(s) per variant after 1 warm-up, timeout ${TIMEOUT} s"
+if want main; then
 three_way "empty main" empty 1 ""
 three_way "malloc_pairs 64 1 $PAIRS" malloc_pairs 1 "64 1 $PAIRS"
 three_way "malloc_pairs 4096 1 $PAIRS" malloc_pairs 1 "4096 1 $PAIRS"
@@ -345,8 +376,9 @@ three_way "realloc_growth $REALLOC" realloc_growth 1 "$REALLOC"
 three_way "lua alloc.lua $LUA_SCALE" lua 1 "$root/bench/lua/alloc.lua $LUA_SCALE"
 # speedtest1 prints its own timings, so its output is not compared.
 three_way "sqlite speedtest1 --size $SQL_SIZE" speedtest1 0 "--memdb --size $SQL_SIZE"
+fi
 
-if [ "${BENCH_NO_ALLOC:-0}" != 1 ]; then
+if want alloc; then
   log "allocator only: malloc_pairs without instrumentation (ns per malloc+free pair)"
   for size in 16 64 256 1024 4096 65536; do
     for thr in 1 2 8; do
@@ -360,6 +392,15 @@ if [ "${BENCH_NO_ALLOC:-0}" != 1 ]; then
     done
   done
 fi
+
+if want rss; then
+  log "resident memory after frees: rss_release, uninstrumented (peak RSS)"
+  for w in "big $RSS_BIG" "small $RSS_SMALL"; do
+    VN=(glibc hprt hprel) VB=(rss_release.base rss_release.hprt rss_release.hprt)
+    VA=("$w" "$w" "$w") VO=(0 0 0)
+    measure rss "rss_release $w" 1
+  done
+fi
 t_runs=$(($(date +%s) - t_runs))
 
 # ---------------------------------------------------------------- report ---
@@ -370,7 +411,7 @@ model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 total=$(($(date +%s) - t_start))
 
 block=$OUT/block-main.md
-{
+want main && {
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`make bench\` (bench/run.sh$([ "$QUICK" = 1 ] && echo ', BENCH_QUICK=1: tiny sizes, not for comparison'))."
   echo
   echo "- Machine: $(nproc) CPUs, $model, Linux $(uname -r), $(awk '/MemTotal/ {printf "%.0f GiB RAM", $2 / 1048576}' /proc/meminfo), $(ldd --version 2>/dev/null | head -1 | sed 's/^ldd //')"
@@ -398,15 +439,20 @@ block=$OUT/block-main.md
 } >"$block"
 
 ablock=$OUT/block-alloc.md
-{
-  if [ "${BENCH_NO_ALLOC:-0}" = 1 ]; then
-    echo "(skipped: BENCH_NO_ALLOC=1)"
-  else
+want alloc && {
+  {
     echo "Allocator only, measured with the tables above: \`malloc_pairs SIZE THREADS PAIRS\` compiled *without* instrumentation, linked against glibc, heapprof's runtime (\`-Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lpthread -ldl -lm\`) run twice — as the allocator alone with \`HEAPPROF_OPTIONS=profiling=0\` (no stacks, shadow or profile), and with profiling on (${BENCH_ALLOC_HEAPPROF_OPTIONS:+HEAPPROF_OPTIONS=$BENCH_ALLOC_HEAPPROF_OPTIONS}${BENCH_ALLOC_HEAPPROF_OPTIONS:-default options}: stacks, HIBs and the profile, but no access instrumentation) — and MemProf's runtime (object compiled without \`-fmemory-profile\`, linked with it; 1 thread only, $ALLOC_UP_PAIRS pairs instead of $ALLOC_PAIRS). Figures are ns per malloc+free pair = median wall / pairs (whole process, start-up included); up to $RUNS runs, fewer for a variant slower than ${ABUDGET} s for all of them."
     echo
     awk -F'\t' -v section=alloc -f bench/report.awk "$TSV"
-  fi
+  }
 } >"$ablock"
+
+rblock=$OUT/block-rss.md
+want rss && {
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/run.sh (\`BENCH_SECTIONS=rss\` runs only this table$([ "$QUICK" = 1 ] && echo '; BENCH_QUICK=1: small counts, not for comparison')); heapprof at $hp_commit. \`rss_release MODE COUNT\` (bench/micro/rss_release.c) compiled *without* instrumentation, linked against glibc and against heapprof's runtime (profiling on, default options), the latter run again with \`HEAPPROF_OPTIONS=release_freed_pages=1\`. Peak = peak RSS (wait4 ru_maxrss), median of up to $RUNS runs; *after phase 1* = resident set right after the first phase's frees (/proc/self/statm, printed by the program), median."
+  echo
+  awk -F'\t' -v section=rss -f bench/report.awk "$TSV"
+} >"$rblock"
 
 # Splice a block between <!-- TAG:begin --> and <!-- TAG:end --> in $DOC.
 splice() { # TAG BLOCKFILE
@@ -445,12 +491,18 @@ fi
 grep -q '^<!-- bench:begin -->$' "$DOC" || printf '\n## Results\n\n<!-- bench:begin -->\n<!-- bench:end -->\n' >>"$DOC"
 grep -q '^<!-- bench-alloc:begin -->$' "$DOC" ||
   printf '\n## Allocator microbenchmark\n\n<!-- bench-alloc:begin -->\n<!-- bench-alloc:end -->\n' >>"$DOC"
-splice bench "$block"
-splice bench-alloc "$ablock"
+grep -q '^<!-- bench-rss:begin -->$' "$DOC" ||
+  printf '\n## Resident memory after free\n\n<!-- bench-rss:begin -->\n<!-- bench-rss:end -->\n' >>"$DOC"
+want main && splice bench "$block"
+want alloc && splice bench-alloc "$ablock"
+want rss && splice bench-rss "$rblock"
 log "tables written to $DOC"
 
-echo
-awk -F'\t' -v section=main -v summary_only=1 -f bench/report.awk "$TSV"
+if want main; then
+  echo
+  awk -F'\t' -v section=main -v summary_only=1 -f bench/report.awk "$TSV"
+fi
+want rss && { echo; cat "$rblock"; }
 echo
 log "make bench took ${total} s (builds ${t_build} s, runs ${t_runs} s)"
 if [ -s "$PROBLEMS" ]; then

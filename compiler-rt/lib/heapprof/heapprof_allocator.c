@@ -11,6 +11,13 @@
  *     -> return the block -> merge the chunk's event into the thread's HIB
  *     cache (written back to the table on conflict, exit and dumps).
  *
+ * phkmalloc's debugging options, as flags (docs/flags.md maps the letters):
+ * junk_fill writes HP_JUNK_ALLOC over a chunk's bytes at allocation and
+ * HP_JUNK_FREE over them at free; zero_fill makes every allocation zero;
+ * realloc_in_place keeps a chunk whose new size needs the same size class.
+ * These are the runtime's own writes (hp_memset, not instrumented): they
+ * never reach the shadow counters.
+ *
  * Word 0 of the header (state, from_memalign, alloc_kind, flags) is read
  * and written as one atomic u32 so that a dump marking a live chunk
  * REPORTED and a concurrent free agree on who counts it.
@@ -67,6 +74,10 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                   (hp_flags.max_allocation_size_mb &&
                    size > (uptr)hp_flags.max_allocation_size_mb << 20)))
     return hp_allocation_failed(size, fp, "allocation-size-too-big", kind);
+  /* A valid but impossible alignment (posix_memalign(&p, 1ull << 62, n)):
+   * ENOMEM, as glibc and POSIX have it. */
+  if (HP_UNLIKELY(align > HP_MAX_ALLOCATION))
+    return hp_allocation_failed(size, fp, "alignment-too-big", kind);
 
   hp_thread_t *t = hp_thread_acquire();
   uptr pcs[HP_MAX_STACK_DEPTH];
@@ -89,7 +100,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
       block = hp_primary_alloc_cold(c, &fresh);
       t->stats.cold_allocs += block != 0;
     } else {
-      block = hp_primary_alloc(t->caches, c, &fresh);
+      block = hp_primary_alloc(t->caches, c, &fresh, &t->stats);
     }
     if (HP_UNLIKELY(!block)) {
       hp_thread_release(t);
@@ -123,8 +134,12 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
    * every granule this chunk can own. */
   if (HP_LIKELY(profiling))
     hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
-  if (zero && !fresh)
-    hp_memset((void *)user_beg, 0, size);
+  if (zero || hp_flags.zero_fill) {
+    if (!fresh)
+      hp_memset((void *)user_beg, 0, size);
+  } else if (HP_UNLIKELY(hp_flags.junk_fill)) {
+    hp_memset((void *)user_beg, HP_JUNK_ALLOC, size);
+  }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
@@ -155,8 +170,9 @@ void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint) {
 typedef enum {
   LOOKUP_OK,
   LOOKUP_NOT_OURS,
-  LOOKUP_INTERIOR,
-  LOOKUP_FREED_LARGE,
+  LOOKUP_INTERIOR,      /* inside (or before) a live chunk, not its start */
+  LOOKUP_FREED_LARGE,   /* the start of a large chunk unmapped recently */
+  LOOKUP_INTERIOR_FREED, /* inside (or before) a chunk already freed */
 } lookup_result_t;
 
 typedef struct lookup {
@@ -164,8 +180,21 @@ typedef struct lookup {
   uptr block;       /* primary block, or 0 */
   u32 class_id;
   hp_large_t *large;
-  uptr chunk_beg;   /* for LOOKUP_INTERIOR: the chunk's user_beg, if known */
+  uptr chunk_beg;   /* for LOOKUP_INTERIOR*: the chunk's user_beg */
 } lookup_t;
+
+/* The state byte of a chunk whose header is not trusted to be live: a
+ * block whose pages release_freed_pages handed back reads as 0. */
+static lookup_result_t interior_kind(const lookup_t *l) {
+  u8 st = (u8)(__atomic_load_n(word0(hp_chunk_header(l->chunk_beg)),
+                               __ATOMIC_ACQUIRE) & 0xff);
+  if (st == HP_CHUNK_ALLOCATED)
+    return LOOKUP_INTERIOR;
+  if (st == HP_CHUNK_AVAILABLE ||
+      (st == 0 && hp_primary_block_released(l->class_id)))
+    return LOOKUP_INTERIOR_FREED;
+  return LOOKUP_NOT_OURS; /* a block handed out to a cache, never used */
+}
 
 static lookup_result_t lookup(uptr u, lookup_t *l) {
   hp_memset(l, 0, sizeof(*l));
@@ -183,7 +212,7 @@ static lookup_result_t lookup(uptr u, lookup_t *l) {
     l->chunk_beg = tag->magic == HP_MEMALIGN_MAGIC
                        ? tag->user_beg
                        : l->block + HP_CHUNK_HEADER_SIZE;
-    return LOOKUP_INTERIOR;
+    return interior_kind(l);
   }
   if (hp_primary_owns(u))
     return LOOKUP_NOT_OURS;
@@ -197,8 +226,9 @@ static lookup_result_t lookup(uptr u, lookup_t *l) {
     l->chunk_beg = c->user_beg;
     return LOOKUP_INTERIOR;
   }
-  if (hp_secondary_recently_freed(u))
-    return LOOKUP_FREED_LARGE;
+  l->chunk_beg = hp_secondary_recently_freed(u);
+  if (l->chunk_beg)
+    return l->chunk_beg == u ? LOOKUP_FREED_LARGE : LOOKUP_INTERIOR_FREED;
   return LOOKUP_NOT_OURS;
 }
 
@@ -214,8 +244,20 @@ static void report_lookup(lookup_result_t r, const lookup_t *l, uptr u,
     hp_report_invalid_free(u, fp, op, l->chunk_beg);
     break;
   case LOOKUP_FREED_LARGE:
-    hp_report_double_free(u, fp, op, NULL);
+    hp_report_double_free(u, fp, op, NULL, 0);
     break;
+  case LOOKUP_INTERIOR_FREED: {
+    /* A primary chunk's header survives its free (unless its page was
+     * released); a large chunk's mapping is gone. */
+    const hp_chunk_header_t *h = NULL;
+    if (l->block) {
+      h = hp_chunk_header(l->chunk_beg);
+      if ((h->state) != HP_CHUNK_AVAILABLE)
+        h = NULL;
+    }
+    hp_report_double_free(u, fp, op, h, l->chunk_beg);
+    break;
+  }
   default:
     hp_report_invalid_free(u, fp, op, 0);
   }
@@ -273,7 +315,9 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
       t->stats.invalid_frees++;
       hp_thread_release(t);
       if ((w & 0xff) == HP_CHUNK_AVAILABLE)
-        hp_report_double_free(u, fp, kind_free_name(kind), h);
+        hp_report_double_free(u, fp, kind_free_name(kind), h, 0);
+      else if ((w & 0xff) == 0 && hp_primary_block_released(l.class_id))
+        hp_report_double_free(u, fp, kind_free_name(kind), NULL, 0);
       else
         hp_report_invalid_free(u, fp, kind_free_name(kind), 0);
       return;
@@ -292,9 +336,12 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (HP_LIKELY(profiling))
     chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
 
+  if (HP_UNLIKELY(hp_flags.junk_fill) && l.block)
+    hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
+
   hp_thread_t *t = hp_thread_acquire();
   if (l.block)
-    hp_primary_free(t->caches, l.class_id, l.block);
+    hp_primary_free(t->caches, l.class_id, l.block, &t->stats);
   else
     hp_secondary_free(u);
   t->stats.frees++;
@@ -311,6 +358,105 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
   }
   hp_thread_release(t);
+}
+
+/* realloc_in_place (phkmalloc keeps a chunk whose new size is in the same
+ * size class; its R option always moves): true when allocating size bytes
+ * would pick the block p already has.  A large chunk stays when the new
+ * size needs the same number of pages. */
+static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
+  if (l->block) {
+    u32 c = l->class_id >= HP_NUM_CLASSES ? l->class_id - HP_NUM_CLASSES
+                                          : l->class_id;
+    /* The header and any alignment padding stay where they are. */
+    return hp_size_to_class(size + (u - l->block)) == c;
+  }
+  uptr map_end = l->large->map_beg + l->large->map_size;
+  return hp_size_to_class(size + HP_CHUNK_HEADER_SIZE) == 0 &&
+         size <= map_end - u && map_end - u - size < HP_PAGE_SIZE;
+}
+
+/* A realloc that keeps its block, profiled exactly as a moving one: the old
+ * chunk's life ends here (its event goes to its allocation context's HIB)
+ * and a new chunk of the realloc call's context begins, with every counter
+ * of the block zeroed -- the bytes it grows into included.  NULL if another
+ * thread freed p meanwhile (reported). */
+static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
+                              uptr fp) {
+  bool profiling = hp_flags.profiling;
+  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
+  hp_chunk_header_t *h = l->h;
+  u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
+  for (;;) {
+    if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
+      hp_thread_t *t = hp_thread_acquire();
+      t->stats.invalid_frees++;
+      hp_thread_release(t);
+      hp_report_double_free(u, fp, "realloc", h, 0);
+      return NULL;
+    }
+    /* AVAILABLE while the chunk is between lives: a dump skips it, a
+     * concurrent free reports a double free. */
+    u32 nw = (w & ~0xffu) | HP_CHUNK_AVAILABLE;
+    if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+      break;
+  }
+  u8 alloc_kind = (u8)(w >> 16);
+  if (HP_UNLIKELY(alloc_kind != HP_ALLOC_MALLOC &&
+                  hp_flags.check_dealloc_mismatch))
+    hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind), "realloc");
+  u32 now_ms = HP_LIKELY(profiling) ? hp_tsc_to_ms(t0) : 0;
+  hp_chunk_event_t e;
+  if (HP_LIKELY(profiling))
+    chunk_event(&e, h, w, u, old, now_ms, cpu);
+
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.frees++;
+  t->stats.freed_bytes += old;
+  u32 stack_id = 0;
+  if (HP_LIKELY(profiling)) {
+    e.free_cycles = 0;
+    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
+                         t->stack_top, hp_flags.fold_recursion);
+    stack_id = hp_stackdepot_put(pcs, npcs);
+  }
+  uptr block_end = l->block ? l->block + hp_class_size(l->class_id)
+                            : l->large->map_beg + l->large->map_size;
+  h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
+  if (l->large)
+    l->large->requested_size = size;
+  h->timestamp_ms = now_ms;
+  h->cpu_id = cpu;
+  h->alloc_context_id = stack_id;
+  h->data_type_id = 0;
+  if (HP_LIKELY(profiling))
+    hp_shadow_clear(u, block_end);
+  if (size > old && hp_flags.zero_fill)
+    hp_memset((char *)u + old, 0, size - old);
+  else if (size > old && HP_UNLIKELY(hp_flags.junk_fill))
+    hp_memset((char *)u + old, HP_JUNK_ALLOC, size - old);
+  else if (size < old && HP_UNLIKELY(hp_flags.junk_fill))
+    hp_memset((char *)u + size, HP_JUNK_FREE, old - size);
+  t->stats.mallocs++;
+  t->stats.malloced_bytes += size;
+  t->stats.reallocs++;
+  t->stats.inplace_reallocs++;
+  h->alloc_cycles = 0;
+  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
+    u64 cycles = hp_rdtsc() - t0;
+    t->stats.malloc_cycles += cycles;
+    t->stats.cycle_samples++;
+    h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : cycles ? (u32)cycles : 1;
+  }
+  __atomic_store_n(word0(h),
+                   make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
+                   __ATOMIC_RELEASE);
+  hp_thread_release(t);
+  return (void *)u;
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {
@@ -334,17 +480,29 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     hp_thread_t *t = hp_thread_acquire();
     t->stats.invalid_frees++;
     hp_thread_release(t);
-    hp_report_double_free(u, fp, "realloc", l.h);
+    bool released = (w & 0xff) == 0 && hp_primary_block_released(l.class_id);
+    if ((w & 0xff) == HP_CHUNK_AVAILABLE || released)
+      hp_report_double_free(u, fp, "realloc", released ? NULL : l.h, 0);
+    else
+      hp_report_invalid_free(u, fp, "realloc", 0);
     errno = ENOMEM;
     return NULL;
   }
   uptr old = l.large ? l.large->requested_size : l.h->requested_size;
-  /* Always move: the new chunk belongs to the realloc call's context and its
+  if (hp_flags.realloc_in_place && fits_in_place(&l, u, size)) {
+    void *n = realloc_in_place(&l, u, old, size, fp);
+    if (n)
+      return n;
+    /* The chunk was freed by another thread meanwhile: reported. */
+    errno = ENOMEM;
+    return NULL;
+  }
+  /* Move: the new chunk belongs to the realloc call's context and its
    * counters start at zero; the copy is the runtime's, not counted. */
   void *n = hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
   if (!n)
     return NULL; /* p untouched, errno = ENOMEM */
-  hp_memcpy(n, p, HP_MIN(old, size));
+  hp_memcpy(n, p, HP_MIN(old, size)); /* zero/junk fill covered the rest */
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   hp_thread_release(t);

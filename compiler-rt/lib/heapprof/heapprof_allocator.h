@@ -35,15 +35,23 @@ u32 hp_class_size(u32 class_id);
 /* A block of the class: from the cache, else refilled from the region. NULL
  * when the region is exhausted. fresh is set when the block was never used
  * (its memory is still zero). */
-uptr hp_primary_alloc(hp_cache_t *caches, u32 class_id, bool *fresh);
+struct hp_stats;
+uptr hp_primary_alloc(hp_cache_t *caches, u32 class_id, bool *fresh,
+                      struct hp_stats *st);
 /* The same from the class's cold region (no cache; takes its lock). The
  * block's class id, as hp_primary_block_of reports it, is
  * HP_COLD_CLASS(class_id). */
 uptr hp_primary_alloc_cold(u32 class_id, bool *fresh);
 /* class_id may be a cold id: the block goes straight back to its region. */
-void hp_primary_free(hp_cache_t *caches, u32 class_id, uptr block);
+/* st gets the cache drains and, with release_freed_pages, the pages
+ * returned to the kernel. */
+void hp_primary_free(hp_cache_t *caches, u32 class_id, uptr block,
+                     struct hp_stats *st);
 /* Returns every cached block to its region (thread exit). */
-void hp_primary_drain(hp_cache_t *caches);
+void hp_primary_drain(hp_cache_t *caches, struct hp_stats *st);
+/* True once release_freed_pages handed pages of region class_id back to the
+ * kernel: a free block's header there may read as all zeros. */
+bool hp_primary_block_released(u32 class_id);
 void hp_primary_init_caches(hp_cache_t *caches);
 /* If p lies in a block ever handed out by the primary, returns that block
  * and its class; else 0. */
@@ -73,14 +81,22 @@ void hp_secondary_free(uptr user_beg);
 hp_large_t *hp_secondary_find(uptr user_beg);
 /* The live large chunk containing p (interior pointers), or NULL. */
 hp_large_t *hp_secondary_find_containing(uptr p);
-/* True when user_beg was a large chunk freed recently (double free). */
-bool hp_secondary_recently_freed(uptr user_beg);
+/* When p lies in the mapping of a large chunk freed recently (one of the
+ * last 1024), that chunk's user_beg; else 0. */
+uptr hp_secondary_recently_freed(uptr p);
 void hp_secondary_for_each(void (*fn)(hp_large_t *l, void *arg), void *arg);
 void hp_secondary_lock(void);
 void hp_secondary_unlock(void);
 u64 hp_secondary_mapped_bytes(void);
 
 /* ----------------------------------------------------------- front end */
+
+/* junk_fill's bytes (phkmalloc's J): HP_JUNK_ALLOC over a new chunk, where
+ * reading it before writing is a use of uninitialised memory;
+ * HP_JUNK_FREE over a freed chunk, where reading it is a use after free.
+ * 0xd0 is phkmalloc's own junk byte. */
+#define HP_JUNK_ALLOC 0xd0
+#define HP_JUNK_FREE 0xdf
 
 /* Every public entry point (malloc, new, ...) calls these with its own frame
  * address, so the stack starts at the caller. */
@@ -116,8 +132,11 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(malloced_bytes, "bytes requested")                                       \
   X(freed_bytes, "bytes freed")                                              \
   X(large_mallocs, "allocations served by mmap")                             \
-  X(cache_refills, "per-thread cache refills")                               \
-  X(cache_drains, "per-thread cache drains")                                 \
+  X(cache_refills, "per-thread cache refills from a region")                 \
+  X(cache_drains, "per-thread cache drains to a region")                     \
+  X(inplace_reallocs, "reallocations that kept their block")             \
+  X(release_passes, "release_freed_pages passes over a region's free list")  \
+  X(pages_released, "4 KiB pages handed back to the kernel (madvise)")       \
   X(invalid_frees, "invalid/double frees reported")                          \
   X(failed_allocs, "failed allocations")                                     \
   X(cold_allocs, "allocations served from cold regions (hot/cold new)")      \
@@ -125,10 +144,11 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(free_cycles, "TSC cycles in sampled deallocation calls")                 \
   X(cycle_samples, "allocator calls whose cycles were measured")
 
-typedef struct hp_stats {
+struct hp_stats {
 #define X(name, desc) u64 name;
   HP_STATS(X)
 #undef X
-} hp_stats_t;
+};
+typedef struct hp_stats hp_stats_t;
 
 #endif

@@ -19,16 +19,35 @@
  * regions have no thread cache: a cold object is by definition long-lived
  * and rarely allocated, so it takes the region's spinlock instead of
  * doubling every thread's cache array.
+ *
+ * release_freed_pages=1 (phkmalloc's H): each region then also keeps a
+ * bitmap of the blocks on its free list (cached blocks count as in use: a
+ * thread may hand them out without the lock).  When blocks worth more than
+ * release_threshold_kb came back to a region since its last pass, the pass
+ * looks at the pages touched by those blocks -- the entries above
+ * release_mark on the free list -- and hands every page whose blocks are
+ * all free back to the kernel with madvise(MADV_DONTNEED), with the shadow
+ * pages that only count those pages.  The cost is linear in the bytes
+ * freed; no free makes a system call, only the drain that crosses the
+ * threshold.  A released page reads as zeros, headers included: a free of
+ * such a block finds state 0 (see hp_primary_block_released).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <sys/mman.h>
+
 typedef struct region {
-  hp_spinlock_t lock; /* protects free_idx, nfree, high */
+  hp_spinlock_t lock; /* protects free_idx, nfree, high, free_map, release_mark */
   u32 size;           /* block size, header included */
   uptr beg;
   uptr high;          /* bytes carved so far (atomic reads for validation) */
   u32 *free_idx;      /* stack of free block indices */
   u64 nfree;
+  /* release_freed_pages only: */
+  u64 *free_map;      /* bit per block: on the free list */
+  u64 release_mark;   /* free_idx[release_mark..nfree) are new since the
+                         last pass */
+  bool released_any;  /* a pass released pages: headers may read as 0 */
 } region_t;
 
 /* Set up once by hp_primary_init (init, single-threaded). */
@@ -79,6 +98,12 @@ void hp_primary_init(void) {
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
     r->free_idx = hp_mmap_noreserve(
         (HP_REGION_SIZE / r->size + 1) * sizeof(u32), "primary free lists");
+    /* Flags are parsed before the first allocation, so the map sees every
+     * block's history. */
+    if (hp_flags.release_freed_pages)
+      r->free_map = hp_mmap_noreserve(
+          (HP_REGION_SIZE / r->size / 64 + 1) * sizeof(u64),
+          "primary free-block maps");
   }
 }
 
@@ -90,13 +115,146 @@ void hp_primary_init_caches(hp_cache_t *caches) {
   }
 }
 
+/* ---------------------------------------------------- page release */
+
+static void map_set(region_t *r, u64 idx, bool on) {
+  u64 bit = 1ull << (idx % 64);
+  if (on)
+    r->free_map[idx / 64] |= bit;
+  else
+    r->free_map[idx / 64] &= ~bit;
+}
+
+/* True when every block overlapping the page at pg is on the free list. */
+static bool page_free(const region_t *r, uptr pg) {
+  u64 first = (pg - r->beg) / r->size;
+  u64 last = (pg + HP_PAGE_SIZE - 1 - r->beg) / r->size;
+  if ((last + 1) * r->size > r->high)
+    return false; /* the page reaches past the carved blocks */
+  for (u64 i = first; i <= last; i++)
+    if (!(r->free_map[i / 64] >> (i % 64) & 1))
+      return false;
+  return true;
+}
+
+/* madvise(MADV_DONTNEED) of [beg, end) (page-aligned) and of the shadow
+ * pages that count only those bytes (32 KiB of memory per shadow page). */
+static u64 release_range(uptr beg, uptr end) {
+  if (end <= beg)
+    return 0;
+  madvise((void *)beg, end - beg, MADV_DONTNEED);
+  if (hp_flags.profiling) {
+    uptr span = (uptr)HP_PAGE_SIZE << HP_SHADOW_SCALE;
+    uptr sb = HP_ROUND_UP(beg, span), se = HP_ROUND_DOWN(end, span);
+    if (se > sb)
+      madvise(hp_shadow_counter(sb), (se - sb) >> HP_SHADOW_SCALE,
+              MADV_DONTNEED);
+  }
+  return (end - beg) / HP_PAGE_SIZE;
+}
+
+/* Heapsort, ascending, in place (no allocation: we are inside malloc). */
+static void sift_down(u32 *a, u64 i, u64 n) {
+  for (;;) {
+    u64 m = i, l = 2 * i + 1, rr = l + 1;
+    if (l < n && a[l] > a[m])
+      m = l;
+    if (rr < n && a[rr] > a[m])
+      m = rr;
+    if (m == i)
+      return;
+    u32 t = a[i];
+    a[i] = a[m];
+    a[m] = t;
+    i = m;
+  }
+}
+
+static void sort_ascending(u32 *a, u64 n) {
+  for (u64 i = n / 2; i-- > 0;)
+    sift_down(a, i, n);
+  for (u64 end = n; end > 1; end--) {
+    u32 t = a[0];
+    a[0] = a[end - 1];
+    a[end - 1] = t;
+    sift_down(a, 0, end - 1);
+  }
+}
+
+/* The release pass; lock held (nothing may pop a block we are zeroing).
+ * A page is released when all its blocks are free and one of them is new
+ * since the last pass (a page that was wholly free then went at that pass
+ * or, if none of its blocks was new, at an earlier one).  The new entries
+ * are sorted by address, so each page is looked at once, counted once,
+ * and neighbouring pages go in one madvise. */
+static u64 release_pass(region_t *r) {
+  u32 *a = r->free_idx + r->release_mark;
+  u64 n = r->nfree - r->release_mark, pages = 0;
+  sort_ascending(a, n);
+  uptr run_b = 0, run_e = 0, next_pg = 0;
+  for (u64 j = 0; j < n; j++) {
+    uptr b = r->beg + (uptr)a[j] * r->size;
+    uptr pg = HP_MAX(HP_ROUND_DOWN(b, HP_PAGE_SIZE), next_pg);
+    uptr pe = HP_ROUND_UP(b + r->size, HP_PAGE_SIZE);
+    for (; pg < pe; pg += HP_PAGE_SIZE) {
+      bool inside = pg >= b && pg + HP_PAGE_SIZE <= b + r->size;
+      if (!inside && !page_free(r, pg))
+        continue;
+      if (run_e != pg) {
+        pages += release_range(run_b, run_e);
+        run_b = pg;
+      }
+      run_e = pg + HP_PAGE_SIZE;
+    }
+    next_pg = pe;
+  }
+  pages += release_range(run_b, run_e);
+  r->release_mark = r->nfree;
+  if (pages)
+    __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+  return pages;
+}
+
+/* Called after blocks were pushed onto r's free list, lock held. */
+static void maybe_release(region_t *r, hp_stats_t *st) {
+  if (HP_LIKELY(!r->free_map))
+    return;
+  s64 kb = hp_flags.release_threshold_kb;
+  u64 threshold = kb > 0 ? (u64)kb << 10 : 0;
+  if ((r->nfree - r->release_mark) * r->size <
+      HP_MAX(threshold, (u64)HP_PAGE_SIZE))
+    return;
+  st->release_passes++;
+  st->pages_released += release_pass(r);
+}
+
+/* Pushes a block onto r's free list; lock held. */
+static void push_free(region_t *r, uptr block) {
+  u32 idx = (u32)((block - r->beg) / r->size);
+  r->free_idx[r->nfree++] = idx;
+  if (HP_UNLIKELY(r->free_map))
+    map_set(r, idx, true);
+}
+
+bool hp_primary_block_released(u32 c) {
+  return c < HP_NUM_REGIONS &&
+         __atomic_load_n(&regions[c].released_any, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------ caches */
+
 /* Moves up to n blocks of the region into the cache. */
 static void refill(region_t *r, hp_cache_t *cache, u32 n) {
   hp_spin_lock(&r->lock);
   while (n && r->nfree) {
-    cache->blocks[cache->count++] = r->beg + (uptr)r->free_idx[--r->nfree] * r->size;
+    u32 idx = r->free_idx[--r->nfree];
+    if (HP_UNLIKELY(r->free_map))
+      map_set(r, idx, false);
+    cache->blocks[cache->count++] = r->beg + (uptr)idx * r->size;
     n--;
   }
+  if (r->release_mark > r->nfree)
+    r->release_mark = r->nfree;
   while (n && r->high + r->size <= HP_REGION_SIZE) {
     cache->blocks[cache->count++] = (r->beg + r->high) | FRESH_BIT;
     __atomic_store_n(&r->high, r->high + r->size, __ATOMIC_RELEASE);
@@ -105,20 +263,22 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n) {
   hp_spin_unlock(&r->lock);
 }
 
-static void drain(region_t *r, hp_cache_t *cache, u32 n) {
+static void drain(region_t *r, hp_cache_t *cache, u32 n, hp_stats_t *st) {
   hp_spin_lock(&r->lock);
   while (n && cache->count) {
-    uptr b = cache->blocks[--cache->count] & ~(uptr)FRESH_BIT;
-    r->free_idx[r->nfree++] = (u32)((b - r->beg) / r->size);
+    push_free(r, cache->blocks[--cache->count] & ~(uptr)FRESH_BIT);
     n--;
   }
+  st->cache_drains++;
+  maybe_release(r, st);
   hp_spin_unlock(&r->lock);
 }
 
-uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh) {
+uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh, hp_stats_t *st) {
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(!cache->count)) {
     refill(&regions[c], cache, HP_MAX(1u, cache->max / 2));
+    st->cache_refills++;
     if (!cache->count)
       return 0;
   }
@@ -138,24 +298,25 @@ uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
   return one.blocks[0] & ~(uptr)FRESH_BIT;
 }
 
-void hp_primary_free(hp_cache_t *caches, u32 c, uptr block) {
+void hp_primary_free(hp_cache_t *caches, u32 c, uptr block, hp_stats_t *st) {
   if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
-    r->free_idx[r->nfree++] = (u32)((block - r->beg) / r->size);
+    push_free(r, block);
+    maybe_release(r, st);
     hp_spin_unlock(&r->lock);
     return;
   }
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(cache->count >= cache->max))
-    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2));
+    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), st);
   cache->blocks[cache->count++] = block;
 }
 
-void hp_primary_drain(hp_cache_t *caches) {
+void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
   for (u32 c = 1; c < HP_NUM_CLASSES; c++)
     if (caches[c].count)
-      drain(&regions[c], &caches[c], caches[c].count);
+      drain(&regions[c], &caches[c], caches[c].count, st);
 }
 
 bool hp_primary_owns(uptr p) { return p >= space_beg && p < space_end; }

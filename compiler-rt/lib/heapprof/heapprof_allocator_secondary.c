@@ -8,8 +8,11 @@
  *
  * A registry (open-addressing hash set of live chunks, keyed by user_beg)
  * makes free() conclusive: a pointer is a large chunk only if registered.
- * A ring of recently unmapped user_begs tells a double free from a wild
- * pointer.  Large allocations are rare, so one lock is fine.
+ * A ring of recently unmapped chunks (mapping and user_beg) tells a double
+ * free, or a free of a pointer into a freed chunk, from a wild pointer.
+ * A freed chunk is unmapped at once: its memory always goes back to the
+ * kernel (release_freed_pages concerns the primary only).  Large
+ * allocations are rare, so one lock is fine.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -23,7 +26,10 @@
 static hp_spinlock_t lock;
 static hp_large_t **table;
 static uptr table_cap, table_used, table_live;
-static uptr recent[RECENT];
+typedef struct recent_chunk {
+  uptr map_beg, map_end, user_beg;
+} recent_chunk_t;
+static recent_chunk_t recent[RECENT];
 static u32 recent_pos;
 static u64 mapped_bytes;
 
@@ -103,7 +109,10 @@ void hp_secondary_free(uptr user_beg) {
   hp_large_t *l = table[i];
   table[i] = TOMBSTONE;
   table_live--;
-  recent[recent_pos++ % RECENT] = user_beg;
+  recent_chunk_t *rc = &recent[recent_pos++ % RECENT];
+  rc->map_beg = l->map_beg;
+  rc->map_end = l->map_beg + l->map_size;
+  rc->user_beg = user_beg;
   mapped_bytes -= l->map_size;
   uptr beg = l->map_beg, sz = l->map_size;
   hp_spin_unlock(&lock);
@@ -132,12 +141,15 @@ hp_large_t *hp_secondary_find_containing(uptr p) {
   return found;
 }
 
-bool hp_secondary_recently_freed(uptr user_beg) {
-  bool r = false;
+uptr hp_secondary_recently_freed(uptr p) {
+  uptr r = 0;
   hp_spin_lock(&lock);
-  for (u32 i = 0; i < RECENT; i++)
-    if (recent[i] == user_beg)
-      r = true;
+  /* Newest first: a later mapping at the same address wins. */
+  for (u32 k = 1; k <= RECENT && !r; k++) {
+    const recent_chunk_t *rc = &recent[(recent_pos - k) % RECENT];
+    if (p >= rc->map_beg && p < rc->map_end)
+      r = rc->user_beg;
+  }
   hp_spin_unlock(&lock);
   return r;
 }

@@ -92,7 +92,13 @@ void hp_report_new_failed(uptr size, uptr fp) {
 
 void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
   hp_spin_lock(&report_lock);
-  if (chunk_beg)
+  if (chunk_beg && p < chunk_beg)
+    hp_printf("HeapProf: ERROR: invalid-free on address %p (pc %p, %s): "
+              "%zu bytes before the chunk at %p, in its header or alignment "
+              "padding\n",
+              (void *)p, (void *)caller_pc(fp), op, (size_t)(chunk_beg - p),
+              (void *)chunk_beg);
+  else if (chunk_beg)
     hp_printf("HeapProf: ERROR: invalid-free on address %p (pc %p, %s): "
               "interior pointer %zu bytes inside the chunk at %p\n",
               (void *)p, (void *)caller_pc(fp), op, (size_t)(p - chunk_beg),
@@ -106,10 +112,17 @@ void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
 }
 
 void hp_report_double_free(uptr p, uptr fp, const char *op,
-                           const hp_chunk_header_t *h) {
+                           const hp_chunk_header_t *h, uptr chunk_beg) {
   hp_spin_lock(&report_lock);
-  hp_printf("HeapProf: ERROR: double-free on address %p (pc %p, %s)\n",
-            (void *)p, (void *)caller_pc(fp), op);
+  if (chunk_beg && p != chunk_beg)
+    hp_printf("HeapProf: ERROR: double-free on address %p (pc %p, %s): "
+              "%zu bytes %s the chunk at %p, which is already freed\n",
+              (void *)p, (void *)caller_pc(fp), op,
+              (size_t)(p < chunk_beg ? chunk_beg - p : p - chunk_beg),
+              p < chunk_beg ? "before" : "inside", (void *)chunk_beg);
+  else
+    hp_printf("HeapProf: ERROR: double-free on address %p (pc %p, %s)\n",
+              (void *)p, (void *)caller_pc(fp), op);
   print_current_stack(fp);
   if (h) {
     u32 n;

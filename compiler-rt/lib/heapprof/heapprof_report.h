@@ -15,11 +15,13 @@ HP_NORETURN void hp_report_mmap_failure(uptr size, const char *what);
 HP_NORETURN void hp_report_bad_option(const char *message);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
 HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
-/* chunk_beg != 0: p points inside the chunk at chunk_beg. */
+/* chunk_beg != 0: p points inside the live chunk at chunk_beg, or before
+ * it (into its header or alignment padding). */
 void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg);
-/* h: the chunk's header when still known (primary chunks). */
+/* h: the chunk's header when still known (primary chunks).  chunk_beg != 0
+ * and != p: p points inside (or before) the freed chunk at chunk_beg. */
 void hp_report_double_free(uptr p, uptr fp, const char *op,
-                           const hp_chunk_header_t *h);
+                           const hp_chunk_header_t *h, uptr chunk_beg);
 void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
                                 const char *free_op);
 /* Writes a symbolized stack (frames indented, numbered) to fd. */

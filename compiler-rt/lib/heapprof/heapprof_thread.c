@@ -93,7 +93,7 @@ static void thread_exit(void *arg) {
   if (!t || t != tls_thread)
     return;
   tls_thread = TLS_DEAD;
-  hp_primary_drain(t->caches);
+  hp_primary_drain(t->caches, &t->stats);
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;

@@ -3,6 +3,8 @@
 // keep the contents; malloc_usable_size is at least the requested size.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s
+// The same profile whether realloc keeps or moves its chunks.
+// RUN: %env_heapprof_opts=log_path=stderr:realloc_in_place=0 %run %t 2>&1 | FileCheck %s
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>

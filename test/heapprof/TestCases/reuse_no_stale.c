@@ -8,6 +8,10 @@
 // instrumented load.
 // RUN: %clang_rt_heapprof -O0 -fno-builtin %s -o %t
 // RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s
+// The same counts when junk_fill writes every reused block at allocation and
+// at free (the runtime's writes are not accesses), and with realloc_in_place
+// off (no realloc here: the flag must not change how blocks are reused).
+// RUN: %env_heapprof_opts=log_path=stderr:junk_fill=1:realloc_in_place=0 %run %t 2>&1 | FileCheck %s
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
