@@ -403,10 +403,10 @@ static void run_generated(bytes_t in, size_t err_size) {
       uint8_t c = take(&in);
       int64_t v = c & 1 ? (int64_t)take64(&in) : (int64_t)take(&in) - 64;
       char num[48];
-      /* Leading zeros are still decimal. */
-      snprintf(num, sizeof(num), "%s%lld", c & 2 ? "000" : "", (long long)v);
-      if (v < 0 && (c & 2)) /* "000-5" is not a number: keep "-5" */
-        snprintf(num, sizeof(num), "%lld", (long long)v);
+      /* Leading zeros are still decimal ("-0005" too). */
+      snprintf(num, sizeof(num), "%s%s%llu", v < 0 ? "-" : "",
+               c & 2 ? "000" : "",
+               v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v);
       sb_str(&opts, num);
       if (overflow_flag < 0)
         FIELD(&want, d, hp_flag_int) = v;
