@@ -103,9 +103,21 @@ static bool same_dump(const hpr_dump_t *a, const uint8_t *abase,
       a->ext_version != b->ext_version || a->ext_seq != b->ext_seq ||
       a->ext_nfields != b->ext_nfields)
     return false;
-  if (memcmp(a->segs, b->segs, a->nsegs * sizeof(*a->segs)) ||
-      memcmp(a->mibs, b->mibs, a->nmibs * sizeof(*a->mibs)))
-    return false;
+  /* Field by field (not memcmp): a field added later that points into the
+   * input would differ between two copies of the same bytes. */
+  for (uint64_t i = 0; i < a->nsegs; i++) {
+    const hpr_segment_t *x = &a->segs[i], *y = &b->segs[i];
+    if (x->start != y->start || x->end != y->end || x->offset != y->offset ||
+        x->build_id_size != y->build_id_size ||
+        memcmp(x->build_id, y->build_id, sizeof(x->build_id)))
+      return false;
+  }
+  for (uint64_t i = 0; i < a->nmibs; i++) {
+    const hpr_mib_t *x = &a->mibs[i], *y = &b->mibs[i];
+    if (x->stack_id != y->stack_id || memcmp(x->f, y->f, sizeof(x->f)) ||
+        x->has_ext != y->has_ext || memcmp(x->ext, y->ext, sizeof(x->ext)))
+      return false;
+  }
   for (uint64_t i = 0; i < a->nstacks; i++)
     if (a->stacks[i].id != b->stacks[i].id || a->stacks[i].n != b->stacks[i].n ||
         (const uint8_t *)a->stacks[i].pcs - abase !=
