@@ -2,10 +2,11 @@
 #   make demo    set up, build, profile an example program, show the profile
 #   make check   set up, build, run every test; ends with "N passed, N failed"
 #   make bench   benchmarks against the plain program and upstream MemProf
+#   make fuzz    long libFuzzer runs (FUZZ_TIME seconds per target, default 600)
 BUILD ?= build
 CMAKE_FLAGS ?= -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all setup build check demo bench install clean
+.PHONY: all setup build check demo bench fuzz install clean
 
 all: build
 
@@ -24,6 +25,9 @@ demo: build
 
 bench: build
 	@bench/run.sh
+
+fuzz: build
+	@BUILD=$(BUILD) scripts/fuzz.sh
 
 install: build
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

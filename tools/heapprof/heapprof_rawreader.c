@@ -211,6 +211,32 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
   return true;
 }
 
+bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
+               size_t err_size) {
+  memset(out, 0, sizeof(*out));
+  out->size = size;
+  if (size == 0) {
+    snprintf(err, err_size, "empty file: not a raw profile");
+    return false;
+  }
+  size_t cap_d = 4;
+  out->dumps = calloc(cap_d, sizeof(hpr_dump_t));
+  uint64_t off = 0;
+  while (off < size) {
+    if (out->ndumps == cap_d)
+      out->dumps = realloc(out->dumps, (cap_d *= 2) * sizeof(hpr_dump_t));
+    hpr_dump_t *d = &out->dumps[out->ndumps];
+    memset(d, 0, sizeof(*d));
+    d->offset = off;
+    cursor_t c = {data + off, 0, size - off, err, err_size, off};
+    out->ndumps++;
+    if (!read_dump(&c, d))
+      return false;
+    off += d->total_size;
+  }
+  return true;
+}
+
 bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
   memset(out, 0, sizeof(*out));
   out->path = path;
@@ -236,28 +262,10 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
     snprintf(err, err_size, "read error");
     return false;
   }
-  out->data = buf;
-  out->size = n;
-  if (n == 0) {
-    snprintf(err, err_size, "empty file: not a raw profile");
-    return false;
-  }
-  size_t cap_d = 4;
-  out->dumps = calloc(cap_d, sizeof(hpr_dump_t));
-  uint64_t off = 0;
-  while (off < n) {
-    if (out->ndumps == cap_d)
-      out->dumps = realloc(out->dumps, (cap_d *= 2) * sizeof(hpr_dump_t));
-    hpr_dump_t *d = &out->dumps[out->ndumps];
-    memset(d, 0, sizeof(*d));
-    d->offset = off;
-    cursor_t c = {buf + off, 0, n - off, err, err_size, off};
-    out->ndumps++;
-    if (!read_dump(&c, d))
-      return false;
-    off += d->total_size;
-  }
-  return true;
+  bool ok = hpr_parse(buf, n, out, err, err_size);
+  out->path = path;
+  out->data = buf; /* owned by out from here: hpr_free frees it */
+  return ok;
 }
 
 void hpr_free(hpr_file_t *f) {

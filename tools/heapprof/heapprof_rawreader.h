@@ -54,8 +54,13 @@ typedef struct hpr_file {
 } hpr_file_t;
 
 /* Reads and validates path.  On failure returns false and writes a one-line
- * reason (without the path) into err. */
+ * reason (without the path) into err; call hpr_free either way. */
 bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size);
+/* The same for size bytes in memory (what hpr_read does after reading the
+ * file).  data is neither copied nor owned: the stacks point into it, so it
+ * must outlive out, and hpr_free leaves it alone (out->data stays NULL). */
+bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
+               size_t err_size);
 void hpr_free(hpr_file_t *f);
 
 extern const char *const hpr_mib_names[27];
