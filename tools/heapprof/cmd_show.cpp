@@ -1,7 +1,8 @@
 //===- cmd_show.cpp - heapprof show: every field of raw profiles ---------===//
 //
 // Part of heapprof.  `heapprof show FILE...` prints each dump as stored:
-// segments, MemInfoBlocks with heapprof's extension fields, raw PCs.  It
+// segments, modules, MemInfoBlocks with heapprof's extension fields, raw
+// PCs, size bins.  It
 // is the reader's own view (no symbolization, no merging); `heapprof
 // report` is the one for people.
 //
@@ -18,7 +19,8 @@ extern "C" {
 const char heapprof::ShowUsage[] =
     "usage: heapprof show FILE...\n"
     "  print the dumps of heapprof raw profiles (.profraw): segments,\n"
-    "  MemInfoBlocks with heapprof's extension fields, stacks\n";
+    "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
+    "  size bins\n";
 
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
@@ -42,6 +44,14 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
            (unsigned long long)s->end, (unsigned long long)s->offset);
     for (uint64_t b = 0; b < s->build_id_size; b++)
       printf("%02x", s->build_id[b]);
+    printf("\n");
+  }
+  for (uint64_t i = 0; i < d->nmodules; i++) {
+    const hpr_module_t *m = &d->modules[i];
+    printf("  module %llu: %s bias 0x%llx build id ", (unsigned long long)i,
+           m->path[0] ? m->path : "[anonymous]", (unsigned long long)m->bias);
+    for (uint64_t b = 0; b < m->build_id_size; b++)
+      printf("%02x", m->build_id[b]);
     printf("\n");
   }
   for (uint64_t i = 0; i < d->nmibs; i++) {
@@ -74,6 +84,16 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       printf("\n");
       break;
     }
+  }
+  for (uint64_t i = 0; i < d->nbins; i++) {
+    const hpr_bin_t *b = &d->bins[i];
+    if (b->size > 1024)
+      printf("  bin >1024:");
+    else
+      printf("  bin %llu:", (unsigned long long)b->size);
+    printf(" allocs=%llu bytes=%llu frees=%llu freed_bytes=%llu\n",
+           (unsigned long long)b->allocs, (unsigned long long)b->bytes,
+           (unsigned long long)b->frees, (unsigned long long)b->freed_bytes);
   }
 }
 

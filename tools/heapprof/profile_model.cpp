@@ -62,12 +62,6 @@ std::vector<const Frame *> Context::frames(const Profile &P) const {
   return Out;
 }
 
-//===-- The reader's newer fields, if it has them -------------------------===//
-//
-// The module table (path, load bias, build id) and the size bins are newer
-// than some readers; these overloads read them when hpr_dump_t has them and
-// report none otherwise, so the tool builds against either.
-
 namespace {
 struct ModuleRec {
   uint64_t Bias;
@@ -83,42 +77,6 @@ static std::string hexBuildId(const uint8_t *B, uint64_t N) {
     S += Hex[B[I] & 15];
   }
   return S;
-}
-
-template <typename D>
-static auto dumpModules(const D &Dump, int)
-    -> decltype(Dump.nmodules, Dump.modules[0].path, std::vector<ModuleRec>()) {
-  std::vector<ModuleRec> Out;
-  for (uint64_t I = 0; I < Dump.nmodules; I++)
-    Out.push_back({Dump.modules[I].bias,
-                   hexBuildId(Dump.modules[I].build_id,
-                              Dump.modules[I].build_id_size),
-                   Dump.modules[I].path ? Dump.modules[I].path : ""});
-  return Out;
-}
-template <typename D>
-static std::vector<ModuleRec> dumpModules(const D &, long) {
-  return {};
-}
-
-template <typename D>
-static auto dumpBins(const D &Dump, int)
-    -> decltype(Dump.nbins, Dump.bins[0].freed_bytes, std::vector<Bin>()) {
-  std::vector<Bin> Out;
-  for (uint64_t I = 0; I < Dump.nbins; I++)
-    Out.push_back({Dump.bins[I].size, Dump.bins[I].allocs, Dump.bins[I].bytes,
-                   Dump.bins[I].frees, Dump.bins[I].freed_bytes});
-  return Out;
-}
-template <typename D> static std::vector<Bin> dumpBins(const D &, long) {
-  return {};
-}
-template <typename D>
-static auto dumpHasBinsField(const D &Dump, int) -> decltype(Dump.nbins, true) {
-  return true;
-}
-template <typename D> static bool dumpHasBinsField(const D &, long) {
-  return false;
 }
 
 //===-- Extension fields, by name -----------------------------------------===//
@@ -282,7 +240,14 @@ uint32_t Loader::module(const std::string &BuildId, const std::string &Path,
 }
 
 SegmentMap Loader::segments(const hpr_dump_t &D) {
-  std::vector<ModuleRec> Recs = dumpModules(D, 0);
+  // Extension v2 records each module's path; v1 profiles have only the
+  // segments' build ids.
+  std::vector<ModuleRec> Recs;
+  for (uint64_t I = 0; I < D.nmodules; I++)
+    Recs.push_back({D.modules[I].bias,
+                    hexBuildId(D.modules[I].build_id,
+                               D.modules[I].build_id_size),
+                    D.modules[I].path ? D.modules[I].path : ""});
   SegmentMap SM;
   for (uint64_t I = 0; I < D.nsegs; I++) {
     const hpr_segment_t &S = D.segs[I];
@@ -422,10 +387,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     }
   }
 
-  std::vector<Bin> DBins = dumpBins(D, 0);
-  if (!dumpHasBinsField(D, 0) || (DBins.empty() && D.nmibs != 0))
+  // Extension v2 always has its bin section (empty if nothing happened).
+  if (!D.has_ext || D.ext_version < 2)
     P.HaveBins = false;
-  for (const Bin &B : DBins) {
+  for (uint64_t I = 0; I < D.nbins; I++) {
+    Bin B{D.bins[I].size, D.bins[I].allocs, D.bins[I].bytes, D.bins[I].frees,
+          D.bins[I].freed_bytes};
     if (B.Size > 1025) {
       Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
             " has a size bin for " + std::to_string(B.Size) +

@@ -92,6 +92,7 @@ struct Module {
   bool Main = false;     // the profiled program (first segment)
   std::string File;      // the file symbolized: Path, or --binary
   bool Usable = false;   // File exists and its build id matches
+  bool HasFrames = false; // some Location is in it
 };
 
 // One source frame.  A return address gives several when calls were

@@ -104,16 +104,15 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
                            std::vector<std::string> &Warnings) {
   if (!matchBinaries(P, Opts, Err))
     return false;
-  std::vector<bool> Used(P.Modules.size());
   for (const Location &L : P.Locations)
     if (L.Module != NoModule)
-      Used[L.Module] = true;
+      P.Modules[L.Module].HasFrames = true;
   std::string Profile0 = P.Processes.empty() || P.Processes[0].Files.empty()
                              ? std::string("profile")
                              : P.Processes[0].Files[0];
   for (size_t I = 0; I < P.Modules.size(); I++) {
     Module &M = P.Modules[I];
-    if (M.Usable || !Used[I])
+    if (M.Usable || !M.HasFrames)
       continue;
     if (M.Path.empty()) {
       if (M.Main) {

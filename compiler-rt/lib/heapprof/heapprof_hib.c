@@ -93,6 +93,17 @@ static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
     x->max_size64 = HP_MAX(x->max_size64, size);
   x->malloc_samples += e->malloc_cycles != 0;
   x->free_samples += e->free_cycles != 0;
+  /* mprof's size classes, of the event's size (0 counted as 1). */
+  u64 add = e->continuation ? 0 : size, live = e->live ? size : 0;
+  x->live_bytes += live;
+  if (size <= 32)
+    x->bytes_small += add, x->live_bytes_small += live;
+  else if (size <= 256)
+    x->bytes_medium += add, x->live_bytes_medium += live;
+  else if (size <= 2048)
+    x->bytes_large += add, x->live_bytes_large += live;
+  else
+    x->bytes_xlarge += add, x->live_bytes_xlarge += live;
 }
 
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {
@@ -118,4 +129,19 @@ void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src) {
 #undef X
   dst->ext.max_size64 = HP_MAX(dst->ext.max_size64 - src->ext.max_size64,
                                src->ext.max_size64);
+}
+
+void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src) {
+  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++) {
+    dst->allocs[i] += src->allocs[i];
+    dst->frees[i] += src->frees[i];
+  }
+  dst->big_bytes += src->big_bytes;
+  dst->big_freed_bytes += src->big_freed_bytes;
+}
+
+u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
+  if (i == HP_SIZE_BIN_BIG)
+    return freed ? b->big_freed_bytes : b->big_bytes;
+  return (freed ? b->frees[i] : b->allocs[i]) * (i ? i : 1);
 }

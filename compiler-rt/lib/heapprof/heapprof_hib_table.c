@@ -97,7 +97,19 @@ static void drop(const hp_hib_t *h, void *arg) {
   (void)arg;
 }
 
-void hp_hib_table_clear(hp_hib_table_t *t) { hp_hib_table_drain(t, drop, NULL); }
+void hp_hib_table_clear(hp_hib_table_t *t) {
+  hp_hib_table_drain(t, drop, NULL);
+  hp_spin_lock(&t->bins_lock);
+  hp_memset(&t->bins, 0, sizeof(t->bins));
+  hp_spin_unlock(&t->bins_lock);
+}
+
+void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out) {
+  hp_spin_lock(&t->bins_lock);
+  hp_size_bins_merge(out, &t->bins);
+  hp_memset(&t->bins, 0, sizeof(t->bins));
+  hp_spin_unlock(&t->bins_lock);
+}
 
 u64 hp_hib_table_evictions(const hp_hib_table_t *t) {
   return __atomic_load_n(&t->evictions, __ATOMIC_RELAXED);
@@ -107,9 +119,11 @@ void hp_hib_table_lock_all(hp_hib_table_t *t) {
   for (u32 s = 0; s < t->nsets; s++)
     hp_spin_lock(&t->locks[s]);
   hp_spin_lock(&t->spill_lock);
+  hp_spin_lock(&t->bins_lock);
 }
 
 void hp_hib_table_unlock_all(hp_hib_table_t *t) {
+  hp_spin_unlock(&t->bins_lock);
   hp_spin_unlock(&t->spill_lock);
   for (u32 s = 0; s < t->nsets; s++)
     hp_spin_unlock(&t->locks[s]);
@@ -121,6 +135,7 @@ void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e) {
   hp_hib_t *slot = &c->slots[e->stack_id % HP_HIB_CACHE_SLOTS];
   hp_spin_lock(&c->lock);
+  hp_size_bins_add_event(&c->bins, e);
   if (HP_LIKELY(slot->stack_id == e->stack_id)) {
     hp_hib_add_event(slot, e);
   } else {
@@ -139,11 +154,16 @@ void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
       c->slots[i].stack_id = 0;
     }
   }
+  hp_spin_lock(&t->bins_lock);
+  hp_size_bins_merge(&t->bins, &c->bins);
+  hp_spin_unlock(&t->bins_lock);
+  hp_memset(&c->bins, 0, sizeof(c->bins));
   hp_spin_unlock(&c->lock);
 }
 
 void hp_hib_cache_clear(hp_hib_cache_t *c) {
   for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++)
     c->slots[i].stack_id = 0;
+  hp_memset(&c->bins, 0, sizeof(c->bins));
   c->lock.state = 0;
 }

@@ -24,17 +24,21 @@ typedef struct hp_hib_table {
   hp_spinlock_t spill_lock;  /* protects spill* */
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
+  hp_spinlock_t bins_lock;   /* protects bins */
+  hp_size_bins_t bins;       /* written-back caches' size bins */
 } hp_hib_table_t;
 
 /* A thread's write-back cache in front of the table: frees merge into a
  * small direct-mapped array under a lock only the owner thread and profile
  * writing take, so threads freeing into the same context don't fight over
  * one set lock.  A slot conflict, thread exit and every dump write the
- * cached HIBs back into the table.  Valid zero-initialised. */
+ * cached HIBs back into the table.  The cache also counts the size bins of
+ * its events (see hp_size_bins_t).  Valid zero-initialised. */
 #define HP_HIB_CACHE_SLOTS 64
 typedef struct hp_hib_cache {
   hp_spinlock_t lock;
   hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
+  hp_size_bins_t bins;
 } hp_hib_cache_t;
 
 /* The runtime's table, sized from the flags at init. */
@@ -46,14 +50,16 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h);
  * table and the spill log. */
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
+/* Adds the written-back size bins into out and zeroes the table's. */
+void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
 void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e);
-/* Writes every cached HIB back into t and empties the cache. */
+/* Writes every cached HIB and the bins back into t and empties the cache. */
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
 /* Empties the cache without writing it back (fork child, reset). */
 void hp_hib_cache_clear(hp_hib_cache_t *c);
 
-/* Empties without reporting (for __heapprof_reset). */
+/* Empties (bins too) without reporting (for __heapprof_reset). */
 void hp_hib_table_clear(hp_hib_table_t *t);
 u64 hp_hib_table_evictions(const hp_hib_table_t *t);
 /* fork(): hold / release every lock of the table. */
