@@ -132,17 +132,21 @@ static std::string sizes(const Counts &C) {
   return human(C.min_size) + " to " + human(C.max_size);
 }
 
+static std::string objects(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " object" : " objects");
+}
+
 static void summary(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Counts &T = P.Total;
   heading(OS, "Summary");
   TextTable Tab({"", ""}, "ll");
-  Tab.add({"allocations", std::to_string(T.allocs) + " objects, " +
+  Tab.add({"allocations", objects(T.allocs) + ", " +
                               std::to_string(T.bytes) + " bytes (" +
                               human(T.bytes) + ")"});
   if (P.has(Field::frees)) {
-    Tab.add({"frees", std::to_string(T.frees) + " objects"});
-    std::string Live = std::to_string(T.live_objects) + " objects";
+    Tab.add({"frees", objects(T.frees)});
+    std::string Live = objects(T.live_objects);
     if (P.has(Field::live_bytes))
       Live += ", " + std::to_string(T.live_bytes) + " bytes (" +
               human(T.live_bytes) + ")";
@@ -217,8 +221,7 @@ static void top(const Report &R, raw_ostream &OS) {
     default:
       break;
     }
-    OS << human(C.bytes) << " in " << C.allocs
-       << (C.allocs == 1 ? " object" : " objects");
+    OS << human(C.bytes) << " in " << objects(C.allocs);
     std::string Sz = sizes(C);
     if (!Sz.empty())
       OS << " (" << Sz << ")";
