@@ -25,6 +25,8 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
+#   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh)
+#   BENCH_REPORT_CONTEXTS=100000   contexts in that profile
 #   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
 #   BENCH_HEAPPROF_OPTIONS, BENCH_MEMPROF_OPTIONS   extra runtime options
 #   BENCH_ALLOC_HEAPPROF_OPTIONS  HEAPPROF_OPTIONS for the allocator-only rows
@@ -362,6 +364,21 @@ if [ "${BENCH_NO_ALLOC:-0}" != 1 ]; then
 fi
 t_runs=$(($(date +%s) - t_runs))
 
+# ------------------------------------------------------ heapprof report ---
+# Post-processing at scale: heapprof report on a profile of 100,000 contexts.
+rblock=$OUT/block-report.md
+if [ "${BENCH_NO_REPORT:-0}" != 1 ]; then
+  log "heapprof report at scale: bench/report/run.sh"
+  {
+    echo "\`heapprof report\` on a profile of many contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to N contexts of 8 real return addresses each), after the runs above; wall and cpu seconds, peak RSS of the whole report:"
+    echo
+    BUILD=$B bench/report/run.sh "$OUT" "$TIMEIT" 2>"$LOGS/report-scale.log" ||
+      { fail "heapprof report at scale failed (log: $OUTREL/logs/report-scale.log)"; echo "(failed: see $OUTREL/logs/report-scale.log)"; }
+  } >"$rblock"
+else
+  echo "(skipped: BENCH_NO_REPORT=1)" >"$rblock"
+fi
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -445,8 +462,11 @@ fi
 grep -q '^<!-- bench:begin -->$' "$DOC" || printf '\n## Results\n\n<!-- bench:begin -->\n<!-- bench:end -->\n' >>"$DOC"
 grep -q '^<!-- bench-alloc:begin -->$' "$DOC" ||
   printf '\n## Allocator microbenchmark\n\n<!-- bench-alloc:begin -->\n<!-- bench-alloc:end -->\n' >>"$DOC"
+grep -q '^<!-- bench-report:begin -->$' "$DOC" ||
+  printf '\n## heapprof report at scale\n\n<!-- bench-report:begin -->\n<!-- bench-report:end -->\n' >>"$DOC"
 splice bench "$block"
 splice bench-alloc "$ablock"
+splice bench-report "$rblock"
 log "tables written to $DOC"
 
 echo

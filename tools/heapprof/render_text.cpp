@@ -26,14 +26,14 @@ static std::string str(const char *Fmt, double V) {
 }
 
 // Exact below 10000 bytes; then one decimal in the largest unit that keeps
-// the number below 10000.
+// the number at least 1.
 static std::string human(uint64_t Bytes) {
   if (Bytes < 10000)
     return std::to_string(Bytes) + " B";
   const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
   double V = Bytes / 1024.0;
   int U = 0;
-  while (V >= 10000 && U < 3) {
+  while (V >= 1024 && U < 3) {
     V /= 1024;
     U++;
   }
@@ -230,8 +230,8 @@ static void top(const Report &R, raw_ostream &OS) {
       if (LiveBytes)
         OS << " (" << human(C.live_bytes) << ")";
     }
-    OS << ", " << C.accesses << " accesses (" << str("%.1f", D.AccessesPerObject)
-       << " per object)\n";
+    OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
+       << " (" << str("%.1f", D.AccessesPerObject) << " per object)\n";
     stack(R, Ctx, OS);
   }
   omitted(OS, R.TopInfo, "contexts");
