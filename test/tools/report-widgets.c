@@ -145,7 +145,7 @@ int main(void) {
 // DEPTH1: by allocation site and 0 callers
 // DEPTH1-NEXT: bytes % objects call chain
 // DEPTH1-NEXT: 199.3 KiB 97.6% 5103 make_widget ({{.*}}){{$}}
-// DEPTH1-NEXT: (1 more call chains; --top 0 shows all)
+// DEPTH1-NEXT: (1 more call chain; --top 0 shows all)
 
 // ALLOCS: == Top contexts by allocs
 // ALLOCS-NEXT: #1 70.8% 199.3 KiB in 5103 objects

@@ -119,9 +119,11 @@ static void lacks(raw_ostream &OS, const Table &T) {
      << ": it was written by an older heapprof runtime)\n";
 }
 
-static void omitted(raw_ostream &OS, const Table &T, const char *What) {
+static void omitted(raw_ostream &OS, const Table &T, const char *One,
+                    const char *Many) {
   if (T.Omitted)
-    OS << "(" << T.Omitted << " more " << What << "; --top 0 shows all)\n";
+    OS << "(" << T.Omitted << " more " << (T.Omitted == 1 ? One : Many)
+       << "; --top 0 shows all)\n";
 }
 
 static std::string sizes(const Counts &C) {
@@ -234,7 +236,7 @@ static void top(const Report &R, raw_ostream &OS) {
        << " (" << str("%.1f", D.AccessesPerObject) << " per object)\n";
     stack(R, Ctx, OS);
   }
-  omitted(OS, R.TopInfo, "contexts");
+  omitted(OS, R.TopInfo, "context", "contexts");
 }
 
 static std::string chain(const std::vector<Frame> &Chain) {
@@ -268,7 +270,7 @@ static void leaks(const Report &R, raw_ostream &OS) {
     Tab.add({Bytes ? human(Row.Bytes) : "?", percent(Row.Percent),
              std::to_string(Row.Objects), chain(Row.Chain)});
   Tab.print(OS);
-  omitted(OS, R.LeakInfo, "call chains");
+  omitted(OS, R.LeakInfo, "call chain", "call chains");
 }
 
 static void bins(const Report &R, raw_ostream &OS) {
@@ -322,7 +324,7 @@ static void direct(const Report &R, raw_ostream &OS) {
   else
     OS << "(no size-class split: the profile lacks bytes_small..."
           "bytes_xlarge)\n";
-  omitted(OS, R.DirectInfo, "functions");
+  omitted(OS, R.DirectInfo, "function", "functions");
 }
 
 static void callGraph(const Report &R, raw_ostream &OS) {
@@ -356,7 +358,7 @@ static void callGraph(const Report &R, raw_ostream &OS) {
     Tab.add({"-----"});
   }
   Tab.print(OS);
-  omitted(OS, R.CallGraphInfo, "entries");
+  omitted(OS, R.CallGraphInfo, "entry", "entries");
 }
 
 static std::string orDash(double V, const char *Fmt) {
@@ -411,7 +413,7 @@ static void measures(const Report &R, raw_ostream &OS) {
              F.Function + (W.empty() ? "" : " (" + W + ")")});
   }
   Tab.print(OS);
-  omitted(OS, R.ColdInfo, "cold contexts");
+  omitted(OS, R.ColdInfo, "cold context", "cold contexts");
 }
 
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
