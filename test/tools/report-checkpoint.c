@@ -15,6 +15,8 @@
 // RUN: %python %S/Inputs/compare-reports.py %t.exit.json %t.ckpt.json
 // RUN: %python %S/Inputs/compare-reports.py %t.exit.json %t.append.json
 // RUN: heapprof report %t.ckpt | FileCheck %s
+// Two processes of one program add up, context by context.
+// RUN: heapprof report --top 0 %t.exit %t.ckpt | FileCheck %s --check-prefix=TWO
 // Given the checkpoint run, its checkpoint file once more and the
 // append_dumps run (another process): two processes of 2 dumps each, and
 // the repeated file's dump counted once.
@@ -56,3 +58,13 @@ int main(void) {
 // CHECK-NEXT: live at the end 60 objects, 20800 bytes (20.3 KiB)
 // CHECK-NEXT: accesses 20
 // CHECK: process {{.*}}report-checkpoint.c.tmp pid {{[0-9]+}}, 2 dumps
+
+// TWO: == Summary
+// TWO-NEXT: allocations 720 objects, 70400 bytes (68.8 KiB)
+// TWO-NEXT: frees 600 objects
+// TWO-NEXT: live at the end 120 objects, 41600 bytes (40.6 KiB)
+// TWO-NEXT: accesses 40
+// TWO-NEXT: contexts 3
+// TWO: == Top contexts by bytes
+// TWO-NEXT: #1 {{.*}} 39.1 KiB in 20 objects (2000 B each), 20 live (39.1 KiB), 40 accesses
+// TWO-NEXT: alloc_b

@@ -7,6 +7,8 @@
 // RUN: heapprof report %t.dir | FileCheck %s
 // RUN: heapprof report --depth 1 --top 1 %t.dir | FileCheck %s --check-prefix=DEPTH1
 // RUN: heapprof report --sort allocs --top 2 %t.dir | FileCheck %s --check-prefix=ALLOCS
+// RUN: heapprof report --sort live --top 2 %t.dir | FileCheck %s --check-prefix=LIVE
+// RUN: heapprof report --sort accesses --top 0 %t.dir | FileCheck %s --check-prefix=ACCESSES
 // RUN: heapprof report --full %t.dir | FileCheck %s --check-prefix=FULL
 // RUN: heapprof report --format json --top 0 %t.dir/heapprof.*.profraw > %t.json
 // RUN: %python %S/Inputs/check-widgets-json.py %t.json
@@ -151,6 +153,21 @@ int main(void) {
 // ALLOCS-NEXT: #1 70.8% 199.3 KiB in 5103 objects
 // ALLOCS: #2 27.8% 78.1 KiB in 2000 objects
 // ALLOCS: (3 more contexts
+
+// Live bytes: the red widgets (204120 of 209120) and the 5000-byte buffer;
+// the contexts with nothing live are not listed.
+// LIVE: == Top contexts by live
+// LIVE-NEXT: #1 97.6% 199.3 KiB in 5103 objects
+// LIVE: #2 2.4% 5000 B in 1 object
+// LIVE-NOT: more context
+
+// Only widgets are touched, once each: 5103 and 2000 of 7103 accesses; the
+// contexts without accesses are not listed.
+// ACCESSES: == Top contexts by accesses
+// ACCESSES-NEXT: #1 71.8% 199.3 KiB in 5103 objects
+// ACCESSES: #2 28.2% 78.1 KiB in 2000 objects
+// ACCESSES-NOT: #3
+// ACCESSES: == Memory leaks
 
 // FULL: == Allocation bins
 // FULL-NEXT: size allocs

@@ -323,9 +323,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     }
     const hpr_stack_t &S = *SIt->second;
     Stack.clear();
-    for (uint64_t K = 0; K < S.n; K++) {
-      uint64_t PC;
-      memcpy(&PC, &S.pcs[K], 8);
+    // A context always has a frame 0: an empty stack (a damaged file, or
+    // an unwinder that found nothing) is the unknown address 0.
+    for (uint64_t K = 0; K < std::max<uint64_t>(S.n, 1); K++) {
+      uint64_t PC = 0;
+      if (S.n)
+        memcpy(&PC, &S.pcs[K], 8);
       uint32_t Mod;
       uint64_t Addr;
       SM.locate(PC, Mod, Addr);
