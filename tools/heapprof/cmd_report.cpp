@@ -189,6 +189,7 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   }
   for (const std::string &W : Warnings)
     fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+  mergeSameStacks(P);
   Report R = buildReport(P, O.Tables);
   std::string Out;
   llvm::raw_string_ostream OS(Out);

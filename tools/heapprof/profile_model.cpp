@@ -525,3 +525,26 @@ bool heapprof::loadProfile(const std::vector<std::string> &Inputs, Profile &P,
   Loader L(P);
   return L.load(Inputs, Err);
 }
+
+void heapprof::mergeSameStacks(Profile &P) {
+  std::unordered_map<std::string, uint32_t> Seen;
+  std::vector<Context> Out;
+  std::string Key;
+  for (Context &C : P.Contexts) {
+    Key.clear();
+    for (const Frame *F : C.frames(P)) {
+      Key += F->Function;
+      Key += '\0';
+      Key += F->File;
+      Key += '\0';
+      Key += std::to_string(F->Line) + ":" + std::to_string(F->Column) +
+             (F->Inlined ? "i" : "") + '\n';
+    }
+    auto [It, New] = Seen.emplace(Key, Out.size());
+    if (New)
+      Out.push_back(std::move(C));
+    else
+      Out[It->second].C.add(C.C);
+  }
+  P.Contexts = std::move(Out);
+}

@@ -21,7 +21,8 @@
 // LAST dump's.  A dump seen twice (the same file given twice, or a
 // checkpoint file and an append_dumps file holding it) is counted once.
 // Processes then add up: contexts are merged across processes by their
-// module-relative addresses, so ASLR doesn't split them.
+// module-relative addresses, so ASLR doesn't split them, and after
+// symbolization contexts whose stacks read the same are merged too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HEAPPROF_TOOL_PROFILE_MODEL_H
@@ -149,6 +150,11 @@ struct Profile {
 // with Err set to one line naming the file and the problem.
 bool loadProfile(const std::vector<std::string> &Inputs, Profile &P,
                  std::string &Err);
+
+// After symbolization: merges contexts whose symbolized stacks are the same
+// frame for frame (function, file, line, column), such as the copies of
+// one call an unrolled loop makes.  Totals don't change.
+void mergeSameStacks(Profile &P);
 
 } // namespace heapprof
 
