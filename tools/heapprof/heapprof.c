@@ -5,11 +5,15 @@
  *   heapprof show FILE...   print every dump of raw profiles: segments,
  *                           modules, MemInfoBlocks, heapprof's extension,
  *                           stacks, size bins
+ *   heapprof merge -o OUT PROFILE|DIR...
+ *                           add up raw profiles of one binary into one raw
+ *                           profile (see heapprof_merge.c)
  *
  * Exit status: 0 on success, 1 when a file is unreadable or malformed
  * (the message names the file, the problem and its offset), 2 on a usage
  * error.
  *===----------------------------------------------------------------------===*/
+#include "heapprof_merge.h"
 #include "heapprof_rawreader.h"
 
 #include <stdio.h>
@@ -17,9 +21,12 @@
 
 static const char usage[] =
     "usage: heapprof show FILE...\n"
+    "       heapprof merge -o OUT PROFILE|DIR...\n"
     "  show   print the dumps of heapprof raw profiles (.profraw): segments,\n"
     "         modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
-    "         size bins\n";
+    "         size bins\n"
+    "  merge  add up raw profiles of one binary (processes, checkpoints, a\n"
+    "         directory's .profraw files) into one raw profile OUT\n";
 
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
@@ -126,6 +133,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "show"))
     return cmd_show(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "merge"))
+    return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n%s", argv[1], usage);
   return 2;
 }
