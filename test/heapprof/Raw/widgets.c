@@ -7,7 +7,8 @@
 // odd ones blue (24 bytes, small 0-32), and 6 big ones of 1500 (large
 // 257-2048) and 3000 bytes (extra large), alternating.  First the red
 // widgets 0..4998 are freed (2500); [checkpoint]; then the other 2500 red,
-// every blue but the last 100, and the three 3000-byte big ones.  Kept at
+// [second checkpoint, in merge.test], every blue but the last 100, and the
+// three 3000-byte big ones.  Kept at
 // exit: 100 blue (2400 bytes) and three 1500-byte big ones (4500 bytes).
 //
 // RUN: %clang_heapprof -O0 %s -o %t
@@ -67,6 +68,9 @@ int main(int argc, char **argv) {
     return 1;
   for (int i = NWIDGETS / 2; i < NWIDGETS; i += 2)
     consume_widget(widgets[i]);
+  // "checkpoint twice" (merge.test): a second checkpoint after all red.
+  if (argc > 2 && __heapprof_dump() != 0)
+    return 1;
   for (int i = 1; i < NWIDGETS - 2 * KEPT_BLUE; i += 2)
     consume_widget(widgets[i]);
   for (int i = 1; i < NBIG; i += 2)
