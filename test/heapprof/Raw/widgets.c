@@ -19,6 +19,8 @@
 // RUN: FileCheck %s --check-prefix=BINS < %t.one.show
 // RUN: %python %S/Inputs/sum_show.py %t.one.show | FileCheck %s --check-prefix=TOTAL
 // RUN: llvm-profdata show --memory %t.one/*.profraw --profiled-binary %t | FileCheck %s --check-prefix=PROFDATA
+// RUN: rm -rf %t.txt && %env_heapprof_opts=print_raw=0:print_text=1:profile_dir=%t.txt %run %t
+// RUN: FileCheck %s --check-prefix=TEXT < %t.txt/*.txt
 //
 // RUN: %env_heapprof_opts=print_raw=1:print_text=0:profile_dir=%t.two %run %t checkpoint
 // RUN: mv %t.two/heapprof.*.1.profraw %t.two/out/1.profraw
@@ -120,6 +122,11 @@ int main(int argc, char **argv) {
 // DUMP2: bin 24: allocs=0 bytes=0 frees=4900 freed_bytes=117600{{$}}
 // DUMP2-NEXT: bin 204: allocs=0 bytes=0 frees=2500 freed_bytes=510000{{$}}
 // DUMP2-NEXT: bin >1024: allocs=0 bytes=0 frees=3 freed_bytes=9000{{$}}
+
+// The text profile shows the live bytes too.
+// TEXT-DAG: live at dump: 0, continued from earlier dumps: 0, live bytes: 0{{$}}
+// TEXT-DAG: live at dump: 100, continued from earlier dumps: 0, live bytes: 2400{{$}}
+// TEXT-DAG: live at dump: 3, continued from earlier dumps: 0, live bytes: 4500{{$}}
 
 // llvm-profdata 19 still reads every file.
 // PROFDATA: MemprofProfile:
