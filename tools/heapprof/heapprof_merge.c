@@ -574,8 +574,10 @@ static int write_file(const char *out, const buf_t *b) {
   return 0;
 }
 
-static const char merge_usage[] =
-    "usage: heapprof merge -o OUT PROFILE|DIR...\n";
+const char heapprof_merge_usage[] =
+    "usage: heapprof merge -o OUT PROFILE|DIR...\n"
+    "  add up raw profiles of one binary (processes, checkpoints, a\n"
+    "  directory's .profraw files) into one raw profile OUT\n";
 
 int heapprof_merge_main(int argc, char **argv) {
   const char *out = NULL;
@@ -585,7 +587,7 @@ int heapprof_merge_main(int argc, char **argv) {
   for (int i = 0; i < argc && !rc; i++) {
     if (!strcmp(argv[i], "-o")) {
       if (i + 1 == argc) {
-        fputs(merge_usage, stderr);
+        fputs(heapprof_merge_usage, stderr);
         return 2;
       }
       out = argv[++i];
@@ -594,7 +596,7 @@ int heapprof_merge_main(int argc, char **argv) {
     }
   }
   if (!rc && (!out || !nin)) {
-    fputs(merge_usage, stderr);
+    fputs(heapprof_merge_usage, stderr);
     rc = 2;
   }
 
