@@ -30,7 +30,9 @@
  *            process's pid, the evictions of each process's last dump added.
  *
  * A process is a pid with its main program's load bias (a pid reused by a
- * later process has, under ASLR, another bias); a dump without heapprof's
+ * later process has, under ASLR, another bias); a second dump with the
+ * same checkpoint number is the same dump given twice if its bytes are the
+ * same (counted once), else another process's.  A dump without heapprof's
  * extension is a process of its own.  Bad input gets one
  * "heapprof: error: FILE: problem" line and no output; OUT is written to a
  * temporary name and renamed.
@@ -90,7 +92,8 @@ typedef struct input {
 
 typedef struct dump_ref {
   const hpr_dump_t *d;
-  const char *path; /* its file, for messages */
+  const uint8_t *bytes; /* the dump in its file */
+  const char *path;     /* its file, for messages */
   size_t order;     /* position in the inputs */
   size_t proc;
 } dump_ref_t;
@@ -610,17 +613,37 @@ int heapprof_merge_main(int argc, char **argv) {
     dumps = xrealloc(dumps, (nd + f->ndumps) * sizeof(dump_ref_t));
     for (size_t k = 0; k < f->ndumps; k++) {
       const hpr_dump_t *d = &f->dumps[k];
+      const uint8_t *bytes = f->data + d->offset;
       uint64_t bias = d->nsegs ? d->segs[0].offset : 0;
+      /* The latest process of this pid and bias that has no dump with
+       * this checkpoint number yet; a byte-identical dump it has is the
+       * same dump given twice (counted once); other contents mean another
+       * process that had the same pid and bias. */
       size_t p = np;
-      for (size_t j = 0; j < np && d->has_ext; j++)
-        if (procs[j].has_ext && procs[j].pid == d->ext_pid &&
-            procs[j].main_bias == bias)
+      bool dup = false;
+      for (size_t j = np; j-- > 0 && d->has_ext && p == np && !dup;) {
+        if (!procs[j].has_ext || procs[j].pid != d->ext_pid ||
+            procs[j].main_bias != bias)
+          continue;
+        bool taken = false;
+        for (size_t e = 0; e < nd && !taken; e++) {
+          const hpr_dump_t *o = dumps[e].d;
+          if (dumps[e].proc != j || o->ext_seq != d->ext_seq)
+            continue;
+          taken = true;
+          dup = o->total_size == d->total_size &&
+                !memcmp(dumps[e].bytes, bytes, d->total_size);
+        }
+        if (!taken)
           p = j;
+      }
+      if (dup)
+        continue;
       if (p == np) {
         procs = xrealloc(procs, (np + 1) * sizeof(proc_t));
         procs[np++] = (proc_t){d->ext_pid, bias, d->has_ext, 0};
       }
-      dumps[nd] = (dump_ref_t){d, in[i].path, nd, p};
+      dumps[nd] = (dump_ref_t){d, bytes, in[i].path, nd, p};
       nd++;
     }
   }
