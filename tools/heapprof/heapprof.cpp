@@ -4,6 +4,8 @@
 //
 //   heapprof report [options] PROFILE|DIR...   symbolized tables: what is
 //                                              biggest, what leaked, ...
+//   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
+//                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
 //
 // Exit status: 0 on success, 1 when an input is unreadable or malformed
@@ -11,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
+#include "heapprof_merge.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +23,8 @@ using namespace heapprof;
 static void usage(FILE *F) {
   fputs("usage: heapprof COMMAND ...\n\n", F);
   fputs(ReportUsage, F);
+  fputs("\n", F);
+  fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
 }
@@ -33,6 +38,8 @@ int main(int argc, char **argv) {
     return cmdShow(argc - 2, argv + 2);
   if (!strcmp(argv[1], "report"))
     return cmdReport(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "merge"))
+    return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;

@@ -130,18 +130,3 @@ void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src) {
   dst->ext.max_size64 = HP_MAX(dst->ext.max_size64 - src->ext.max_size64,
                                src->ext.max_size64);
 }
-
-void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src) {
-  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++) {
-    dst->allocs[i] += src->allocs[i];
-    dst->frees[i] += src->frees[i];
-  }
-  dst->big_bytes += src->big_bytes;
-  dst->big_freed_bytes += src->big_freed_bytes;
-}
-
-u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
-  if (i == HP_SIZE_BIN_BIG)
-    return freed ? b->big_freed_bytes : b->big_bytes;
-  return (freed ? b->frees[i] : b->allocs[i]) * (i ? i : 1);
-}

@@ -73,40 +73,6 @@ typedef struct hp_chunk_event {
   bool live;         /* still live: folded in at dump time */
 } hp_chunk_event_t;
 
-/* mprof's allocation bin table, process-wide: one bin per requested size
- * 0..1024 and one (HP_SIZE_BIN_BIG) for anything larger.  An object counts
- * in allocs once, by the event that first counts it (not a continuation),
- * and in frees when its free is recorded (not a live event), so summing the
- * dumps of a process gives kept objects = allocs - frees.  Bytes of a bin
- * up to 1024 are its size times its count (size 0 as 1 byte, as in
- * TotalSize); only the big bin needs its bytes kept.  Per-thread copies sit
- * in the HIB cache (updated under its lock, where the free path already
- * merges its event) and are added into the table's at write-back; a dump
- * adds its live chunks' events to its own copy.  Valid zero-initialised. */
-#define HP_SIZE_BIN_BIG 1025
-#define HP_NUM_SIZE_BINS 1026
-typedef struct hp_size_bins {
-  u64 allocs[HP_NUM_SIZE_BINS], frees[HP_NUM_SIZE_BINS];
-  u64 big_bytes, big_freed_bytes; /* HP_SIZE_BIN_BIG's bytes */
-} hp_size_bins_t;
-
-static HP_ALWAYS_INLINE void hp_size_bins_add_event(hp_size_bins_t *b,
-                                                    const hp_chunk_event_t *e) {
-  u64 bin = e->size > 1024 ? HP_SIZE_BIN_BIG : e->size;
-  if (!e->continuation)
-    b->allocs[bin]++;
-  if (!e->live)
-    b->frees[bin]++;
-  if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
-    b->big_bytes += e->continuation ? 0 : e->size;
-    b->big_freed_bytes += e->live ? 0 : e->size;
-  }
-}
-/* Adds src into dst. */
-void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src);
-/* Bytes of bin i: allocated (freed=false) or freed. */
-u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed);
-
 /* Builds the HIB of a single chunk event. */
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e);
 /* Merges src into dst (same stack id). */

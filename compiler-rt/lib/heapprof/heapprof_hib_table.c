@@ -129,13 +129,47 @@ void hp_hib_table_unlock_all(hp_hib_table_t *t) {
     hp_spin_unlock(&t->locks[s]);
 }
 
+/* ------------------------------------------------------------ size bins */
+
+static HP_ALWAYS_INLINE void bins_add(hp_size_bins_t *b,
+                                     const hp_chunk_event_t *e) {
+  u64 bin = e->size > 1024 ? HP_SIZE_BIN_BIG : e->size;
+  if (!e->continuation)
+    b->allocs[bin]++;
+  if (!e->live)
+    b->frees[bin]++;
+  if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
+    b->big_bytes += e->continuation ? 0 : e->size;
+    b->big_freed_bytes += e->live ? 0 : e->size;
+  }
+}
+
+void hp_size_bins_add_event(hp_size_bins_t *b, const hp_chunk_event_t *e) {
+  bins_add(b, e);
+}
+
+void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src) {
+  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++) {
+    dst->allocs[i] += src->allocs[i];
+    dst->frees[i] += src->frees[i];
+  }
+  dst->big_bytes += src->big_bytes;
+  dst->big_freed_bytes += src->big_freed_bytes;
+}
+
+u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
+  if (i == HP_SIZE_BIN_BIG)
+    return freed ? b->big_freed_bytes : b->big_bytes;
+  return (freed ? b->frees[i] : b->allocs[i]) * (i ? i : 1);
+}
+
 /* ------------------------------------------------------ per-thread cache */
 
 void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e) {
   hp_hib_t *slot = &c->slots[e->stack_id % HP_HIB_CACHE_SLOTS];
   hp_spin_lock(&c->lock);
-  hp_size_bins_add_event(&c->bins, e);
+  bins_add(&c->bins, e);
   if (HP_LIKELY(slot->stack_id == e->stack_id)) {
     hp_hib_add_event(slot, e);
   } else {

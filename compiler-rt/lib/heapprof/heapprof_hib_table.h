@@ -10,6 +10,30 @@
 #ifndef HEAPPROF_HIB_TABLE_H
 #define HEAPPROF_HIB_TABLE_H
 
+/* mprof's allocation bin table, process-wide: one bin per requested size
+ * 0..1024 and one (HP_SIZE_BIN_BIG) for anything larger.  An object counts
+ * in allocs once, by the event that first counts it (not a continuation),
+ * and in frees when its free is recorded (not a live event), so summing the
+ * dumps of a process gives kept objects = allocs - frees.  Bytes of a bin
+ * up to 1024 are its size times its count (size 0 as 1 byte, as in
+ * TotalSize); only the big bin needs its bytes kept.  Per-thread copies sit
+ * in the HIB cache (updated under its lock, where the free path already
+ * merges its event) and are added into the table's at write-back; a dump
+ * adds its live chunks' events to its own copy.  Valid zero-initialised. */
+#define HP_SIZE_BIN_BIG 1025
+#define HP_NUM_SIZE_BINS 1026
+typedef struct hp_size_bins {
+  u64 allocs[HP_NUM_SIZE_BINS], frees[HP_NUM_SIZE_BINS];
+  u64 big_bytes, big_freed_bytes; /* HP_SIZE_BIN_BIG's bytes */
+} hp_size_bins_t;
+
+/* Counts one chunk event. */
+void hp_size_bins_add_event(hp_size_bins_t *b, const hp_chunk_event_t *e);
+/* Adds src into dst. */
+void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src);
+/* Bytes of bin i: allocated (freed=false) or freed. */
+u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed);
+
 typedef struct hp_hib_way {
   hp_hib_t hib;
   u64 tick;

@@ -7,7 +7,8 @@
 // odd ones blue (24 bytes, small 0-32), and 6 big ones of 1500 (large
 // 257-2048) and 3000 bytes (extra large), alternating.  First the red
 // widgets 0..4998 are freed (2500); [checkpoint]; then the other 2500 red,
-// every blue but the last 100, and the three 3000-byte big ones.  Kept at
+// [second checkpoint, in merge.test], every blue but the last 100, and the
+// three 3000-byte big ones.  Kept at
 // exit: 100 blue (2400 bytes) and three 1500-byte big ones (4500 bytes).
 //
 // RUN: %clang_heapprof -O0 %s -o %t
@@ -18,6 +19,8 @@
 // RUN: FileCheck %s --check-prefix=BINS < %t.one.show
 // RUN: %python %S/Inputs/sum_show.py %t.one.show | FileCheck %s --check-prefix=TOTAL
 // RUN: llvm-profdata show --memory %t.one/*.profraw --profiled-binary %t | FileCheck %s --check-prefix=PROFDATA
+// RUN: rm -rf %t.txt && %env_heapprof_opts=print_raw=0:print_text=1:profile_dir=%t.txt %run %t
+// RUN: FileCheck %s --check-prefix=TEXT < %t.txt/*.txt
 //
 // RUN: %env_heapprof_opts=print_raw=1:print_text=0:profile_dir=%t.two %run %t checkpoint
 // RUN: mv %t.two/heapprof.*.1.profraw %t.two/out/1.profraw
@@ -67,6 +70,9 @@ int main(int argc, char **argv) {
     return 1;
   for (int i = NWIDGETS / 2; i < NWIDGETS; i += 2)
     consume_widget(widgets[i]);
+  // "checkpoint twice" (merge.test): a second checkpoint after all red.
+  if (argc > 2 && __heapprof_dump() != 0)
+    return 1;
   for (int i = 1; i < NWIDGETS - 2 * KEPT_BLUE; i += 2)
     consume_widget(widgets[i]);
   for (int i = 1; i < NBIG; i += 2)
@@ -116,6 +122,11 @@ int main(int argc, char **argv) {
 // DUMP2: bin 24: allocs=0 bytes=0 frees=4900 freed_bytes=117600{{$}}
 // DUMP2-NEXT: bin 204: allocs=0 bytes=0 frees=2500 freed_bytes=510000{{$}}
 // DUMP2-NEXT: bin >1024: allocs=0 bytes=0 frees=3 freed_bytes=9000{{$}}
+
+// The text profile shows the live bytes too.
+// TEXT-DAG: live at dump: 0, continued from earlier dumps: 0, live bytes: 0{{$}}
+// TEXT-DAG: live at dump: 100, continued from earlier dumps: 0, live bytes: 2400{{$}}
+// TEXT-DAG: live at dump: 3, continued from earlier dumps: 0, live bytes: 4500{{$}}
 
 // llvm-profdata 19 still reads every file.
 // PROFDATA: MemprofProfile:
