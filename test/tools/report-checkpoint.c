@@ -15,6 +15,10 @@
 // RUN: %python %S/Inputs/compare-reports.py %t.exit.json %t.ckpt.json
 // RUN: %python %S/Inputs/compare-reports.py %t.exit.json %t.append.json
 // RUN: heapprof report %t.ckpt | FileCheck %s
+// heapprof merge's one-dump profile of the checkpoint run reports the same.
+// RUN: heapprof merge -o %t.merged.profraw %t.ckpt
+// RUN: heapprof report --format json --top 0 %t.merged.profraw > %t.merged.json
+// RUN: %python %S/Inputs/compare-reports.py %t.exit.json %t.merged.json
 // Two processes of one program add up, context by context.
 // RUN: heapprof report --top 0 %t.exit %t.ckpt | FileCheck %s --check-prefix=TWO
 // Given the checkpoint run, its checkpoint file once more and the
