@@ -422,8 +422,19 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
 
   // Read every file and group its dumps by process.
   std::vector<DumpRef> Refs;
-  std::map<std::tuple<uint64_t, std::string, std::string>, size_t> ProcIds;
+  // A process: pid, main program build id and load bias, and a number
+  // telling apart runs that share all three (a pid reused, as in
+  // containers, by a program at a fixed address).
+  using ProcKey = std::tuple<uint64_t, std::string, uint64_t, std::string>;
+  std::map<ProcKey, size_t> ProcIds;
   std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
+  auto SameBytes = [&](const DumpRef &R, const hpr_file_t &F,
+                       const hpr_dump_t &D) {
+    const hpr_file_t &G = *Files[R.File];
+    const hpr_dump_t &E = G.dumps[R.Index];
+    return E.total_size == D.total_size &&
+           memcmp(G.data + E.offset, F.data + D.offset, D.total_size) == 0;
+  };
   {
     Progress Prog("reading", Paths.size());
     for (size_t FI = 0; FI < Paths.size(); FI++) {
@@ -442,12 +453,29 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         std::string MainId =
             D.nsegs ? hexBuildId(D.segs[0].build_id, D.segs[0].build_id_size)
                     : "";
+        uint64_t Bias = D.nsegs ? D.segs[0].offset : 0;
+        uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
         // Without heapprof's extension there is no pid: each such dump is
         // a process of its own.
-        auto Key = D.has_ext ? std::make_tuple(D.ext_pid, MainId, std::string())
-                             : std::make_tuple(uint64_t(0), MainId,
-                                               Paths[FI] + "#" +
-                                                   std::to_string(DI));
+        ProcKey Key = D.has_ext ? ProcKey(D.ext_pid, MainId, Bias, "")
+                                : ProcKey(0, MainId, Bias,
+                                          Paths[FI] + "#" + std::to_string(DI));
+        // The same checkpoint of the same process twice: the same dump
+        // given twice if its bytes are the same, else another run.
+        bool Duplicate = false;
+        for (unsigned Run = 1; D.has_ext; Run++) {
+          auto PIt = ProcIds.find(Key);
+          if (PIt == ProcIds.end())
+            break;
+          auto SIt = Seen.find(std::make_tuple(PIt->second, Order));
+          if (SIt == Seen.end())
+            break;
+          if (SameBytes(Refs[SIt->second], File, D)) {
+            Duplicate = true;
+            break;
+          }
+          std::get<3>(Key) = "run " + std::to_string(Run);
+        }
         auto [PIt, NewP] = ProcIds.emplace(Key, P.Processes.size());
         if (NewP) {
           Process Proc;
@@ -457,13 +485,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         Process &Proc = P.Processes[PIt->second];
         if (Proc.Files.empty() || Proc.Files.back() != Paths[FI])
           Proc.Files.push_back(Paths[FI]);
-        uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
-        if (D.has_ext && !Seen.emplace(std::make_tuple(PIt->second, Order),
-                                       Refs.size())
-                              .second) {
+        if (Duplicate) {
           Proc.DuplicateDumps++;
           continue;
         }
+        if (D.has_ext)
+          Seen.emplace(std::make_tuple(PIt->second, Order), Refs.size());
         Proc.Dumps++;
         if (D.has_ext && D.ext_ms >= Proc.LastMs) {
           Proc.LastMs = D.ext_ms;
