@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -71,13 +72,16 @@ public:
   explicit TextTable(std::vector<std::string> Head, std::string Left = "")
       : Head(std::move(Head)), Left(std::move(Left)) {}
   void add(std::vector<std::string> Row) { Rows.push_back(std::move(Row)); }
+  // Columns are padded to at most Cap characters: a long C++ name then
+  // pushes only its own line's next column out, not every line's.
+  void cap(size_t Cap) { Max = Cap; }
   void print(raw_ostream &OS, const std::string &Indent = "") const {
     std::vector<size_t> W(Head.size());
     for (size_t I = 0; I < Head.size(); I++)
       W[I] = Head[I].size();
     for (const auto &Row : Rows)
       for (size_t I = 0; I < Row.size() && I < W.size(); I++)
-        W[I] = std::max(W[I], Row[I].size());
+        W[I] = std::max(W[I], std::min(Row[I].size(), Max));
     auto Line = [&](const std::vector<std::string> &Row) {
       std::string S = Indent;
       for (size_t I = 0; I < Row.size(); I++) {
@@ -107,6 +111,7 @@ private:
   std::vector<std::string> Head;
   std::string Left; // 'l' at a column's position: left-aligned
   std::vector<std::vector<std::string>> Rows;
+  size_t Max = SIZE_MAX;
 };
 } // namespace
 
@@ -189,6 +194,7 @@ static void summary(const Report &R, raw_ostream &OS) {
 
 static void stack(const Report &R, const Context &C, raw_ostream &OS) {
   TextTable Tab({"", "", ""}, "lll");
+  Tab.cap(40);
   for (const Frame *F : C.frames(*R.P))
     Tab.add({"   ", F->Function, where(*F) + (F->Inlined ? " (inlined)" : "")});
   Tab.print(OS);

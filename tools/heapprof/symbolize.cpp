@@ -11,7 +11,9 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -207,8 +209,13 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
           Frame F;
           if (D.FunctionName != DILineInfo::BadString)
             F.Function = D.FunctionName;
-          if (D.FileName != DILineInfo::BadString)
-            F.File = D.FileName;
+          if (D.FileName != DILineInfo::BadString) {
+            // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/..."
+            // reads better as "/usr/include/...".
+            SmallString<256> Path(D.FileName);
+            sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+            F.File = std::string(Path);
+          }
           F.Line = D.Line;
           F.Column = D.Column;
           F.Inlined = I + 1 < N;
