@@ -120,7 +120,7 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
       if (M.Main) {
         Err = Profile0 +
               ": the profile does not record where the profiled program is "
-              "(an older runtime wrote it): pass --binary PROGRAM";
+              "(an older runtime, or raw_extension=0): pass --binary PROGRAM";
         return false;
       }
       continue; // an older profile names no libraries: module+offset
