@@ -27,9 +27,12 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss"   the tables to measure (and rewrite in
-#                          the doc); e.g. BENCH_SECTIONS=rss runs only the
-#                          RSS rows and leaves the other tables alone
+#   BENCH_SECTIONS="main alloc rss report"   the tables to measure (and
+#                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
+#                          only the RSS rows and leaves the other tables alone
+#   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
+#                          the same as leaving "report" out of BENCH_SECTIONS)
+#   BENCH_REPORT_CONTEXTS=100000   contexts in that profile
 #   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
 #   BENCH_HEAPPROF_OPTIONS, BENCH_MEMPROF_OPTIONS   extra runtime options
 #   BENCH_ALLOC_HEAPPROF_OPTIONS  HEAPPROF_OPTIONS for the allocator-only rows
@@ -53,7 +56,8 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report} "
+[ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
 if [ -n "${BENCH_DOC:-}" ]; then DOC=$BENCH_DOC
@@ -403,6 +407,19 @@ if want rss; then
 fi
 t_runs=$(($(date +%s) - t_runs))
 
+# ------------------------------------------------------ heapprof report ---
+# Post-processing at scale: heapprof report on a profile of 100,000 contexts.
+repblock=$OUT/block-report.md
+if want report; then
+  log "heapprof report at scale: bench/report/run.sh"
+  {
+    echo "\`heapprof report\` on a profile of many contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to N contexts of 8 real return addresses each), after the runs above; wall and cpu seconds, peak RSS of the whole report:"
+    echo
+    BUILD=$B bench/report/run.sh "$OUT" "$TIMEIT" 2>"$LOGS/report-scale.log" ||
+      { fail "heapprof report at scale failed (log: $OUTREL/logs/report-scale.log)"; echo "(failed: see $OUTREL/logs/report-scale.log)"; }
+  } >"$repblock"
+fi
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -493,9 +510,12 @@ grep -q '^<!-- bench-alloc:begin -->$' "$DOC" ||
   printf '\n## Allocator microbenchmark\n\n<!-- bench-alloc:begin -->\n<!-- bench-alloc:end -->\n' >>"$DOC"
 grep -q '^<!-- bench-rss:begin -->$' "$DOC" ||
   printf '\n## Resident memory after free\n\n<!-- bench-rss:begin -->\n<!-- bench-rss:end -->\n' >>"$DOC"
+grep -q '^<!-- bench-report:begin -->$' "$DOC" ||
+  printf '\n## heapprof report at scale\n\n<!-- bench-report:begin -->\n<!-- bench-report:end -->\n' >>"$DOC"
 want main && splice bench "$block"
 want alloc && splice bench-alloc "$ablock"
 want rss && splice bench-rss "$rblock"
+want report && splice bench-report "$repblock"
 log "tables written to $DOC"
 
 if want main; then

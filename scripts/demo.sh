@@ -30,3 +30,7 @@ echo
 echo "\$ llvm-profdata-19 merge $raw --profiled-binary $OUT/demo -o $OUT/demo.memprofdata"
 "$LLVM_PROFDATA" merge "$raw" --profiled-binary "$OUT/demo" -o "$OUT/demo.memprofdata"
 ls -l "$OUT/demo.memprofdata"
+echo
+echo "== the profile for people: what is biggest, what leaked, what is cold"
+echo "\$ $BUILD/bin/heapprof report $OUT/prof"
+"$BUILD/bin/heapprof" report "$OUT/prof"

@@ -12,7 +12,8 @@
 
 #define MAGIC 0xff6d70726f667281ull
 #define EXT_MAGIC 0x0076005458455048ull
-#define EXT_VERSION 1
+#define EXT_VERSION_MIN 1
+#define EXT_VERSION 2
 
 const char *const hpr_mib_names[27] = {
 #define HP_MIB_FIELD(type, name, raw) #raw,
@@ -30,7 +31,9 @@ static const unsigned mib_widths[27] = {
 const char *const hpr_ext_names[] = {
     "granules", "touched_granules", "pages", "touched_pages", "malloc_cycles",
     "free_cycles", "continuations", "live_at_dump", "max_size64",
-    "malloc_samples", "free_samples"};
+    "malloc_samples", "free_samples", "live_bytes", "bytes_small",
+    "bytes_medium", "bytes_large", "bytes_xlarge", "live_bytes_small",
+    "live_bytes_medium", "live_bytes_large", "live_bytes_xlarge"};
 const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
 
 typedef struct cursor {
@@ -72,6 +75,55 @@ static bool check_count(cursor_t *c, uint64_t n, uint64_t item_size,
                 (unsigned long long)n, what,
                 (unsigned long long)(c->file_off + c->pos),
                 (unsigned long long)(c->end - c->pos));
+  return true;
+}
+
+/* Extension v2's sections after the records: modules, then size bins. */
+static bool read_modules_and_bins(cursor_t *c, hpr_dump_t *d) {
+  uint64_t n;
+  if (!get64(c, &n, "module count") || !check_count(c, n, 56, "modules"))
+    return false;
+  d->modules = calloc(n ? n : 1, sizeof(hpr_module_t));
+  d->nmodules = n;
+  for (uint64_t i = 0; i < d->nmodules; i++) {
+    hpr_module_t *m = &d->modules[i];
+    uint64_t len;
+    if (!get64(c, &m->bias, "module") ||
+        !get64(c, &m->build_id_size, "module"))
+      return false;
+    if (m->build_id_size > 32)
+      return fail(c, "corrupt: module %llu has a %llu-byte build id (at most 32)",
+                  (unsigned long long)i, (unsigned long long)m->build_id_size);
+    if (!check_count(c, 1, 32, "module build id"))
+      return false;
+    memcpy(m->build_id, c->base + c->pos, 32);
+    c->pos += 32;
+    if (!get64(c, &len, "module path length"))
+      return false;
+    if (len > c->end - c->pos || ((len + 7) & ~7ull) > c->end - c->pos)
+      return fail(c, "corrupt: module %llu's %llu-byte path at offset 0x%llx runs past the extension",
+                  (unsigned long long)i, (unsigned long long)len,
+                  (unsigned long long)(c->file_off + c->pos));
+    char *path = malloc(len + 1);
+    memcpy(path, c->base + c->pos, len);
+    path[len] = 0;
+    m->path = path;
+    c->pos += (len + 7) & ~7ull;
+  }
+  if (!get64(c, &n, "bin count") || !check_count(c, n, 40, "size bins"))
+    return false;
+  d->bins = calloc(n ? n : 1, sizeof(hpr_bin_t));
+  d->nbins = n;
+  for (uint64_t i = 0; i < d->nbins; i++) {
+    hpr_bin_t *b = &d->bins[i];
+    if (!get64(c, &b->size, "size bin") || !get64(c, &b->allocs, "size bin") ||
+        !get64(c, &b->bytes, "size bin") || !get64(c, &b->frees, "size bin") ||
+        !get64(c, &b->freed_bytes, "size bin"))
+      return false;
+    if (b->size > 1025 || (i && b->size <= d->bins[i - 1].size))
+      return fail(c, "corrupt: size bin %llu has size %llu (bins go up from 0 to 1025)",
+                  (unsigned long long)i, (unsigned long long)b->size);
+  }
   return true;
 }
 
@@ -165,10 +217,11 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
       c->pos += 8;
       if (!get64(c, &d->ext_version, "extension header"))
         return false;
-      if (d->ext_version != EXT_VERSION)
-        return fail(c, "unsupported heapprof extension version %llu at offset 0x%llx (this reader takes %d)",
+      if (d->ext_version < EXT_VERSION_MIN || d->ext_version > EXT_VERSION)
+        return fail(c, "unsupported heapprof extension version %llu at offset 0x%llx (this reader takes %d to %d)",
                     (unsigned long long)d->ext_version,
-                    (unsigned long long)(c->file_off + last), EXT_VERSION);
+                    (unsigned long long)(c->file_off + last), EXT_VERSION_MIN,
+                    EXT_VERSION);
       if (!get64(c, &size, "extension header") ||
           !get64(c, &d->ext_seq, "extension header") ||
           !get64(c, &d->ext_ms, "extension header") ||
@@ -177,11 +230,16 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
           !get64(c, &d->ext_nfields, "extension header") ||
           !get64(c, &nrec, "extension header"))
         return false;
+      if (size < c->pos - last)
+        return fail(c, "corrupt: the heapprof extension at offset 0x%llx claims %llu bytes, less than its header",
+                    (unsigned long long)(c->file_off + last),
+                    (unsigned long long)size);
       if (size > c->end - last)
         return fail(c, "truncated: the heapprof extension at offset 0x%llx claims %llu bytes, the dump has %llu left",
                     (unsigned long long)(c->file_off + last),
                     (unsigned long long)size,
                     (unsigned long long)(c->end - last));
+      c->end = last + size; /* its sections stay inside it */
       if (d->ext_nfields > 4096 ||
           !check_count(c, nrec, 8 * (1 + d->ext_nfields), "extension records"))
         return d->ext_nfields > 4096
@@ -192,7 +250,11 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
         uint64_t id, v;
         if (!get64(c, &id, "extension record"))
           return false;
+        /* The runtime writes record r for MIB r: try that first, so a
+         * well-formed dump pairs in linear time; search only otherwise. */
         hpr_mib_t *target = NULL;
+        if (r < d->nmibs && d->mibs[r].stack_id == id && !d->mibs[r].has_ext)
+          target = &d->mibs[r];
         for (uint64_t i = 0; i < d->nmibs && !target; i++)
           if (d->mibs[i].stack_id == id && !d->mibs[i].has_ext)
             target = &d->mibs[i];
@@ -205,6 +267,8 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
         if (target)
           target->has_ext = true;
       }
+      if (d->ext_version >= 2 && !read_modules_and_bins(c, d))
+        return false;
       d->has_ext = true;
     }
   }
@@ -273,6 +337,10 @@ void hpr_free(hpr_file_t *f) {
     free(f->dumps[i].segs);
     free(f->dumps[i].mibs);
     free(f->dumps[i].stacks);
+    for (uint64_t m = 0; m < f->dumps[i].nmodules; m++)
+      free((char *)f->dumps[i].modules[m].path);
+    free(f->dumps[i].modules);
+    free(f->dumps[i].bins);
   }
   free(f->dumps);
   free(f->data);

@@ -35,6 +35,19 @@ typedef struct hpr_stack {
   const uint64_t *pcs; /* into the file buffer (unaligned-safe copy) */
 } hpr_stack_t;
 
+/* Extension v2: a module of the process map (main program first). */
+typedef struct hpr_module {
+  uint64_t bias, build_id_size;
+  uint8_t build_id[32];
+  const char *path; /* NUL-terminated, owned by the hpr_file */
+} hpr_module_t;
+
+/* Extension v2: one non-empty bin of mprof's allocation bin table. */
+typedef struct hpr_bin {
+  uint64_t size; /* 0..1024, or 1025 for ">1024" */
+  uint64_t allocs, bytes, frees, freed_bytes;
+} hpr_bin_t;
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;
@@ -43,6 +56,10 @@ typedef struct hpr_dump {
   hpr_stack_t *stacks;
   bool has_ext;
   uint64_t ext_version, ext_seq, ext_ms, ext_pid, ext_evictions, ext_nfields;
+  uint64_t nmodules;
+  hpr_module_t *modules;
+  uint64_t nbins;
+  hpr_bin_t *bins; /* both 0/NULL for extension v1 or no extension */
 } hpr_dump_t;
 
 typedef struct hpr_file {

@@ -93,6 +93,17 @@ static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
     x->max_size64 = HP_MAX(x->max_size64, size);
   x->malloc_samples += e->malloc_cycles != 0;
   x->free_samples += e->free_cycles != 0;
+  /* mprof's size classes, of the event's size (0 counted as 1). */
+  u64 add = e->continuation ? 0 : size, live = e->live ? size : 0;
+  x->live_bytes += live;
+  if (size <= 32)
+    x->bytes_small += add, x->live_bytes_small += live;
+  else if (size <= 256)
+    x->bytes_medium += add, x->live_bytes_medium += live;
+  else if (size <= 2048)
+    x->bytes_large += add, x->live_bytes_large += live;
+  else
+    x->bytes_xlarge += add, x->live_bytes_xlarge += live;
 }
 
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {

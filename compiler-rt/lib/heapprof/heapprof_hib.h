@@ -20,7 +20,12 @@ typedef struct hp_mib {
 #undef HP_MIB_FIELD
 } hp_mib_t;
 
-/* heapprof's additions; fields summed on merge unless noted. */
+/* heapprof's additions; fields summed on merge unless noted.  Sizes count
+ * as in TotalSize (a 0-byte request is 1 byte).  bytes_<class> are deltas
+ * like TotalSize (a continuation adds 0); live_bytes and live_bytes_<class>
+ * describe the dump's moment (only live events add to them), so within a
+ * dump they sum, across dumps the last one is the state.  The classes are
+ * mprof's: small 0-32, medium 33-256, large 257-2048, xlarge above. */
 #define HP_HIB_EXT_FIELDS(X)                                                 \
   X(granules, "64-byte granules overlapping the chunks")                     \
   X(touched_granules, "granules with at least one access")                   \
@@ -32,7 +37,16 @@ typedef struct hp_mib {
   X(live_at_dump, "chunks still live when the profile was written")          \
   X(max_size64, "largest requested size, not truncated to 32 bits")          \
   X(malloc_samples, "allocating calls whose cycles were measured")           \
-  X(free_samples, "deallocating calls whose cycles were measured")
+  X(free_samples, "deallocating calls whose cycles were measured")          \
+  X(live_bytes, "requested bytes of the chunks live at the dump")            \
+  X(bytes_small, "requested bytes allocated in chunks of 0-32 bytes")        \
+  X(bytes_medium, "requested bytes allocated in chunks of 33-256 bytes")     \
+  X(bytes_large, "requested bytes allocated in chunks of 257-2048 bytes")    \
+  X(bytes_xlarge, "requested bytes allocated in chunks over 2048 bytes")     \
+  X(live_bytes_small, "live_bytes of chunks of 0-32 bytes")                  \
+  X(live_bytes_medium, "live_bytes of chunks of 33-256 bytes")               \
+  X(live_bytes_large, "live_bytes of chunks of 257-2048 bytes")              \
+  X(live_bytes_xlarge, "live_bytes of chunks over 2048 bytes")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;

@@ -97,7 +97,19 @@ static void drop(const hp_hib_t *h, void *arg) {
   (void)arg;
 }
 
-void hp_hib_table_clear(hp_hib_table_t *t) { hp_hib_table_drain(t, drop, NULL); }
+void hp_hib_table_clear(hp_hib_table_t *t) {
+  hp_hib_table_drain(t, drop, NULL);
+  hp_spin_lock(&t->bins_lock);
+  hp_memset(&t->bins, 0, sizeof(t->bins));
+  hp_spin_unlock(&t->bins_lock);
+}
+
+void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out) {
+  hp_spin_lock(&t->bins_lock);
+  hp_size_bins_merge(out, &t->bins);
+  hp_memset(&t->bins, 0, sizeof(t->bins));
+  hp_spin_unlock(&t->bins_lock);
+}
 
 u64 hp_hib_table_evictions(const hp_hib_table_t *t) {
   return __atomic_load_n(&t->evictions, __ATOMIC_RELAXED);
@@ -107,12 +119,48 @@ void hp_hib_table_lock_all(hp_hib_table_t *t) {
   for (u32 s = 0; s < t->nsets; s++)
     hp_spin_lock(&t->locks[s]);
   hp_spin_lock(&t->spill_lock);
+  hp_spin_lock(&t->bins_lock);
 }
 
 void hp_hib_table_unlock_all(hp_hib_table_t *t) {
+  hp_spin_unlock(&t->bins_lock);
   hp_spin_unlock(&t->spill_lock);
   for (u32 s = 0; s < t->nsets; s++)
     hp_spin_unlock(&t->locks[s]);
+}
+
+/* ------------------------------------------------------------ size bins */
+
+static HP_ALWAYS_INLINE void bins_add(hp_size_bins_t *b,
+                                     const hp_chunk_event_t *e) {
+  u64 bin = e->size > 1024 ? HP_SIZE_BIN_BIG : e->size;
+  if (!e->continuation)
+    b->allocs[bin]++;
+  if (!e->live)
+    b->frees[bin]++;
+  if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
+    b->big_bytes += e->continuation ? 0 : e->size;
+    b->big_freed_bytes += e->live ? 0 : e->size;
+  }
+}
+
+void hp_size_bins_add_event(hp_size_bins_t *b, const hp_chunk_event_t *e) {
+  bins_add(b, e);
+}
+
+void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src) {
+  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++) {
+    dst->allocs[i] += src->allocs[i];
+    dst->frees[i] += src->frees[i];
+  }
+  dst->big_bytes += src->big_bytes;
+  dst->big_freed_bytes += src->big_freed_bytes;
+}
+
+u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
+  if (i == HP_SIZE_BIN_BIG)
+    return freed ? b->big_freed_bytes : b->big_bytes;
+  return (freed ? b->frees[i] : b->allocs[i]) * (i ? i : 1);
 }
 
 /* ------------------------------------------------------ per-thread cache */
@@ -121,6 +169,7 @@ void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e) {
   hp_hib_t *slot = &c->slots[e->stack_id % HP_HIB_CACHE_SLOTS];
   hp_spin_lock(&c->lock);
+  bins_add(&c->bins, e);
   if (HP_LIKELY(slot->stack_id == e->stack_id)) {
     hp_hib_add_event(slot, e);
   } else {
@@ -139,11 +188,16 @@ void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
       c->slots[i].stack_id = 0;
     }
   }
+  hp_spin_lock(&t->bins_lock);
+  hp_size_bins_merge(&t->bins, &c->bins);
+  hp_spin_unlock(&t->bins_lock);
+  hp_memset(&c->bins, 0, sizeof(c->bins));
   hp_spin_unlock(&c->lock);
 }
 
 void hp_hib_cache_clear(hp_hib_cache_t *c) {
   for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++)
     c->slots[i].stack_id = 0;
+  hp_memset(&c->bins, 0, sizeof(c->bins));
   c->lock.state = 0;
 }

@@ -10,6 +10,30 @@
 #ifndef HEAPPROF_HIB_TABLE_H
 #define HEAPPROF_HIB_TABLE_H
 
+/* mprof's allocation bin table, process-wide: one bin per requested size
+ * 0..1024 and one (HP_SIZE_BIN_BIG) for anything larger.  An object counts
+ * in allocs once, by the event that first counts it (not a continuation),
+ * and in frees when its free is recorded (not a live event), so summing the
+ * dumps of a process gives kept objects = allocs - frees.  Bytes of a bin
+ * up to 1024 are its size times its count (size 0 as 1 byte, as in
+ * TotalSize); only the big bin needs its bytes kept.  Per-thread copies sit
+ * in the HIB cache (updated under its lock, where the free path already
+ * merges its event) and are added into the table's at write-back; a dump
+ * adds its live chunks' events to its own copy.  Valid zero-initialised. */
+#define HP_SIZE_BIN_BIG 1025
+#define HP_NUM_SIZE_BINS 1026
+typedef struct hp_size_bins {
+  u64 allocs[HP_NUM_SIZE_BINS], frees[HP_NUM_SIZE_BINS];
+  u64 big_bytes, big_freed_bytes; /* HP_SIZE_BIN_BIG's bytes */
+} hp_size_bins_t;
+
+/* Counts one chunk event. */
+void hp_size_bins_add_event(hp_size_bins_t *b, const hp_chunk_event_t *e);
+/* Adds src into dst. */
+void hp_size_bins_merge(hp_size_bins_t *dst, const hp_size_bins_t *src);
+/* Bytes of bin i: allocated (freed=false) or freed. */
+u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed);
+
 typedef struct hp_hib_way {
   hp_hib_t hib;
   u64 tick;
@@ -24,17 +48,21 @@ typedef struct hp_hib_table {
   hp_spinlock_t spill_lock;  /* protects spill* */
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
+  hp_spinlock_t bins_lock;   /* protects bins */
+  hp_size_bins_t bins;       /* written-back caches' size bins */
 } hp_hib_table_t;
 
 /* A thread's write-back cache in front of the table: frees merge into a
  * small direct-mapped array under a lock only the owner thread and profile
  * writing take, so threads freeing into the same context don't fight over
  * one set lock.  A slot conflict, thread exit and every dump write the
- * cached HIBs back into the table.  Valid zero-initialised. */
+ * cached HIBs back into the table.  The cache also counts the size bins of
+ * its events (see hp_size_bins_t).  Valid zero-initialised. */
 #define HP_HIB_CACHE_SLOTS 64
 typedef struct hp_hib_cache {
   hp_spinlock_t lock;
   hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
+  hp_size_bins_t bins;
 } hp_hib_cache_t;
 
 /* The runtime's table, sized from the flags at init. */
@@ -46,14 +74,16 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h);
  * table and the spill log. */
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
+/* Adds the written-back size bins into out and zeroes the table's. */
+void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
 void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e);
-/* Writes every cached HIB back into t and empties the cache. */
+/* Writes every cached HIB and the bins back into t and empties the cache. */
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
 /* Empties the cache without writing it back (fork child, reset). */
 void hp_hib_cache_clear(hp_hib_cache_t *c);
 
-/* Empties without reporting (for __heapprof_reset). */
+/* Empties (bins too) without reporting (for __heapprof_reset). */
 void hp_hib_table_clear(hp_hib_table_t *t);
 u64 hp_hib_table_evictions(const hp_hib_table_t *t);
 /* fork(): hold / release every lock of the table. */

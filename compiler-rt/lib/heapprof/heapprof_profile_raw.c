@@ -24,8 +24,41 @@ static void put_mib(hp_buf_t *b, const hp_mib_t *m) {
   HP_CHECK(b->failed || b->len - before == HP_MEMPROF_MIB_SIZE);
 }
 
+/* Extension version 2's per-dump sections: the modules, then the non-empty
+ * size bins. */
+static void put_modules_and_bins(hp_buf_t *b, const hp_procmap_t *map,
+                                 const hp_size_bins_t *bins) {
+  put64(b, map->n);
+  for (u32 i = 0; i < map->n; i++) {
+    const hp_module_t *m = &map->mods[i];
+    u8 id[HP_MAX_BUILD_ID] = {0};
+    hp_memcpy(id, m->build_id, m->build_id_size);
+    put64(b, m->bias);
+    put64(b, m->build_id_size);
+    hp_buf_append(b, id, sizeof(id));
+    u64 len = hp_strlen(m->path);
+    static const u8 zeros[8];
+    put64(b, len);
+    hp_buf_append(b, m->path, len);
+    hp_buf_append(b, zeros, HP_ROUND_UP(len, 8) - len);
+  }
+  u64 nbins = 0;
+  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++)
+    nbins += bins->allocs[i] || bins->frees[i];
+  put64(b, nbins);
+  for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++) {
+    if (!bins->allocs[i] && !bins->frees[i])
+      continue;
+    put64(b, i);
+    put64(b, bins->allocs[i]);
+    put64(b, hp_size_bins_bytes(bins, i, false));
+    put64(b, bins->frees[i]);
+    put64(b, hp_size_bins_bytes(bins, i, true));
+  }
+}
+
 void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
-                          const hp_procmap_t *map,
+                          const hp_procmap_t *map, const hp_size_bins_t *bins,
                           const hp_profile_info_t *info, bool with_ext) {
   size_t start = b->len;
   /* Header, patched at the end. */
@@ -89,6 +122,7 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
       HP_HIB_EXT_FIELDS(X)
 #undef X
     }
+    put_modules_and_bins(b, map, bins);
     if (!b->failed) {
       u64 size = b->len - ext_start;
       hp_memcpy(b->data + ext_start + 16, &size, 8);

@@ -25,6 +25,12 @@
  *   u64 size of the extension in bytes, u64 dump seq, u64 dump time ms,
  *   u64 pid, u64 HIB table evictions so far, u64 nfields, u64 nrecords,
  *   nrecords x { u64 stack id, nfields x u64 }   (HP_HIB_EXT_FIELDS order)
+ *   -- version 2 adds: --
+ *   u64 nmodules, nmodules x { u64 load bias, u64 build id size,
+ *     u8 build id[32], u64 path length L, L bytes of path (no NUL),
+ *     zeros up to a multiple of 8 }          (the process map, main first)
+ *   u64 nbins, nbins x { u64 size (0..1024, 1025 = larger), u64 allocs,
+ *     u64 bytes, u64 frees, u64 freed bytes }  (non-empty bins, ascending)
  *
  * A reader takes the first nfields it knows and skips the rest, so fields
  * can be appended without a version bump; anything else bumps the version.
@@ -38,11 +44,12 @@
 
 /* The bytes "HPEXT" 0 "v" 0 read as a little-endian u64. */
 #define HP_EXT_MAGIC 0x0076005458455048ull
-#define HP_EXT_VERSION 1ull
+#define HP_EXT_VERSION 2ull
 
-/* Appends one dump; with_ext adds heapprof's extension section. */
+/* Appends one dump; with_ext adds heapprof's extension section (with the
+ * size bins of this dump). */
 void hp_profile_raw_write(hp_buf_t *out, const hp_hib_t *hibs, u32 n,
-                          const hp_procmap_t *map,
+                          const hp_procmap_t *map, const hp_size_bins_t *bins,
                           const hp_profile_info_t *info, bool with_ext);
 
 #endif

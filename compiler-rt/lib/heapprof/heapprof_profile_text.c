@@ -59,9 +59,11 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   hp_buf_printf(b, " (%llu sampled), free ", (unsigned long long)x->malloc_samples);
   ave(b, x->free_cycles, x->free_samples);
   hp_buf_printf(b, " (%llu sampled)", (unsigned long long)x->free_samples);
-  hp_buf_printf(b, "\n\tlive at dump: %llu, continued from earlier dumps: %llu\n",
+  hp_buf_printf(b, "\n\tlive at dump: %llu, continued from earlier dumps: "
+                   "%llu, live bytes: %llu\n",
                 (unsigned long long)x->live_at_dump,
-                (unsigned long long)x->continuations);
+                (unsigned long long)x->continuations,
+                (unsigned long long)x->live_bytes);
 }
 
 /* The terse line is for scripts: every one of its 16 fields is a number.

@@ -99,6 +99,7 @@ static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
 
 typedef struct fold_ctx {
   dump_map_t *map;
+  hp_size_bins_t *bins;
   u32 now_ms, cpu;
 } fold_ctx_t;
 
@@ -110,7 +111,12 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   hp_hib_t hib;
   hp_hib_from_event(&hib, &e);
   map_put(f->map, &hib);
+  hp_size_bins_add_event(f->bins, &e);
 }
+
+/* The size bins of the dump being written; under dump_lock (too big for
+ * the stack of a signal-time dump). */
+static hp_size_bins_t dump_bins;
 
 /* Compacts the map into a stack-id-sorted array at its start. */
 static u32 map_sorted(dump_map_t *m) {
@@ -348,7 +354,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   dump_map_t map = {0};
   hp_thread_flush_hibs();
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
-  fold_ctx_t f = {&map, hp_tsc_to_ms(tsc), cpu};
+  hp_memset(&dump_bins, 0, sizeof(dump_bins));
+  hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
+  fold_ctx_t f = {&map, &dump_bins, hp_tsc_to_ms(tsc), cpu};
   hp_for_each_live_chunk(fold_cb, &f);
   u32 n = map_sorted(&map);
 
@@ -403,7 +411,8 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   }
   if (want_raw) {
     hp_buf_t b = {0};
-    hp_profile_raw_write(&b, map.slots, n, &pm, &info, hp_flags.raw_extension);
+    hp_profile_raw_write(&b, map.slots, n, &pm, &dump_bins, &info,
+                         hp_flags.raw_extension);
     if (b.failed) {
       hp_printf("HeapProf: WARNING: out of memory while building the raw "
                 "profile; not written\n");

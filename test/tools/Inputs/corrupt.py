@@ -32,8 +32,29 @@ for _ in range(n):
     k = struct.unpack_from("<Q", data, pos + 8)[0]
     pos += 16 + 8 * k
 assert struct.unpack_from("<Q", data, pos)[0] == 0x0076005458455048, "no extension"
-b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 2); write("ext-version.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 3); write("ext-version.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 0); write("ext-version0.profraw", b)
 b = bytearray(data); struct.pack_into("<Q", b, pos + 16, 1 << 30); write("ext-size.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, pos + 16, 16); write("ext-size-small.profraw", b)
+# version 2's sections follow the records: modules, then size bins
+nfields, nrec = struct.unpack_from("<QQ", data, pos + 56)
+rec_end = pos + 72 + nrec * 8 * (1 + nfields)
+# the same dump as extension version 1 wrote it: no modules, no bins
+b = bytearray(data[:rec_end])
+struct.pack_into("<Q", b, 16, rec_end)
+struct.pack_into("<Q", b, pos + 8, 1)
+struct.pack_into("<Q", b, pos + 16, rec_end - pos)
+write("ext-v1.profraw", b)
+nmod = struct.unpack_from("<Q", data, rec_end)[0]
+b = bytearray(data); struct.pack_into("<Q", b, rec_end, 1 << 40); write("module-count.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, rec_end + 8 + 48, 1 << 40); write("module-path.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, rec_end + 8 + 8, 33); write("module-build-id.profraw", b)
+bins = rec_end + 8
+for _ in range(nmod):
+    n = struct.unpack_from("<Q", data, bins + 48)[0]
+    bins += 56 + (n + 7) // 8 * 8
+b = bytearray(data); struct.pack_into("<Q", b, bins, 1 << 40); write("bin-count.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, bins + 8, 1026); write("bin-size.profraw", b)
 write("empty.profraw", b"")
 # two copies back to back: a valid two-dump file
 write("two-dumps.profraw", data + data)

@@ -103,6 +103,73 @@ int main(void) {
   EXPECT_EQ(c.mib.total_size, 5ull << 30);
   EXPECT_EQ(c.mib.max_size, UINT32_MAX);
   EXPECT_EQ(c.ext.max_size64, 5ull << 30);
+  /* mprof's size classes and live bytes, and the size bins, over events
+   * at the class edges: small 0-32, medium 33-256, large 257-2048. */
+  {
+    static const struct {
+      u64 size;
+      bool cont, live;
+    } evs[] = {
+        {20, false, false},   {0, false, false},   {300, false, true},
+        {3000, true, true},   {100, true, false},  {256, false, false},
+        {257, false, false},  {32, false, false},  {33, false, false},
+        {2048, false, false}, {2049, false, false}, {1025, false, true},
+    };
+    hp_hib_t sum;
+    static hp_size_bins_t bins, twice;
+    for (u32 i = 0; i < HP_ARRAY_SIZE(evs); i++) {
+      hp_chunk_event_t e = ev(evs[i].size, 1, 0, 1, 0, 0);
+      e.continuation = evs[i].cont;
+      e.live = evs[i].live;
+      hp_hib_from_event(&c, &e);
+      if (i == 0)
+        sum = c;
+      else
+        hp_hib_merge(&sum, &c);
+      hp_size_bins_add_event(&bins, &e);
+    }
+    /* Allocated bytes leave out the continuations (3000, 100); size 0 is
+     * 1 byte. */
+    EXPECT_EQ(sum.ext.bytes_small, 20 + 1 + 32);
+    EXPECT_EQ(sum.ext.bytes_medium, 256 + 33);
+    EXPECT_EQ(sum.ext.bytes_large, 300 + 257 + 2048 + 1025);
+    EXPECT_EQ(sum.ext.bytes_xlarge, 2049);
+    EXPECT_EQ(sum.mib.total_size, 53 + 289 + 3630 + 2049);
+    /* Live bytes count the live events, continuations included. */
+    EXPECT_EQ(sum.ext.live_bytes, 300 + 3000 + 1025);
+    EXPECT_EQ(sum.ext.live_bytes_small, 0);
+    EXPECT_EQ(sum.ext.live_bytes_medium, 0);
+    EXPECT_EQ(sum.ext.live_bytes_large, 300 + 1025);
+    EXPECT_EQ(sum.ext.live_bytes_xlarge, 3000);
+    /* Bins: allocs skip continuations, frees skip live events. */
+    EXPECT_EQ(bins.allocs[0], 1);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, 0, false), 1);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, 0, true), 1);
+    EXPECT_EQ(bins.allocs[300], 1);
+    EXPECT_EQ(bins.frees[300], 0);
+    EXPECT_EQ(bins.allocs[100], 0);
+    EXPECT_EQ(bins.frees[100], 1);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, 100, true), 100);
+    EXPECT_EQ(bins.allocs[256], 1);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, 256, false), 256);
+    /* >1024: 2048, 2049 and 1025 allocated (3000 is a continuation), 2048
+     * and 2049 freed (1025 and 3000 are live). */
+    EXPECT_EQ(bins.allocs[HP_SIZE_BIN_BIG], 3);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, HP_SIZE_BIN_BIG, false), 2048 + 2049 + 1025);
+    EXPECT_EQ(bins.frees[HP_SIZE_BIN_BIG], 2);
+    EXPECT_EQ(hp_size_bins_bytes(&bins, HP_SIZE_BIN_BIG, true), 2048 + 2049);
+    u64 allocs = 0, frees = 0;
+    for (u32 i = 0; i < HP_NUM_SIZE_BINS; i++)
+      allocs += bins.allocs[i], frees += bins.frees[i];
+    EXPECT_EQ(allocs, 10);
+    EXPECT_EQ(frees, 9);
+    hp_size_bins_merge(&twice, &bins);
+    hp_size_bins_merge(&twice, &bins);
+    EXPECT_EQ(twice.allocs[HP_SIZE_BIN_BIG], 6);
+    EXPECT_EQ(hp_size_bins_bytes(&twice, HP_SIZE_BIN_BIG, true), 2 * (2048 + 2049));
+    EXPECT_EQ(twice.frees[100], 2);
+  }
+
   /* hp_hib_add_event (the free path) is exactly merge(from_event(e)). */
   {
     hp_hib_t slow, fast;

@@ -1,23 +1,26 @@
-/*===- heapprof.c - heapprof's post-processing tool ---------------------===
- *
- * Part of heapprof.
- *
- *   heapprof show FILE...   print every dump of raw profiles: segments,
- *                           MemInfoBlocks, heapprof's extension, stacks
- *
- * Exit status: 0 on success, 1 when a file is unreadable or malformed
- * (the message names the file, the problem and its offset), 2 on a usage
- * error.
- *===----------------------------------------------------------------------===*/
+//===- cmd_show.cpp - heapprof show: every field of raw profiles ---------===//
+//
+// Part of heapprof.  `heapprof show FILE...` prints each dump as stored:
+// segments, modules, MemInfoBlocks with heapprof's extension fields, raw
+// PCs, size bins.  It
+// is the reader's own view (no symbolization, no merging); `heapprof
+// report` is the one for people.
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+
+extern "C" {
 #include "heapprof_rawreader.h"
+}
 
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
+const char heapprof::ShowUsage[] =
     "usage: heapprof show FILE...\n"
-    "  show   print the dumps of heapprof raw profiles (.profraw): segments,\n"
-    "         MemInfoBlocks with heapprof's extension fields, stacks\n";
+    "  print the dumps of heapprof raw profiles (.profraw): segments,\n"
+    "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
+    "  size bins\n";
 
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
@@ -43,10 +46,18 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       printf("%02x", s->build_id[b]);
     printf("\n");
   }
+  for (uint64_t i = 0; i < d->nmodules; i++) {
+    const hpr_module_t *m = &d->modules[i];
+    printf("  module %llu: %s bias 0x%llx build id ", (unsigned long long)i,
+           m->path[0] ? m->path : "[anonymous]", (unsigned long long)m->bias);
+    for (uint64_t b = 0; b < m->build_id_size; b++)
+      printf("%02x", m->build_id[b]);
+    printf("\n");
+  }
   for (uint64_t i = 0; i < d->nmibs; i++) {
     const hpr_mib_t *m = &d->mibs[i];
     printf("  MIB stack id %llu:", (unsigned long long)m->stack_id);
-    unsigned nf = d->version == 3 ? 25 : 27;
+    unsigned nf = d->version == 3 ? 25u : 27u;
     for (unsigned f = 0; f < nf; f++)
       printf(" %s=%llu", hpr_mib_names[f], (unsigned long long)m->f[f]);
     printf("\n");
@@ -74,11 +85,21 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       break;
     }
   }
+  for (uint64_t i = 0; i < d->nbins; i++) {
+    const hpr_bin_t *b = &d->bins[i];
+    if (b->size > 1024)
+      printf("  bin >1024:");
+    else
+      printf("  bin %llu:", (unsigned long long)b->size);
+    printf(" allocs=%llu bytes=%llu frees=%llu freed_bytes=%llu\n",
+           (unsigned long long)b->allocs, (unsigned long long)b->bytes,
+           (unsigned long long)b->frees, (unsigned long long)b->freed_bytes);
+  }
 }
 
-static int cmd_show(int argc, char **argv) {
+int heapprof::cmdShow(int argc, char **argv) {
   if (argc < 1) {
-    fputs(usage, stderr);
+    fputs(ShowUsage, stderr);
     return 2;
   }
   int rc = 0;
@@ -97,15 +118,4 @@ static int cmd_show(int argc, char **argv) {
     hpr_free(&f);
   }
   return rc;
-}
-
-int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    fputs(usage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  if (!strcmp(argv[1], "show"))
-    return cmd_show(argc - 2, argv + 2);
-  fprintf(stderr, "heapprof: error: unknown command '%s'\n%s", argv[1], usage);
-  return 2;
 }

@@ -1,0 +1,18 @@
+//===- commands.h - heapprof's subcommands --------------------------------===//
+//
+// Part of heapprof.  Each command takes the arguments after its name and
+// returns the exit status: 0 success, 1 bad input (one `heapprof: error:`
+// line naming the file and the problem), 2 usage error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HEAPPROF_TOOL_COMMANDS_H
+#define HEAPPROF_TOOL_COMMANDS_H
+
+namespace heapprof {
+extern const char ShowUsage[];
+extern const char ReportUsage[];
+int cmdShow(int Argc, char **Argv);
+int cmdReport(int Argc, char **Argv);
+} // namespace heapprof
+
+#endif

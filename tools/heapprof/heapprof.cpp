@@ -1,0 +1,46 @@
+//===- heapprof.cpp - heapprof's post-processing tool ---------------------===//
+//
+// Part of heapprof.
+//
+//   heapprof report [options] PROFILE|DIR...   symbolized tables: what is
+//                                              biggest, what leaked, ...
+//   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
+//                                              into one (heapprof_merge.c)
+//   heapprof show FILE...                      every field of raw profiles
+//
+// Exit status: 0 on success, 1 when an input is unreadable or malformed
+// (one line names the file and the problem), 2 on a usage error.
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+#include "heapprof_merge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+using namespace heapprof;
+
+static void usage(FILE *F) {
+  fputs("usage: heapprof COMMAND ...\n\n", F);
+  fputs(ReportUsage, F);
+  fputs("\n", F);
+  fputs(heapprof_merge_usage, F);
+  fputs("\n", F);
+  fputs(ShowUsage, F);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "show"))
+    return cmdShow(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "report"))
+    return cmdReport(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "merge"))
+    return heapprof_merge_main(argc - 2, argv + 2);
+  fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,762 @@
+/*===- heapprof_merge.c - many raw profiles into one --------------------===
+ *
+ * Part of heapprof's tools.
+ *
+ *   heapprof merge -o OUT PROFILE|DIR...
+ *
+ * Adds up the dumps of many processes (or the checkpoints of one) of the
+ * same binary into one raw profile (one dump, MemProf raw version 4 with
+ * heapprof's extension version 2) that llvm-profdata 19 reads.  No
+ * symbolization: contexts are matched by their PCs made module-relative.
+ *
+ *   layout   the first process's modules (its first dump's segments) keep
+ *            their addresses; a module another process has (same build id,
+ *            or same path when there is no build id) takes the layout's
+ *            bias; a module only later processes have is added, moved past
+ *            the layout's end if its addresses overlap it.  A PC in no
+ *            known segment, or in a module with neither build id nor path,
+ *            is kept as it is.
+ *   contexts one per translated PC sequence, new stack ids 1, 2, ... in
+ *            order of first appearance (inputs in the order given, a
+ *            directory's .profraw files by name, a process's dumps by
+ *            checkpoint number, the exit dump last).
+ *   MIBs     merged by the runtime's rule (heapprof_hib.c): totals add,
+ *            per-object ranges come from records that count objects.  Since
+ *            each dump holds deltas, the sums count every object once.
+ *   extension fields add up, except max_size64 (the largest) and the state
+ *            at a dump (live_at_dump, live_bytes, live_bytes_<class>): those
+ *            come from each process's last dump, added over the processes.
+ *   bins     add up.  Header: checkpoint 0, the latest ms, the first
+ *            process's pid, the evictions of each process's last dump added.
+ *
+ * A process is a pid with its main program's load bias (a pid reused by a
+ * later process has, under ASLR, another bias); a second dump with the
+ * same checkpoint number is the same dump given twice if its bytes are the
+ * same (counted once), else another process's.  A dump without heapprof's
+ * extension is a process of its own.  Bad input gets one
+ * "heapprof: error: FILE: problem" line and no output; OUT is written to a
+ * temporary name and renamed.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_merge.h"
+#include "heapprof_rawreader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NMIB 27
+#define NEXT_OUT 20 /* extension fields written: hpr_ext_names */
+#define EXT_MAGIC 0x0076005458455048ull
+#define RAW_MAGIC 0xff6d70726f667281ull
+
+/* Indices into hpr_mib_t.f (heapprof_mib_fields.inc order). */
+enum {
+  F_ALLOC_COUNT = 0, F_TOTAL_ACCESS = 1, F_TOTAL_SIZE = 4, F_ALLOC_TS = 7,
+  F_DEALLOC_TS = 8, F_TOTAL_LIFETIME = 9, F_ALLOC_CPU = 12, F_DEALLOC_CPU = 13,
+  F_MIGRATED = 14, F_OVERLAPS = 15, F_SAME_ALLOC_CPU = 16,
+  F_SAME_DEALLOC_CPU = 17, F_TOTAL_DENSITY = 19, F_TOTAL_LT_DENSITY = 22,
+  F_HIST_SIZE = 25, F_HIST = 26
+};
+/* The per-object ranges: (min, max) index pairs. */
+static const unsigned ranges[][2] = {{2, 3}, {5, 6}, {10, 11}, {20, 21}, {23, 24}};
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fprintf(stderr, "heapprof: error: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+static void *xrealloc(void *p, size_t size) {
+  p = realloc(p, size ? size : 1);
+  if (!p) {
+    fprintf(stderr, "heapprof: error: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+/* ------------------------------------------------------------- inputs */
+
+typedef struct input {
+  char *path;
+  hpr_file_t file;
+} input_t;
+
+typedef struct dump_ref {
+  const hpr_dump_t *d;
+  const uint8_t *bytes; /* the dump in its file */
+  const char *path;     /* its file, for messages */
+  size_t order;     /* position in the inputs */
+  size_t proc;
+} dump_ref_t;
+
+typedef struct proc {
+  uint64_t pid, main_bias;
+  bool has_ext;
+  size_t last; /* index of its last dump in the sorted dump list */
+} proc_t;
+
+/* ------------------------------------------------------------- layout */
+
+typedef struct out_module {
+  uint64_t bias, build_id_size;
+  uint8_t build_id[32];
+  const char *path; /* "" if unknown */
+  uint64_t nsegs;
+  uint64_t (*segs)[2]; /* start, end */
+} out_module_t;
+
+typedef struct layout {
+  out_module_t *mods;
+  size_t n;
+} layout_t;
+
+/* A module of one dump: its segments share the bias and build id. */
+typedef struct dump_module {
+  uint64_t bias, build_id_size;
+  const uint8_t *build_id;
+  const char *path;
+  size_t first_seg, nsegs;
+} dump_module_t;
+
+static size_t dump_modules(const hpr_dump_t *d, dump_module_t **out) {
+  dump_module_t *m = xcalloc(d->nsegs, sizeof(*m));
+  size_t n = 0;
+  for (uint64_t i = 0; i < d->nsegs; i++) {
+    const hpr_segment_t *s = &d->segs[i];
+    if (n && m[n - 1].bias == s->offset &&
+        m[n - 1].build_id_size == s->build_id_size &&
+        !memcmp(m[n - 1].build_id, s->build_id, s->build_id_size)) {
+      m[n - 1].nsegs++;
+      continue;
+    }
+    m[n].bias = s->offset;
+    m[n].build_id_size = s->build_id_size;
+    m[n].build_id = s->build_id;
+    m[n].path = "";
+    for (uint64_t k = 0; k < d->nmodules; k++)
+      if (d->modules[k].bias == s->offset &&
+          d->modules[k].build_id_size == s->build_id_size &&
+          !memcmp(d->modules[k].build_id, s->build_id, s->build_id_size)) {
+        m[n].path = d->modules[k].path;
+        break;
+      }
+    m[n].first_seg = i;
+    m[n].nsegs = 1;
+    n++;
+  }
+  *out = m;
+  return n;
+}
+
+static bool has_key(const dump_module_t *m) {
+  return m->build_id_size || m->path[0];
+}
+
+static bool same_module(const out_module_t *o, const dump_module_t *m) {
+  if (m->build_id_size)
+    return o->build_id_size == m->build_id_size &&
+           !memcmp(o->build_id, m->build_id, m->build_id_size);
+  return !o->build_id_size && m->path[0] && !strcmp(o->path, m->path);
+}
+
+static bool overlaps(const layout_t *l, uint64_t start, uint64_t end) {
+  for (size_t i = 0; i < l->n; i++)
+    for (uint64_t s = 0; s < l->mods[i].nsegs; s++)
+      if (start < l->mods[i].segs[s][1] && l->mods[i].segs[s][0] < end)
+        return true;
+  return false;
+}
+
+/* Adds m (of dump d) to the layout, moved by a multiple of the page size
+ * past everything there if its addresses overlap a module already in. */
+static out_module_t *layout_add(layout_t *l, const hpr_dump_t *d,
+                                const dump_module_t *m) {
+  const hpr_segment_t *seg = &d->segs[m->first_seg];
+  uint64_t lo = UINT64_MAX, top = 0;
+  for (size_t k = 0; k < m->nsegs; k++)
+    lo = seg[k].start < lo ? seg[k].start : lo;
+  uint64_t delta = 0;
+  bool clash = false;
+  for (size_t k = 0; k < m->nsegs; k++)
+    clash |= overlaps(l, seg[k].start, seg[k].end);
+  if (clash) {
+    for (size_t i = 0; i < l->n; i++)
+      for (uint64_t s = 0; s < l->mods[i].nsegs; s++)
+        top = l->mods[i].segs[s][1] > top ? l->mods[i].segs[s][1] : top;
+    delta = ((top + 0xfff) & ~0xfffull) - (lo & ~0xfffull);
+  }
+  l->mods = xrealloc(l->mods, (l->n + 1) * sizeof(out_module_t));
+  out_module_t *o = &l->mods[l->n++];
+  memset(o, 0, sizeof(*o));
+  o->bias = m->bias + delta;
+  o->build_id_size = m->build_id_size;
+  memcpy(o->build_id, m->build_id, m->build_id_size);
+  o->path = m->path;
+  o->nsegs = m->nsegs;
+  o->segs = xcalloc(m->nsegs, sizeof(*o->segs));
+  for (size_t k = 0; k < m->nsegs; k++) {
+    o->segs[k][0] = seg[k].start + delta;
+    o->segs[k][1] = seg[k].end + delta;
+  }
+  return o;
+}
+
+/* A dump's PC translation: per segment, the bias to add after taking the
+ * dump's own off (keep = no translation). */
+typedef struct xlate {
+  uint64_t start, end, from, to;
+  bool keep;
+} xlate_t;
+
+static xlate_t *make_xlate(layout_t *l, const hpr_dump_t *d, bool first) {
+  xlate_t *x = xcalloc(d->nsegs, sizeof(*x));
+  dump_module_t *mods;
+  size_t n = dump_modules(d, &mods);
+  for (size_t i = 0; i < n; i++) {
+    const dump_module_t *m = &mods[i];
+    out_module_t *o = NULL;
+    for (size_t k = 0; k < l->n && !o && has_key(m); k++)
+      if (same_module(&l->mods[k], m))
+        o = &l->mods[k];
+    if (o && !o->path[0] && m->path[0])
+      o->path = m->path;
+    /* The first dump's modules are the layout; a later one's only if
+     * they can be matched again. */
+    if (!o && (first || has_key(m)))
+      o = layout_add(l, d, m);
+    for (size_t k = 0; k < m->nsegs; k++) {
+      xlate_t *t = &x[m->first_seg + k];
+      t->start = d->segs[m->first_seg + k].start;
+      t->end = d->segs[m->first_seg + k].end;
+      t->from = m->bias;
+      t->to = o ? o->bias : m->bias;
+      t->keep = !o;
+    }
+  }
+  free(mods);
+  return x;
+}
+
+static uint64_t translate(const xlate_t *x, uint64_t n, uint64_t pc) {
+  for (uint64_t i = 0; i < n; i++)
+    if (pc >= x[i].start && pc < x[i].end)
+      return x[i].keep ? pc : pc - x[i].from + x[i].to;
+  return pc;
+}
+
+/* ----------------------------------------------------------- contexts */
+
+typedef struct context {
+  uint64_t *pcs, n, hash;
+  uint64_t f[NMIB];
+  uint64_t ext[NEXT_OUT];
+  bool counted; /* f holds a record */
+} context_t;
+
+typedef struct contexts {
+  context_t *v;
+  size_t n, cap;
+  size_t *slots; /* index + 1; 0 = empty */
+  size_t nslots;
+} contexts_t;
+
+static uint64_t hash_pcs(const uint64_t *pcs, uint64_t n) {
+  uint64_t h = 0xcbf29ce484222325ull ^ n;
+  for (uint64_t i = 0; i < n; i++) {
+    h ^= pcs[i];
+    h *= 0x100000001b3ull;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+static void slots_put(contexts_t *c, size_t idx) {
+  size_t i = c->v[idx].hash & (c->nslots - 1);
+  while (c->slots[i])
+    i = (i + 1) & (c->nslots - 1);
+  c->slots[i] = idx + 1;
+}
+
+/* The context of pcs (owned by the caller until it becomes the context's). */
+static context_t *context_get(contexts_t *c, uint64_t *pcs, uint64_t n,
+                              bool *owned) {
+  uint64_t h = hash_pcs(pcs, n);
+  if (c->nslots) {
+    for (size_t i = h & (c->nslots - 1); c->slots[i];
+         i = (i + 1) & (c->nslots - 1)) {
+      context_t *x = &c->v[c->slots[i] - 1];
+      if (x->hash == h && x->n == n && !memcmp(x->pcs, pcs, n * 8)) {
+        *owned = false;
+        return x;
+      }
+    }
+  }
+  if ((c->n + 1) * 2 > c->nslots) {
+    free(c->slots);
+    c->nslots = c->nslots ? c->nslots * 2 : 1024;
+    c->slots = xcalloc(c->nslots, sizeof(size_t));
+    for (size_t i = 0; i < c->n; i++)
+      slots_put(c, i);
+  }
+  if (c->n == c->cap)
+    c->v = xrealloc(c->v, (c->cap = c->cap ? c->cap * 2 : 256) * sizeof(context_t));
+  context_t *x = &c->v[c->n];
+  memset(x, 0, sizeof(*x));
+  x->pcs = pcs;
+  x->n = n;
+  x->hash = h;
+  slots_put(c, c->n++);
+  *owned = true;
+  return x;
+}
+
+static uint64_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : v; }
+
+/* The runtime's merge_mib (heapprof_hib.c) on raw fields. */
+static void merge_mib(uint64_t *d, const uint64_t *s) {
+  if (s[F_ALLOC_COUNT]) {
+    bool first = !d[F_ALLOC_COUNT];
+    for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+      unsigned lo = ranges[r][0], hi = ranges[r][1];
+      d[lo] = first || s[lo] < d[lo] ? s[lo] : d[lo];
+      d[hi] = first || s[hi] > d[hi] ? s[hi] : d[hi];
+    }
+  }
+  d[F_OVERLAPS] = clamp32(d[F_OVERLAPS] + (s[F_ALLOC_TS] < d[F_DEALLOC_TS]));
+  d[F_SAME_ALLOC_CPU] =
+      clamp32(d[F_SAME_ALLOC_CPU] + (s[F_ALLOC_CPU] == d[F_ALLOC_CPU]));
+  d[F_SAME_DEALLOC_CPU] =
+      clamp32(d[F_SAME_DEALLOC_CPU] + (s[F_DEALLOC_CPU] == d[F_DEALLOC_CPU]));
+  d[F_MIGRATED] = clamp32(d[F_MIGRATED] + s[F_MIGRATED]);
+  d[F_ALLOC_COUNT] = clamp32(d[F_ALLOC_COUNT] + s[F_ALLOC_COUNT]);
+  d[F_TOTAL_ACCESS] += s[F_TOTAL_ACCESS];
+  d[F_TOTAL_SIZE] += s[F_TOTAL_SIZE];
+  d[F_TOTAL_LIFETIME] += s[F_TOTAL_LIFETIME];
+  d[F_TOTAL_DENSITY] += s[F_TOTAL_DENSITY];
+  d[F_TOTAL_LT_DENSITY] += s[F_TOTAL_LT_DENSITY];
+  d[F_ALLOC_TS] = s[F_ALLOC_TS];
+  d[F_DEALLOC_TS] = s[F_DEALLOC_TS];
+  d[F_ALLOC_CPU] = s[F_ALLOC_CPU];
+  d[F_DEALLOC_CPU] = s[F_DEALLOC_CPU];
+}
+
+/* Extension fields that are the state at a dump, not deltas. */
+static bool state_field(size_t f) {
+  const char *n = hpr_ext_names[f];
+  return !strcmp(n, "live_at_dump") || !strncmp(n, "live_bytes", 10);
+}
+
+/* ------------------------------------------------------------- output */
+
+typedef struct buf {
+  uint8_t *data;
+  size_t len, cap;
+} buf_t;
+
+static void put(buf_t *b, const void *p, size_t n) {
+  if (b->len + n > b->cap) {
+    while (b->len + n > b->cap)
+      b->cap = b->cap ? b->cap * 2 : 65536;
+    b->data = xrealloc(b->data, b->cap);
+  }
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+}
+static void put64(buf_t *b, uint64_t v) { put(b, &v, 8); }
+static void put32(buf_t *b, uint32_t v) { put(b, &v, 4); }
+
+static const unsigned mib_widths[NMIB] = {
+#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
+#define u32_t_ uint32_t
+#define u64_t_ uint64_t
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+
+typedef struct totals {
+  uint64_t ms, pid, evictions;
+  hpr_bin_t bins[1026];
+} totals_t;
+
+static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
+                          const totals_t *t) {
+  for (int i = 0; i < 6; i++)
+    put64(b, 0);
+  uint64_t nsegs = 0;
+  for (size_t i = 0; i < l->n; i++)
+    nsegs += l->mods[i].nsegs;
+  put64(b, nsegs);
+  for (size_t i = 0; i < l->n; i++) {
+    const out_module_t *m = &l->mods[i];
+    for (uint64_t s = 0; s < m->nsegs; s++) {
+      put64(b, m->segs[s][0]);
+      put64(b, m->segs[s][1]);
+      put64(b, m->bias);
+      put64(b, m->build_id_size);
+      put(b, m->build_id, 32);
+    }
+  }
+  uint64_t mib_off = b->len;
+  put64(b, c->n);
+  for (size_t i = 0; i < c->n; i++) {
+    put64(b, i + 1);
+    for (unsigned f = 0; f < NMIB; f++) {
+      uint64_t v = f == F_HIST_SIZE || f == F_HIST ? 0 : c->v[i].f[f];
+      if (mib_widths[f] == 4)
+        put32(b, (uint32_t)clamp32(v));
+      else
+        put64(b, v);
+    }
+  }
+  uint64_t stack_off = b->len;
+  put64(b, c->n);
+  for (size_t i = 0; i < c->n; i++) {
+    put64(b, i + 1);
+    put64(b, c->v[i].n);
+    put(b, c->v[i].pcs, c->v[i].n * 8);
+  }
+  uint64_t ext = b->len;
+  put64(b, EXT_MAGIC);
+  put64(b, 2);
+  put64(b, 0); /* size, below */
+  put64(b, 0); /* checkpoint 0: a final profile */
+  put64(b, t->ms);
+  put64(b, t->pid);
+  put64(b, t->evictions);
+  put64(b, NEXT_OUT);
+  put64(b, c->n);
+  for (size_t i = 0; i < c->n; i++) {
+    put64(b, i + 1);
+    put(b, c->v[i].ext, sizeof(c->v[i].ext));
+  }
+  put64(b, l->n);
+  for (size_t i = 0; i < l->n; i++) {
+    const out_module_t *m = &l->mods[i];
+    uint64_t len = strlen(m->path);
+    static const uint8_t zeros[8];
+    put64(b, m->bias);
+    put64(b, m->build_id_size);
+    put(b, m->build_id, 32);
+    put64(b, len);
+    put(b, m->path, len);
+    put(b, zeros, ((len + 7) & ~7ull) - len);
+  }
+  uint64_t nbins = 0;
+  for (int i = 0; i < 1026; i++)
+    nbins += t->bins[i].allocs || t->bins[i].frees;
+  put64(b, nbins);
+  for (int i = 0; i < 1026; i++) {
+    const hpr_bin_t *x = &t->bins[i];
+    if (!x->allocs && !x->frees)
+      continue;
+    put64(b, (uint64_t)i);
+    put64(b, x->allocs);
+    put64(b, x->bytes);
+    put64(b, x->frees);
+    put64(b, x->freed_bytes);
+  }
+  uint64_t ext_size = b->len - ext;
+  memcpy(b->data + ext + 16, &ext_size, 8);
+  uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
+  memcpy(b->data, header, sizeof(header));
+}
+
+/* ------------------------------------------------------------ the command */
+
+static int __attribute__((format(printf, 2, 3)))
+bad(const char *what, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "heapprof: error: %s: ", what);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends path, or a directory's *.profraw files sorted by name. */
+static int add_inputs(const char *path, input_t **in, size_t *n) {
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return bad(path, "cannot open: %s", strerror(errno));
+  char **names = NULL;
+  size_t nn = 0;
+  if (S_ISDIR(st.st_mode)) {
+    DIR *dir = opendir(path);
+    if (!dir)
+      return bad(path, "cannot open: %s", strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+      size_t len = strlen(e->d_name);
+      if (len <= 8 || strcmp(e->d_name + len - 8, ".profraw"))
+        continue;
+      names = xrealloc(names, (nn + 1) * sizeof(char *));
+      names[nn] = xcalloc(strlen(path) + len + 2, 1);
+      sprintf(names[nn++], "%s/%s", path, e->d_name);
+    }
+    closedir(dir);
+    if (!nn)
+      return bad(path, "no .profraw files in this directory");
+    qsort(names, nn, sizeof(char *), cmp_str);
+  } else {
+    names = xcalloc(1, sizeof(char *));
+    names[nn++] = strdup(path);
+  }
+  *in = xrealloc(*in, (*n + nn) * sizeof(input_t));
+  for (size_t i = 0; i < nn; i++) {
+    input_t *x = &(*in)[(*n)++];
+    x->path = names[i];
+    char err[512];
+    if (!hpr_read(x->path, &x->file, err, sizeof(err))) {
+      bad(x->path, "%s", err);
+      hpr_free(&x->file);
+      (*n)--;
+      free(x->path);
+      for (size_t k = i + 1; k < nn; k++)
+        free(names[k]);
+      free(names);
+      return 1;
+    }
+  }
+  free(names);
+  return 0;
+}
+
+/* Dumps in merge order: by process (first appearance), then checkpoint
+ * number with the exit or final dump (0) last, then input order. */
+static int cmp_dump(const void *a, const void *b) {
+  const dump_ref_t *x = a, *y = b;
+  if (x->proc != y->proc)
+    return x->proc < y->proc ? -1 : 1;
+  uint64_t sx = x->d->ext_seq ? x->d->ext_seq : UINT64_MAX;
+  uint64_t sy = y->d->ext_seq ? y->d->ext_seq : UINT64_MAX;
+  if (sx != sy)
+    return sx < sy ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_stack(const void *a, const void *b) {
+  uint64_t x = (*(const hpr_stack_t *const *)a)->id;
+  uint64_t y = (*(const hpr_stack_t *const *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static int write_file(const char *out, const buf_t *b) {
+  size_t len = strlen(out);
+  char *tmp = xcalloc(len + 32, 1);
+  snprintf(tmp, len + 32, "%s.tmp.%d", out, (int)getpid());
+  FILE *fp = fopen(tmp, "wb");
+  if (!fp) {
+    int e = errno;
+    free(tmp);
+    return bad(out, "cannot write: %s", strerror(e));
+  }
+  bool ok = fwrite(b->data, 1, b->len, fp) == b->len;
+  int e = errno;
+  ok = fclose(fp) == 0 && ok;
+  if (!ok || rename(tmp, out) != 0) {
+    e = ok ? errno : e;
+    unlink(tmp);
+    free(tmp);
+    return bad(out, "cannot write: %s", strerror(e));
+  }
+  free(tmp);
+  return 0;
+}
+
+const char heapprof_merge_usage[] =
+    "usage: heapprof merge -o OUT PROFILE|DIR...\n"
+    "  add up raw profiles of one binary (processes, checkpoints, a\n"
+    "  directory's .profraw files) into one raw profile OUT\n";
+
+int heapprof_merge_main(int argc, char **argv) {
+  const char *out = NULL;
+  input_t *in = NULL;
+  size_t nin = 0;
+  int rc = 0;
+  for (int i = 0; i < argc && !rc; i++) {
+    if (!strcmp(argv[i], "-o")) {
+      if (i + 1 == argc) {
+        fputs(heapprof_merge_usage, stderr);
+        return 2;
+      }
+      out = argv[++i];
+    } else {
+      rc = add_inputs(argv[i], &in, &nin);
+    }
+  }
+  if (!rc && (!out || !nin)) {
+    fputs(heapprof_merge_usage, stderr);
+    rc = 2;
+  }
+
+  /* Every dump, with its process. */
+  dump_ref_t *dumps = NULL;
+  size_t nd = 0;
+  proc_t *procs = NULL;
+  size_t np = 0;
+  for (size_t i = 0; i < nin && !rc; i++) {
+    hpr_file_t *f = &in[i].file;
+    dumps = xrealloc(dumps, (nd + f->ndumps) * sizeof(dump_ref_t));
+    for (size_t k = 0; k < f->ndumps; k++) {
+      const hpr_dump_t *d = &f->dumps[k];
+      const uint8_t *bytes = f->data + d->offset;
+      uint64_t bias = d->nsegs ? d->segs[0].offset : 0;
+      /* The latest process of this pid and bias that has no dump with
+       * this checkpoint number yet; a byte-identical dump it has is the
+       * same dump given twice (counted once); other contents mean another
+       * process that had the same pid and bias. */
+      size_t p = np;
+      bool dup = false;
+      for (size_t j = np; j-- > 0 && d->has_ext && p == np && !dup;) {
+        if (!procs[j].has_ext || procs[j].pid != d->ext_pid ||
+            procs[j].main_bias != bias)
+          continue;
+        bool taken = false;
+        for (size_t e = 0; e < nd && !taken; e++) {
+          const hpr_dump_t *o = dumps[e].d;
+          if (dumps[e].proc != j || o->ext_seq != d->ext_seq)
+            continue;
+          taken = true;
+          dup = o->total_size == d->total_size &&
+                !memcmp(dumps[e].bytes, bytes, d->total_size);
+        }
+        if (!taken)
+          p = j;
+      }
+      if (dup)
+        continue;
+      if (p == np) {
+        procs = xrealloc(procs, (np + 1) * sizeof(proc_t));
+        procs[np++] = (proc_t){d->ext_pid, bias, d->has_ext, 0};
+      }
+      dumps[nd] = (dump_ref_t){d, bytes, in[i].path, nd, p};
+      nd++;
+    }
+  }
+  /* One binary: the main programs' build ids (segment 0) must agree. */
+  for (size_t i = 1; i < nd && !rc; i++) {
+    const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
+    if (a->nsegs && d->nsegs && a->segs[0].build_id_size &&
+        d->segs[0].build_id_size &&
+        (a->segs[0].build_id_size != d->segs[0].build_id_size ||
+         memcmp(a->segs[0].build_id, d->segs[0].build_id,
+                a->segs[0].build_id_size)))
+      rc = bad(dumps[i].path,
+                 "its main program's build id differs from %s's (merge takes "
+                 "profiles of one binary)",
+                 dumps[0].path);
+  }
+  if (!rc)
+    qsort(dumps, nd, sizeof(dump_ref_t), cmp_dump);
+  for (size_t i = 0; i < nd; i++)
+    procs[dumps[i].proc].last = i;
+
+  layout_t layout = {0};
+  contexts_t ctx = {0};
+  totals_t *t = xcalloc(1, sizeof(totals_t));
+  for (size_t i = 0; i < nd && !rc; i++) {
+    const hpr_dump_t *d = dumps[i].d;
+    bool last = procs[dumps[i].proc].last == i;
+    xlate_t *x = make_xlate(&layout, d, i == 0);
+    /* The dump's stacks sorted by id, to find each MIB's. */
+    const hpr_stack_t **by_id = xcalloc(d->nstacks, sizeof(*by_id));
+    for (uint64_t s = 0; s < d->nstacks; s++)
+      by_id[s] = &d->stacks[s];
+    qsort(by_id, d->nstacks, sizeof(*by_id), cmp_stack);
+    for (uint64_t m = 0; m < d->nmibs && !rc; m++) {
+      const hpr_mib_t *mib = &d->mibs[m];
+      hpr_stack_t key = {.id = mib->stack_id};
+      const hpr_stack_t *kp = &key;
+      const hpr_stack_t **found =
+          bsearch(&kp, by_id, d->nstacks, sizeof(*by_id), cmp_stack);
+      const hpr_stack_t *st = found ? *found : NULL;
+      if (!st) {
+        rc = bad(dumps[i].path,
+                   "the dump at offset 0x%llx has a MIB with stack id %llu "
+                   "but no such stack",
+                   (unsigned long long)d->offset,
+                   (unsigned long long)mib->stack_id);
+        break;
+      }
+      uint64_t *pcs = xcalloc(st->n, 8);
+      for (uint64_t p = 0; p < st->n; p++) {
+        uint64_t pc;
+        memcpy(&pc, &st->pcs[p], 8);
+        pcs[p] = translate(x, d->nsegs, pc);
+      }
+      bool owned;
+      context_t *c = context_get(&ctx, pcs, st->n, &owned);
+      if (!owned)
+        free(pcs);
+      uint64_t f[NMIB];
+      memcpy(f, mib->f, sizeof(f));
+      if (!c->counted)
+        memcpy(c->f, f, sizeof(f));
+      else
+        merge_mib(c->f, f);
+      c->counted = true;
+      uint64_t nf = mib->has_ext ? d->ext_nfields : 0;
+      for (size_t e = 0; e < NEXT_OUT && e < nf; e++) {
+        uint64_t v = mib->ext[e];
+        if (state_field(e))
+          c->ext[e] += last ? v : 0;
+        else if (!strcmp(hpr_ext_names[e], "max_size64"))
+          c->ext[e] = v > c->ext[e] ? v : c->ext[e];
+        else
+          c->ext[e] += v;
+      }
+    }
+    free(by_id);
+    free(x);
+    for (uint64_t b = 0; b < d->nbins; b++) {
+      hpr_bin_t *o = &t->bins[d->bins[b].size];
+      o->allocs += d->bins[b].allocs;
+      o->bytes += d->bins[b].bytes;
+      o->frees += d->bins[b].frees;
+      o->freed_bytes += d->bins[b].freed_bytes;
+    }
+    t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
+    if (last)
+      t->evictions += d->ext_evictions;
+  }
+  if (nd)
+    t->pid = dumps[0].d->ext_pid;
+
+  if (!rc) {
+    buf_t b = {0};
+    write_profile(&b, &layout, &ctx, t);
+    rc = write_file(out, &b);
+    free(b.data);
+  }
+
+  for (size_t i = 0; i < ctx.n; i++)
+    free(ctx.v[i].pcs);
+  free(ctx.v);
+  free(ctx.slots);
+  for (size_t i = 0; i < layout.n; i++)
+    free(layout.mods[i].segs);
+  free(layout.mods);
+  free(t);
+  free(dumps);
+  free(procs);
+  for (size_t i = 0; i < nin; i++) {
+    hpr_free(&in[i].file);
+    free(in[i].path);
+  }
+  free(in);
+  return rc;
+}

@@ -1,0 +1,577 @@
+//===- profile_model.cpp - reads raw profiles into one Profile ------------===//
+//
+// Part of heapprof.  See profile_model.h for the model and how dumps add up.
+//
+//===----------------------------------------------------------------------===//
+#include "profile_model.h"
+#include "progress.h"
+
+extern "C" {
+#include "heapprof_rawreader.h"
+}
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <dirent.h>
+#include <map>
+#include <memory>
+#include <sys/stat.h>
+#include <tuple>
+#include <unordered_map>
+
+using namespace heapprof;
+
+const char *const heapprof::FieldNames[NumFields] = {
+#define X(Name, Desc) #Name,
+    HEAPPROF_COUNTS(X)
+#undef X
+};
+
+uint64_t Counts::get(Field F) const {
+  switch (F) {
+#define X(Name, Desc)                                                          \
+  case Field::Name:                                                            \
+    return Name;
+    HEAPPROF_COUNTS(X)
+#undef X
+  case Field::NumFields:
+    break;
+  }
+  return 0;
+}
+
+void Counts::add(const Counts &O) {
+  uint64_t Min = !allocs     ? O.min_size
+                 : !O.allocs ? min_size
+                             : std::min(min_size, O.min_size);
+#define X(Name, Desc) Name += O.Name;
+  HEAPPROF_COUNTS(X)
+#undef X
+  min_size = Min;
+  max_size -= O.max_size; // the list above summed it
+  max_size = std::max(max_size, O.max_size);
+}
+
+std::vector<const Frame *> Context::frames(const Profile &P) const {
+  std::vector<const Frame *> Out;
+  for (uint32_t L : Stack)
+    for (const Frame &F : P.Locations[L].Frames)
+      Out.push_back(&F);
+  return Out;
+}
+
+namespace {
+struct ModuleRec {
+  uint64_t Bias;
+  std::string BuildId, Path;
+};
+} // namespace
+
+static std::string hexBuildId(const uint8_t *B, uint64_t N) {
+  static const char Hex[] = "0123456789abcdef";
+  std::string S;
+  for (uint64_t I = 0; I < N && I < 32; I++) {
+    S += Hex[B[I] >> 4];
+    S += Hex[B[I] & 15];
+  }
+  return S;
+}
+
+//===-- Extension fields, by name -----------------------------------------===//
+
+namespace {
+// Index of each extension field this tool uses in the reader's list, or -1
+// if the reader doesn't know it; a dump has it if the index < its nfields.
+struct ExtIndex {
+  int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
+      FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
+      LiveBytes, Class[4], LiveClass[4];
+  ExtIndex() {
+    auto Find = [](const char *Name) {
+      for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
+        if (!strcmp(hpr_ext_names[I], Name))
+          return static_cast<int>(I);
+      return -1;
+    };
+    Granules = Find("granules");
+    TouchedGranules = Find("touched_granules");
+    Pages = Find("pages");
+    TouchedPages = Find("touched_pages");
+    MallocCycles = Find("malloc_cycles");
+    FreeCycles = Find("free_cycles");
+    LiveAtDump = Find("live_at_dump");
+    MaxSize64 = Find("max_size64");
+    MallocSamples = Find("malloc_samples");
+    FreeSamples = Find("free_samples");
+    LiveBytes = Find("live_bytes");
+    const char *Names[4] = {"small", "medium", "large", "xlarge"};
+    for (int I = 0; I < 4; I++) {
+      Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
+      LiveClass[I] = Find(("live_bytes_" + std::string(Names[I])).c_str());
+    }
+  }
+};
+
+struct DumpRef {
+  size_t File, Index;
+  size_t Process;
+  uint64_t Order; // position within its process: checkpoint k, exit last
+};
+
+// Where each PC of one dump belongs.
+struct SegmentMap {
+  struct Seg {
+    uint64_t Start, End, Bias;
+    uint32_t Module;
+  };
+  std::vector<Seg> Segs; // sorted by Start
+  uint32_t Main = NoModule;
+  void locate(uint64_t PC, uint32_t &Module, uint64_t &Address) const {
+    auto It = std::upper_bound(
+        Segs.begin(), Segs.end(), PC,
+        [](uint64_t V, const Seg &S) { return V < S.Start; });
+    if (It != Segs.begin() && PC < std::prev(It)->End) {
+      Module = std::prev(It)->Module;
+      Address = PC - std::prev(It)->Bias;
+      return;
+    }
+    Module = NoModule;
+    Address = PC;
+  }
+};
+
+struct PairHash {
+  size_t operator()(const std::pair<uint32_t, uint64_t> &K) const {
+    return std::hash<uint64_t>()(K.second * 31 + K.first);
+  }
+};
+
+class Loader {
+public:
+  explicit Loader(Profile &P) : P(P) {}
+  bool load(const std::vector<std::string> &Inputs, std::string &Err);
+
+private:
+  bool expand(const std::vector<std::string> &Inputs,
+              std::vector<std::string> &Paths, std::string &Err);
+  uint32_t module(const std::string &BuildId, const std::string &Path,
+                  bool Main, uint64_t Start);
+  SegmentMap segments(const hpr_dump_t &D);
+  bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
+               std::string &Err);
+
+  Profile &P;
+  ExtIndex Ext;
+  std::vector<std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)>> Files;
+  std::map<std::string, uint32_t> ModuleIds;
+  std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, PairHash>
+      LocationIds;
+  std::unordered_map<std::string, uint32_t> ContextIds;
+  std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
+  Bin Bins[1026];
+  bool AnyDump = false;
+};
+} // namespace
+
+static void freeFile(hpr_file_t *F) {
+  hpr_free(F);
+  delete F;
+}
+
+bool Loader::expand(const std::vector<std::string> &Inputs,
+                    std::vector<std::string> &Paths, std::string &Err) {
+  for (const std::string &In : Inputs) {
+    struct stat St;
+    if (stat(In.c_str(), &St) != 0) {
+      Err = In + ": cannot open: " + strerror(errno);
+      return false;
+    }
+    if (!S_ISDIR(St.st_mode)) {
+      Paths.push_back(In);
+      continue;
+    }
+    DIR *Dir = opendir(In.c_str());
+    if (!Dir) {
+      Err = In + ": cannot read the directory: " + strerror(errno);
+      return false;
+    }
+    std::vector<std::string> Found;
+    while (struct dirent *E = readdir(Dir)) {
+      std::string Name = E->d_name;
+      const std::string Ext = ".profraw";
+      if (Name.size() > Ext.size() &&
+          Name.compare(Name.size() - Ext.size(), Ext.size(), Ext) == 0)
+        Found.push_back(In + (In.back() == '/' ? "" : "/") + Name);
+    }
+    closedir(Dir);
+    if (Found.empty()) {
+      Err = In + ": no raw profiles (*.profraw) in this directory";
+      return false;
+    }
+    std::sort(Found.begin(), Found.end());
+    Paths.insert(Paths.end(), Found.begin(), Found.end());
+  }
+  return true;
+}
+
+uint32_t Loader::module(const std::string &BuildId, const std::string &Path,
+                        bool Main, uint64_t Start) {
+  // A module is its build id; without one, its path; without either (an
+  // old profile of a program linked without --build-id), the main program
+  // is one module and every other segment its own.
+  std::string Key = !BuildId.empty() ? "b:" + BuildId
+                    : !Path.empty()  ? "p:" + Path
+                    : Main           ? std::string("main")
+                                     : "s:" + std::to_string(Start);
+  auto [It, New] = ModuleIds.emplace(Key, P.Modules.size());
+  if (New) {
+    Module M;
+    M.Path = Path;
+    M.BuildId = BuildId;
+    P.Modules.push_back(M);
+  }
+  Module &M = P.Modules[It->second];
+  M.Main |= Main;
+  if (M.Path.empty())
+    M.Path = Path;
+  return It->second;
+}
+
+SegmentMap Loader::segments(const hpr_dump_t &D) {
+  // Extension v2 records each module's path; v1 profiles have only the
+  // segments' build ids.
+  std::vector<ModuleRec> Recs;
+  for (uint64_t I = 0; I < D.nmodules; I++)
+    Recs.push_back({D.modules[I].bias,
+                    hexBuildId(D.modules[I].build_id,
+                               D.modules[I].build_id_size),
+                    D.modules[I].path ? D.modules[I].path : ""});
+  SegmentMap SM;
+  for (uint64_t I = 0; I < D.nsegs; I++) {
+    const hpr_segment_t &S = D.segs[I];
+    std::string BuildId = hexBuildId(S.build_id, S.build_id_size);
+    std::string Path;
+    for (const ModuleRec &R : Recs)
+      if (R.Bias == S.offset && R.BuildId == BuildId) {
+        Path = R.Path;
+        break;
+      }
+    SM.Segs.push_back(
+        {S.start, S.end, S.offset, module(BuildId, Path, I == 0, S.start)});
+    if (I == 0)
+      SM.Main = SM.Segs.back().Module;
+  }
+  std::sort(SM.Segs.begin(), SM.Segs.end(),
+            [](const SegmentMap::Seg &A, const SegmentMap::Seg &B) {
+              return A.Start < B.Start;
+            });
+  return SM;
+}
+
+bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
+                     std::string &Err) {
+  const hpr_dump_t &D = F.dumps[R.Index];
+  SegmentMap SM = segments(D);
+  P.Processes[R.Process].MainModule = SM.Main;
+
+  std::unordered_map<uint64_t, const hpr_stack_t *> Stacks;
+  for (uint64_t I = 0; I < D.nstacks; I++)
+    Stacks[D.stacks[I].id] = &D.stacks[I];
+
+  auto ExtHas = [&](int Idx) {
+    return D.has_ext && Idx >= 0 && static_cast<uint64_t>(Idx) < D.ext_nfields;
+  };
+  auto ExtGet = [&](const hpr_mib_t &M, int Idx) -> uint64_t {
+    return ExtHas(Idx) && M.has_ext ? M.ext[Idx] : 0;
+  };
+  // A field is known only if every dump recorded it.
+  auto Need = [&](Field Fl, bool Has) {
+    P.Have[static_cast<unsigned>(Fl)] &= Has;
+  };
+  Need(Field::live_objects, ExtHas(Ext.LiveAtDump));
+  Need(Field::frees, ExtHas(Ext.LiveAtDump));
+  Need(Field::live_bytes, ExtHas(Ext.LiveBytes));
+  Need(Field::granules, ExtHas(Ext.Granules));
+  Need(Field::touched_granules, ExtHas(Ext.TouchedGranules));
+  Need(Field::pages, ExtHas(Ext.Pages));
+  Need(Field::touched_pages, ExtHas(Ext.TouchedPages));
+  Need(Field::malloc_cycles, ExtHas(Ext.MallocCycles));
+  Need(Field::free_cycles, ExtHas(Ext.FreeCycles));
+  Need(Field::malloc_samples, ExtHas(Ext.MallocSamples));
+  Need(Field::free_samples, ExtHas(Ext.FreeSamples));
+  Field ClassF[4] = {Field::bytes_small, Field::bytes_medium, Field::bytes_large,
+                     Field::bytes_xlarge};
+  Field LiveClassF[4] = {Field::live_bytes_small, Field::live_bytes_medium,
+                         Field::live_bytes_large, Field::live_bytes_xlarge};
+  for (int I = 0; I < 4; I++) {
+    Need(ClassF[I], ExtHas(Ext.Class[I]));
+    Need(LiveClassF[I], ExtHas(Ext.LiveClass[I]));
+  }
+
+  std::vector<uint32_t> Stack;
+  std::string Key;
+  for (uint64_t I = 0; I < D.nmibs; I++) {
+    const hpr_mib_t &M = D.mibs[I];
+    auto SIt = Stacks.find(M.stack_id);
+    if (SIt == Stacks.end()) {
+      Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+            " has a record for stack id " + std::to_string(M.stack_id) +
+            " but no such stack";
+      return false;
+    }
+    const hpr_stack_t &S = *SIt->second;
+    Stack.clear();
+    // A context always has a frame 0: an empty stack (a damaged file, or
+    // an unwinder that found nothing) is the unknown address 0.
+    for (uint64_t K = 0; K < std::max<uint64_t>(S.n, 1); K++) {
+      uint64_t PC = 0;
+      if (S.n)
+        memcpy(&PC, &S.pcs[K], 8);
+      uint32_t Mod;
+      uint64_t Addr;
+      SM.locate(PC, Mod, Addr);
+      auto [LIt, New] =
+          LocationIds.emplace(std::make_pair(Mod, Addr), P.Locations.size());
+      if (New) {
+        Location L;
+        L.Module = Mod;
+        L.Address = Addr;
+        P.Locations.push_back(std::move(L));
+      }
+      Stack.push_back(LIt->second);
+    }
+    Key.assign(reinterpret_cast<const char *>(Stack.data()),
+               Stack.size() * sizeof(uint32_t));
+    auto [CIt, NewC] = ContextIds.emplace(Key, P.Contexts.size());
+    if (NewC) {
+      Context C;
+      C.Stack = Stack;
+      P.Contexts.push_back(std::move(C));
+      MinSizeSeen.push_back(UINT64_MAX);
+    }
+    Counts &C = P.Contexts[CIt->second].C;
+    // Deltas since the previous dump of the process: summed.
+    C.allocs += M.f[0];
+    C.accesses += M.f[1];
+    C.bytes += M.f[4];
+    C.lifetime_ms += M.f[9];
+    C.migrated += M.f[14];
+    C.lifetime_overlaps += M.f[15];
+    C.access_density += M.f[19];
+    if (M.f[0]) { // continuations (alloc count 0) carry no sizes
+      uint64_t &Min = MinSizeSeen[CIt->second];
+      Min = std::min(Min, M.f[5]);
+      uint64_t Max = ExtHas(Ext.MaxSize64) && M.has_ext ? M.ext[Ext.MaxSize64]
+                                                         : M.f[6];
+      C.max_size = std::max(C.max_size, Max);
+    }
+    C.granules += ExtGet(M, Ext.Granules);
+    C.touched_granules += ExtGet(M, Ext.TouchedGranules);
+    C.pages += ExtGet(M, Ext.Pages);
+    C.touched_pages += ExtGet(M, Ext.TouchedPages);
+    C.malloc_cycles += ExtGet(M, Ext.MallocCycles);
+    C.free_cycles += ExtGet(M, Ext.FreeCycles);
+    C.malloc_samples += ExtGet(M, Ext.MallocSamples);
+    C.free_samples += ExtGet(M, Ext.FreeSamples);
+    C.bytes_small += ExtGet(M, Ext.Class[0]);
+    C.bytes_medium += ExtGet(M, Ext.Class[1]);
+    C.bytes_large += ExtGet(M, Ext.Class[2]);
+    C.bytes_xlarge += ExtGet(M, Ext.Class[3]);
+    // State at the dump: only the process's last dump counts.
+    if (Last) {
+      C.live_objects += ExtGet(M, Ext.LiveAtDump);
+      C.live_bytes += ExtGet(M, Ext.LiveBytes);
+      C.live_bytes_small += ExtGet(M, Ext.LiveClass[0]);
+      C.live_bytes_medium += ExtGet(M, Ext.LiveClass[1]);
+      C.live_bytes_large += ExtGet(M, Ext.LiveClass[2]);
+      C.live_bytes_xlarge += ExtGet(M, Ext.LiveClass[3]);
+    }
+  }
+
+  // Extension v2 always has its bin section (empty if nothing happened).
+  if (!D.has_ext || D.ext_version < 2)
+    P.HaveBins = false;
+  for (uint64_t I = 0; I < D.nbins; I++) {
+    Bin B{D.bins[I].size, D.bins[I].allocs, D.bins[I].bytes, D.bins[I].frees,
+          D.bins[I].freed_bytes};
+    if (B.Size > 1025) {
+      Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+            " has a size bin for " + std::to_string(B.Size) +
+            " (bins go up to 1025, meaning >1024)";
+      return false;
+    }
+    Bin &T = Bins[B.Size];
+    T.Size = B.Size;
+    T.Allocs += B.Allocs;
+    T.Bytes += B.Bytes;
+    T.Frees += B.Frees;
+    T.FreedBytes += B.FreedBytes;
+  }
+  return true;
+}
+
+bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
+  std::vector<std::string> Paths;
+  if (!expand(Inputs, Paths, Err))
+    return false;
+  for (bool &H : P.Have)
+    H = true;
+  P.HaveBins = true;
+
+  // Read every file and group its dumps by process.
+  std::vector<DumpRef> Refs;
+  // A process: pid, main program build id and load bias, and a number
+  // telling apart runs that share all three (a pid reused, as in
+  // containers, by a program at a fixed address).
+  using ProcKey = std::tuple<uint64_t, std::string, uint64_t, std::string>;
+  std::map<ProcKey, size_t> ProcIds;
+  std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
+  auto SameBytes = [&](const DumpRef &R, const hpr_file_t &F,
+                       const hpr_dump_t &D) {
+    const hpr_file_t &G = *Files[R.File];
+    const hpr_dump_t &E = G.dumps[R.Index];
+    return E.total_size == D.total_size &&
+           memcmp(G.data + E.offset, F.data + D.offset, D.total_size) == 0;
+  };
+  {
+    Progress Prog("reading", Paths.size());
+    for (size_t FI = 0; FI < Paths.size(); FI++) {
+      Prog.update(FI);
+      std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)> F(new hpr_file_t(),
+                                                            freeFile);
+      char Msg[512];
+      if (!hpr_read(Paths[FI].c_str(), F.get(), Msg, sizeof(Msg))) {
+        Err = Paths[FI] + ": " + Msg;
+        return false;
+      }
+      Files.push_back(std::move(F));
+      const hpr_file_t &File = *Files.back();
+      for (size_t DI = 0; DI < File.ndumps; DI++) {
+        const hpr_dump_t &D = File.dumps[DI];
+        std::string MainId =
+            D.nsegs ? hexBuildId(D.segs[0].build_id, D.segs[0].build_id_size)
+                    : "";
+        uint64_t Bias = D.nsegs ? D.segs[0].offset : 0;
+        uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
+        // Without heapprof's extension there is no pid: each such dump is
+        // a process of its own.
+        ProcKey Key = D.has_ext ? ProcKey(D.ext_pid, MainId, Bias, "")
+                                : ProcKey(0, MainId, Bias,
+                                          Paths[FI] + "#" + std::to_string(DI));
+        // The same checkpoint of the same process twice: the same dump
+        // given twice if its bytes are the same, else another run.
+        bool Duplicate = false;
+        for (unsigned Run = 1; D.has_ext; Run++) {
+          auto PIt = ProcIds.find(Key);
+          if (PIt == ProcIds.end())
+            break;
+          auto SIt = Seen.find(std::make_tuple(PIt->second, Order));
+          if (SIt == Seen.end())
+            break;
+          if (SameBytes(Refs[SIt->second], File, D)) {
+            Duplicate = true;
+            break;
+          }
+          std::get<3>(Key) = "run " + std::to_string(Run);
+        }
+        auto [PIt, NewP] = ProcIds.emplace(Key, P.Processes.size());
+        if (NewP) {
+          Process Proc;
+          Proc.Pid = D.has_ext ? D.ext_pid : 0;
+          P.Processes.push_back(Proc);
+        }
+        Process &Proc = P.Processes[PIt->second];
+        if (Proc.Files.empty() || Proc.Files.back() != Paths[FI])
+          Proc.Files.push_back(Paths[FI]);
+        if (Duplicate) {
+          Proc.DuplicateDumps++;
+          continue;
+        }
+        if (D.has_ext)
+          Seen.emplace(std::make_tuple(PIt->second, Order), Refs.size());
+        Proc.Dumps++;
+        if (D.has_ext && D.ext_ms >= Proc.LastMs) {
+          Proc.LastMs = D.ext_ms;
+          Proc.Evictions = D.ext_evictions;
+        }
+        Refs.push_back({Files.size() - 1, DI, PIt->second, Order});
+      }
+    }
+  }
+
+  // The last dump of each process holds its live state.
+  std::vector<size_t> LastRef(P.Processes.size(), SIZE_MAX);
+  for (size_t I = 0; I < Refs.size(); I++) {
+    size_t &L = LastRef[Refs[I].Process];
+    if (L == SIZE_MAX || Refs[I].Order >= Refs[L].Order)
+      L = I;
+  }
+  for (size_t I = 0; I < Refs.size(); I++) {
+    const DumpRef &R = Refs[I];
+    hpr_file_t Named = *Files[R.File];
+    Named.path = Paths[R.File].c_str();
+    if (!addDump(Named, R, LastRef[R.Process] == I, Err))
+      return false;
+    AnyDump = true;
+  }
+  if (!AnyDump)
+    P.HaveBins = false;
+
+  for (size_t I = 0; I < P.Contexts.size(); I++) {
+    Counts &C = P.Contexts[I].C;
+    C.min_size = MinSizeSeen[I] == UINT64_MAX ? 0 : MinSizeSeen[I];
+    // Objects counted but not live at the end were freed.  (Without
+    // live_at_dump this is allocs, and the field is marked unknown.)
+    C.frees = C.allocs >= C.live_objects ? C.allocs - C.live_objects : 0;
+    P.Total.add(C);
+  }
+  if (P.HaveBins)
+    for (const Bin &B : Bins)
+      if (B.Allocs || B.Frees)
+        P.Bins.push_back(B);
+
+  // A process is named by its program: the main module's recorded path,
+  // else the <exe> in heapprof.<exe>.<pid>... of its first file.
+  for (Process &Proc : P.Processes) {
+    if (Proc.MainModule != NoModule)
+      Proc.Program = P.Modules[Proc.MainModule].Path;
+    if (Proc.Program.empty() && !Proc.Files.empty()) {
+      std::string Base = Proc.Files[0].substr(Proc.Files[0].rfind('/') + 1);
+      if (Base.compare(0, 9, "heapprof.") == 0)
+        Base = Base.substr(9);
+      Proc.Program = Base.substr(0, Base.find('.'));
+    }
+  }
+  return true;
+}
+
+bool heapprof::loadProfile(const std::vector<std::string> &Inputs, Profile &P,
+                           std::string &Err) {
+  Loader L(P);
+  return L.load(Inputs, Err);
+}
+
+void heapprof::mergeSameStacks(Profile &P) {
+  std::unordered_map<std::string, uint32_t> Seen;
+  std::vector<Context> Out;
+  std::string Key;
+  for (Context &C : P.Contexts) {
+    Key.clear();
+    for (const Frame *F : C.frames(P)) {
+      Key += F->Function;
+      Key += '\0';
+      Key += F->File;
+      Key += '\0';
+      Key += std::to_string(F->Line) + ":" + std::to_string(F->Column) +
+             (F->Inlined ? "i" : "") + '\n';
+    }
+    auto [It, New] = Seen.emplace(Key, Out.size());
+    if (New)
+      Out.push_back(std::move(C));
+    else
+      Out[It->second].C.add(C.C);
+  }
+  P.Contexts = std::move(Out);
+}

@@ -1,0 +1,161 @@
+//===- profile_model.h - the profile every heapprof output renders -------===//
+//
+// Part of heapprof.  One data model of a heap profile, built once from any
+// number of raw files and rendered by every output form (report text and
+// JSON today; diff, flame graph, pprof and HTML are further renderers of
+// the same Profile):
+//
+//   Profile
+//   ├── Processes   one per pid: its dumps (checkpoints) added up
+//   ├── Modules     executables and libraries, by build id and path
+//   ├── Locations   one per distinct (module, address): a return address
+//   │               symbolized into Frames, inlined frames expanded
+//   ├── Contexts    one per distinct stack of Locations, over all
+//   │               processes: Counts, allocation site first
+//   └── Bins        requested size 0..1024 and >1024: allocs, bytes, frees
+//
+// How dumps add up (docs/formats.md, "Checkpoints"): each dump of a process
+// holds what happened since the previous one, so the deltas (allocs, bytes,
+// accesses, ...) of all of a process's dumps are summed, and each object is
+// counted once; the live state (objects and bytes live) is the process's
+// LAST dump's.  A dump seen twice (the same file given twice, or a
+// checkpoint file and an append_dumps file holding it) is counted once.
+// Processes then add up: contexts are merged across processes by their
+// module-relative addresses, so ASLR doesn't split them, and after
+// symbolization contexts whose stacks read the same are merged too.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HEAPPROF_TOOL_PROFILE_MODEL_H
+#define HEAPPROF_TOOL_PROFILE_MODEL_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace heapprof {
+
+// Every number a context carries, summed over its objects.  Name = JSON
+// key; the comment says where it comes from (MIB field or extension field,
+// docs/formats.md).  The renderers iterate this list.
+#define HEAPPROF_COUNTS(X)                                                     \
+  X(allocs, "objects allocated (AllocCount)")                                  \
+  X(bytes, "requested bytes (TotalSize)")                                      \
+  X(frees, "objects freed: allocs - live_objects")                             \
+  X(live_objects, "objects live at the last dump (live_at_dump)")              \
+  X(live_bytes, "bytes live at the last dump (live_bytes)")                    \
+  X(accesses, "loads and stores (TotalAccessCount)")                           \
+  X(lifetime_ms, "lifetimes, summed (TotalLifetime)")                          \
+  X(access_density, "accesses per 100 bytes, summed (TotalAccessDensity)")     \
+  X(migrated, "objects freed on another cpu (NumMigratedCpu)")                 \
+  X(lifetime_overlaps, "NumLifetimeOverlaps")                                  \
+  X(min_size, "smallest object (MinSize)")                                     \
+  X(max_size, "largest object (max_size64)")                                   \
+  X(granules, "64-byte lines the objects spanned")                             \
+  X(touched_granules, "of those, touched")                                     \
+  X(pages, "4 KiB pages the objects spanned")                                  \
+  X(touched_pages, "of those, touched")                                        \
+  X(malloc_cycles, "TSC cycles in the measured allocating calls")              \
+  X(malloc_samples, "allocating calls measured")                               \
+  X(free_cycles, "TSC cycles in the measured freeing calls")                   \
+  X(free_samples, "freeing calls measured")                                    \
+  X(bytes_small, "bytes in objects of 0-32 bytes")                             \
+  X(bytes_medium, "bytes in objects of 33-256 bytes")                          \
+  X(bytes_large, "bytes in objects of 257-2048 bytes")                         \
+  X(bytes_xlarge, "bytes in objects over 2048 bytes")                          \
+  X(live_bytes_small, "live bytes in objects of 0-32 bytes")                   \
+  X(live_bytes_medium, "live bytes in objects of 33-256 bytes")                \
+  X(live_bytes_large, "live bytes in objects of 257-2048 bytes")               \
+  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")
+
+enum class Field : unsigned {
+#define X(Name, Desc) Name,
+  HEAPPROF_COUNTS(X)
+#undef X
+      NumFields
+};
+constexpr unsigned NumFields = static_cast<unsigned>(Field::NumFields);
+extern const char *const FieldNames[NumFields];
+
+struct Counts {
+#define X(Name, Desc) uint64_t Name = 0;
+  HEAPPROF_COUNTS(X)
+#undef X
+  uint64_t get(Field F) const;
+  // Adds Other's numbers (min_size/max_size take the min/max).
+  void add(const Counts &Other);
+};
+
+constexpr uint32_t NoModule = ~0u;
+
+struct Module {
+  std::string Path;      // as the profile records it ("" if it doesn't)
+  std::string BuildId;   // hex, "" if none
+  bool Main = false;     // the profiled program (first segment)
+  std::string File;      // the file symbolized: Path, or --binary
+  bool Usable = false;   // File exists and its build id matches
+  bool HasFrames = false; // some Location is in it
+};
+
+// One source frame.  A return address gives several when calls were
+// inlined: innermost first, the outer ones marked Inlined=false last.
+struct Frame {
+  std::string Function; // demangled; "??" when unknown
+  std::string File;     // "" when unknown
+  uint32_t Line = 0, Column = 0;
+  bool Inlined = false; // inlined into the frame after it
+};
+
+struct Location {
+  uint32_t Module = NoModule;
+  uint64_t Address = 0;      // in the module's file (pc - load bias)
+  std::vector<Frame> Frames; // filled by symbolize()
+};
+
+struct Context {
+  std::vector<uint32_t> Stack; // Locations, allocation site first
+  Counts C;
+  // The symbolized stack: the Frames of Stack's Locations in order.
+  std::vector<const Frame *> frames(const struct Profile &P) const;
+};
+
+struct Process {
+  uint64_t Pid = 0;            // 0 if the profile has no extension
+  std::string Program;         // main module path (or the file name's)
+  uint32_t MainModule = NoModule;
+  std::vector<std::string> Files;
+  uint64_t Dumps = 0, DuplicateDumps = 0;
+  uint64_t LastMs = 0;         // when its last dump was written
+  uint64_t Evictions = 0;      // HIB table evictions (last dump)
+};
+
+struct Bin {
+  uint64_t Size = 0; // 0..1024, or 1025 for ">1024"
+  uint64_t Allocs = 0, Bytes = 0, Frees = 0, FreedBytes = 0;
+};
+
+struct Profile {
+  std::vector<Process> Processes;
+  std::vector<Module> Modules;
+  std::vector<Location> Locations;
+  std::vector<Context> Contexts;
+  std::vector<Bin> Bins;      // sizes with allocations, ascending
+  bool HaveBins = false;      // every dump recorded its bins
+  bool Have[NumFields] = {};  // every dump recorded the field
+  Counts Total;               // all contexts added up
+  bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
+};
+
+// Reads every raw profile named by Inputs (files, and directories meaning
+// every *.profraw in them) into P, unsymbolized.  On failure returns false
+// with Err set to one line naming the file and the problem.
+bool loadProfile(const std::vector<std::string> &Inputs, Profile &P,
+                 std::string &Err);
+
+// After symbolization: merges contexts whose symbolized stacks are the same
+// frame for frame (function, file, line, column), such as the copies of
+// one call an unrolled loop makes.  Totals don't change.
+void mergeSameStacks(Profile &P);
+
+} // namespace heapprof
+
+#endif

@@ -1,0 +1,37 @@
+//===- progress.h - progress on stderr for long reports -------------------===//
+//
+// Part of heapprof.  A report of a big profile can take seconds (reading,
+// symbolizing); when stderr is a terminal and a step has run for over a
+// second, one line "heapprof: <step> <done>/<total>" is kept up to date
+// and erased when the step ends.  Nothing is printed otherwise, so
+// redirected output and the tests never see it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HEAPPROF_TOOL_PROGRESS_H
+#define HEAPPROF_TOOL_PROGRESS_H
+
+#include <chrono>
+#include <cstdint>
+
+namespace heapprof {
+
+class Progress {
+public:
+  Progress(const char *What, uint64_t Total);
+  ~Progress();
+  void update(uint64_t Done) {
+    if (Enabled && (Done & 255) == 0)
+      draw(Done);
+  }
+
+private:
+  void draw(uint64_t Done);
+  const char *What;
+  uint64_t Total;
+  bool Enabled, Shown = false;
+  std::chrono::steady_clock::time_point Start, Last;
+};
+
+} // namespace heapprof
+
+#endif

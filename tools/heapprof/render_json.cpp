@@ -1,0 +1,299 @@
+//===- render_json.cpp - heapprof report --format json --------------------===//
+//
+// Part of heapprof.  Prints a Report as one JSON document, format
+// "heapprof-report" (docs/formats.md): the rows of the text report with
+// exact numbers, streamed (llvm::json::OStream) so a profile of many
+// contexts needs no second copy in memory.  A number the profile doesn't
+// record is null, never a guess; a table it has no data for is null.
+//
+//===----------------------------------------------------------------------===//
+#include "render.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace heapprof;
+using llvm::json::OStream;
+
+// Ratios and percentages with a fixed number of decimals ("62.5", not
+// "62.499999999999993").
+static void number(OStream &J, double V, int Decimals = 2) {
+  if (!std::isfinite(V)) {
+    J.value(nullptr);
+    return;
+  }
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.*f", Decimals, V);
+  J.rawValue(Buf);
+}
+
+static void frame(OStream &J, const Frame &F) {
+  J.object([&] {
+    J.attribute("function", F.Function);
+    J.attribute("file", F.File);
+    J.attribute("line", static_cast<int64_t>(F.Line));
+    J.attribute("column", static_cast<int64_t>(F.Column));
+    J.attribute("inlined", F.Inlined);
+  });
+}
+
+static void optional(OStream &J, double V, bool Known) {
+  if (Known)
+    number(J, V);
+  else
+    J.value(nullptr);
+}
+
+static void context(OStream &J, const Report &R, uint32_t I,
+                    const TopRow *Row, size_t Rank) {
+  const Profile &P = *R.P;
+  const Context &Ctx = P.Contexts[I];
+  J.object([&] {
+    if (Row) {
+      J.attribute("rank", static_cast<int64_t>(Rank));
+      J.attributeBegin("value");
+      number(J, Row->Value);
+      J.attributeEnd();
+      J.attributeBegin("percent");
+      number(J, Row->Percent);
+      J.attributeEnd();
+    }
+    J.attributeArray("stack", [&] {
+      for (const Frame *F : Ctx.frames(P))
+        frame(J, *F);
+    });
+    for (unsigned F = 0; F < NumFields; F++) {
+      Field Fl = static_cast<Field>(F);
+      if (P.has(Fl))
+        J.attribute(FieldNames[F], static_cast<int64_t>(Ctx.C.get(Fl)));
+      else
+        J.attribute(FieldNames[F], nullptr);
+    }
+    Derived D = derive(Ctx.C);
+    J.attributeObject("derived", [&] {
+      J.attributeBegin("accesses_per_object");
+      number(J, D.AccessesPerObject);
+      J.attributeEnd();
+      J.attributeBegin("access_density");
+      number(J, D.Density);
+      J.attributeEnd();
+      J.attributeBegin("lifetime_ms");
+      number(J, D.LifetimeMs);
+      J.attributeEnd();
+      J.attributeBegin("line_utilization");
+      optional(J, D.LineUtilization, D.LineUtilization >= 0);
+      J.attributeEnd();
+      J.attributeBegin("page_utilization");
+      optional(J, D.PageUtilization, D.PageUtilization >= 0);
+      J.attributeEnd();
+      J.attributeBegin("malloc_cycles");
+      optional(J, D.MallocCycles, D.MallocCycles >= 0);
+      J.attributeEnd();
+      J.attributeBegin("free_cycles");
+      optional(J, D.FreeCycles, D.FreeCycles >= 0);
+      J.attributeEnd();
+    });
+  });
+}
+
+static void summary(OStream &J, const Report &R) {
+  const Profile &P = *R.P;
+  auto Count = [&](const char *Key, Field F, uint64_t V) {
+    if (P.has(F))
+      J.attribute(Key, static_cast<int64_t>(V));
+    else
+      J.attribute(Key, nullptr);
+  };
+  J.attributeObject("summary", [&] {
+    J.attribute("allocs", static_cast<int64_t>(P.Total.allocs));
+    J.attribute("bytes", static_cast<int64_t>(P.Total.bytes));
+    Count("frees", Field::frees, P.Total.frees);
+    Count("live_objects", Field::live_objects, P.Total.live_objects);
+    Count("live_bytes", Field::live_bytes, P.Total.live_bytes);
+    J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
+    J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
+    uint64_t Span = 0;
+    for (const Process &Proc : P.Processes)
+      Span = std::max(Span, Proc.LastMs);
+    J.attribute("time_span_ms", static_cast<int64_t>(Span));
+    J.attributeArray("processes", [&] {
+      for (const Process &Proc : P.Processes)
+        J.object([&] {
+          J.attribute("pid", static_cast<int64_t>(Proc.Pid));
+          J.attribute("program", Proc.Program);
+          J.attribute("dumps", static_cast<int64_t>(Proc.Dumps));
+          J.attribute("duplicate_dumps",
+                      static_cast<int64_t>(Proc.DuplicateDumps));
+          J.attribute("last_ms", static_cast<int64_t>(Proc.LastMs));
+          J.attribute("evictions", static_cast<int64_t>(Proc.Evictions));
+          J.attributeArray("files", [&] {
+            for (const std::string &F : Proc.Files)
+              J.value(F);
+          });
+        });
+    });
+    J.attributeArray("modules", [&] {
+      for (const Module &M : P.Modules)
+        J.object([&] {
+          J.attribute("path", M.Path);
+          J.attribute("file", M.File);
+          J.attribute("build_id", M.BuildId);
+          J.attribute("main", M.Main);
+          J.attribute("symbolized", M.Usable);
+        });
+    });
+  });
+  J.attributeArray("missing", [&] {
+    for (unsigned F = 0; F < NumFields; F++)
+      if (!P.has(static_cast<Field>(F)))
+        J.value(FieldNames[F]);
+    if (!P.HaveBins)
+      J.value("bins");
+  });
+}
+
+static void percentAttr(OStream &J, const char *Key, double V) {
+  J.attributeBegin(Key);
+  number(J, V);
+  J.attributeEnd();
+}
+
+void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
+  const Profile &P = *R.P;
+  OStream J(OS, 1);
+  J.object([&] {
+    J.attribute("format", "heapprof-report");
+    J.attribute("version", JsonReportVersion);
+    J.attributeObject("options", [&] {
+      J.attribute("sort", sortKeyName(R.Opts.Sort));
+      J.attribute("top", R.Opts.Top);
+      J.attribute("depth", R.Opts.Depth);
+      J.attribute("full", R.Opts.Full);
+    });
+    summary(J, R);
+
+    J.attributeBegin("contexts");
+    if (!R.TopInfo.Known) {
+      J.value(nullptr);
+    } else {
+      J.array([&] {
+        for (size_t I = 0; I < R.Top.size(); I++)
+          context(J, R, R.Top[I].Context, &R.Top[I], I + 1);
+      });
+    }
+    J.attributeEnd();
+
+    J.attributeBegin("leaks");
+    if (!R.LeakInfo.Known) {
+      J.value(nullptr);
+    } else {
+      J.array([&] {
+        for (const LeakRow &L : R.Leaks)
+          J.object([&] {
+            J.attributeArray("chain", [&] {
+              for (const Frame &F : L.Chain)
+                frame(J, F);
+            });
+            J.attribute("objects", static_cast<int64_t>(L.Objects));
+            if (P.has(Field::live_bytes))
+              J.attribute("bytes", static_cast<int64_t>(L.Bytes));
+            else
+              J.attribute("bytes", nullptr);
+            percentAttr(J, "percent", L.Percent);
+            J.attribute("contexts", static_cast<int64_t>(L.Contexts));
+          });
+      });
+    }
+    J.attributeEnd();
+
+    J.attributeBegin("bins");
+    if (!R.BinInfo.Known) {
+      J.value(nullptr);
+    } else {
+      J.array([&] {
+        for (const BinRow &B : R.Bins)
+          J.object([&] {
+            J.attribute("size", static_cast<int64_t>(B.Size));
+            J.attribute("label", B.Size > 1024 ? std::string(">1024")
+                                               : std::to_string(B.Size));
+            J.attribute("allocs", static_cast<int64_t>(B.Allocs));
+            J.attribute("bytes", static_cast<int64_t>(B.Bytes));
+            J.attribute("frees", static_cast<int64_t>(B.Frees));
+            J.attribute("kept", static_cast<int64_t>(B.Kept));
+            J.attribute("kept_objects", static_cast<int64_t>(B.KeptObjects));
+            percentAttr(J, "percent_allocs", B.PercentAllocs);
+            percentAttr(J, "percent_bytes", B.PercentBytes);
+          });
+      });
+    }
+    J.attributeEnd();
+
+    J.attributeArray("direct", [&] {
+      for (const DirectRow &D : R.Direct)
+        J.object([&] {
+          J.attribute("function", D.Function);
+          percentAttr(J, "percent", D.Percent);
+          J.attribute("bytes", static_cast<int64_t>(D.Bytes));
+          if (P.has(Field::live_bytes))
+            J.attribute("kept_bytes", static_cast<int64_t>(D.KeptBytes));
+          else
+            J.attribute("kept_bytes", nullptr);
+          J.attribute("calls", static_cast<int64_t>(D.Calls));
+          for (int I = 0; I < 4; I++) {
+            std::string Kept = std::string("kept_") + ClassNames[I];
+            if (R.DirectClasses) {
+              J.attribute(ClassNames[I], static_cast<int64_t>(D.Class[I]));
+              J.attribute(Kept, static_cast<int64_t>(D.KeptClass[I]));
+            } else {
+              J.attribute(ClassNames[I], nullptr);
+              J.attribute(Kept, nullptr);
+            }
+          }
+        });
+    });
+
+    auto Edges = [&](const char *Key, const std::vector<CallEdge> &V) {
+      J.attributeArray(Key, [&] {
+        for (const CallEdge &E : V)
+          J.object([&] {
+            J.attribute("index", static_cast<int64_t>(E.Entry + 1));
+            J.attribute("name", E.Name);
+            J.attribute("bytes", static_cast<int64_t>(E.Bytes));
+            J.attribute("calls", static_cast<int64_t>(E.Calls));
+          });
+      });
+    };
+    J.attributeArray("callgraph", [&] {
+      for (const CallGraphEntry &E : R.CallGraph)
+        J.object([&] {
+          J.attribute("index", static_cast<int64_t>(E.Index));
+          J.attribute("name", E.Name);
+          J.attributeArray("members", [&] {
+            for (const std::string &M : E.Members)
+              J.value(M);
+          });
+          percentAttr(J, "percent", E.Percent);
+          J.attribute("self_bytes", static_cast<int64_t>(E.SelfBytes));
+          J.attribute("self_calls", static_cast<int64_t>(E.SelfCalls));
+          J.attribute("total_bytes", static_cast<int64_t>(E.TotalBytes));
+          J.attribute("total_calls", static_cast<int64_t>(E.TotalCalls));
+          Edges("callers", E.Callers);
+          Edges("callees", E.Callees);
+        });
+    });
+
+    J.attributeBegin("cold");
+    if (!R.ColdInfo.Known) {
+      J.value(nullptr);
+    } else {
+      J.array([&] {
+        for (uint32_t I : R.Cold)
+          context(J, R, I, nullptr, 0);
+      });
+    }
+    J.attributeEnd();
+  });
+  OS << "\n";
+}

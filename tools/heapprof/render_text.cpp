@@ -1,0 +1,440 @@
+//===- render_text.cpp - heapprof report --format text --------------------===//
+//
+// Part of heapprof.  Prints a Report for a person: each section a heading
+// and an aligned table, sizes in B/KiB/MiB/GiB (exact numbers are in the
+// JSON), stacks next to their numbers, source paths relative to the
+// current directory when under it.  A table the profile has no data for
+// says so in one line.
+//
+//===----------------------------------------------------------------------===//
+#include "render.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <unistd.h>
+
+using namespace heapprof;
+using llvm::format;
+using llvm::raw_ostream;
+
+static std::string str(const char *Fmt, double V) {
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), Fmt, V);
+  return Buf;
+}
+
+// Exact below 10000 bytes; then one decimal in the largest unit that keeps
+// the number at least 1.
+static std::string human(uint64_t Bytes) {
+  if (Bytes < 10000)
+    return std::to_string(Bytes) + " B";
+  const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double V = Bytes / 1024.0;
+  int U = 0;
+  while (V >= 1024 && U < 3) {
+    V /= 1024;
+    U++;
+  }
+  return str("%.1f ", V) + Units[U];
+}
+
+static std::string percent(double P) { return str("%.1f%%", P); }
+
+static std::string cwdPrefix() {
+  char Buf[4096];
+  if (!getcwd(Buf, sizeof(Buf)))
+    return "";
+  std::string S = Buf;
+  return S == "/" ? S : S + "/";
+}
+
+static std::string where(const Frame &F) {
+  static const std::string Cwd = cwdPrefix();
+  if (F.File.empty())
+    return "";
+  std::string File = F.File;
+  if (!Cwd.empty() && File.compare(0, Cwd.size(), Cwd) == 0)
+    File = File.substr(Cwd.size());
+  std::string S = File + ":" + std::to_string(F.Line);
+  if (F.Column)
+    S += ":" + std::to_string(F.Column);
+  return S;
+}
+
+namespace {
+// Columns right-aligned except those marked left; the last column is not
+// padded.
+class TextTable {
+public:
+  explicit TextTable(std::vector<std::string> Head, std::string Left = "")
+      : Head(std::move(Head)), Left(std::move(Left)) {}
+  void add(std::vector<std::string> Row) { Rows.push_back(std::move(Row)); }
+  // Columns are padded to at most Cap characters: a long C++ name then
+  // pushes only its own line's next column out, not every line's.
+  void cap(size_t Cap) { Max = Cap; }
+  void print(raw_ostream &OS, const std::string &Indent = "") const {
+    std::vector<size_t> W(Head.size());
+    for (size_t I = 0; I < Head.size(); I++)
+      W[I] = Head[I].size();
+    for (const auto &Row : Rows)
+      for (size_t I = 0; I < Row.size() && I < W.size(); I++)
+        W[I] = std::max(W[I], std::min(Row[I].size(), Max));
+    auto Line = [&](const std::vector<std::string> &Row) {
+      std::string S = Indent;
+      for (size_t I = 0; I < Row.size(); I++) {
+        bool L = I < Left.size() && Left[I] == 'l';
+        bool Last = I + 1 == Row.size();
+        size_t Pad = W[I] > Row[I].size() ? W[I] - Row[I].size() : 0;
+        if (I)
+          S += "  ";
+        if (!L)
+          S.append(Pad, ' ');
+        S += Row[I];
+        if (L && !Last)
+          S.append(Pad, ' ');
+      }
+      while (!S.empty() && S.back() == ' ')
+        S.pop_back();
+      OS << S << "\n";
+    };
+    if (std::any_of(Head.begin(), Head.end(),
+                    [](const std::string &H) { return !H.empty(); }))
+      Line(Head);
+    for (const auto &Row : Rows)
+      Line(Row);
+  }
+
+private:
+  std::vector<std::string> Head;
+  std::string Left; // 'l' at a column's position: left-aligned
+  std::vector<std::vector<std::string>> Rows;
+  size_t Max = SIZE_MAX;
+};
+} // namespace
+
+static void heading(raw_ostream &OS, const std::string &Title) {
+  OS << "\n== " << Title << "\n";
+}
+
+static void lacks(raw_ostream &OS, const Table &T) {
+  OS << "(the profile lacks " << T.Lacks
+     << ": it was written by an older heapprof runtime)\n";
+}
+
+static void omitted(raw_ostream &OS, const Table &T, const char *One,
+                    const char *Many) {
+  if (T.Omitted)
+    OS << "(" << T.Omitted << " more " << (T.Omitted == 1 ? One : Many)
+       << "; --top 0 shows all)\n";
+}
+
+static std::string sizes(const Counts &C) {
+  if (!C.allocs)
+    return "";
+  if (C.min_size == C.max_size)
+    return human(C.min_size) + " each";
+  return human(C.min_size) + " to " + human(C.max_size);
+}
+
+static std::string objects(uint64_t N) {
+  return std::to_string(N) + (N == 1 ? " object" : " objects");
+}
+
+static void summary(const Report &R, raw_ostream &OS) {
+  const Profile &P = *R.P;
+  const Counts &T = P.Total;
+  heading(OS, "Summary");
+  TextTable Tab({"", ""}, "ll");
+  Tab.add({"allocations", objects(T.allocs) + ", " +
+                              std::to_string(T.bytes) + " bytes (" +
+                              human(T.bytes) + ")"});
+  if (P.has(Field::frees)) {
+    Tab.add({"frees", objects(T.frees)});
+    std::string Live = objects(T.live_objects);
+    if (P.has(Field::live_bytes))
+      Live += ", " + std::to_string(T.live_bytes) + " bytes (" +
+              human(T.live_bytes) + ")";
+    Tab.add({"live at the end", Live});
+  } else {
+    Tab.add({"frees", "unknown (the profile lacks live_at_dump)"});
+  }
+  Tab.add({"accesses", std::to_string(T.accesses)});
+  Tab.add({"contexts", std::to_string(P.Contexts.size())});
+  uint64_t Span = 0;
+  for (const Process &Proc : P.Processes)
+    Span = std::max(Span, Proc.LastMs);
+  Tab.add({"time span", std::to_string(Span) + " ms (start to last dump)"});
+  for (const Process &Proc : P.Processes) {
+    std::string S = Proc.Program;
+    if (Proc.Pid)
+      S += " pid " + std::to_string(Proc.Pid);
+    S += ", " + std::to_string(Proc.Dumps) +
+         (Proc.Dumps == 1 ? " dump" : " dumps");
+    if (Proc.DuplicateDumps)
+      S += " (" + std::to_string(Proc.DuplicateDumps) +
+           " seen twice, counted once)";
+    if (Proc.Evictions)
+      S += ", " + std::to_string(Proc.Evictions) + " table evictions";
+    Tab.add({"process", S});
+  }
+  for (const Module &M : P.Modules) {
+    if (M.Path.empty() && M.File.empty())
+      continue;
+    std::string S = M.File.empty() ? M.Path : M.File;
+    S += " (build id " + (M.BuildId.empty() ? "none" : M.BuildId) + ")";
+    if (M.HasFrames && !M.Usable)
+      S += ", not symbolized";
+    Tab.add({M.Main ? "program" : "module", S});
+  }
+  Tab.print(OS);
+}
+
+static void stack(const Report &R, const Context &C, raw_ostream &OS) {
+  TextTable Tab({"", "", ""}, "lll");
+  Tab.cap(40);
+  for (const Frame *F : C.frames(*R.P))
+    Tab.add({"   ", F->Function, where(*F) + (F->Inlined ? " (inlined)" : "")});
+  Tab.print(OS);
+}
+
+static void top(const Report &R, raw_ostream &OS) {
+  const Profile &P = *R.P;
+  heading(OS, "Top contexts by " + std::string(sortKeyName(R.Opts.Sort)));
+  if (!R.TopInfo.Known)
+    return lacks(OS, R.TopInfo);
+  if (R.Top.empty()) {
+    OS << "(no context has any)\n";
+    return;
+  }
+  bool Live = P.has(Field::live_objects), LiveBytes = P.has(Field::live_bytes);
+  for (size_t I = 0; I < R.Top.size(); I++) {
+    const TopRow &Row = R.Top[I];
+    const Context &Ctx = P.Contexts[Row.Context];
+    const Counts &C = Ctx.C;
+    Derived D = derive(C);
+    OS << "#" << I + 1 << "  " << percent(Row.Percent) << "  ";
+    switch (R.Opts.Sort) {
+    case SortKey::density:
+      OS << str("%.2f", Row.Value) << " accesses per 100 bytes, ";
+      break;
+    case SortKey::lifetime:
+      OS << str("%.1f", Row.Value) << " ms average lifetime, ";
+      break;
+    case SortKey::cycles:
+      OS << str("%.0f", Row.Value) << " allocator cycles (estimated), ";
+      break;
+    default:
+      break;
+    }
+    OS << human(C.bytes) << " in " << objects(C.allocs);
+    std::string Sz = sizes(C);
+    if (!Sz.empty())
+      OS << " (" << Sz << ")";
+    if (Live) {
+      OS << ", " << C.live_objects << " live";
+      if (LiveBytes)
+        OS << " (" << human(C.live_bytes) << ")";
+    }
+    OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
+       << " (" << str("%.1f", D.AccessesPerObject) << " per object)\n";
+    stack(R, Ctx, OS);
+  }
+  omitted(OS, R.TopInfo, "context", "contexts");
+}
+
+static std::string chain(const std::vector<Frame> &Chain) {
+  std::string S;
+  for (const Frame &F : Chain) {
+    if (!S.empty())
+      S += " <- ";
+    S += F.Function;
+    std::string W = where(F);
+    if (!W.empty())
+      S += " (" + W + ")";
+  }
+  return S;
+}
+
+static void leaks(const Report &R, raw_ostream &OS) {
+  heading(OS, "Memory leaks: live at the end, by allocation site and " +
+                  std::to_string(R.Opts.Depth > 0 ? R.Opts.Depth - 1 : 0) +
+                  " callers");
+  if (!R.LeakInfo.Known)
+    return lacks(OS, R.LeakInfo);
+  if (R.Leaks.empty()) {
+    OS << "(nothing was live at the end)\n";
+    return;
+  }
+  bool Bytes = R.LeakInfo.Lacks.empty();
+  if (!Bytes)
+    OS << "(bytes unknown: the profile lacks live_bytes; % is of objects)\n";
+  TextTable Tab({"bytes", "%", "objects", "call chain"}, "rrrl");
+  for (const LeakRow &Row : R.Leaks)
+    Tab.add({Bytes ? human(Row.Bytes) : "?", percent(Row.Percent),
+             std::to_string(Row.Objects), chain(Row.Chain)});
+  Tab.print(OS);
+  omitted(OS, R.LeakInfo, "call chain", "call chains");
+}
+
+static void bins(const Report &R, raw_ostream &OS) {
+  heading(OS, "Allocation bins: by requested size");
+  if (!R.BinInfo.Known)
+    return lacks(OS, R.BinInfo);
+  if (R.Bins.empty()) {
+    OS << "(no allocations)\n";
+    return;
+  }
+  TextTable Tab({"size", "allocs", "bytes", "frees", "kept", "%allocs",
+                 "%bytes"});
+  for (const BinRow &B : R.Bins)
+    Tab.add({B.Size > 1024 ? ">1024" : std::to_string(B.Size),
+             std::to_string(B.Allocs), human(B.Bytes), std::to_string(B.Frees),
+             human(B.Kept), percent(B.PercentAllocs),
+             percent(B.PercentBytes)});
+  Tab.print(OS);
+  if (!R.Opts.Full)
+    OS << "(sizes nothing asked for are left out; --full shows them)\n";
+}
+
+static void direct(const Report &R, raw_ostream &OS) {
+  heading(OS, "Direct allocation: functions that called the allocator");
+  if (R.Direct.empty()) {
+    OS << "(no allocations)\n";
+    return;
+  }
+  std::vector<std::string> Head = {"%bytes", "bytes", "kept", "calls"};
+  if (R.DirectClasses)
+    Head.insert(Head.end(), {"small", "medium", "large", "xlarge"});
+  Head.push_back("function");
+  TextTable Tab(Head, std::string(Head.size() - 1, 'r') + "l");
+  for (const DirectRow &D : R.Direct) {
+    std::vector<std::string> Row = {percent(D.Percent), human(D.Bytes),
+                                    R.P->has(Field::live_bytes)
+                                        ? human(D.KeptBytes)
+                                        : "?",
+                                    std::to_string(D.Calls)};
+    if (R.DirectClasses)
+      for (int I = 0; I < 4; I++)
+        Row.push_back(
+            D.Bytes ? str("%.0f%%", 100.0 * D.Class[I] / D.Bytes) : "-");
+    Row.push_back(D.Function);
+    Tab.add(Row);
+  }
+  Tab.print(OS);
+  if (R.DirectClasses)
+    OS << "(small 0-32 B, medium 33-256 B, large 257-2048 B, xlarge over "
+          "2048 B: % of the function's bytes)\n";
+  else
+    OS << "(no size-class split: the profile lacks bytes_small..."
+          "bytes_xlarge)\n";
+  omitted(OS, R.DirectInfo, "function", "functions");
+}
+
+static void callGraph(const Report &R, raw_ostream &OS) {
+  heading(OS, "Allocation call graph: callers above, callees below each "
+              "[entry]");
+  if (R.CallGraph.empty()) {
+    OS << "(no allocations)\n";
+    return;
+  }
+  TextTable Tab({"index", "%bytes", "self", "total", "calls", "name"},
+                "rrrrrl");
+  auto Name = [](const CallEdge &C) {
+    return C.Name + " [" + std::to_string(C.Entry + 1) + "]";
+  };
+  for (const CallGraphEntry &E : R.CallGraph) {
+    for (const CallEdge &C : E.Callers)
+      Tab.add({"", "", "", human(C.Bytes), std::to_string(C.Calls),
+               "    " + Name(C)});
+    std::string N = E.Name + " [" + std::to_string(E.Index) + "]";
+    if (!E.Members.empty()) {
+      N += ":";
+      for (const std::string &M : E.Members)
+        N += " " + M;
+    }
+    Tab.add({"[" + std::to_string(E.Index) + "]", percent(E.Percent),
+             human(E.SelfBytes), human(E.TotalBytes),
+             std::to_string(E.TotalCalls), N});
+    for (const CallEdge &C : E.Callees)
+      Tab.add({"", "", "", human(C.Bytes), std::to_string(C.Calls),
+               "    " + Name(C)});
+    Tab.add({"-----"});
+  }
+  Tab.print(OS);
+  omitted(OS, R.CallGraphInfo, "entry", "entries");
+}
+
+static std::string orDash(double V, const char *Fmt) {
+  return V < 0 ? "-" : str(Fmt, V);
+}
+
+static void measures(const Report &R, raw_ostream &OS) {
+  const Profile &P = *R.P;
+  heading(OS, "Access and allocator measures of the top contexts");
+  if (R.Top.empty()) {
+    OS << "(no contexts)\n";
+  } else {
+    TextTable Tab({"#", "acc/object", "density", "lines used", "pages used",
+                   "lifetime ms", "migrated", "malloc cyc", "free cyc"});
+    for (size_t I = 0; I < R.Top.size(); I++) {
+      const Counts &C = P.Contexts[R.Top[I].Context].C;
+      Derived D = derive(C);
+      Tab.add({"#" + std::to_string(I + 1), str("%.1f", D.AccessesPerObject),
+               str("%.1f", D.Density),
+               orDash(D.LineUtilization * 100, "%.1f%%"),
+               orDash(D.PageUtilization * 100, "%.1f%%"),
+               str("%.1f", D.LifetimeMs), std::to_string(C.migrated),
+               orDash(D.MallocCycles, "%.0f"), orDash(D.FreeCycles, "%.0f")});
+    }
+    Tab.print(OS);
+    OS << "(density: accesses per 100 bytes; lines/pages used: of the 64-byte "
+          "lines and 4 KiB pages the objects spanned, the share touched; "
+          "cycles: average per measured call)\n";
+  }
+
+  heading(OS, "Cold candidates: fewer accesses than 8-byte words, most "
+              "bytes x lifetime first");
+  if (!R.ColdInfo.Known) {
+    OS << "(no access counts: the program was not compiled with the pass)\n";
+    return;
+  }
+  if (R.Cold.empty()) {
+    OS << "(none)\n";
+    return;
+  }
+  TextTable Tab({"bytes", "objects", "acc/object", "density", "lifetime ms",
+                 "site"},
+                "rrrrrl");
+  for (uint32_t I : R.Cold) {
+    const Context &Ctx = P.Contexts[I];
+    Derived D = derive(Ctx.C);
+    const Frame &F = P.Locations[Ctx.Stack[0]].Frames[0];
+    std::string W = where(F);
+    Tab.add({human(Ctx.C.bytes), std::to_string(Ctx.C.allocs),
+             str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
+             str("%.1f", D.LifetimeMs),
+             F.Function + (W.empty() ? "" : " (" + W + ")")});
+  }
+  Tab.print(OS);
+  omitted(OS, R.ColdInfo, "cold context", "cold contexts");
+}
+
+void heapprof::renderText(const Report &R, raw_ostream &OS) {
+  OS << "heapprof report";
+  size_t Files = 0;
+  for (const Process &Proc : R.P->Processes)
+    Files += Proc.Files.size();
+  OS << ": " << R.P->Processes.size()
+     << (R.P->Processes.size() == 1 ? " process" : " processes") << ", "
+     << Files << (Files == 1 ? " file" : " files") << "\n";
+  summary(R, OS);
+  top(R, OS);
+  leaks(R, OS);
+  bins(R, OS);
+  direct(R, OS);
+  callGraph(R, OS);
+  measures(R, OS);
+}

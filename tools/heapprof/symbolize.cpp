@@ -1,0 +1,235 @@
+//===- symbolize.cpp - turns a Profile's addresses into source frames -----===//
+//
+// Part of heapprof.  See symbolize.h.
+//
+//===----------------------------------------------------------------------===//
+#include "symbolize.h"
+#include "progress.h"
+
+#include "llvm/DebugInfo/Symbolize/Symbolize.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <sys/stat.h>
+
+using namespace heapprof;
+using namespace llvm;
+
+namespace {
+struct ObjectInfo {
+  bool Ok = false;
+  std::string Problem; // when !Ok
+  std::string BuildId; // hex
+};
+} // namespace
+
+static ObjectInfo readObject(const std::string &Path) {
+  ObjectInfo Info;
+  struct stat St;
+  if (stat(Path.c_str(), &St) != 0) {
+    Info.Problem = std::string("cannot open: ") + strerror(errno);
+    return Info;
+  }
+  Expected<object::OwningBinary<object::Binary>> Bin =
+      object::createBinary(Path);
+  if (!Bin) {
+    Info.Problem = "not an object file: " + toString(Bin.takeError());
+    return Info;
+  }
+  auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary());
+  if (!Obj) {
+    Info.Problem = "not an object file";
+    return Info;
+  }
+  static const char Hex[] = "0123456789abcdef";
+  for (uint8_t B : object::getBuildID(Obj)) {
+    Info.BuildId += Hex[B >> 4];
+    Info.BuildId += Hex[B & 15];
+  }
+  Info.Ok = true;
+  return Info;
+}
+
+static std::string baseName(const std::string &Path) {
+  return Path.substr(Path.rfind('/') + 1);
+}
+
+static std::string idOrNone(const std::string &Id) {
+  return Id.empty() ? "none" : Id;
+}
+
+// Matches each --binary to the module with its build id.
+static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
+                          std::string &Err) {
+  for (const std::string &B : Opts.Binaries) {
+    ObjectInfo Info = readObject(B);
+    if (!Info.Ok) {
+      Err = B + ": " + Info.Problem;
+      return false;
+    }
+    Module *Match = nullptr;
+    for (Module &M : P.Modules)
+      if (!Info.BuildId.empty() && M.BuildId == Info.BuildId)
+        Match = &M;
+    // Without build ids on either side nothing can be checked: a --binary
+    // then stands for the main program, as the user says.
+    if (!Match && Info.BuildId.empty())
+      for (Module &M : P.Modules)
+        if (M.Main && M.BuildId.empty())
+          Match = &M;
+    if (!Match) {
+      std::string MainId;
+      for (const Module &M : P.Modules)
+        if (M.Main)
+          MainId = M.BuildId;
+      Err = B + ": not the profiled program: its build id is " +
+            idOrNone(Info.BuildId) + ", the profile's program has " +
+            idOrNone(MainId);
+      return false;
+    }
+    Match->File = B;
+    Match->Usable = true;
+  }
+  return true;
+}
+
+// Finds the file of every module that has frames and checks its build id.
+static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
+                           std::string &Err,
+                           std::vector<std::string> &Warnings) {
+  if (!matchBinaries(P, Opts, Err))
+    return false;
+  for (const Location &L : P.Locations)
+    if (L.Module != NoModule)
+      P.Modules[L.Module].HasFrames = true;
+  std::string Profile0 = P.Processes.empty() || P.Processes[0].Files.empty()
+                             ? std::string("profile")
+                             : P.Processes[0].Files[0];
+  for (size_t I = 0; I < P.Modules.size(); I++) {
+    Module &M = P.Modules[I];
+    if (M.Usable || !M.HasFrames)
+      continue;
+    if (M.Path.empty()) {
+      if (M.Main) {
+        Err = Profile0 +
+              ": the profile does not record where the profiled program is "
+              "(an older runtime, or raw_extension=0): pass --binary PROGRAM";
+        return false;
+      }
+      continue; // an older profile names no libraries: module+offset
+    }
+    ObjectInfo Info = readObject(M.Path);
+    if (!Info.Ok) {
+      std::string Msg = M.Path + ": " + Info.Problem;
+      if (M.Main) {
+        Err = Msg + " (the profiled program; pass --binary if it moved)";
+        return false;
+      }
+      Warnings.push_back(Msg + "; its frames are not symbolized");
+      continue;
+    }
+    if (Info.BuildId != M.BuildId) {
+      std::string Msg = M.Path + ": build id " + idOrNone(Info.BuildId) +
+                        " is not the profiled one, " + idOrNone(M.BuildId);
+      if (M.Main) {
+        Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
+        return false;
+      }
+      Warnings.push_back(Msg + "; its frames are not symbolized");
+      continue;
+    }
+    M.File = M.Path;
+    M.Usable = true;
+  }
+  return true;
+}
+
+static std::string unknownName(const Profile &P, const Location &L) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (L.Module == NoModule) {
+    OS << format("0x%llx", (unsigned long long)L.Address);
+  } else {
+    const Module &M = P.Modules[L.Module];
+    std::string Name = baseName(M.Path);
+    if (Name.empty())
+      Name = M.Main ? "<program>" : "<module " + std::to_string(L.Module) + ">";
+    OS << Name << format("+0x%llx", (unsigned long long)L.Address);
+  }
+  return OS.str();
+}
+
+bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
+                         std::string &Err, std::vector<std::string> &Warnings) {
+  if (!resolveModules(P, Opts, Err, Warnings))
+    return false;
+  symbolize::LLVMSymbolizer::Options SymOpts;
+  SymOpts.Demangle = true;
+  SymOpts.UseSymbolTable = true;
+  SymOpts.PrintFunctions = DILineInfoSpecifier::FunctionNameKind::LinkageName;
+  SymOpts.PathStyle = DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
+  SymOpts.DebugFileDirectory = Opts.DebugDirs;
+  symbolize::LLVMSymbolizer Symbolizer(SymOpts);
+
+  // Batched per module, in address order: each module's debug info is
+  // parsed once and read front to back.
+  std::vector<uint32_t> Order(P.Locations.size());
+  for (uint32_t I = 0; I < Order.size(); I++)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+    const Location &X = P.Locations[A], &Y = P.Locations[B];
+    return std::tie(X.Module, X.Address) < std::tie(Y.Module, Y.Address);
+  });
+  std::vector<bool> Failed(P.Modules.size());
+  Progress Prog("symbolizing", Order.size());
+  for (size_t K = 0; K < Order.size(); K++) {
+    Prog.update(K);
+    Location &L = P.Locations[Order[K]];
+    L.Frames.clear();
+    if (L.Module != NoModule && P.Modules[L.Module].Usable &&
+        !Failed[L.Module]) {
+      const Module &M = P.Modules[L.Module];
+      Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
+          M.File, {L.Address, object::SectionedAddress::UndefSection});
+      if (!Info) {
+        Warnings.push_back(M.File + ": " + toString(Info.takeError()) +
+                           "; its frames are not symbolized");
+        Failed[L.Module] = true;
+      } else {
+        uint32_t N = Info->getNumberOfFrames();
+        for (uint32_t I = 0; I < N; I++) {
+          const DILineInfo &D = Info->getFrame(I);
+          Frame F;
+          if (D.FunctionName != DILineInfo::BadString)
+            F.Function = D.FunctionName;
+          if (D.FileName != DILineInfo::BadString) {
+            // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/..."
+            // reads better as "/usr/include/...".
+            SmallString<256> Path(D.FileName);
+            sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+            F.File = std::string(Path);
+          }
+          F.Line = D.Line;
+          F.Column = D.Column;
+          F.Inlined = I + 1 < N;
+          L.Frames.push_back(std::move(F));
+        }
+      }
+    }
+    if (L.Frames.empty())
+      L.Frames.emplace_back();
+    // A frame without a function name is named by where it is, so two
+    // unknown frames are never mistaken for one function.
+    for (Frame &F : L.Frames)
+      if (F.Function.empty())
+        F.Function = unknownName(P, L);
+  }
+  return true;
+}

@@ -1,0 +1,466 @@
+//===- tables.cpp - the report's tables, computed from a Profile ----------===//
+//
+// Part of heapprof.  See tables.h.
+//
+//===----------------------------------------------------------------------===//
+#include "tables.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+using namespace heapprof;
+
+const char *heapprof::sortKeyName(SortKey K) {
+  switch (K) {
+#define X(Name)                                                                \
+  case SortKey::Name:                                                          \
+    return #Name;
+    HEAPPROF_SORT_KEYS(X)
+#undef X
+  }
+  return "?";
+}
+
+bool heapprof::parseSortKey(const std::string &S, SortKey &K) {
+#define X(Name)                                                                \
+  if (S == #Name) {                                                            \
+    K = SortKey::Name;                                                         \
+    return true;                                                               \
+  }
+  HEAPPROF_SORT_KEYS(X)
+#undef X
+  return false;
+}
+
+static double ratio(uint64_t A, uint64_t B) {
+  return B ? static_cast<double>(A) / static_cast<double>(B) : 0;
+}
+
+Derived heapprof::derive(const Counts &C) {
+  Derived D;
+  D.AccessesPerObject = ratio(C.accesses, C.allocs);
+  D.Density = ratio(C.access_density, C.allocs);
+  D.LifetimeMs = ratio(C.lifetime_ms, C.allocs);
+  if (C.granules)
+    D.LineUtilization = ratio(C.touched_granules, C.granules);
+  if (C.pages)
+    D.PageUtilization = ratio(C.touched_pages, C.pages);
+  if (C.malloc_samples)
+    D.MallocCycles = ratio(C.malloc_cycles, C.malloc_samples);
+  if (C.free_samples)
+    D.FreeCycles = ratio(C.free_cycles, C.free_samples);
+  // Cycles are measured in one call of cycle_sample_every: the average
+  // times the number of calls estimates the total.
+  D.Cycles = std::max(D.MallocCycles, 0.0) * C.allocs +
+             std::max(D.FreeCycles, 0.0) * C.frees;
+  return D;
+}
+
+namespace {
+class Builder {
+public:
+  Builder(const Profile &P, const TableOptions &O) : P(P) {
+    R.P = &P;
+    R.Opts = O;
+  }
+  Report build() {
+    top();
+    leaks();
+    bins();
+    direct();
+    callGraph();
+    cold();
+    return std::move(R);
+  }
+
+private:
+  template <typename T> void cut(std::vector<T> &Rows, Table &Info) {
+    if (R.Opts.Top && Rows.size() > R.Opts.Top) {
+      Info.Omitted = Rows.size() - R.Opts.Top;
+      Rows.resize(R.Opts.Top);
+    }
+  }
+  const Frame &site(const Context &C) const {
+    return P.Locations[C.Stack[0]].Frames[0];
+  }
+  void top();
+  void leaks();
+  void bins();
+  void direct();
+  void callGraph();
+  void cold();
+
+  const Profile &P;
+  Report R;
+};
+} // namespace
+
+void Builder::top() {
+  SortKey K = R.Opts.Sort;
+  bool Additive = K != SortKey::density && K != SortKey::lifetime;
+  bool LiveBytes = P.has(Field::live_bytes);
+  auto Value = [&](const Counts &C) -> double {
+    switch (K) {
+    case SortKey::bytes:
+      return C.bytes;
+    case SortKey::allocs:
+      return C.allocs;
+    case SortKey::accesses:
+      return C.accesses;
+    case SortKey::live:
+      return LiveBytes ? C.live_bytes : C.live_objects;
+    case SortKey::density:
+      return derive(C).Density;
+    case SortKey::lifetime:
+      return derive(C).LifetimeMs;
+    case SortKey::cycles:
+      return derive(C).Cycles;
+    }
+    return 0;
+  };
+  if (K == SortKey::live && !P.has(Field::live_objects)) {
+    R.TopInfo.Known = false;
+    R.TopInfo.Lacks = "live_at_dump";
+    return;
+  }
+  if (K == SortKey::cycles && !P.has(Field::malloc_samples)) {
+    R.TopInfo.Known = false;
+    R.TopInfo.Lacks = "malloc_samples";
+    return;
+  }
+  double Total = 0;
+  for (const Context &C : P.Contexts)
+    Total += Additive ? Value(C.C) : C.C.bytes;
+  for (uint32_t I = 0; I < P.Contexts.size(); I++) {
+    double V = Value(P.Contexts[I].C);
+    if (V <= 0)
+      continue;
+    double Share = Additive ? V : P.Contexts[I].C.bytes;
+    R.Top.push_back({I, V, Total > 0 ? 100.0 * Share / Total : 0});
+  }
+  std::stable_sort(R.Top.begin(), R.Top.end(),
+                   [&](const TopRow &A, const TopRow &B) {
+                     if (A.Value != B.Value)
+                       return A.Value > B.Value;
+                     return P.Contexts[A.Context].C.bytes >
+                            P.Contexts[B.Context].C.bytes;
+                   });
+  cut(R.Top, R.TopInfo);
+}
+
+void Builder::leaks() {
+  if (!P.has(Field::live_objects)) {
+    R.LeakInfo.Known = false;
+    R.LeakInfo.Lacks = "live_at_dump";
+    return;
+  }
+  bool Bytes = P.has(Field::live_bytes);
+  if (!Bytes)
+    R.LeakInfo.Lacks = "live_bytes";
+  std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
+      Index;
+  for (const Context &C : P.Contexts) {
+    if (!C.C.live_objects)
+      continue;
+    std::vector<const Frame *> Frames = C.frames(P);
+    if (Frames.size() > R.Opts.Depth)
+      Frames.resize(R.Opts.Depth);
+    std::vector<std::tuple<std::string, std::string, uint32_t>> Key;
+    for (const Frame *F : Frames)
+      Key.emplace_back(F->Function, F->File, F->Line);
+    auto [It, New] = Index.emplace(Key, R.Leaks.size());
+    if (New) {
+      LeakRow Row;
+      for (const Frame *F : Frames)
+        Row.Chain.push_back(*F);
+      R.Leaks.push_back(std::move(Row));
+    }
+    LeakRow &Row = R.Leaks[It->second];
+    Row.Objects += C.C.live_objects;
+    Row.Bytes += C.C.live_bytes;
+    Row.Contexts++;
+  }
+  uint64_t Total = Bytes ? P.Total.live_bytes : P.Total.live_objects;
+  for (LeakRow &Row : R.Leaks)
+    Row.Percent = 100.0 * ratio(Bytes ? Row.Bytes : Row.Objects, Total);
+  std::stable_sort(R.Leaks.begin(), R.Leaks.end(),
+                   [](const LeakRow &A, const LeakRow &B) {
+                     return std::tie(A.Bytes, A.Objects) >
+                            std::tie(B.Bytes, B.Objects);
+                   });
+  cut(R.Leaks, R.LeakInfo);
+}
+
+void Builder::bins() {
+  if (!P.HaveBins) {
+    R.BinInfo.Known = false;
+    R.BinInfo.Lacks = "size bins";
+    return;
+  }
+  uint64_t Allocs = 0, Bytes = 0;
+  for (const Bin &B : P.Bins) {
+    Allocs += B.Allocs;
+    Bytes += B.Bytes;
+  }
+  auto Row = [&](const Bin &B) {
+    return BinRow{B.Size,
+                  B.Allocs,
+                  B.Bytes,
+                  B.Frees,
+                  B.Bytes - std::min(B.Bytes, B.FreedBytes),
+                  B.Allocs - std::min(B.Allocs, B.Frees),
+                  100.0 * ratio(B.Allocs, Allocs),
+                  100.0 * ratio(B.Bytes, Bytes)};
+  };
+  if (R.Opts.Full) {
+    size_t K = 0;
+    for (uint64_t S = 0; S <= 1025; S++) {
+      Bin B;
+      B.Size = S;
+      if (K < P.Bins.size() && P.Bins[K].Size == S)
+        B = P.Bins[K++];
+      R.Bins.push_back(Row(B));
+    }
+    return;
+  }
+  for (const Bin &B : P.Bins)
+    R.Bins.push_back(Row(B));
+}
+
+void Builder::direct() {
+  R.DirectClasses = P.has(Field::bytes_small) && P.has(Field::bytes_xlarge);
+  std::unordered_map<std::string, size_t> Index;
+  for (const Context &C : P.Contexts) {
+    const std::string &Fn = site(C).Function;
+    auto [It, New] = Index.emplace(Fn, R.Direct.size());
+    if (New) {
+      DirectRow Row;
+      Row.Function = Fn;
+      R.Direct.push_back(Row);
+    }
+    DirectRow &Row = R.Direct[It->second];
+    Row.Bytes += C.C.bytes;
+    Row.KeptBytes += C.C.live_bytes;
+    Row.Calls += C.C.allocs;
+    uint64_t Cls[4] = {C.C.bytes_small, C.C.bytes_medium, C.C.bytes_large,
+                       C.C.bytes_xlarge};
+    uint64_t Kept[4] = {C.C.live_bytes_small, C.C.live_bytes_medium,
+                        C.C.live_bytes_large, C.C.live_bytes_xlarge};
+    for (int I = 0; I < 4; I++) {
+      Row.Class[I] += Cls[I];
+      Row.KeptClass[I] += Kept[I];
+    }
+  }
+  for (DirectRow &Row : R.Direct)
+    Row.Percent = 100.0 * ratio(Row.Bytes, P.Total.bytes);
+  std::stable_sort(R.Direct.begin(), R.Direct.end(),
+                   [](const DirectRow &A, const DirectRow &B) {
+                     return std::tie(A.Bytes, A.Calls) >
+                            std::tie(B.Bytes, B.Calls);
+                   });
+  cut(R.Direct, R.DirectInfo);
+}
+
+// Strongly connected components of a graph given as adjacency lists
+// (Tarjan's algorithm, iterative so deep graphs can't overflow the stack).
+// Returns each node's component number.
+static std::vector<uint32_t>
+components(const std::vector<std::vector<uint32_t>> &Succ) {
+  const uint32_t None = ~0u;
+  size_t N = Succ.size();
+  std::vector<uint32_t> Index(N, None), Low(N), Comp(N, None), Stack;
+  std::vector<bool> OnStack(N);
+  std::vector<std::pair<uint32_t, size_t>> Work; // node, next successor
+  uint32_t Next = 0, NumComps = 0;
+  for (uint32_t Root = 0; Root < N; Root++) {
+    if (Index[Root] != None)
+      continue;
+    Work.push_back({Root, 0});
+    while (!Work.empty()) {
+      auto &[V, I] = Work.back();
+      if (I == 0 && Index[V] == None) {
+        Index[V] = Low[V] = Next++;
+        Stack.push_back(V);
+        OnStack[V] = true;
+      }
+      if (I < Succ[V].size()) {
+        uint32_t W = Succ[V][I++];
+        if (Index[W] == None)
+          Work.push_back({W, 0});
+        else if (OnStack[W])
+          Low[V] = std::min(Low[V], Index[W]);
+        continue;
+      }
+      uint32_t Done = V;
+      Work.pop_back();
+      if (Low[Done] == Index[Done]) {
+        uint32_t W;
+        do {
+          W = Stack.back();
+          Stack.pop_back();
+          OnStack[W] = false;
+          Comp[W] = NumComps;
+        } while (W != Done);
+        NumComps++;
+      }
+      if (!Work.empty())
+        Low[Work.back().first] = std::min(Low[Work.back().first], Low[Done]);
+    }
+  }
+  return Comp;
+}
+
+void Builder::callGraph() {
+  // Functions, and each context's stack as functions (allocation site
+  // first).
+  std::unordered_map<std::string, uint32_t> Ids;
+  std::vector<std::string> Names;
+  std::vector<std::vector<uint32_t>> Paths;
+  for (const Context &C : P.Contexts) {
+    std::vector<uint32_t> Path;
+    for (const Frame *F : C.frames(P)) {
+      auto [It, New] = Ids.emplace(F->Function, Names.size());
+      if (New)
+        Names.push_back(F->Function);
+      Path.push_back(It->second);
+    }
+    Paths.push_back(std::move(Path));
+  }
+  // Caller -> callee edges; recursion cycles are their strongly connected
+  // components, and each becomes one entry, as in mprof and gprof.
+  std::vector<std::vector<uint32_t>> Succ(Names.size());
+  for (const auto &Path : Paths)
+    for (size_t I = 0; I + 1 < Path.size(); I++)
+      if (Path[I + 1] != Path[I])
+        Succ[Path[I + 1]].push_back(Path[I]);
+  for (auto &S : Succ) {
+    std::sort(S.begin(), S.end());
+    S.erase(std::unique(S.begin(), S.end()), S.end());
+  }
+  std::vector<uint32_t> Comp = components(Succ);
+  std::vector<std::vector<uint32_t>> Members(Names.size());
+  for (uint32_t F = 0; F < Names.size(); F++)
+    Members[Comp[F]].push_back(F);
+
+  // Entries: one per function outside cycles, one per cycle.
+  std::vector<CallGraphEntry> E;
+  std::vector<uint32_t> EntryOf(Names.size());
+  std::vector<uint32_t> CompEntry(Names.size(), ~0u);
+  for (uint32_t F = 0; F < Names.size(); F++) {
+    uint32_t C = Comp[F];
+    if (CompEntry[C] == ~0u) {
+      CompEntry[C] = E.size();
+      CallGraphEntry Entry;
+      if (Members[C].size() == 1) {
+        Entry.Name = Names[F];
+      } else {
+        for (uint32_t M : Members[C])
+          Entry.Members.push_back(Names[M]);
+        std::sort(Entry.Members.begin(), Entry.Members.end());
+      }
+      E.push_back(std::move(Entry));
+    }
+    EntryOf[F] = CompEntry[C];
+  }
+
+  std::map<std::pair<uint32_t, uint32_t>, CallEdge> Edges; // caller, callee
+  std::vector<uint32_t> Seq;
+  for (size_t K = 0; K < P.Contexts.size(); K++) {
+    const Counts &C = P.Contexts[K].C;
+    Seq.clear();
+    for (uint32_t F : Paths[K])
+      if (Seq.empty() || Seq.back() != EntryOf[F])
+        Seq.push_back(EntryOf[F]);
+    // After merging cycles an entry can only repeat next to itself, so
+    // each entry and edge of Seq is distinct: a context counts once each.
+    if (Seq.empty())
+      continue;
+    E[Seq[0]].SelfBytes += C.bytes;
+    E[Seq[0]].SelfCalls += C.allocs;
+    for (size_t I = 0; I < Seq.size(); I++) {
+      E[Seq[I]].TotalBytes += C.bytes;
+      E[Seq[I]].TotalCalls += C.allocs;
+      if (I + 1 < Seq.size()) {
+        CallEdge &Edge = Edges[{Seq[I + 1], Seq[I]}];
+        Edge.Bytes += C.bytes;
+        Edge.Calls += C.allocs;
+      }
+    }
+  }
+
+  // Number entries by bytes, largest first; cycles by their rank too.
+  std::vector<uint32_t> Order(E.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  auto NameOf = [&](uint32_t I) -> const std::string & {
+    return E[I].Members.empty() ? E[I].Name : E[I].Members[0];
+  };
+  std::stable_sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+    if (E[A].TotalBytes != E[B].TotalBytes)
+      return E[A].TotalBytes > E[B].TotalBytes;
+    if (E[A].TotalCalls != E[B].TotalCalls)
+      return E[A].TotalCalls > E[B].TotalCalls;
+    return NameOf(A) < NameOf(B);
+  });
+  std::vector<uint32_t> Rank(E.size());
+  unsigned Cycles = 0;
+  for (uint32_t I = 0; I < Order.size(); I++) {
+    Rank[Order[I]] = I;
+    CallGraphEntry &Entry = E[Order[I]];
+    Entry.Index = I + 1;
+    if (!Entry.Members.empty())
+      Entry.Name = "<cycle " + std::to_string(++Cycles) + ">";
+    Entry.Percent = 100.0 * ratio(Entry.TotalBytes, P.Total.bytes);
+  }
+  for (auto &[Key, Edge] : Edges) {
+    CallEdge Caller = Edge, Callee = Edge;
+    Caller.Entry = Rank[Key.first];
+    Caller.Name = E[Key.first].Name;
+    Callee.Entry = Rank[Key.second];
+    Callee.Name = E[Key.second].Name;
+    E[Key.second].Callers.push_back(Caller);
+    E[Key.first].Callees.push_back(Callee);
+  }
+  auto ByBytes = [](const CallEdge &A, const CallEdge &B) {
+    if (A.Bytes != B.Bytes)
+      return A.Bytes > B.Bytes;
+    return A.Entry < B.Entry;
+  };
+  for (CallGraphEntry &Entry : E) {
+    std::sort(Entry.Callers.begin(), Entry.Callers.end(), ByBytes);
+    std::sort(Entry.Callees.begin(), Entry.Callees.end(), ByBytes);
+  }
+  for (uint32_t I : Order)
+    R.CallGraph.push_back(std::move(E[I]));
+  cut(R.CallGraph, R.CallGraphInfo);
+}
+
+void Builder::cold() {
+  if (!P.Total.accesses) {
+    R.ColdInfo.Known = false;
+    R.ColdInfo.Lacks = "access counts";
+    return;
+  }
+  // Cold: fewer accesses over the whole lifetime than the object has 8-byte
+  // words (density is accesses per 100 bytes, so < 12.5), worst first by
+  // bytes x lifetime: the memory that sits longest untouched.
+  std::vector<std::pair<double, uint32_t>> Rows;
+  for (uint32_t I = 0; I < P.Contexts.size(); I++) {
+    const Counts &C = P.Contexts[I].C;
+    if (!C.allocs || !C.bytes || C.access_density * 8 >= 100 * C.allocs)
+      continue;
+    Rows.push_back({static_cast<double>(C.bytes) * (derive(C).LifetimeMs + 1),
+                    I});
+  }
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const auto &A, const auto &B) { return A.first > B.first; });
+  for (const auto &Row : Rows)
+    R.Cold.push_back(Row.second);
+  cut(R.Cold, R.ColdInfo);
+}
+
+Report heapprof::buildReport(const Profile &P, const TableOptions &Opts) {
+  return Builder(P, Opts).build();
+}

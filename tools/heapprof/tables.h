@@ -1,0 +1,127 @@
+//===- tables.h - the report's tables, computed from a Profile ------------===//
+//
+// Part of heapprof.  `heapprof report` answers "what is biggest, what
+// leaked, where does memory come from" with the tables of mprof (Zorn &
+// Hilfinger) plus heapprof's own measures.  They are computed here into
+// plain rows; render_text.cpp and render_json.cpp only print rows, so the
+// text and the JSON always say the same thing.
+//
+//   Top        contexts by the chosen measure, with their stacks
+//   Leaks      live memory grouped by partial call chain (site + callers)
+//   Bins       per requested size 0..1024 and >1024
+//   Direct     per function that called the allocator, by size class
+//   CallGraph  gprof-style entries, recursion cycles merged
+//   Cold       long-lived, rarely touched contexts
+//
+//===----------------------------------------------------------------------===//
+#ifndef HEAPPROF_TOOL_TABLES_H
+#define HEAPPROF_TOOL_TABLES_H
+
+#include "profile_model.h"
+
+#include <string>
+#include <vector>
+
+namespace heapprof {
+
+#define HEAPPROF_SORT_KEYS(X)                                                  \
+  X(bytes) X(allocs) X(accesses) X(live) X(density) X(lifetime) X(cycles)
+
+enum class SortKey {
+#define X(Name) Name,
+  HEAPPROF_SORT_KEYS(X)
+#undef X
+};
+const char *sortKeyName(SortKey K);
+bool parseSortKey(const std::string &S, SortKey &K);
+
+struct TableOptions {
+  SortKey Sort = SortKey::bytes;
+  unsigned Top = 10;  // rows per table; 0 = all
+  unsigned Depth = 3; // frames in a leak table call chain
+  bool Full = false;  // bin table: every size, empty ones too
+};
+
+// Averages and ratios of one context's Counts, for people.
+struct Derived {
+  double AccessesPerObject = 0, Density = 0, LifetimeMs = 0;
+  double LineUtilization = -1, PageUtilization = -1; // -1: unknown
+  double MallocCycles = -1, FreeCycles = -1;         // average per call
+  double Cycles = 0; // estimated total: averages x calls
+};
+Derived derive(const Counts &C);
+
+struct TopRow {
+  uint32_t Context;
+  double Value;   // the sort measure
+  double Percent; // of the measure's total (of bytes for averages)
+};
+
+struct LeakRow {
+  std::vector<Frame> Chain; // allocation site first, up to Depth frames
+  uint64_t Objects = 0, Bytes = 0, Contexts = 0;
+  double Percent = 0; // of live bytes (of live objects without live_bytes)
+};
+
+struct BinRow {
+  uint64_t Size; // 0..1024, 1025 = ">1024"
+  uint64_t Allocs, Bytes, Frees, Kept, KeptObjects;
+  double PercentAllocs, PercentBytes;
+};
+
+// Size classes of the direct allocation table (mprof's).
+constexpr const char *ClassNames[4] = {"small", "medium", "large", "xlarge"};
+
+struct DirectRow {
+  std::string Function;
+  uint64_t Bytes = 0, KeptBytes = 0, Calls = 0;
+  uint64_t Class[4] = {}, KeptClass[4] = {};
+  double Percent = 0; // of all bytes
+};
+
+struct CallEdge {
+  uint32_t Entry = 0; // rank: CallGraph[Entry] unless --top cut it
+  std::string Name;
+  uint64_t Bytes = 0, Calls = 0;
+};
+
+struct CallGraphEntry {
+  uint32_t Index = 0;       // gprof's [N], 1-based, by TotalBytes
+  std::string Name;         // function, or "<cycle N>"
+  std::vector<std::string> Members; // a cycle's functions
+  uint64_t SelfBytes = 0, SelfCalls = 0;   // allocated here directly
+  uint64_t TotalBytes = 0, TotalCalls = 0; // here and below
+  double Percent = 0;                      // TotalBytes of all bytes
+  std::vector<CallEdge> Callers, Callees;
+};
+
+struct Table {
+  bool Known = true; // false: the profile lacks what the table needs
+  std::string Lacks; // then: which field, for the message
+  size_t Omitted = 0; // rows beyond --top
+};
+
+struct Report {
+  const Profile *P = nullptr;
+  TableOptions Opts;
+  std::vector<TopRow> Top;
+  Table TopInfo;
+  std::vector<LeakRow> Leaks;
+  Table LeakInfo;
+  std::vector<BinRow> Bins;
+  Table BinInfo;
+  std::vector<DirectRow> Direct;
+  Table DirectInfo;
+  bool DirectClasses = false; // the size-class split is known
+  std::vector<CallGraphEntry> CallGraph;
+  Table CallGraphInfo;
+  std::vector<uint32_t> Cold; // contexts
+  Table ColdInfo;
+  std::vector<std::string> Warnings;
+};
+
+Report buildReport(const Profile &P, const TableOptions &Opts);
+
+} // namespace heapprof
+
+#endif
