@@ -80,16 +80,16 @@ int main(void) {
 // CHECK-NEXT: #2 27.3% 78.1 KiB in 2000 objects (40 B each), 0 live (0 B), 2000 accesses (1.0 per object)
 // CHECK-NEXT: make_widget
 // CHECK-NEXT: make_blue
-// CHECK-NEXT: main
+// CHECK-NEXT: {{^ +}}main 
 // CHECK-NEXT: #3 1.7% 5000 B in 1 object (5000 B each), 1 live (5000 B), 0 accesses
 // CHECK-NEXT: make_buffer
-// CHECK-NEXT: main
+// CHECK-NEXT: {{^ +}}main 
 // CHECK-NEXT: #4 0.8% 2400 B in 100 objects (24 B each), 0 live (0 B), 0 accesses
 // CHECK-NEXT: make_label
-// CHECK-NEXT: main
+// CHECK-NEXT: {{^ +}}main 
 // CHECK-NEXT: #5 0.3% 1000 B in 1 object (1000 B each), 0 live (0 B), 0 accesses
 // CHECK-NEXT: make_buffer
-// CHECK-NEXT: main
+// CHECK-NEXT: {{^ +}}main 
 
 // The leak: 204120 of 209120 live bytes (97.6%) through one chain.
 // CHECK: == Memory leaks: live at the end, by allocation site and 2 callers
