@@ -379,6 +379,8 @@ void hp_buf_free(hp_buf_t *b) {
   b->failed = false;
 }
 
+HP_TLS int hp_locks_held;
+
 void hp_spin_lock_slow(hp_spinlock_t *l) {
   for (unsigned i = 0;; i++) {
     if (!__atomic_load_n(&l->state, __ATOMIC_RELAXED) &&
