@@ -384,6 +384,10 @@ static void fork_parent(void) {
 }
 
 static void fork_child(void) {
+  /* A deadly signal deferred during the fork was the parent's (the timer
+   * did not cross the fork either). */
+  hp_deferred_signal = 0;
+  deferred_timer = -1;
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_primary_unlock_all();
