@@ -1,13 +1,14 @@
 // A deadly signal that lands while a dump is running, on the dumping thread
 // or another one, 24 times: every run dies of its signal (the test would hang
 // or `timeout` would kill it otherwise), writes its final profile named after
-// the signal, and leaves no incomplete profile.  The signal is deferred until
+// the signal, and leaves no incomplete profile: every text profile ends with
+// its summary line and `heapprof show` reads every raw one.  The signal is deferred until
 // the interrupted thread releases heapprof's locks (the checkpoint it was
 // writing completes), then the final profile is written as usual.
 // RUN: %clang_heapprof -O0 %s -o %t
 // RUN: rm -rf %t.d && mkdir %t.d
 // RUN: %env_heapprof_opts=dump_at_exit=0 timeout 300 %run %t drive %t %t.d 24 | FileCheck %s
-// CHECK: 24 runs: 24 died of their signal, 24 final profiles, 0 incomplete profiles, 0 timer messages
+// CHECK: 24 runs: 24 died of their signal, 24 final profiles, 0 incomplete profiles, 0 unreadable raw profiles, 0 timer messages
 #include <heapprof/heapprof_interface.h>
 #include <dirent.h>
 #include <pthread.h>
@@ -99,7 +100,8 @@ int main(int argc, char **argv) {
     delay = atoi(argv[4]);
     return victim();
   }
-  int runs = atoi(argv[4]), died = 0, finals = 0, incomplete = 0, timers = 0;
+  int runs = atoi(argv[4]), died = 0, finals = 0, incomplete = 0, timers = 0,
+      unreadable = 0;
   for (int i = 0; i < runs; i++) {
     int s = i % 2 ? SIGABRT : SIGSEGV;
     char dir[4096], opts[4200], sigs[8], modes[2] = {"sop"[i % 3], 0},
@@ -107,7 +109,7 @@ int main(int argc, char **argv) {
     snprintf(dir, sizeof(dir), "%s/%d", argv[3], i);
     snprintf(err, sizeof(err), "%s/%d.err", argv[3], i);
     snprintf(opts, sizeof(opts),
-             "profile_dir=%s:print_text=1:print_raw=0:symbolize=0:"
+             "profile_dir=%s:print_text=1:print_raw=1:symbolize=0:"
              "deadly_signal_timeout_s=120",
              dir);
     snprintf(sigs, sizeof(sigs), "%d", s);
@@ -125,10 +127,18 @@ int main(int argc, char **argv) {
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));) {
       size_t len = strlen(e->d_name);
+      char path[8300], header[4096], cmd[8400];
+      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+      if (len > 8 && !strcmp(e->d_name + len - 8, ".profraw")) {
+        snprintf(cmd, sizeof(cmd), "heapprof show '%s' > /dev/null", path);
+        if (system(cmd) != 0) {
+          unreadable++;
+          printf("unreadable: %s\n", path);
+        }
+        continue;
+      }
       if (len < 4 || strcmp(e->d_name + len - 4, ".txt"))
         continue; // a .tmp left by an interrupted write is no profile
-      char path[8300], header[4096];
-      snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
       if (!complete(path, header, sizeof(header))) {
         incomplete++;
         printf("incomplete: %s\n", path);
@@ -143,7 +153,7 @@ int main(int argc, char **argv) {
     timers += system(cmd) == 0;
   }
   printf("%d runs: %d died of their signal, %d final profiles, %d incomplete "
-         "profiles, %d timer messages\n",
-         runs, died, finals, incomplete, timers);
+         "profiles, %d unreadable raw profiles, %d timer messages\n",
+         runs, died, finals, incomplete, unreadable, timers);
   return 0;
 }
