@@ -306,14 +306,22 @@ static void deadly_handler(int sig, siginfo_t *si, void *uc) {
               name);
     die_now(sig);
   }
-  if (hp_rtl.inited && hp_flags.profiling &&
-      !__atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
-    hp_printf("HeapProf: caught %s; writing the profile before the program "
-              "dies\n",
-              name);
+  if (hp_rtl.inited && hp_flags.profiling) {
+    /* Done already, or under way on another thread (exit, quick_exit, an
+     * error report): then let that one finish, under the same bound. */
+    bool write = !__atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE);
+    if (write)
+      hp_printf("HeapProf: caught %s; writing the profile before the "
+                "program dies\n",
+                name);
     int id = arm_watchdog(sig, tid, hp_flags.deadly_signal_timeout_s);
     set_blocked(sig, false);
-    hp_rtl_dump_final(name);
+    if (write) {
+      hp_rtl_dump_final(name);
+    } else {
+      hp_rtl_lock();
+      hp_rtl_unlock();
+    }
     set_blocked(sig, true);
     if (id >= 0)
       syscall(SYS_timer_delete, id);

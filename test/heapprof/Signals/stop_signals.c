@@ -63,7 +63,17 @@
 // RUN: cat %t.d10/*.txt | FileCheck %s --check-prefix=PROF-QUICK
 // PROF-QUICK: HeapProf profile: {{.*}}, quick_exit, dump 0
 // PROF-QUICK: alloc_count 5, size (ave/min/max) 33.00 / 33 / 33
+// SIGINT on another thread while the exit profile is being written (the
+// symbolizer takes a second): the exit profile is finished first.  Then
+// the exiting thread's _exit and the signal race: the status is either.
+// RUN: rm -f %t.mark && env HANG_MARK=%t.mark %env_heapprof_opts=dump_at_exit=0 %run %t int-at-exit none print_text=1:profile_dir=%t.d11:symbolizer_path=%S/Inputs/slow-symbolizer.sh 2>&1 | FileCheck %s --check-prefix=AT-EXIT
+// AT-EXIT-NOT: caught SIGINT
+// AT-EXIT: child: {{killed by signal 2|exited with 0}}
+// RUN: cat %t.d11/*.txt | FileCheck %s --check-prefix=PROF-AT-EXIT
+// PROF-AT-EXIT: HeapProf profile: {{.*}}, exit, dump 0
+// PROF-AT-EXIT: alloc_count 5, size (ave/min/max) 33.00 / 33 / 33
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,12 +110,26 @@ static void wait_checkpoint(void) {
   }
 }
 
+// Waits until the exit profile is in the symbolizer, then sends SIGINT to
+// this thread (not the one writing).
+static void *interrupt_exit(void *arg) {
+  while (access(getenv("HANG_MARK"), F_OK) != 0)
+    usleep(1000);
+  raise(SIGINT);
+  return arg;
+}
+
 static int child(const char *what, const char *how) {
   if (!strcmp(how, "own"))
     signal(SIGINT, own);
   void *volatile keep[5];
   for (int i = 0; i < 5; i++)
     keep[i] = malloc(33);
+  if (!strcmp(what, "int-at-exit")) {
+    pthread_t t;
+    pthread_create(&t, 0, interrupt_exit, 0);
+    return 0;
+  }
   if (!strcmp(what, "quick_exit")) {
     at_quick_exit(quick);
     quick_exit(4);
