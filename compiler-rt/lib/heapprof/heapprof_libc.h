@@ -72,13 +72,13 @@ void hp_buf_free(hp_buf_t *b);
  * A deadly signal that arrives while the count is not zero cannot write the
  * profile there -- the dump would wait for a lock of its own interrupted
  * frame -- so heapprof_signals.c defers it to the release of the last lock
- * (hp_run_deferred_signal). */
+ * (hp_spin_run_deferred). */
 typedef struct hp_spinlock {
   volatile u32 state;
 } hp_spinlock_t;
 extern HP_TLS int hp_locks_held;
-extern HP_TLS int hp_deferred_signal;
-void hp_run_deferred_signal(void);
+extern HP_TLS int hp_deferred_signal; /* its number; 0: none */
+void hp_spin_run_deferred(void);
 void hp_spin_lock_slow(hp_spinlock_t *l);
 static HP_ALWAYS_INLINE void hp_spin_lock(hp_spinlock_t *l) {
   hp_locks_held++;
@@ -100,7 +100,7 @@ static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   int held = --hp_locks_held;
   if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
-    hp_run_deferred_signal();
+    hp_spin_run_deferred();
 }
 
 /* Decimal parsing for flags: returns false on junk or overflow. */

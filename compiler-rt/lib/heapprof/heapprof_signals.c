@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Set at init (and in a fork child): the dump signal and its pipe. */
 static int dump_pipe[2] = {-1, -1};
 static int dump_signo;
 
@@ -209,8 +210,10 @@ static void start_dump_thread(void) {
 
 /* ------------------------------------------------------- deadly signals */
 
+/* Actions before heapprof's deadly handler; written at init only. */
 static struct sigaction old_actions[65];
-/* The thread writing the profile for a deadly signal; 0: none. */
+/* The thread handling a deadly signal (writing or waiting for the final
+ * profile); 0: none.  Claimed by compare-and-swap in the handler. */
 static int dying_tid;
 
 static int current_tid(void) { return (int)syscall(SYS_gettid); }
@@ -254,7 +257,7 @@ static int arm_watchdog(int sig, int tid, s64 seconds) {
   return id;
 }
 
-HP_TLS int hp_deferred_signal;
+/* The timer bounding this thread's deferred signal; -1: none. */
 static HP_TLS int deferred_timer = -1;
 
 /* A fault the thread cannot run past: returning would repeat it. */
@@ -333,7 +336,7 @@ static void deadly_handler(int sig, siginfo_t *si, void *uc) {
   raise(sig);
 }
 
-void hp_run_deferred_signal(void) {
+void hp_signals_run_deferred(void) {
   int sig = hp_deferred_signal;
   int saved_errno = errno;
   /* Block it first: the timer must not find the deferral half undone. */
