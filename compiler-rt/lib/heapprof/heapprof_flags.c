@@ -86,6 +86,8 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "max_allocation_size_mb";
   if (f->verbosity < 0)
     return "verbosity";
+  if (f->deadly_signal_timeout_s < 1 || f->deadly_signal_timeout_s > 3600)
+    return "deadly_signal_timeout_s";
   return NULL;
 }
 

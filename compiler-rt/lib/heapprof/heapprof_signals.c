@@ -418,15 +418,6 @@ static void fork_child(void) {
 void hp_signals_init(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
-  if (hp_flags.deadly_signal_timeout_s < 1 ||
-      hp_flags.deadly_signal_timeout_s > 3600) {
-    char err[128];
-    hp_snprintf(err, sizeof(err),
-                "invalid value '%lld' for option 'deadly_signal_timeout_s': "
-                "expected 1..3600",
-                (long long)hp_flags.deadly_signal_timeout_s);
-    hp_report_bad_option(err);
-  }
   if (hp_flags.handle_segv) {
     install_deadly(SIGSEGV, false);
     install_deadly(SIGBUS, false);

@@ -31,7 +31,7 @@
 // The bound itself must be 1..3600 seconds.
 // RUN: %env_heapprof_opts=deadly_signal_timeout_s=0 not %run %t 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: %env_heapprof_opts=deadly_signal_timeout_s=3601 not %run %t 2>&1 | FileCheck %s --check-prefix=RANGE
-// RANGE: HeapProf: ERROR: invalid value '{{0|3601}}' for option 'deadly_signal_timeout_s': expected 1..3600
+// RANGE: HeapProf: ERROR: option 'deadly_signal_timeout_s' out of range in HEAPPROF_OPTIONS (see help=1)
 #include <heapprof/heapprof_interface.h>
 #include <pthread.h>
 #include <signal.h>
