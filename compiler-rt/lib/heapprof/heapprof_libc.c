@@ -387,6 +387,13 @@ void hp_buf_free(hp_buf_t *b) {
   b->failed = false;
 }
 
+/* Per thread, written only by the thread itself and its signal handlers
+ * (the deferred signal: heapprof_signals.c); zero at thread start. */
+HP_TLS int hp_locks_held;
+HP_TLS int hp_deferred_signal;
+
+void hp_spin_run_deferred(void) { hp_signals_run_deferred(); }
+
 void hp_spin_lock_slow(hp_spinlock_t *l) {
   for (unsigned i = 0;; i++) {
     if (!__atomic_load_n(&l->state, __ATOMIC_RELAXED) &&

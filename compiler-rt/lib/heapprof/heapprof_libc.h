@@ -68,21 +68,42 @@ void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) HP_FORMAT(2, 3);
 void hp_buf_free(hp_buf_t *b);
 
 /* Test-and-test-and-set spin lock; valid zero-initialised.  Held only for
- * short, bounded work. */
+ * short, bounded work.
+ *
+ * Each thread counts the locks it holds (counted before taking, uncounted
+ * after releasing, so a signal handler never sees a held lock uncounted).
+ * A deadly signal that arrives while the count is not zero cannot write the
+ * profile there -- the dump would wait for a lock of its own interrupted
+ * frame -- so heapprof_signals.c defers it to the release of the last lock
+ * (hp_spin_run_deferred). */
 typedef struct hp_spinlock {
   volatile u32 state;
 } hp_spinlock_t;
+extern HP_TLS int hp_locks_held;
+extern HP_TLS int hp_deferred_signal; /* its number; 0: none */
+void hp_spin_run_deferred(void);
 void hp_spin_lock_slow(hp_spinlock_t *l);
 static HP_ALWAYS_INLINE void hp_spin_lock(hp_spinlock_t *l) {
+  hp_locks_held++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (HP_LIKELY(!__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE)))
     return;
   hp_spin_lock_slow(l);
 }
 static HP_ALWAYS_INLINE bool hp_spin_trylock(hp_spinlock_t *l) {
-  return !__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE);
+  hp_locks_held++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (!__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE))
+    return true;
+  hp_locks_held--;
+  return false;
 }
 static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
   __atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  int held = --hp_locks_held;
+  if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
+    hp_spin_run_deferred();
 }
 
 /* Decimal parsing for flags: returns false on junk or overflow. */

@@ -348,6 +348,12 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
   hp_spin_lock(&dump_lock);
+  /* Once the last profile is under way (a deadly signal waits for this
+   * lock), checkpoints stand aside: back-to-back ones would starve it. */
+  if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
+    hp_spin_unlock(&dump_lock);
+    return -1;
+  }
   int saved_errno = errno;
   u64 tsc = hp_rdtsc();
   u32 cpu = hp_cpu_id();

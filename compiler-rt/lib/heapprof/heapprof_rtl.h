@@ -26,6 +26,9 @@ void hp_rtl_lock(void);
 void hp_rtl_unlock(void);
 /* heapprof_signals.c: installed at the end of init. */
 void hp_signals_init(void);
+/* The deadly signal deferred while this thread held runtime locks: raised
+ * again now that the last one is released (hp_spin_unlock). */
+void hp_signals_run_deferred(void);
 const char *hp_signal_name(int sig);
 
 #endif

@@ -4,12 +4,25 @@
  *
  * dump_signal=SIG: the handler only writes one byte to a pipe; a dedicated
  * thread blocked on the pipe writes the checkpoint, so nothing that
- * allocates or locks runs in signal context.
+ * allocates or locks runs in signal context.  The handler is installed with
+ * SA_RESTART, so the program's read(), write(), wait() ... resume; calls
+ * POSIX never restarts (sleep, nanosleep, poll, select) return early, as
+ * for any signal the program would catch itself.  Only signals that carry
+ * no other meaning are accepted: not a crash, not a stop request, not one
+ * the kernel or the C library sends for its own purpose.
  *
- * handle_segv / handle_abort: a deadly signal writes the final profile
- * (best effort: if the crash happened inside heapprof while it held a lock,
- * the dump can block), then the previous action is restored and the signal
- * raised again, so the program dies the way it would have.
+ * Deadly signals (handle_segv, handle_abort, handle_int, handle_term): the
+ * handler writes the final profile, then restores the previous action and
+ * raises the signal again, so the program dies the way it would have.  A
+ * dying program must die, so the handler never waits without bound:
+ *  - the signal landed on a thread that is itself inside a profile dump
+ *    (it holds the dump lock): no profile, die at once;
+ *  - while the final profile is written the signal is unblocked on the
+ *    writing thread and a timer sends it again after
+ *    deadly_signal_timeout_s (waiting for another thread's checkpoint
+ *    included): a crash inside the dump, the timer or a second deadly
+ *    signal on any thread find the dump under way and kill the process at
+ *    once with the signal's default action.
  *
  * fork: pthread_atfork handlers hold every runtime lock across the fork, so
  * the child never inherits a lock held by a thread that no longer exists.
@@ -23,40 +36,125 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+/* Set at init (and in a fork child): the dump signal and its pipe. */
 static int dump_pipe[2] = {-1, -1};
 static int dump_signo;
 
+static const struct {
+  int sig;
+  const char *name;
+} signal_names[] = {
+    {SIGHUP, "SIGHUP"},     {SIGINT, "SIGINT"},       {SIGQUIT, "SIGQUIT"},
+    {SIGILL, "SIGILL"},     {SIGTRAP, "SIGTRAP"},     {SIGABRT, "SIGABRT"},
+    {SIGBUS, "SIGBUS"},     {SIGFPE, "SIGFPE"},       {SIGKILL, "SIGKILL"},
+    {SIGUSR1, "SIGUSR1"},   {SIGSEGV, "SIGSEGV"},     {SIGUSR2, "SIGUSR2"},
+    {SIGPIPE, "SIGPIPE"},   {SIGALRM, "SIGALRM"},     {SIGTERM, "SIGTERM"},
+    {SIGSTKFLT, "SIGSTKFLT"}, {SIGCHLD, "SIGCHLD"},   {SIGCONT, "SIGCONT"},
+    {SIGSTOP, "SIGSTOP"},   {SIGTSTP, "SIGTSTP"},     {SIGTTIN, "SIGTTIN"},
+    {SIGTTOU, "SIGTTOU"},   {SIGURG, "SIGURG"},       {SIGXCPU, "SIGXCPU"},
+    {SIGXFSZ, "SIGXFSZ"},   {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"},
+    {SIGWINCH, "SIGWINCH"}, {SIGIO, "SIGIO"},         {SIGPWR, "SIGPWR"},
+    {SIGSYS, "SIGSYS"},
+};
+
 const char *hp_signal_name(int sig) {
-  switch (sig) {
-  case SIGSEGV: return "SIGSEGV";
-  case SIGBUS: return "SIGBUS";
-  case SIGFPE: return "SIGFPE";
-  case SIGILL: return "SIGILL";
-  case SIGABRT: return "SIGABRT";
-  case SIGUSR1: return "SIGUSR1";
-  case SIGUSR2: return "SIGUSR2";
-  case SIGHUP: return "SIGHUP";
-  case SIGPROF: return "SIGPROF";
-  default: return "signal";
-  }
+  for (u32 i = 0; i < HP_ARRAY_SIZE(signal_names); i++)
+    if (signal_names[i].sig == sig)
+      return signal_names[i].name;
+  return sig >= SIGRTMIN && sig <= SIGRTMAX ? "a real-time signal" : "signal";
 }
 
-/* "SIGUSR2", "USR2" or a number; 0 when empty; -1 when not a signal. */
+#define DUMP_SIGNALS_ACCEPTED                                                \
+  "SIGUSR1, SIGUSR2, SIGHUP, SIGPROF or SIGRTMIN+n, by name or number"
+
+/* "SIGUSR2", "USR2", "SIGRTMIN+3", "SIGRTMAX-1" or a number; 0 when empty;
+ * -1 when not a signal. */
 static int parse_signal(const char *s) {
   if (!s[0])
     return 0;
-  static const int sigs[] = {SIGUSR1, SIGUSR2, SIGHUP, SIGPROF};
-  for (u32 i = 0; i < HP_ARRAY_SIZE(sigs); i++) {
-    const char *n = hp_signal_name(sigs[i]);
-    if (!hp_strcmp(s, n) || !hp_strcmp(s, n + 3))
-      return sigs[i];
+  const char *n = hp_strncmp(s, "SIG", 3) ? s : s + 3;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(signal_names); i++)
+    if (!hp_strcmp(n, signal_names[i].name + 3))
+      return signal_names[i].sig;
+  s64 v = 0;
+  if (!hp_strncmp(n, "RTMIN", 5) || !hp_strncmp(n, "RTMAX", 5)) {
+    bool min = n[4] == 'N';
+    const char *off = n + 5;
+    if (*off && !((min && *off == '+') || (!min && *off == '-')))
+      return -1;
+    if (*off && !hp_parse_s64(off + 1, hp_strlen(off + 1), &v))
+      return -1;
+    v = min ? SIGRTMIN + v : SIGRTMAX - v;
+    return v >= SIGRTMIN && v <= SIGRTMAX ? (int)v : -1;
   }
-  s64 v;
-  if (hp_parse_s64(s, hp_strlen(s), &v) && v > 0 && v < 65)
+  if (hp_parse_s64(s, hp_strlen(s), &v) && v > 0 && v <= SIGRTMAX)
     return (int)v;
   return -1;
+}
+
+/* Why `sig` cannot be the dump signal (after its name), or NULL when it
+ * can. */
+static const char *dump_signal_refusal(int sig) {
+  switch (sig) {
+  case SIGUSR1:
+  case SIGUSR2:
+  case SIGHUP:
+  case SIGPROF:
+    return NULL;
+  case SIGKILL:
+  case SIGSTOP:
+    return "cannot be caught";
+  case SIGSEGV:
+  case SIGBUS:
+  case SIGFPE:
+  case SIGILL:
+  case SIGABRT:
+  case SIGTRAP:
+  case SIGSYS:
+    return "reports a crash and the program must die of it (handle_segv "
+           "and handle_abort write the profile then)";
+  case SIGINT:
+  case SIGTERM:
+  case SIGQUIT:
+    return "asks the program to stop (handle_int and handle_term write "
+           "the profile then)";
+  }
+  if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+    return NULL;
+  if (sig > SIGSYS)
+    return "is reserved by the C library's threads";
+  return "has a meaning of its own (the kernel or the C library sends it)";
+}
+
+static void check_dump_signal(void) {
+  const char *v = hp_flags.dump_signal;
+  dump_signo = parse_signal(v);
+  char err[512];
+  if (dump_signo < 0) {
+    hp_snprintf(err, sizeof(err),
+                "invalid value '%s' for option 'dump_signal': not a signal; "
+                "expected " DUMP_SIGNALS_ACCEPTED,
+                v);
+    hp_report_bad_option(err);
+  }
+  const char *why = dump_signo ? dump_signal_refusal(dump_signo) : NULL;
+  if (why) {
+    char name[16];
+    if (dump_signo > SIGSYS)
+      hp_snprintf(name, sizeof(name), "signal %d", dump_signo);
+    else
+      hp_snprintf(name, sizeof(name), "%s", hp_signal_name(dump_signo));
+    hp_snprintf(err, sizeof(err),
+                "invalid value '%s' for option 'dump_signal': %s %s; "
+                "expected " DUMP_SIGNALS_ACCEPTED,
+                v, name, why);
+    hp_report_bad_option(err);
+  }
 }
 
 static void dump_signal_handler(int sig) {
@@ -112,21 +210,160 @@ static void start_dump_thread(void) {
 
 /* ------------------------------------------------------- deadly signals */
 
+/* Actions before heapprof's deadly handler; written at init only. */
 static struct sigaction old_actions[65];
+/* The thread handling a deadly signal (writing or waiting for the final
+ * profile); 0: none.  Claimed by compare-and-swap in the handler. */
+static int dying_tid;
+
+static int current_tid(void) { return (int)syscall(SYS_gettid); }
+
+static void set_blocked(int sig, bool blocked) {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
+}
+
+/* The signal's default action, now. */
+static HP_NORETURN void die_now(int sig) {
+  struct sigaction sa;
+  hp_memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = SIG_DFL;
+  sigaction(sig, &sa, NULL);
+  set_blocked(sig, false);
+  raise(sig);
+  _exit(128 + sig); /* a signal whose default is to be ignored */
+}
+
+/* A POSIX timer that sends `sig` to thread `tid` in `seconds`; -1 if none
+ * could be made (then the dump runs without a bound). */
+static int arm_watchdog(int sig, int tid, s64 seconds) {
+  struct sigevent sev;
+  hp_memset(&sev, 0, sizeof(sev));
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = sig;
+  sev._sigev_un._tid = tid;
+  int id;
+  if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &sev, &id) != 0)
+    return -1;
+  struct itimerspec its;
+  hp_memset(&its, 0, sizeof(its));
+  its.it_value.tv_sec = seconds;
+  if (syscall(SYS_timer_settime, id, 0, &its, NULL) != 0) {
+    syscall(SYS_timer_delete, id);
+    return -1;
+  }
+  return id;
+}
+
+/* The timer bounding this thread's deferred signal; -1: none. */
+static HP_TLS int deferred_timer = -1;
+
+/* A fault the thread cannot run past: returning would repeat it. */
+static bool is_fault(int sig, const siginfo_t *si) {
+  return (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL) &&
+         si && si->si_code > 0;
+}
 
 static void deadly_handler(int sig, siginfo_t *si, void *uc) {
-  (void)si;
   (void)uc;
-  hp_printf("HeapProf: caught %s; writing the profile before the program "
-            "dies\n",
-            hp_signal_name(sig));
-  hp_rtl_dump_final(hp_signal_name(sig));
+  int saved_errno = errno;
+  const char *name = hp_signal_name(sig);
+  int tid = current_tid();
+  bool timer = si && si->si_code == SI_TIMER;
+  if (__atomic_load_n(&dying_tid, __ATOMIC_ACQUIRE) == tid ||
+      hp_deferred_signal) {
+    /* This thread is already writing the profile for a deadly signal, or
+     * waiting to: a crash in the dump, a second signal or the timer. */
+    if (timer)
+      hp_printf("HeapProf: the profile was not written within %lld s; the "
+                "program dies without it\n",
+                (long long)hp_flags.deadly_signal_timeout_s);
+    else
+      hp_printf("HeapProf: caught %s before the profile was written; the "
+                "program dies without it\n",
+                name);
+    die_now(sig);
+  }
+  if (hp_locks_held > 0) {
+    if (is_fault(sig, si)) {
+      hp_printf("HeapProf: caught %s inside heapprof; the program dies "
+                "without its profile\n",
+                name);
+      die_now(sig);
+    }
+    /* Interrupted inside heapprof (an allocator call, a checkpoint): the
+     * signal comes back when the last lock is released, or the timer
+     * ends the wait. */
+    hp_deferred_signal = sig;
+    deferred_timer = arm_watchdog(sig, tid, hp_flags.deadly_signal_timeout_s);
+    errno = saved_errno;
+    return;
+  }
+  int none = 0;
+  if (!__atomic_compare_exchange_n(&dying_tid, &none, tid, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    hp_printf("HeapProf: caught %s before the profile was written; the "
+              "program dies without it\n",
+              name);
+    die_now(sig);
+  }
+  if (hp_rtl.inited && hp_flags.profiling) {
+    /* Done already, or under way on another thread (exit, quick_exit, an
+     * error report): then let that one finish, under the same bound. */
+    bool write = !__atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE);
+    if (write)
+      hp_printf("HeapProf: caught %s; writing the profile before the "
+                "program dies\n",
+                name);
+    int id = arm_watchdog(sig, tid, hp_flags.deadly_signal_timeout_s);
+    set_blocked(sig, false);
+    if (write) {
+      hp_rtl_dump_final(name);
+    } else {
+      hp_rtl_lock();
+      hp_rtl_unlock();
+    }
+    set_blocked(sig, true);
+    if (id >= 0)
+      syscall(SYS_timer_delete, id);
+  }
   sigaction(sig, &old_actions[sig], NULL);
+  __atomic_store_n(&dying_tid, 0, __ATOMIC_RELEASE);
+  errno = saved_errno;
   /* Blocked until we return: then the previous action takes it. */
   raise(sig);
 }
 
-static void install_deadly(int sig) {
+void hp_signals_run_deferred(void) {
+  int sig = hp_deferred_signal;
+  int saved_errno = errno;
+  /* Block it first: the timer must not find the deferral half undone. */
+  sigset_t s, old;
+  sigemptyset(&s);
+  sigaddset(&s, sig);
+  pthread_sigmask(SIG_BLOCK, &s, &old);
+  if (deferred_timer >= 0)
+    syscall(SYS_timer_delete, deferred_timer);
+  deferred_timer = -1;
+  hp_deferred_signal = 0;
+  /* Pending while blocked; delivered, to the handler, at the unblock. */
+  raise(sig);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved_errno;
+}
+
+/* Installs the deadly handler on `sig` unless the signal is ignored (or,
+ * with only_default, has any action but the default): a disposition
+ * inherited or set before heapprof started stays the program's. */
+static void install_deadly(int sig, bool only_default) {
+  struct sigaction cur;
+  sigaction(sig, NULL, &cur);
+  bool is_default = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
+  bool is_ignored = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN;
+  if (is_ignored || (only_default && !is_default))
+    return;
   struct sigaction sa;
   hp_memset(&sa, 0, sizeof(sa));
   sa.sa_sigaction = deadly_handler;
@@ -134,6 +371,8 @@ static void install_deadly(int sig) {
   sigemptyset(&sa.sa_mask);
   sigaction(sig, &sa, &old_actions[sig]);
 }
+
+static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
 
 /* ------------------------------------------------------------------ fork */
 
@@ -156,6 +395,10 @@ static void fork_parent(void) {
 }
 
 static void fork_child(void) {
+  /* A deadly signal deferred during the fork was the parent's (the timer
+   * did not cross the fork either). */
+  hp_deferred_signal = 0;
+  deferred_timer = -1;
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_primary_unlock_all();
@@ -175,23 +418,25 @@ static void fork_child(void) {
 
 void hp_signals_init(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
+  check_dump_signal();
   if (hp_flags.handle_segv) {
-    install_deadly(SIGSEGV);
-    install_deadly(SIGBUS);
-    install_deadly(SIGFPE);
-    install_deadly(SIGILL);
+    install_deadly(SIGSEGV, false);
+    install_deadly(SIGBUS, false);
+    install_deadly(SIGFPE, false);
+    install_deadly(SIGILL, false);
   }
   if (hp_flags.handle_abort)
-    install_deadly(SIGABRT);
-  dump_signo = parse_signal(hp_flags.dump_signal);
-  if (dump_signo < 0) {
-    char err[256];
-    hp_snprintf(err, sizeof(err),
-                "invalid value '%s' for option 'dump_signal': expected "
-                "SIGUSR1, SIGUSR2, SIGHUP, SIGPROF or a signal number",
-                hp_flags.dump_signal);
-    hp_report_bad_option(err);
+    install_deadly(SIGABRT, false);
+  if (hp_flags.handle_int)
+    install_deadly(SIGINT, true);
+  if (hp_flags.handle_term) {
+    install_deadly(SIGTERM, true);
+    install_deadly(SIGQUIT, true);
+    if (dump_signo != SIGHUP)
+      install_deadly(SIGHUP, true);
   }
+  if (hp_flags.dump_at_exit)
+    at_quick_exit(quick_exit_dump);
   if (dump_signo > 0)
     start_dump_thread();
 }
