@@ -78,6 +78,14 @@ void hp_report_mmap_failure(uptr size, const char *what) {
   abort();
 }
 
+/* ---- FUZZ STUB: heapprof_signals.c -------------------------------------
+ * heapprof_libc.c's spin locks run a deadly signal deferred while a lock was
+ * held; the parser takes no lock, so this is never reached. */
+void hp_signals_run_deferred(void) {
+  fprintf(stderr, "flags_fuzzer: unexpected hp_signals_run_deferred\n");
+  abort();
+}
+
 /* ---- the harness -------------------------------------------------------- */
 
 #define SOURCE "FUZZ_OPTIONS"
