@@ -401,9 +401,7 @@ static std::string relative(const std::string &File) {
 static const char *const MeasureLabels[NumMeasures] = {
     "allocations", "bytes", "live objects", "live bytes", "accesses"};
 
-static void renderText(const Diff &D, const Profile &N,
-                       llvm::raw_ostream &OS) {
-  (void)N;
+static void renderText(const Diff &D, llvm::raw_ostream &OS) {
   OS << "== Summary (NEW minus BASE)\n";
   std::vector<std::vector<std::string>> T;
   T.push_back({"", "base", "new", "change"});
@@ -561,7 +559,7 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   if (O.Json)
     renderJson(D, O, OS);
   else
-    renderText(D, N, OS);
+    renderText(D, OS);
   OS.flush();
   if (!writeOutput(O.Output, Out, Err)) {
     fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
