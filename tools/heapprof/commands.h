@@ -8,11 +8,20 @@
 #ifndef HEAPPROF_TOOL_COMMANDS_H
 #define HEAPPROF_TOOL_COMMANDS_H
 
+#include <string>
+
 namespace heapprof {
 extern const char ShowUsage[];
 extern const char ReportUsage[];
+extern const char DiffUsage[];
 int cmdShow(int Argc, char **Argv);
 int cmdReport(int Argc, char **Argv);
+int cmdDiff(int Argc, char **Argv);
+
+// Writes S to Path ("" = stdout) whole or not at all (Path.tmp, renamed);
+// on failure Err is one line naming the output (cmd_report.cpp).
+bool writeOutput(const std::string &Path, const std::string &S,
+                 std::string &Err);
 } // namespace heapprof
 
 #endif

@@ -1,0 +1,569 @@
+//===- cmd_diff.cpp - heapprof diff: what grew between two profiles -------===//
+//
+// Part of heapprof.  Loads and symbolizes two profiles, BASE and NEW, as
+// `heapprof report` does (profile_model, symbolize), matches their
+// contexts by symbolized stack (so two runs, or two builds, of a program
+// compare) and prints per context the change of allocs, bytes, live
+// objects, live bytes and accesses, sorted by growth of bytes.
+//
+// Checkpoints of one process: each checkpoint dump holds what happened
+// since the previous one, so "the profile as of checkpoint k" is the sum
+// of dumps 1..k with the live state of dump k.  When NEW holds dumps of a
+// process BASE also holds (same pid and program build id), NEW is read
+// together with BASE's files: NEW's side is then the cumulative state at
+// NEW's last checkpoint, and NEW minus BASE is exactly what happened
+// between them (docs/user-guide.md, "What grew").
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+#include "profile_model.h"
+#include "symbolize.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+using namespace heapprof;
+
+const char heapprof::DiffUsage[] =
+    "usage: heapprof diff [options] BASE NEW\n"
+    "  what grew and shrank from BASE to NEW (each a raw profile or a DIR of\n"
+    "  them), per context matched by symbolized stack: allocs, bytes, live\n"
+    "  objects, live bytes, accesses, sorted by growth of bytes; BASE and NEW\n"
+    "  may be checkpoints of one process (NEW then counts from the start)\n"
+    "  --base PATH        one more BASE file or DIR; may be repeated\n"
+    "  --new PATH         one more NEW file or DIR; may be repeated\n"
+    "  --match lines|functions\n"
+    "                     a frame matches by function, file and line (default)\n"
+    "                     or by function only (builds whose lines moved)\n"
+    "  --top N            contexts shown (default 10; 0: all)\n"
+    "  --format text|json output form (default text)\n"
+    "  --output FILE      write the diff to FILE instead of stdout\n"
+    "  --binary FILE      a profiled program (or library) that moved; matched\n"
+    "                     by build id; may be repeated\n"
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+
+namespace {
+struct DiffOptions {
+  std::vector<std::string> Base, New;
+  SymbolizeOptions Sym;
+  bool Functions = false; // --match functions
+  unsigned Top = 10;
+  bool Json = false;
+  std::string Output;
+};
+
+// The measures a diff compares, in output order.
+#define HEAPPROF_DIFF_MEASURES(X)                                              \
+  X(allocs) X(bytes) X(live_objects) X(live_bytes) X(accesses)
+
+enum Measure {
+#define X(Name) M_##Name,
+  HEAPPROF_DIFF_MEASURES(X)
+#undef X
+      NumMeasures
+};
+const char *const MeasureNames[NumMeasures] = {
+#define X(Name) #Name,
+    HEAPPROF_DIFF_MEASURES(X)
+#undef X
+};
+const Field MeasureFields[NumMeasures] = {
+#define X(Name) Field::Name,
+    HEAPPROF_DIFF_MEASURES(X)
+#undef X
+};
+
+struct Side {
+  uint64_t V[NumMeasures] = {};
+  bool Present = false; // the context is in this profile
+};
+
+struct Row {
+  std::vector<Frame> Stack; // allocation site first
+  Side Base, New;
+  int64_t delta(unsigned M) const {
+    return static_cast<int64_t>(New.V[M] - Base.V[M]);
+  }
+  bool changed() const {
+    for (unsigned M = 0; M < NumMeasures; M++)
+      if (delta(M))
+        return true;
+    return Base.Present != New.Present;
+  }
+  const char *status() const {
+    if (!Base.Present)
+      return "new";
+    if (!New.Present)
+      return "gone";
+    int64_t B = delta(M_bytes), L = delta(M_live_bytes);
+    if (B > 0 || (B == 0 && L > 0))
+      return "grew";
+    if (B < 0 || (B == 0 && L < 0))
+      return "shrank";
+    return changed() ? "changed" : "same";
+  }
+};
+
+struct Diff {
+  bool Known[NumMeasures] = {}; // both profiles record the measure
+  Side Total[2];                // base, new: all contexts
+  std::vector<Row> Rows;        // changed contexts, by growth of bytes
+  size_t Shown = 0;             // rows within --top
+  size_t Contexts[2] = {};      // distinct stacks in base, new
+  size_t Unchanged = 0;
+  bool CumulativeNew = false;   // NEW was read with BASE's files
+};
+} // namespace
+
+static int usageError(const std::string &Msg) {
+  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), DiffUsage);
+  return 2;
+}
+
+static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
+  std::vector<std::string> Pos;
+  for (int I = 0; I < Argc; I++) {
+    std::string A = Argv[I];
+    if (A == "-h" || A == "--help") {
+      fputs(DiffUsage, stdout);
+      exit(0);
+    }
+    if (A.size() < 2 || A[0] != '-' || A == "--") {
+      if (A == "--")
+        for (I++; I < Argc; I++)
+          Pos.push_back(Argv[I]);
+      else
+        Pos.push_back(A);
+      continue;
+    }
+    std::string Name = A, Value;
+    size_t Eq = A.find('=');
+    if (Eq != std::string::npos) {
+      Name = A.substr(0, Eq);
+      Value = A.substr(Eq + 1);
+    }
+    static const char *const WithValue[] = {
+        "--base",   "--new",    "--match",  "--top",      "--format",
+        "--output", "-o",       "--binary", "--debug-dir"};
+    bool Known = false;
+    for (const char *W : WithValue)
+      Known |= Name == W;
+    if (!Known)
+      return usageError("unknown option '" + A + "'");
+    if (Eq == std::string::npos) {
+      if (I + 1 >= Argc)
+        return usageError("option '" + Name + "' needs a value");
+      Value = Argv[++I];
+    }
+    if (Name == "--base") {
+      O.Base.push_back(Value);
+    } else if (Name == "--new") {
+      O.New.push_back(Value);
+    } else if (Name == "--match") {
+      if (Value != "lines" && Value != "functions")
+        return usageError("--match: unknown way '" + Value +
+                          "' (lines or functions)");
+      O.Functions = Value == "functions";
+    } else if (Name == "--top") {
+      if (Value.empty() || Value.size() > 9 ||
+          Value.find_first_not_of("0123456789") != std::string::npos)
+        return usageError("--top: '" + Value + "' is not a number");
+      O.Top = static_cast<unsigned>(strtoul(Value.c_str(), nullptr, 10));
+    } else if (Name == "--format") {
+      if (Value != "text" && Value != "json")
+        return usageError("--format: unknown format '" + Value +
+                          "' (text or json)");
+      O.Json = Value == "json";
+    } else if (Name == "--output" || Name == "-o") {
+      O.Output = Value;
+    } else if (Name == "--binary") {
+      O.Sym.Binaries.push_back(Value);
+    } else if (Name == "--debug-dir") {
+      O.Sym.DebugDirs.push_back(Value);
+    }
+  }
+  // BASE NEW, or the sides given by --base / --new and the rest.
+  size_t Need = (O.Base.empty() ? 1 : 0) + (O.New.empty() ? 1 : 0);
+  if (Pos.size() != Need)
+    return usageError(Need == 2 ? "give two profiles, BASE and NEW"
+                      : Need == 1 ? "give the other profile too"
+                                  : "--base and --new name both profiles");
+  if (O.Base.empty()) {
+    O.Base.insert(O.Base.begin(), Pos[0]);
+    Pos.erase(Pos.begin());
+  }
+  if (O.New.empty())
+    O.New.insert(O.New.begin(), Pos[0]);
+  return 0;
+}
+
+static bool load(const std::vector<std::string> &Inputs, const DiffOptions &O,
+                 Profile &P, std::string &Err) {
+  std::vector<std::string> Warnings;
+  if (!loadProfile(Inputs, P, Err) || !symbolize(P, O.Sym, Err, Warnings))
+    return false;
+  for (const std::string &W : Warnings)
+    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+  return true;
+}
+
+static std::string processKey(const Profile &P, const Process &Proc) {
+  std::string Id = Proc.MainModule == NoModule
+                       ? ""
+                       : P.Modules[Proc.MainModule].BuildId;
+  return std::to_string(Proc.Pid) + "/" + Id;
+}
+
+// NEW shares a process with BASE: its checkpoints count from BASE's.
+static bool shareProcess(const Profile &Base, const Profile &New) {
+  std::set<std::string> Keys;
+  for (const Process &Proc : Base.Processes)
+    if (Proc.Pid)
+      Keys.insert(processKey(Base, Proc));
+  for (const Process &Proc : New.Processes)
+    if (Proc.Pid && Keys.count(processKey(New, Proc)))
+      return true;
+  return false;
+}
+
+static std::string stackKey(const Profile &P, const Context &C,
+                            bool Functions) {
+  std::string Key;
+  for (const Frame *F : C.frames(P)) {
+    Key += F->Function;
+    if (!Functions) {
+      Key += '\0';
+      Key += F->File;
+      Key += ':' + std::to_string(F->Line);
+    }
+    Key += F->Inlined ? "\ni" : "\n";
+  }
+  return Key;
+}
+
+static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
+  Diff D;
+  for (unsigned M = 0; M < NumMeasures; M++)
+    D.Known[M] = B.has(MeasureFields[M]) && N.has(MeasureFields[M]);
+  std::map<std::string, size_t> Ids;
+  std::vector<Row> All;
+  const Profile *Sides[2] = {&B, &N};
+  for (int S = 0; S < 2; S++) {
+    const Profile &P = *Sides[S];
+    std::set<size_t> Seen;
+    for (const Context &C : P.Contexts) {
+      auto [It, New] = Ids.emplace(stackKey(P, C, O.Functions), All.size());
+      if (New) {
+        Row R;
+        for (const Frame *F : C.frames(P))
+          R.Stack.push_back(*F);
+        All.push_back(std::move(R));
+      }
+      Row &R = All[It->second];
+      Side &Sd = S ? R.New : R.Base;
+      if (S && !R.New.Present) { // NEW's frames: the lines of the new build
+        R.Stack.clear();
+        for (const Frame *F : C.frames(P))
+          R.Stack.push_back(*F);
+      }
+      Sd.Present = true;
+      Seen.insert(It->second);
+      for (unsigned M = 0; M < NumMeasures; M++) {
+        uint64_t V = D.Known[M] ? C.C.get(MeasureFields[M]) : 0;
+        Sd.V[M] += V;
+        D.Total[S].V[M] += V;
+      }
+    }
+    D.Contexts[S] = Seen.size();
+  }
+  for (Row &R : All) {
+    if (R.changed())
+      D.Rows.push_back(std::move(R));
+    else
+      D.Unchanged++;
+  }
+  // By growth of bytes, then of live bytes, allocs, accesses; the stack
+  // last, so the order is the same every time.
+  std::sort(D.Rows.begin(), D.Rows.end(), [](const Row &X, const Row &Y) {
+    for (unsigned M : {M_bytes, M_live_bytes, M_allocs, M_accesses})
+      if (X.delta(M) != Y.delta(M))
+        return X.delta(M) > Y.delta(M);
+    if (X.Stack.size() != Y.Stack.size())
+      return X.Stack.size() < Y.Stack.size();
+    for (size_t I = 0; I < X.Stack.size(); I++) {
+      const Frame &F = X.Stack[I], &G = Y.Stack[I];
+      if (F.Function != G.Function)
+        return F.Function < G.Function;
+      if (F.File != G.File)
+        return F.File < G.File;
+      if (F.Line != G.Line)
+        return F.Line < G.Line;
+    }
+    return false;
+  });
+  D.Shown = O.Top && O.Top < D.Rows.size() ? O.Top : D.Rows.size();
+  return D;
+}
+
+//===-- Text --------------------------------------------------------------===//
+
+// Exact below 10000 bytes; then one decimal in the largest unit that keeps
+// the number at least 1 (as the report prints sizes).
+static std::string human(uint64_t Bytes) {
+  if (Bytes < 10000)
+    return std::to_string(Bytes) + " B";
+  const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double V = Bytes / 1024.0;
+  int U = 0;
+  while (V >= 1024 && U < 3) {
+    V /= 1024;
+    U++;
+  }
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.1f %s", V, Units[U]);
+  return Buf;
+}
+
+static std::string signedNum(int64_t V) {
+  return (V > 0 ? "+" : V < 0 ? "-" : "") +
+         std::to_string(V < 0 ? -static_cast<uint64_t>(V)
+                              : static_cast<uint64_t>(V));
+}
+
+static std::string signedBytes(int64_t V) {
+  return (V > 0 ? "+" : V < 0 ? "-" : "") +
+         human(V < 0 ? -static_cast<uint64_t>(V) : static_cast<uint64_t>(V));
+}
+
+static bool isBytes(unsigned M) { return M == M_bytes || M == M_live_bytes; }
+
+static std::string cell(const Diff &D, unsigned M, uint64_t V) {
+  if (!D.Known[M])
+    return "?";
+  return isBytes(M) ? human(V) : std::to_string(V);
+}
+
+static std::string deltaCell(const Diff &D, unsigned M, int64_t V) {
+  if (!D.Known[M])
+    return "?";
+  return isBytes(M) ? signedBytes(V) : signedNum(V);
+}
+
+static void pad(std::string &S, size_t W, bool Left) {
+  if (S.size() < W)
+    S.insert(Left ? S.end() : S.begin(), W - S.size(), ' ');
+}
+
+// Columns padded to at most 40 characters; the first left-aligned, the
+// others right-aligned unless AllLeft.
+static void printTable(llvm::raw_ostream &OS,
+                       std::vector<std::vector<std::string>> Rows,
+                       bool AllLeft) {
+  std::vector<size_t> W;
+  for (const auto &R : Rows)
+    for (size_t I = 0; I < R.size(); I++) {
+      if (W.size() <= I)
+        W.push_back(0);
+      W[I] = std::max(W[I], std::min<size_t>(R[I].size(), 40));
+    }
+  for (auto &R : Rows) {
+    std::string Line;
+    for (size_t I = 0; I < R.size(); I++) {
+      std::string C = R[I];
+      pad(C, W[I], I == 0 || AllLeft);
+      Line += (I ? "  " : "") + C;
+    }
+    while (!Line.empty() && Line.back() == ' ')
+      Line.pop_back();
+    OS << Line << "\n";
+  }
+}
+
+// A source path relative to the current directory when under it.
+static std::string relative(const std::string &File) {
+  static const std::string Cwd = [] {
+    char Buf[4096];
+    return getcwd(Buf, sizeof(Buf)) ? std::string(Buf) + "/" : std::string();
+  }();
+  if (!Cwd.empty() && Cwd != "//" && File.compare(0, Cwd.size(), Cwd) == 0)
+    return File.substr(Cwd.size());
+  return File;
+}
+
+static const char *const MeasureLabels[NumMeasures] = {
+    "allocations", "bytes", "live objects", "live bytes", "accesses"};
+
+static void renderText(const Diff &D, llvm::raw_ostream &OS) {
+  OS << "== Summary (NEW minus BASE)\n";
+  std::vector<std::vector<std::string>> T;
+  T.push_back({"", "base", "new", "change"});
+  for (unsigned M = 0; M < NumMeasures; M++)
+    T.push_back({MeasureLabels[M], cell(D, M, D.Total[0].V[M]),
+                 cell(D, M, D.Total[1].V[M]),
+                 deltaCell(D, M, static_cast<int64_t>(D.Total[1].V[M] -
+                                                      D.Total[0].V[M]))});
+  T.push_back({"contexts", std::to_string(D.Contexts[0]),
+               std::to_string(D.Contexts[1]), ""});
+  printTable(OS, T, false);
+  std::map<std::string, size_t> Count;
+  for (const Row &R : D.Rows)
+    Count[R.status()]++;
+  OS << "changed contexts: " << Count["new"] << " new, " << Count["gone"]
+     << " gone, " << Count["grew"] << " grew, " << Count["shrank"]
+     << " shrank, " << Count["changed"] << " changed otherwise; "
+     << D.Unchanged << " unchanged\n";
+  if (D.CumulativeNew)
+    OS << "(NEW shares a process with BASE: NEW counts from the start of "
+          "the process, BASE's dumps included)\n";
+
+  OS << "\n== Contexts by growth of bytes\n";
+  if (D.Rows.empty()) {
+    OS << "(no change)\n";
+    return;
+  }
+  for (size_t I = 0; I < D.Shown; I++) {
+    const Row &R = D.Rows[I];
+    OS << "#" << I + 1 << "  " << R.status() << "  bytes "
+       << deltaCell(D, M_bytes, R.delta(M_bytes)) << " ("
+       << cell(D, M_bytes, R.Base.V[M_bytes]) << " -> "
+       << cell(D, M_bytes, R.New.V[M_bytes]) << "), allocs "
+       << deltaCell(D, M_allocs, R.delta(M_allocs)) << ", live "
+       << deltaCell(D, M_live_bytes, R.delta(M_live_bytes)) << " in "
+       << deltaCell(D, M_live_objects, R.delta(M_live_objects))
+       << " objects, accesses " << deltaCell(D, M_accesses, R.delta(M_accesses))
+       << "\n";
+    std::vector<std::vector<std::string>> S;
+    for (const Frame &F : R.Stack) {
+      std::string Where;
+      if (!F.File.empty())
+        Where = relative(F.File) + ":" + std::to_string(F.Line);
+      if (F.Inlined)
+        Where += " (inlined)";
+      S.push_back({"  ", F.Function, Where});
+    }
+    printTable(OS, S, true);
+  }
+  if (D.Shown < D.Rows.size())
+    OS << "(" << D.Rows.size() - D.Shown << " more changed "
+       << (D.Rows.size() - D.Shown == 1 ? "context" : "contexts")
+       << "; --top 0 shows all)\n";
+}
+
+//===-- JSON --------------------------------------------------------------===//
+
+constexpr unsigned JsonDiffVersion = 1;
+
+static void renderJson(const Diff &D, const DiffOptions &O,
+                       llvm::raw_ostream &OS) {
+  llvm::json::OStream J(OS, 1);
+  auto Measures = [&](const Side &B, const Side &N) {
+    for (unsigned M = 0; M < NumMeasures; M++)
+      J.attributeObject(MeasureNames[M], [&] {
+        if (!D.Known[M]) {
+          J.attribute("base", nullptr);
+          J.attribute("new", nullptr);
+          J.attribute("delta", nullptr);
+          return;
+        }
+        J.attribute("base", static_cast<int64_t>(B.V[M]));
+        J.attribute("new", static_cast<int64_t>(N.V[M]));
+        J.attribute("delta", static_cast<int64_t>(N.V[M] - B.V[M]));
+      });
+  };
+  J.object([&] {
+    J.attribute("format", "heapprof-diff");
+    J.attribute("version", static_cast<int64_t>(JsonDiffVersion));
+    J.attributeObject("options", [&] {
+      J.attribute("match", O.Functions ? "functions" : "lines");
+      J.attribute("top", static_cast<int64_t>(O.Top));
+    });
+    J.attributeArray("base_inputs", [&] {
+      for (const std::string &S : O.Base)
+        J.value(S);
+    });
+    J.attributeArray("new_inputs", [&] {
+      for (const std::string &S : O.New)
+        J.value(S);
+    });
+    J.attribute("cumulative_new", D.CumulativeNew);
+    J.attributeObject("summary", [&] {
+      Measures(D.Total[0], D.Total[1]);
+      J.attribute("base_contexts", static_cast<int64_t>(D.Contexts[0]));
+      J.attribute("new_contexts", static_cast<int64_t>(D.Contexts[1]));
+      J.attribute("changed_contexts", static_cast<int64_t>(D.Rows.size()));
+      J.attribute("unchanged_contexts", static_cast<int64_t>(D.Unchanged));
+    });
+    J.attributeArray("missing", [&] {
+      for (unsigned M = 0; M < NumMeasures; M++)
+        if (!D.Known[M])
+          J.value(MeasureNames[M]);
+    });
+    J.attributeArray("contexts", [&] {
+      for (size_t I = 0; I < D.Shown; I++) {
+        const Row &R = D.Rows[I];
+        J.object([&] {
+          J.attribute("rank", static_cast<int64_t>(I + 1));
+          J.attribute("status", R.status());
+          J.attributeArray("stack", [&] {
+            for (const Frame &F : R.Stack)
+              J.object([&] {
+                J.attribute("function", F.Function);
+                J.attribute("file", F.File);
+                J.attribute("line", static_cast<int64_t>(F.Line));
+                J.attribute("column", static_cast<int64_t>(F.Column));
+                J.attribute("inlined", F.Inlined);
+              });
+          });
+          Measures(R.Base, R.New);
+        });
+      }
+    });
+  });
+  OS << "\n";
+}
+
+int heapprof::cmdDiff(int Argc, char **Argv) {
+  DiffOptions O;
+  if (int Rc = parseArgs(Argc, Argv, O))
+    return Rc;
+  Profile B, N;
+  std::string Err;
+  if (!load(O.Base, O, B, Err) || !load(O.New, O, N, Err)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  bool Cumulative = shareProcess(B, N);
+  if (Cumulative) {
+    // NEW's checkpoints count from BASE's: read NEW with BASE's files (a
+    // dump in both is counted once).
+    std::vector<std::string> Both = O.Base;
+    Both.insert(Both.end(), O.New.begin(), O.New.end());
+    N = Profile();
+    if (!load(Both, O, N, Err)) {
+      fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+      return 1;
+    }
+  }
+  Diff D = compare(B, N, O);
+  D.CumulativeNew = Cumulative;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  if (O.Json)
+    renderJson(D, O, OS);
+  else
+    renderText(D, OS);
+  OS.flush();
+  if (!writeOutput(O.Output, Out, Err)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  return 0;
+}
