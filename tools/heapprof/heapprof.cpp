@@ -24,6 +24,8 @@ static void usage(FILE *F) {
   fputs("usage: heapprof COMMAND ...\n\n", F);
   fputs(ReportUsage, F);
   fputs("\n", F);
+  fputs(FlamegraphUsage, F);
+  fputs("\n", F);
   fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
@@ -38,6 +40,8 @@ int main(int argc, char **argv) {
     return cmdShow(argc - 2, argv + 2);
   if (!strcmp(argv[1], "report"))
     return cmdReport(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "flamegraph"))
+    return cmdFlamegraph(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);
