@@ -14,6 +14,12 @@
 // RUN: chromium --headless --no-sandbox --disable-gpu --dump-dom file://%t.svg 2>/dev/null | FileCheck %s --check-prefix=LOADED
 // RUN: %python %S/Inputs/flamegraph-click.py %t.svg %t.click.svg b
 // RUN: chromium --headless --no-sandbox --disable-gpu --dump-dom file://%t.click.svg 2>/dev/null | FileCheck %s --check-prefix=ZOOMED
+// Nothing is read or written in a and b's memory: by accesses every stack
+// weighs 0, the collapsed output is empty and the SVG has no frame.
+// RUN: heapprof flamegraph --weight accesses %t.dir | FileCheck %s --allow-empty --check-prefix=EMPTY
+// RUN: heapprof flamegraph --weight accesses --svg %t.dir > %t.empty.svg
+// RUN: %python -c "import sys, xml.etree.ElementTree as E; t = E.parse(sys.argv[1]); assert not [g for g in t.iter('{http://www.w3.org/2000/svg}g')]" %t.empty.svg
+// EMPTY-NOT: {{.}}
 #include <stdlib.h>
 
 void *volatile keep[2];

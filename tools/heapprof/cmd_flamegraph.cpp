@@ -268,6 +268,7 @@ static const char SvgScript[] = R"JS(
   var W = 1200, PAD = 10, CW = 6.6;
   var svg = document.documentElement;
   var frames = Array.prototype.slice.call(svg.querySelectorAll('g.f'));
+  if (!frames.length) return; // nothing weighed anything
   var details = document.getElementById('details');
   var reset = document.getElementById('reset');
   var total = +frames[0].getAttribute('data-v');
