@@ -109,6 +109,11 @@ if os.geteuid() == 0:
     if _setuid_exec_works():
         config.available_features.add("setuid-exec")
 
+# A headless browser renders heapprof flamegraph --svg and runs its script.
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+
 # Programs that map big shadow regions: keep parallelism modest on 2 cores.
 lit_config.parallelism_groups["shadow-memory"] = 4
 config.parallelism_group = "shadow-memory"

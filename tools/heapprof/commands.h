@@ -14,9 +14,11 @@ namespace heapprof {
 extern const char ShowUsage[];
 extern const char ReportUsage[];
 extern const char DiffUsage[];
+extern const char FlamegraphUsage[];
 int cmdShow(int Argc, char **Argv);
 int cmdReport(int Argc, char **Argv);
 int cmdDiff(int Argc, char **Argv);
+int cmdFlamegraph(int Argc, char **Argv);
 
 // Writes S to Path ("" = stdout) whole or not at all (Path.tmp, renamed);
 // on failure Err is one line naming the output (cmd_report.cpp).

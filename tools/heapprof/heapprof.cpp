@@ -6,6 +6,8 @@
 //                                              biggest, what leaked, ...
 //   heapprof diff [options] BASE NEW           what grew and shrank, per
 //                                              symbolized stack
+//   heapprof flamegraph [options] PROFILE|DIR...  collapsed stacks, or an
+//                                              interactive SVG (--svg)
 //   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
 //                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
@@ -28,6 +30,8 @@ static void usage(FILE *F) {
   fputs("\n", F);
   fputs(DiffUsage, F);
   fputs("\n", F);
+  fputs(FlamegraphUsage, F);
+  fputs("\n", F);
   fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
@@ -44,6 +48,8 @@ int main(int argc, char **argv) {
     return cmdReport(argc - 2, argv + 2);
   if (!strcmp(argv[1], "diff"))
     return cmdDiff(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "flamegraph"))
+    return cmdFlamegraph(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,402 @@
+//===- cmd_flamegraph.cpp - heapprof flamegraph: stacks by weight --------===//
+//
+// Part of heapprof.  Prints a profile's allocation contexts as collapsed
+// stacks, one line per distinct stack, outermost frame first:
+//
+//   main;b;a;leaf_alloc 300
+//
+// the input of flamegraph.pl, inferno-flamegraph and speedscope; or, with
+// --svg, draws the flame graph itself as one self-contained SVG (inline
+// style and script, no external reference) that zooms on a click.
+// Loading and symbolizing are heapprof report's (profile_model, symbolize);
+// the format is in docs/formats.md, "Collapsed stacks".
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+#include "profile_model.h"
+#include "symbolize.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace heapprof;
+
+const char heapprof::FlamegraphUsage[] =
+    "usage: heapprof flamegraph [options] PROFILE|DIR...\n"
+    "  allocation stacks as collapsed stacks (`main;f;g 1234`, outermost\n"
+    "  frame first) for flamegraph.pl, inferno or speedscope, or an SVG\n"
+    "  --weight bytes|allocs|accesses|live\n"
+    "                     what a stack weighs (default bytes; live: bytes\n"
+    "                     live at the end)\n"
+    "  --svg              a self-contained interactive SVG flame graph\n"
+    "  --title TEXT       the SVG's title\n"
+    "  -o, --output FILE  write to FILE instead of stdout\n"
+    "  --binary FILE      the profiled program (or a library) if it moved\n"
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+
+namespace {
+struct FlameOptions {
+  std::vector<std::string> Inputs;
+  SymbolizeOptions Sym;
+  Field Weight = Field::bytes;
+  const char *Unit = "bytes";
+  bool Svg = false;
+  std::string Title;
+  std::string Output;
+};
+} // namespace
+
+static int usageError(const std::string &Msg) {
+  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), FlamegraphUsage);
+  return 2;
+}
+
+static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
+  for (int I = 0; I < Argc; I++) {
+    std::string A = Argv[I];
+    if (A == "-h" || A == "--help") {
+      fputs(FlamegraphUsage, stdout);
+      exit(0);
+    }
+    if (A.size() < 2 || A[0] != '-' || A == "--") {
+      if (A == "--")
+        for (I++; I < Argc; I++)
+          O.Inputs.push_back(Argv[I]);
+      else
+        O.Inputs.push_back(A);
+      continue;
+    }
+    if (A == "--svg") {
+      O.Svg = true;
+      continue;
+    }
+    std::string Name = A, Value;
+    size_t Eq = A.find('=');
+    if (Eq != std::string::npos) {
+      Name = A.substr(0, Eq);
+      Value = A.substr(Eq + 1);
+    }
+    if (Name != "--weight" && Name != "--title" && Name != "--output" &&
+        Name != "-o" && Name != "--binary" && Name != "--debug-dir")
+      return usageError("unknown option '" + A + "'");
+    if (Eq == std::string::npos) {
+      if (I + 1 >= Argc)
+        return usageError("option '" + Name + "' needs a value");
+      Value = Argv[++I];
+    }
+    if (Name == "--weight") {
+      if (Value == "bytes")
+        O.Weight = Field::bytes, O.Unit = "bytes";
+      else if (Value == "allocs")
+        O.Weight = Field::allocs, O.Unit = "allocations";
+      else if (Value == "accesses")
+        O.Weight = Field::accesses, O.Unit = "accesses";
+      else if (Value == "live")
+        O.Weight = Field::live_bytes, O.Unit = "live bytes";
+      else
+        return usageError("--weight: unknown weight '" + Value +
+                          "' (bytes, allocs, accesses or live)");
+    } else if (Name == "--title") {
+      O.Title = Value;
+    } else if (Name == "--output" || Name == "-o") {
+      O.Output = Value;
+    } else if (Name == "--binary") {
+      O.Sym.Binaries.push_back(Value);
+    } else {
+      O.Sym.DebugDirs.push_back(Value);
+    }
+  }
+  if (O.Inputs.empty())
+    return usageError("no profile given");
+  return 0;
+}
+
+// A frame's name in the collapsed format: ';' separates frames and a line
+// ends at a newline, so those become ':' and ' '; spaces stay (the count
+// is after the LAST space).  Inlined frames get flamegraph.pl's and
+// inferno's "_[i]" suffix, which both color as inlined.
+static std::string frameName(const Frame &F) {
+  std::string S = F.Function.empty() ? "??" : F.Function;
+  for (char &C : S) {
+    if (C == ';')
+      C = ':';
+    else if (C == '\n' || C == '\r' || C == '\t')
+      C = ' ';
+  }
+  if (F.Inlined)
+    S += "_[i]";
+  return S;
+}
+
+// Collapsed stacks, sorted, equal stacks added up, weight 0 left out.
+static std::map<std::string, uint64_t> collapse(const Profile &P, Field W) {
+  std::map<std::string, uint64_t> Lines;
+  for (const Context &C : P.Contexts) {
+    uint64_t V = C.C.get(W);
+    if (!V)
+      continue;
+    std::vector<const Frame *> Frames = C.frames(P);
+    std::string Line;
+    for (size_t I = Frames.size(); I-- > 0;) {
+      Line += frameName(*Frames[I]);
+      if (I)
+        Line += ';';
+    }
+    if (Line.empty())
+      Line = "??";
+    Lines[Line] += V;
+  }
+  return Lines;
+}
+
+//===----------------------------------------------------------------------===//
+// The SVG: a tree of frames laid out by weight, the root ("all") at the
+// bottom, each frame a <g> holding its <title>, <rect> and <text>.  The
+// script only moves what the generator placed: a click sets the clicked
+// frame to the full width, and a hover shows name, value and share.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Node {
+  std::string Name;
+  uint64_t Value = 0;
+  std::vector<std::unique_ptr<Node>> Kids; // in name order
+  Node *kid(const std::string &N) {
+    for (auto &K : Kids)
+      if (K->Name == N)
+        return K.get();
+    Kids.push_back(std::make_unique<Node>());
+    Kids.back()->Name = N;
+    return Kids.back().get();
+  }
+};
+} // namespace
+
+static std::string xmlEscape(const std::string &S) {
+  std::string O;
+  for (char C : S) {
+    switch (C) {
+    case '&': O += "&amp;"; break;
+    case '<': O += "&lt;"; break;
+    case '>': O += "&gt;"; break;
+    case '"': O += "&quot;"; break;
+    default:
+      // Control characters are not allowed in XML 1.0.
+      if (static_cast<unsigned char>(C) < 0x20)
+        O += ' ';
+      else
+        O += C;
+    }
+  }
+  return O;
+}
+
+static std::string fmt(double D) {
+  char B[32];
+  snprintf(B, sizeof B, "%.4f", D);
+  std::string S = B;
+  S.erase(S.find_last_not_of('0') + 1);
+  if (S.back() == '.')
+    S.pop_back();
+  return S;
+}
+
+// Warm colors from the name, so a function keeps its color across
+// graphs; inlined frames are blue-green, as flamegraph.pl draws them.
+static std::string color(const std::string &Name) {
+  uint32_t H = 2166136261u;
+  for (unsigned char C : Name)
+    H = (H ^ C) * 16777619u;
+  bool Inl = Name.size() > 4 && Name.compare(Name.size() - 4, 4, "_[i]") == 0;
+  unsigned A = H % 56, B = (H >> 8) % 80;
+  char S[32];
+  if (Inl)
+    snprintf(S, sizeof S, "rgb(%u,%u,%u)", 60 + A, 180 + B / 2, 190 + B / 2);
+  else
+    snprintf(S, sizeof S, "rgb(%u,%u,%u)", 200 + A, 80 + B + A, 40 + A / 2);
+  return S;
+}
+
+static const double SvgWidth = 1200, Pad = 10, FrameH = 17, TopH = 48,
+                    BottomH = 28, CharW = 6.6, MinW = 0.1;
+
+static unsigned depthOf(const Node &N) {
+  unsigned D = 0;
+  for (auto &K : N.Kids)
+    D = std::max(D, depthOf(*K) + 1);
+  return D;
+}
+
+static void drawFrames(const Node &N, uint64_t X0, unsigned Depth,
+                       uint64_t Total, double Bottom, const char *Unit,
+                       std::string &Out) {
+  double Scale = (SvgWidth - 2 * Pad) / static_cast<double>(Total);
+  double W = N.Value * Scale;
+  if (W < MinW)
+    return;
+  double X = Pad + X0 * Scale, Y = Bottom - (Depth + 1) * FrameH;
+  std::string Name = xmlEscape(N.Name);
+  double Pct = 100.0 * N.Value / Total;
+  char Info[96];
+  snprintf(Info, sizeof Info, " (%llu %s, %.2f%%)",
+           static_cast<unsigned long long>(N.Value), Unit, Pct);
+  size_t Fit = W > 6 ? static_cast<size_t>((W - 6) / CharW) : 0;
+  std::string Label = N.Name;
+  if (Label.size() > Fit)
+    Label = Fit < 3 ? "" : Label.substr(0, Fit - 2) + "..";
+  Out += "<g class=\"f\" data-x=\"" + std::to_string(X0) + "\" data-v=\"" +
+         std::to_string(N.Value) + "\" data-d=\"" + std::to_string(Depth) +
+         "\"><title>" + Name + Info + "</title><rect x=\"" + fmt(X) +
+         "\" y=\"" + fmt(Y) + "\" width=\"" + fmt(W) + "\" height=\"" +
+         fmt(FrameH - 1) + "\" fill=\"" + color(N.Name) +
+         "\" rx=\"2\"/><text x=\"" + fmt(X + 3) + "\" y=\"" +
+         fmt(Y + FrameH - 5) + "\">" + xmlEscape(Label) + "</text></g>\n";
+  uint64_t KX = X0;
+  for (auto &K : N.Kids) {
+    drawFrames(*K, KX, Depth + 1, Total, Bottom, Unit, Out);
+    KX += K->Value;
+  }
+}
+
+static const char SvgScript[] = R"JS(
+(function () {
+  var W = 1200, PAD = 10, CW = 6.6;
+  var svg = document.documentElement;
+  var frames = Array.prototype.slice.call(svg.querySelectorAll('g.f'));
+  if (!frames.length) return; // nothing weighed anything
+  var details = document.getElementById('details');
+  var reset = document.getElementById('reset');
+  var total = +frames[0].getAttribute('data-v');
+  function nameOf(g) {
+    var t = g.querySelector('title').textContent;
+    return t.substring(0, t.lastIndexOf(' ('));
+  }
+  function label(g, w) {
+    var n = nameOf(g), fit = Math.floor((w - 6) / CW);
+    if (n.length <= fit) return n;
+    return fit < 3 ? '' : n.substring(0, fit - 2) + '..';
+  }
+  function zoom(z) {
+    var zx = +z.getAttribute('data-x'), zv = +z.getAttribute('data-v');
+    var zd = +z.getAttribute('data-d'), scale = (W - 2 * PAD) / zv;
+    frames.forEach(function (g) {
+      var x = +g.getAttribute('data-x'), v = +g.getAttribute('data-v');
+      var d = +g.getAttribute('data-d');
+      var r = g.querySelector('rect'), t = g.querySelector('text');
+      var inside = x >= zx && x + v <= zx + zv && d >= zd;
+      var below = d < zd && x <= zx && x + v >= zx + zv;
+      if (!inside && !below) { g.style.display = 'none'; return; }
+      g.style.display = '';
+      var nx = below ? PAD : PAD + (x - zx) * scale;
+      var nw = below ? W - 2 * PAD : v * scale;
+      r.setAttribute('x', nx); r.setAttribute('width', nw);
+      t.setAttribute('x', nx + 3); t.textContent = label(g, nw);
+      g.classList.toggle('parent', below);
+    });
+    reset.style.display = z === frames[0] ? 'none' : '';
+  }
+  frames.forEach(function (g) {
+    g.addEventListener('click', function () { zoom(g); });
+    g.addEventListener('mouseover', function () {
+      details.textContent = g.querySelector('title').textContent;
+    });
+    g.addEventListener('mouseout', function () { details.textContent = ' '; });
+  });
+  reset.addEventListener('click', function () { zoom(frames[0]); });
+})();
+)JS";
+
+static std::string renderSvg(const std::map<std::string, uint64_t> &Lines,
+                             const FlameOptions &O) {
+  Node Root;
+  Root.Name = "all";
+  for (const auto &[Line, V] : Lines) {
+    Root.Value += V;
+    Node *N = &Root;
+    size_t B = 0;
+    while (true) {
+      size_t E = Line.find(';', B);
+      N = N->kid(Line.substr(B, E == std::string::npos ? E : E - B));
+      N->Value += V;
+      if (E == std::string::npos)
+        break;
+      B = E + 1;
+    }
+  }
+  unsigned Depth = Root.Kids.empty() ? 0 : depthOf(Root);
+  double H = TopH + (Depth + 1) * FrameH + BottomH;
+  double Bottom = H - BottomH;
+  std::string Title = O.Title.empty()
+                          ? std::string("Allocation flame graph: ") + O.Unit
+                          : O.Title;
+  std::string S;
+  S += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+  S += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
+       fmt(SvgWidth) + "\" height=\"" + fmt(H) + "\" viewBox=\"0 0 " +
+       fmt(SvgWidth) + " " + fmt(H) + "\">\n";
+  S += "<style>\n"
+       "text { font-family: monospace; font-size: 11px; fill: #000; }\n"
+       "g.f { cursor: pointer; }\n"
+       "g.f:hover rect { stroke: #333; stroke-width: 0.5; }\n"
+       "g.parent rect { opacity: 0.6; }\n"
+       "#title { font-size: 16px; font-family: sans-serif; }\n"
+       "#reset { cursor: pointer; fill: #0645ad; }\n"
+       "</style>\n";
+  S += "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" "
+       "fill=\"#f8f8f0\"/>\n";
+  S += "<text id=\"title\" x=\"" + fmt(SvgWidth / 2) +
+       "\" y=\"22\" text-anchor=\"middle\">" + xmlEscape(Title) + "</text>\n";
+  S += "<text id=\"reset\" x=\"" + fmt(Pad) +
+       "\" y=\"40\" style=\"display:none\">Reset zoom</text>\n";
+  S += "<text id=\"details\" x=\"" + fmt(Pad) + "\" y=\"" + fmt(H - 9) +
+       "\"> </text>\n";
+  if (Root.Value)
+    drawFrames(Root, 0, 0, Root.Value, Bottom, O.Unit, S);
+  S += "<script type=\"text/ecmascript\"><![CDATA[";
+  S += SvgScript;
+  S += "]]></script>\n</svg>\n";
+  return S;
+}
+
+int heapprof::cmdFlamegraph(int Argc, char **Argv) {
+  FlameOptions O;
+  if (int Rc = parseArgs(Argc, Argv, O))
+    return Rc;
+  Profile P;
+  std::string Err;
+  std::vector<std::string> Warnings;
+  if (!loadProfile(O.Inputs, P, Err) ||
+      !symbolize(P, O.Sym, Err, Warnings)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  for (const std::string &W : Warnings)
+    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+  if (!P.has(O.Weight)) {
+    fprintf(stderr,
+            "heapprof: error: %s: the profile does not record %s (field "
+            "%s)\n",
+            O.Inputs[0].c_str(), O.Unit,
+            FieldNames[static_cast<unsigned>(O.Weight)]);
+    return 1;
+  }
+  mergeSameStacks(P);
+  std::map<std::string, uint64_t> Lines = collapse(P, O.Weight);
+  std::string Out;
+  if (O.Svg) {
+    Out = renderSvg(Lines, O);
+  } else {
+    for (const auto &[Line, V] : Lines)
+      Out += Line + " " + std::to_string(V) + "\n";
+  }
+  if (!writeOutput(O.Output, Out, Err)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  return 0;
+}
