@@ -8,11 +8,27 @@
 #ifndef HEAPPROF_TOOL_COMMANDS_H
 #define HEAPPROF_TOOL_COMMANDS_H
 
+#include <string>
+#include <vector>
+
 namespace heapprof {
+struct Profile;
+struct SymbolizeOptions;
 extern const char ShowUsage[];
 extern const char ReportUsage[];
+extern const char PprofUsage[];
 int cmdShow(int Argc, char **Argv);
 int cmdReport(int Argc, char **Argv);
+int cmdPprof(int Argc, char **Argv);
+
+// Shared by the commands that render a Profile (cmd_report.cpp):
+// loads Inputs, symbolizes, merges same stacks; prints the error (one
+// `heapprof: error:` line) or warnings itself.
+bool loadSymbolized(const std::vector<std::string> &Inputs,
+                    const SymbolizeOptions &Sym, Profile &P);
+// Writes S to Path whole or not at all (Path.tmp renamed; "" is stdout).
+bool writeOutput(const std::string &Path, const std::string &S,
+                 std::string &Err);
 } // namespace heapprof
 
 #endif
