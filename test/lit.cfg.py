@@ -117,3 +117,28 @@ if shutil.which("chromium"):
 # Programs that map big shadow regions: keep parallelism modest on 2 cores.
 lit_config.parallelism_groups["shadow-memory"] = 4
 config.parallelism_group = "shadow-memory"
+
+# go-pprof: `go tool pprof` (Debian golang-go) reads heapprof pprof's
+# output.  Go's caches and pprof's files go to a directory of the build,
+# never the caller's HOME; no network (nothing is fetched or symbolized).
+def _go_pprof_works():
+    import shutil
+    import subprocess
+    if not shutil.which("go"):
+        return False
+    home = os.path.join(config.test_exec_root, "go-home")
+    os.makedirs(home, exist_ok=True)
+    for var, val in (("HOME", home), ("GOCACHE", os.path.join(home, "cache")),
+                     ("GOPATH", os.path.join(home, "gopath")),
+                     ("PPROF_TMPDIR", os.path.join(home, "pprof")),
+                     ("GOFLAGS", "-mod=mod"), ("GOPROXY", "off"),
+                     ("GOTOOLCHAIN", "local")):
+        config.environment[var] = val
+    try:
+        r = subprocess.run(["go", "tool", "pprof", "-h"], env=config.environment,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError:
+        return False
+    return b"pprof" in r.stdout
+if _go_pprof_works():
+    config.available_features.add("go-pprof")

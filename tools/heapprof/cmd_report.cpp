@@ -175,21 +175,28 @@ bool heapprof::writeOutput(const std::string &Path, const std::string &S,
   return Ok;
 }
 
+bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
+                              const SymbolizeOptions &Sym, Profile &P) {
+  std::string Err;
+  std::vector<std::string> Warnings;
+  if (!loadProfile(Inputs, P, Err) || !symbolize(P, Sym, Err, Warnings)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return false;
+  }
+  for (const std::string &W : Warnings)
+    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+  mergeSameStacks(P);
+  return true;
+}
+
 int heapprof::cmdReport(int Argc, char **Argv) {
   ReportOptions O;
   if (int Rc = parseArgs(Argc, Argv, O))
     return Rc;
   Profile P;
-  std::string Err;
-  std::vector<std::string> Warnings;
-  if (!loadProfile(O.Inputs, P, Err) ||
-      !symbolize(P, O.Sym, Err, Warnings)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  if (!loadSymbolized(O.Inputs, O.Sym, P))
     return 1;
-  }
-  for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
-  mergeSameStacks(P);
+  std::string Err;
   Report R = buildReport(P, O.Tables);
   std::string Out;
   llvm::raw_string_ostream OS(Out);

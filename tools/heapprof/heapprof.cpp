@@ -11,6 +11,7 @@
 //   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
 //                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
+//   heapprof pprof -o OUT.pb.gz PROFILE|DIR... for `go tool pprof`
 //
 // Exit status: 0 on success, 1 when an input is unreadable or malformed
 // (one line names the file and the problem), 2 on a usage error.
@@ -35,6 +36,8 @@ static void usage(FILE *F) {
   fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
+  fputs("\n", F);
+  fputs(PprofUsage, F);
 }
 
 int main(int argc, char **argv) {
@@ -50,6 +53,8 @@ int main(int argc, char **argv) {
     return cmdDiff(argc - 2, argv + 2);
   if (!strcmp(argv[1], "flamegraph"))
     return cmdFlamegraph(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "pprof"))
+    return cmdPprof(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,305 @@
+//===- cmd_pprof.cpp - heapprof pprof: the profile for go tool pprof -----===//
+//
+// Part of heapprof.  Writes the symbolized Profile as pprof's profile.proto
+// (tools/heapprof/profile.proto), gzipped, for `go tool pprof` and the
+// other readers of that format.  The messages are built as protobuf-c
+// structs (generated from profile.proto at build time), packed by
+// protobuf-c and compressed by zlib; the file is written whole or not at
+// all (writeOutput).  What goes where: docs/formats.md, "pprof export".
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+#include "profile.pb-c.h"
+#include "profile_model.h"
+#include "symbolize.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace heapprof;
+
+const char heapprof::PprofUsage[] =
+    "usage: heapprof pprof -o OUT.pb.gz [options] PROFILE|DIR...\n"
+    "  the symbolized profile as a gzipped pprof profile.proto, for\n"
+    "  `go tool pprof`: sample types alloc_objects, alloc_space,\n"
+    "  inuse_objects, inuse_space, accesses (default alloc_space)\n"
+    "  -o, --output FILE  the file to write (required)\n"
+    "  --binary FILE      the profiled program (or a library) if it moved;\n"
+    "                     matched by build id; may be repeated\n"
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+
+static int usageError(const std::string &Msg) {
+  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), PprofUsage);
+  return 2;
+}
+
+namespace {
+// The sample types, in Sample.value order, and the Counts they come from.
+struct SampleType {
+  const char *Type, *Unit;
+  Field From;
+};
+const SampleType SampleTypes[] = {
+    {"alloc_objects", "count", Field::allocs},
+    {"alloc_space", "bytes", Field::bytes},
+    {"inuse_objects", "count", Field::live_objects},
+    {"inuse_space", "bytes", Field::live_bytes},
+    {"accesses", "count", Field::accesses},
+};
+constexpr size_t NumTypes = sizeof(SampleTypes) / sizeof(SampleTypes[0]);
+const char DefaultType[] = "alloc_space";
+
+class Strings {
+public:
+  Strings() { get(""); } // string_table[0] is ""
+  int64_t get(const std::string &S) {
+    auto It = Index.emplace(S, Table.size());
+    if (It.second)
+      Table.push_back(S);
+    return It.first->second;
+  }
+  std::vector<std::string> Table;
+
+private:
+  std::map<std::string, int64_t> Index;
+};
+
+// Everything the protobuf-c structs point to lives here, so a Profile
+// message is valid as long as its Builder is.
+struct Builder {
+  Strings Str;
+  std::vector<Perftools__Profiles__ValueType> Types;
+  std::vector<Perftools__Profiles__Mapping> Mappings;
+  std::vector<Perftools__Profiles__Function> Functions;
+  std::vector<Perftools__Profiles__Location> Locations;
+  std::vector<Perftools__Profiles__Line> Lines;
+  std::vector<Perftools__Profiles__Sample> Samples;
+  std::vector<uint64_t> LocationIds;
+  std::vector<int64_t> Values;
+  // The pointer arrays the messages hold.
+  std::vector<Perftools__Profiles__ValueType *> TypePtrs;
+  std::vector<Perftools__Profiles__Mapping *> MappingPtrs;
+  std::vector<Perftools__Profiles__Function *> FunctionPtrs;
+  std::vector<Perftools__Profiles__Location *> LocationPtrs;
+  std::vector<Perftools__Profiles__Line *> LinePtrs;
+  std::vector<Perftools__Profiles__Sample *> SamplePtrs;
+  std::vector<char *> StringPtrs;
+  Perftools__Profiles__ValueType PeriodType =
+      PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+  Perftools__Profiles__Profile Msg = PERFTOOLS__PROFILES__PROFILE__INIT;
+};
+} // namespace
+
+template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
+  std::vector<T *> Ptrs;
+  for (T &X : V)
+    Ptrs.push_back(&X);
+  return Ptrs;
+}
+
+static void build(const Profile &P, Builder &B) {
+  for (const SampleType &T : SampleTypes) {
+    Perftools__Profiles__ValueType V = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+    V.type = B.Str.get(T.Type);
+    V.unit = B.Str.get(T.Unit);
+    B.Types.push_back(V);
+  }
+  // Mappings: one per module (id = index + 1).  Addresses are the
+  // module's file addresses (pc - load bias), so each mapping starts at 0
+  // and ends after the highest address the profile has in it.
+  std::vector<uint64_t> Limit(P.Modules.size(), 0);
+  for (const Location &L : P.Locations)
+    if (L.Module != NoModule && L.Address + 1 > Limit[L.Module])
+      Limit[L.Module] = L.Address + 1;
+  for (size_t I = 0; I < P.Modules.size(); I++) {
+    const Module &M = P.Modules[I];
+    Perftools__Profiles__Mapping Map = PERFTOOLS__PROFILES__MAPPING__INIT;
+    Map.id = I + 1;
+    Map.memory_start = 0;
+    Map.memory_limit = Limit[I];
+    Map.file_offset = 0;
+    Map.filename = B.Str.get(M.Path.empty() ? M.File : M.Path);
+    Map.build_id = B.Str.get(M.BuildId);
+    // Symbolized here: pprof must not try to symbolize it again.
+    Map.has_functions = Map.has_filenames = Map.has_line_numbers =
+        Map.has_inline_frames = M.Usable;
+    B.Mappings.push_back(Map);
+  }
+  // Functions by (name, file); Lines first (their addresses must not move
+  // while Locations point into them), then Locations.
+  std::map<std::pair<std::string, std::string>, uint64_t> FunctionIds;
+  size_t NumLines = 0;
+  for (const Location &L : P.Locations)
+    NumLines += L.Frames.size();
+  B.Lines.reserve(NumLines);
+  B.LinePtrs.reserve(NumLines);
+  std::vector<size_t> FirstLine;
+  for (const Location &L : P.Locations) {
+    FirstLine.push_back(B.Lines.size());
+    for (const Frame &F : L.Frames) { // innermost first, as pprof wants
+      auto Key = std::make_pair(F.Function, F.File);
+      auto It = FunctionIds.find(Key);
+      if (It == FunctionIds.end()) {
+        Perftools__Profiles__Function Fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
+        Fn.id = B.Functions.size() + 1;
+        Fn.name = B.Str.get(F.Function);
+        Fn.system_name = Fn.name; // the symbolizer gives demangled names
+        Fn.filename = B.Str.get(F.File);
+        B.Functions.push_back(Fn);
+        It = FunctionIds.emplace(Key, Fn.id).first;
+      }
+      Perftools__Profiles__Line Ln = PERFTOOLS__PROFILES__LINE__INIT;
+      Ln.function_id = It->second;
+      Ln.line = F.Line;
+      Ln.column = F.Column;
+      B.Lines.push_back(Ln);
+      B.LinePtrs.push_back(&B.Lines.back());
+    }
+  }
+  for (size_t I = 0; I < P.Locations.size(); I++) {
+    const Location &L = P.Locations[I];
+    Perftools__Profiles__Location Loc = PERFTOOLS__PROFILES__LOCATION__INIT;
+    Loc.id = I + 1;
+    Loc.mapping_id = L.Module == NoModule ? 0 : L.Module + 1;
+    Loc.address = L.Address;
+    Loc.n_line = L.Frames.size();
+    Loc.line = Loc.n_line ? &B.LinePtrs[FirstLine[I]] : nullptr;
+    B.Locations.push_back(Loc);
+  }
+  // One Sample per context: its stack leaf (allocation site) first, which
+  // is the Context's order and pprof's.
+  size_t NumIds = 0;
+  for (const Context &C : P.Contexts)
+    NumIds += C.Stack.size();
+  B.LocationIds.reserve(NumIds);
+  B.Values.reserve(P.Contexts.size() * NumTypes);
+  for (const Context &C : P.Contexts) {
+    Perftools__Profiles__Sample S = PERFTOOLS__PROFILES__SAMPLE__INIT;
+    S.n_location_id = C.Stack.size();
+    S.location_id = B.LocationIds.data() + B.LocationIds.size();
+    for (uint32_t L : C.Stack)
+      B.LocationIds.push_back(L + 1);
+    S.n_value = NumTypes;
+    S.value = B.Values.data() + B.Values.size();
+    for (const SampleType &T : SampleTypes)
+      B.Values.push_back(static_cast<int64_t>(C.C.get(T.From)));
+    B.Samples.push_back(S);
+  }
+  // Every allocation is recorded (no sampling): the period is one byte.
+  B.PeriodType.type = B.Str.get("space");
+  B.PeriodType.unit = B.Str.get("bytes");
+  B.Msg.default_sample_type = B.Str.get(DefaultType);
+
+  B.TypePtrs = pointers(B.Types);
+  B.MappingPtrs = pointers(B.Mappings);
+  B.FunctionPtrs = pointers(B.Functions);
+  B.LocationPtrs = pointers(B.Locations);
+  B.SamplePtrs = pointers(B.Samples);
+  for (std::string &S : B.Str.Table)
+    B.StringPtrs.push_back(&S[0]);
+  Perftools__Profiles__Profile &M = B.Msg;
+  M.n_sample_type = B.TypePtrs.size();
+  M.sample_type = B.TypePtrs.data();
+  M.n_sample = B.SamplePtrs.size();
+  M.sample = B.SamplePtrs.data();
+  M.n_mapping = B.MappingPtrs.size();
+  M.mapping = B.MappingPtrs.data();
+  M.n_location = B.LocationPtrs.size();
+  M.location = B.LocationPtrs.data();
+  M.n_function = B.FunctionPtrs.size();
+  M.function = B.FunctionPtrs.data();
+  M.n_string_table = B.StringPtrs.size();
+  M.string_table = B.StringPtrs.data();
+  M.period_type = &B.PeriodType;
+  M.period = 1;
+}
+
+// The gzip stream (zlib with a gzip header) of In.
+static bool gzip(const std::string &In, std::string &Out) {
+  z_stream Z;
+  memset(&Z, 0, sizeof Z);
+  if (deflateInit2(&Z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK)
+    return false;
+  Out.resize(deflateBound(&Z, In.size()));
+  Z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(In.data()));
+  Z.avail_in = In.size();
+  Z.next_out = reinterpret_cast<Bytef *>(&Out[0]);
+  Z.avail_out = Out.size();
+  int Rc = deflate(&Z, Z_FINISH);
+  Out.resize(Z.total_out);
+  deflateEnd(&Z);
+  return Rc == Z_STREAM_END;
+}
+
+int heapprof::cmdPprof(int Argc, char **Argv) {
+  std::vector<std::string> Inputs;
+  SymbolizeOptions Sym;
+  std::string Output;
+  for (int I = 0; I < Argc; I++) {
+    std::string A = Argv[I];
+    if (A == "-h" || A == "--help") {
+      fputs(PprofUsage, stdout);
+      return 0;
+    }
+    if (A.size() < 2 || A[0] != '-' || A == "--") {
+      if (A == "--")
+        for (I++; I < Argc; I++)
+          Inputs.push_back(Argv[I]);
+      else
+        Inputs.push_back(A);
+      continue;
+    }
+    std::string Name = A, Value;
+    size_t Eq = A.find('=');
+    if (Eq != std::string::npos) {
+      Name = A.substr(0, Eq);
+      Value = A.substr(Eq + 1);
+    }
+    if (Name != "-o" && Name != "--output" && Name != "--binary" &&
+        Name != "--debug-dir")
+      return usageError("unknown option '" + A + "'");
+    if (Eq == std::string::npos) {
+      if (I + 1 >= Argc)
+        return usageError("option '" + Name + "' needs a value");
+      Value = Argv[++I];
+    }
+    if (Name == "--binary")
+      Sym.Binaries.push_back(Value);
+    else if (Name == "--debug-dir")
+      Sym.DebugDirs.push_back(Value);
+    else
+      Output = Value;
+  }
+  if (Output.empty())
+    return usageError("no output file given (-o OUT.pb.gz)");
+  if (Inputs.empty())
+    return usageError("no profile given");
+  Profile P;
+  if (!loadSymbolized(Inputs, Sym, P))
+    return 1;
+  Builder B;
+  build(P, B);
+  std::string Packed(perftools__profiles__profile__get_packed_size(&B.Msg),
+                     '\0');
+  perftools__profiles__profile__pack(
+      &B.Msg, reinterpret_cast<uint8_t *>(&Packed[0]));
+  std::string Zipped, Err;
+  if (!gzip(Packed, Zipped)) {
+    fprintf(stderr, "heapprof: error: %s: cannot compress the profile\n",
+            Output.c_str());
+    return 1;
+  }
+  if (!writeOutput(Output, Zipped, Err)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  return 0;
+}
