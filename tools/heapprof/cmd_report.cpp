@@ -146,7 +146,7 @@ static bool writeAll(int Fd, const std::string &S) {
 }
 
 // The output file is written whole or not at all: to FILE.tmp, renamed.
-static bool writeOutput(const std::string &Path, const std::string &S,
+bool heapprof::writeOutput(const std::string &Path, const std::string &S,
                         std::string &Err) {
   if (Path.empty()) {
     if (!writeAll(1, S)) {

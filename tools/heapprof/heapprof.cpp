@@ -4,6 +4,7 @@
 //
 //   heapprof report [options] PROFILE|DIR...   symbolized tables: what is
 //                                              biggest, what leaked, ...
+//   heapprof html -o OUT.html PROFILE|DIR...  the report as one page
 //   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
 //                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
@@ -24,6 +25,8 @@ static void usage(FILE *F) {
   fputs("usage: heapprof COMMAND ...\n\n", F);
   fputs(ReportUsage, F);
   fputs("\n", F);
+  fputs(HtmlUsage, F);
+  fputs("\n", F);
   fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
@@ -38,6 +41,8 @@ int main(int argc, char **argv) {
     return cmdShow(argc - 2, argv + 2);
   if (!strcmp(argv[1], "report"))
     return cmdReport(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "html"))
+    return cmdHtml(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);
