@@ -25,6 +25,8 @@
 // RUN: not heapprof html %t.prof 2>&1 | FileCheck %s --check-prefix=NOOUT
 // RUN: not heapprof html -o %t.nodir/x.html %t.prof 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: test ! -e %t.nodir
+// RUN: not heapprof html -o %t.bad.html %s 2>&1 | FileCheck %s --check-prefix=BADINPUT
+// RUN: test ! -e %t.bad.html && test ! -e %t.bad.html.tmp
 #include <stdlib.h>
 
 struct Gadget {
@@ -88,4 +90,5 @@ int main() {
 // ZOOM-DAG: frame shop::Factory<Gadget>::make() value=10 depth=2 width=33.33 share=33.33 ok
 
 // NOOUT: heapprof: error: no output file given (-o OUT.html)
+// BADINPUT: heapprof: error: {{.*}}html.cpp: not a MemProf raw profile
 // UNWRITABLE: heapprof: error: {{.*}}.nodir/x.html: cannot write: No such file or directory
