@@ -4,6 +4,7 @@
 # plugin), Driver (heapprof-clang -###) and tools.
 import os
 import shlex
+import shutil
 
 import lit.formats
 
@@ -79,6 +80,10 @@ config.substitutions.append(("%clangxx_plain", config.cxx_compiler))
 config.substitutions.append(("%env_heapprof_opts=", "env HEAPPROF_OPTIONS="))
 config.substitutions.append(("%run", ""))
 config.substitutions.append(("%python", shlex.quote(__import__("sys").executable)))
+
+# heapprof html's test reads the page a real browser built (Debian chromium).
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
 
 # Security tests change owners and modes (chown, chgrp): they need root.
 # setuid-exec: a root-run binary that is setuid to nobody gets AT_SECURE

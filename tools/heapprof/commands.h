@@ -24,6 +24,8 @@ int cmdReport(int Argc, char **Argv);
 int cmdDiff(int Argc, char **Argv);
 int cmdFlamegraph(int Argc, char **Argv);
 int cmdPprof(int Argc, char **Argv);
+extern const char HtmlUsage[];
+int cmdHtml(int Argc, char **Argv);
 
 // Shared by the commands that render a Profile (cmd_report.cpp):
 // loads Inputs, symbolizes, merges same stacks; prints the error (one

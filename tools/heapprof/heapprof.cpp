@@ -8,6 +8,7 @@
 //                                              symbolized stack
 //   heapprof flamegraph [options] PROFILE|DIR...  collapsed stacks, or an
 //                                              interactive SVG (--svg)
+//   heapprof html -o OUT.html PROFILE|DIR...  the report as one page
 //   heapprof merge -o OUT PROFILE|DIR...       raw profiles of one binary
 //                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
@@ -33,6 +34,8 @@ static void usage(FILE *F) {
   fputs("\n", F);
   fputs(FlamegraphUsage, F);
   fputs("\n", F);
+  fputs(HtmlUsage, F);
+  fputs("\n", F);
   fputs(heapprof_merge_usage, F);
   fputs("\n", F);
   fputs(ShowUsage, F);
@@ -55,6 +58,8 @@ int main(int argc, char **argv) {
     return cmdFlamegraph(argc - 2, argv + 2);
   if (!strcmp(argv[1], "pprof"))
     return cmdPprof(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "html"))
+    return cmdHtml(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,470 @@
+//===- cmd_html.cpp - heapprof html: the report as one web page -----------===//
+//
+// Part of heapprof.  Loads and symbolizes like `heapprof report`, then
+// writes one self-contained HTML file: the report JSON (render_json.cpp,
+// docs/formats.md) and every context's stack and counts for the flame
+// graph, each in a <script type="application/json"> block, and a small
+// inline script that builds the sortable tables and the flame graph from
+// them.  No library, no font, no network.  Inside the blocks every '<' is
+// written \u003c, so no function name or path can close the script.
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+#include "profile_model.h"
+#include "render.h"
+#include "symbolize.h"
+#include "tables.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+using namespace heapprof;
+
+const char heapprof::HtmlUsage[] =
+    "usage: heapprof html -o OUT.html [options] PROFILE|DIR...\n"
+    "  the report as one self-contained web page: summary, sortable tables,\n"
+    "  flame graph of every context (click to zoom); no network needed\n"
+    "  -o, --output FILE  the page to write (required)\n"
+    "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR\n"
+    "                     as for heapprof report\n";
+
+static int usageError(const std::string &Msg) {
+  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), HtmlUsage);
+  return 2;
+}
+
+static bool parseUnsigned(const std::string &S, unsigned &V) {
+  if (S.empty() || S.size() > 9 ||
+      S.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  V = static_cast<unsigned>(strtoul(S.c_str(), nullptr, 10));
+  return true;
+}
+
+// The JSON text made safe inside <script>: '<' only occurs in strings,
+// where \u003c means the same character.
+static std::string scriptSafe(const std::string &Json) {
+  std::string Out;
+  Out.reserve(Json.size());
+  for (char C : Json) {
+    if (C == '<')
+      Out += "\\u003c";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+// Every context's stack (root first, function names interned) and the four
+// weights the flame graph offers.
+static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
+  std::map<std::string, uint32_t> Ids;
+  std::vector<const std::string *> Names;
+  std::vector<std::vector<uint32_t>> Stacks;
+  for (const Context &Ctx : P.Contexts) {
+    std::vector<const Frame *> Fs = Ctx.frames(P);
+    std::vector<uint32_t> S;
+    for (auto It = Fs.rbegin(); It != Fs.rend(); ++It) {
+      auto Ins = Ids.emplace((*It)->Function, Names.size());
+      if (Ins.second)
+        Names.push_back(&Ins.first->first);
+      S.push_back(Ins.first->second);
+    }
+    Stacks.push_back(std::move(S));
+  }
+  llvm::json::OStream J(OS);
+  J.object([&] {
+    J.attributeArray("names", [&] {
+      for (const std::string *N : Names)
+        J.value(*N);
+    });
+    J.attributeArray("stacks", [&] {
+      for (const auto &S : Stacks)
+        J.array([&] {
+          for (uint32_t I : S)
+            J.value(static_cast<int64_t>(I));
+        });
+    });
+    const Field Weights[] = {Field::bytes, Field::allocs, Field::accesses,
+                             Field::live_bytes};
+    for (Field F : Weights) {
+      J.attributeBegin(FieldNames[static_cast<unsigned>(F)]);
+      if (!P.has(F)) {
+        J.value(nullptr);
+      } else {
+        J.array([&] {
+          for (const Context &Ctx : P.Contexts)
+            J.value(static_cast<int64_t>(Ctx.C.get(F)));
+        });
+      }
+      J.attributeEnd();
+    }
+  });
+}
+
+static const char PageHead[] = R"HTML(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>heapprof report</title>
+<style>
+body{font:14px/1.4 sans-serif;margin:1em 2em;color:#222;background:#fff}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.4em 0}
+th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
+th{background:#f3f3f3;cursor:pointer;user-select:none;white-space:nowrap}
+th.sorted-desc::after{content:" \25BC"}th.sorted-asc::after{content:" \25B2"}
+td.text,th.text{text-align:left}
+td.stack{text-align:left;font-family:monospace;font-size:12px}
+.note{color:#777}
+#flame{position:relative;width:100%;border:1px solid #ccc;overflow:hidden;font:12px monospace}
+#flame div.frame{position:absolute;height:17px;box-sizing:border-box;border:1px solid #fff;
+ overflow:hidden;white-space:nowrap;cursor:pointer;padding:0 3px;color:#000}
+#flame div.frame:hover{border-color:#000}
+#flame-info{min-height:1.4em;font-family:monospace}
+</style></head><body>
+<h1 id="title">heapprof report</h1>
+<noscript><p>This page builds its tables with JavaScript; the data is in
+the script blocks (heapprof report --format json gives the same).</p></noscript>
+<script type="application/json" id="report">
+)HTML";
+
+static const char PageMiddle[] = R"HTML(
+</script>
+<script type="application/json" id="flamedata">
+)HTML";
+
+static const char PageTail[] = R"HTML(
+</script>
+<div id="summary"></div>
+<h2>Flame graph</h2>
+<p>weight: <select id="weight"></select> <button id="reset">reset zoom</button>
+<span class="note">click a frame to zoom in; the allocation site is at the bottom</span></p>
+<div id="flame-info"></div>
+<div id="flame"></div>
+<div id="tables"></div>
+<script>
+"use strict";
+var R = JSON.parse(document.getElementById("report").textContent);
+var F = JSON.parse(document.getElementById("flamedata").textContent);
+function el(tag, attrs, text) {
+  var e = document.createElement(tag);
+  for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function fmt(v) {
+  if (v === null || v === undefined) return "\u2014";
+  if (typeof v === "number" && Number.isInteger(v))
+    return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return String(v);
+}
+function human(b) {
+  if (b === null) return "\u2014";
+  var u = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
+  while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
+  return (i ? b.toFixed(1) : b) + " " + u[i];
+}
+function stackText(frames) {
+  return frames.map(function (f) {
+    var where = f.file ? " " + f.file.replace(/.*\//, "") + ":" + f.line : "";
+    return f.function + where + (f.inlined ? " (inlined)" : "");
+  }).join("\n");
+}
+var sortHooks = {};
+// A table: cols = [{key, label, get(row), text: bool, stack: bool}].
+function table(id, title, cols, rows, note) {
+  var box = document.getElementById("tables");
+  box.appendChild(el("h2", {}, title));
+  if (rows === null) {
+    box.appendChild(el("p", {"class": "note", id: id},
+                       "not in this profile" + (note ? ": " + note : "")));
+    return;
+  }
+  if (note) box.appendChild(el("p", {"class": "note"}, note));
+  var t = el("table", {id: id}), head = el("tr"), body = el("tbody");
+  var state = {col: null, desc: true};
+  cols.forEach(function (c) {
+    var th = el("th", {"data-col": c.key, "class": c.text || c.stack ? "text" : ""}, c.label);
+    th.onclick = function () { sortBy(c.key); };
+    head.appendChild(th);
+  });
+  t.appendChild(el("thead")).appendChild(head);
+  t.appendChild(body);
+  var trs = rows.map(function (r, i) {
+    var tr = el("tr", {"data-row": i});
+    tr._vals = {};
+    cols.forEach(function (c) {
+      var v = c.get(r);
+      tr._vals[c.key] = v;
+      var td = el("td", {"data-col": c.key,
+                         "class": c.stack ? "stack" : c.text ? "text" : ""});
+      if (c.stack) {
+        td.textContent = stackText(v);
+        td.style.whiteSpace = "pre";
+        tr._vals[c.key] = v.length ? v[0].function : "";
+      } else {
+        td.textContent = c.show ? c.show(v) : fmt(v);
+        if (v !== null) td.setAttribute("data-v", v);
+      }
+      tr.appendChild(td);
+    });
+    body.appendChild(tr);
+    return tr;
+  });
+  function sortBy(key) {
+    var c = cols.filter(function (x) { return x.key === key; })[0];
+    if (!c) return;
+    state.desc = state.col === key ? !state.desc : !(c.text || c.stack);
+    state.col = key;
+    trs.sort(function (a, b) {
+      var x = a._vals[key], y = b._vals[key], d;
+      if (x === y) d = 0;
+      else if (x === null) return 1;
+      else if (y === null) return -1;
+      else d = x < y ? -1 : 1;
+      if (d === 0) d = a.getAttribute("data-row") - b.getAttribute("data-row");
+      else if (state.desc) d = -d;
+      return d;
+    });
+    trs.forEach(function (tr) { body.appendChild(tr); });
+    head.querySelectorAll("th").forEach(function (th) {
+      th.className = (th.className.indexOf("text") >= 0 ? "text " : "") +
+        (th.getAttribute("data-col") === key ? (state.desc ? "sorted-desc" : "sorted-asc") : "");
+    });
+    t.setAttribute("data-sorted", key + (state.desc ? ":desc" : ":asc"));
+  }
+  sortHooks[id] = sortBy;
+  box.appendChild(t);
+}
+function key(k) { return function (r) { return r[k]; }; }
+function num(k, label) { return {key: k, label: label || k.replace(/_/g, " "), get: key(k)}; }
+
+// Summary.
+var S = R.summary;
+var progs = S.processes.map(function (p) { return p.program; }).join(", ");
+document.getElementById("title").textContent = "heapprof report: " + progs;
+document.title = "heapprof: " + progs;
+var sum = el("table", {id: "summary-table"});
+[["allocations", S.allocs], ["bytes allocated", S.bytes, true], ["frees", S.frees],
+ ["live objects", S.live_objects], ["live bytes", S.live_bytes, true],
+ ["accesses", S.accesses], ["contexts", S.contexts], ["time span (ms)", S.time_span_ms],
+ ["processes", S.processes.length]].forEach(function (r) {
+  var tr = el("tr", {"data-key": r[0]});
+  tr.appendChild(el("th", {"class": "text"}, r[0]));
+  var td = el("td", {}, fmt(r[1]) + (r[2] && r[1] !== null ? " (" + human(r[1]) + ")" : ""));
+  if (r[1] !== null) td.setAttribute("data-v", r[1]);
+  tr.appendChild(td);
+  sum.appendChild(tr);
+});
+var sbox = document.getElementById("summary");
+sbox.appendChild(el("h2", {}, "Summary"));
+sbox.appendChild(sum);
+if (R.missing.length)
+  sbox.appendChild(el("p", {"class": "note"}, "not recorded: " + R.missing.join(", ")));
+
+// The tables of heapprof report.
+table("top", "Top contexts by " + R.options.sort, [
+  num("rank", "#"), num("bytes"), num("allocs"), num("frees"), num("live_objects"),
+  num("live_bytes"), num("accesses"),
+  {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
+  {key: "density", label: "accesses/B", get: function (r) { return r.derived.access_density; }},
+  {key: "stack", label: "stack (allocation site first)", stack: true, get: key("stack")}],
+  R.contexts);
+table("leaks", "Memory leaks", [num("bytes"), num("objects"), num("percent", "%"),
+  num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}],
+  R.leaks, R.leaks === null ? "the profile has no live counts" : undefined);
+table("bins", "Allocation bins", [
+  {key: "size", label: "size", get: key("size"), show: function (v) { return v > 1024 ? ">1024" : fmt(v); }},
+  num("allocs"), num("bytes"), num("frees"), num("kept"), num("kept_objects"),
+  num("percent_allocs", "% allocs"), num("percent_bytes", "% bytes")], R.bins);
+table("direct", "Direct allocation", [
+  {key: "function", label: "function", text: true, get: key("function")},
+  num("bytes"), num("kept_bytes"), num("calls"), num("percent", "%"),
+  num("small"), num("medium"), num("large"), num("xlarge")], R.direct);
+function edges(list) {
+  return list.map(function (e) { return e.name + " [" + e.index + "] " + fmt(e.bytes) + " B"; }).join("\n");
+}
+table("callgraph", "Allocation call graph", [
+  num("index", "[N]"), {key: "name", label: "function", text: true, get: key("name")},
+  num("percent", "%"), num("self_bytes"), num("self_calls"), num("total_bytes"),
+  num("total_calls"),
+  {key: "callers", label: "callers", text: true, get: function (r) { return edges(r.callers); }},
+  {key: "callees", label: "callees", text: true, get: function (r) { return edges(r.callees); }}],
+  R.callgraph);
+table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
+  {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
+  {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold);
+document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.whiteSpace = "pre"; });
+
+// The flame graph: every context's stack, root at the top, the allocation
+// site at the bottom; a frame's width is its share of the chosen weight.
+var weights = ["bytes", "allocs", "accesses", "live_bytes"].filter(function (w) { return F[w] !== null; });
+var wsel = document.getElementById("weight");
+weights.forEach(function (w) { wsel.appendChild(el("option", {value: w}, w.replace("_", " "))); });
+var zoomPath = [];
+function buildTree(w) {
+  var root = {name: "all", value: 0, children: {}, order: []};
+  F.stacks.forEach(function (s, i) {
+    var v = F[w][i];
+    if (!v) return;
+    var n = root;
+    n.value += v;
+    s.forEach(function (id) {
+      var name = F.names[id];
+      if (!n.children[name]) { n.children[name] = {name: name, value: 0, children: {}, order: []}; n.order.push(name); }
+      n = n.children[name];
+      n.value += v;
+    });
+  });
+  return root;
+}
+function hue(name) {
+  var h = 0;
+  for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+  return "hsl(" + (10 + h % 40) + ",85%," + (60 + h % 15) + "%)";
+}
+function drawFlame() {
+  var w = wsel.value, root = buildTree(w), box = document.getElementById("flame");
+  box.innerHTML = "";
+  box.setAttribute("data-weight", w);
+  var rows = [], base = root, depth = 0, path = [];
+  // The zoomed frame's ancestors keep the full width.
+  for (var i = 0; i < zoomPath.length && base.children[zoomPath[i]]; i++) {
+    rows.push({n: base, left: 0, width: 100, depth: depth++, path: path.slice()});
+    path.push(zoomPath[i]);
+    base = base.children[zoomPath[i]];
+  }
+  zoomPath = path.slice();
+  var total = base.value, maxDepth = depth;
+  function walk(n, left, d, p) {
+    var width = total ? n.value / total * 100 : 0;
+    rows.push({n: n, left: left, width: width, depth: d, path: p});
+    maxDepth = Math.max(maxDepth, d);
+    var l = left;
+    n.order.slice().sort().forEach(function (c) {
+      var ch = n.children[c];
+      walk(ch, l, d + 1, p.concat([c]));
+      l += total ? ch.value / total * 100 : 0;
+    });
+  }
+  walk(base, 0, depth, path);
+  box.style.height = (maxDepth + 1) * 17 + "px";
+  rows.forEach(function (r) {
+    if (r.width < 0.05) return;
+    var d = el("div", {"class": "frame", "data-frame": r.n.name, "data-value": r.n.value,
+                       "data-depth": r.depth, "data-width": r.width.toFixed(4),
+                       title: r.n.name + ": " + fmt(r.n.value) + " " + w});
+    d.style.left = r.left.toFixed(4) + "%";
+    d.style.width = r.width.toFixed(4) + "%";
+    d.style.top = r.depth * 17 + "px";
+    d.style.background = r.depth === 0 ? "#ddd" : hue(r.n.name);
+    d.textContent = r.n.name;
+    d.onclick = function () { zoomPath = r.path; drawFlame(); };
+    d.onmouseover = function () {
+      document.getElementById("flame-info").textContent =
+        r.n.name + ": " + fmt(r.n.value) + " " + w + " (" + (root.value ? (r.n.value / root.value * 100).toFixed(2) : 0) + "% of all)";
+    };
+    box.appendChild(d);
+  });
+}
+wsel.onchange = drawFlame;
+document.getElementById("reset").onclick = function () { zoomPath = []; drawFlame(); };
+
+// #sort=TABLE:COLUMN, #weight=W and #zoom=F1/F2/... (for links and tests).
+location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
+  var p = kv.split("="), v = decodeURIComponent(p[1] || "");
+  if (p[0] === "sort") { var tc = v.split(":"); if (sortHooks[tc[0]]) sortHooks[tc[0]](tc[1]); }
+  if (p[0] === "weight" && weights.indexOf(v) >= 0) wsel.value = v;
+  if (p[0] === "zoom") zoomPath = v.split("/");
+});
+if (weights.length) drawFlame();
+document.body.setAttribute("data-ready", "1");
+</script>
+</body></html>
+)HTML";
+
+int heapprof::cmdHtml(int Argc, char **Argv) {
+  std::vector<std::string> Inputs;
+  SymbolizeOptions Sym;
+  TableOptions Tables;
+  std::string Output;
+  for (int I = 0; I < Argc; I++) {
+    std::string A = Argv[I];
+    if (A == "-h" || A == "--help") {
+      fputs(HtmlUsage, stdout);
+      return 0;
+    }
+    if (A.size() < 2 || A[0] != '-') {
+      Inputs.push_back(A);
+      continue;
+    }
+    std::string Name = A, Value;
+    size_t Eq = A.find('=');
+    if (Eq != std::string::npos) {
+      Name = A.substr(0, Eq);
+      Value = A.substr(Eq + 1);
+    }
+    if (Name != "-o" && Name != "--output" && Name != "--sort" &&
+        Name != "--top" && Name != "--depth" && Name != "--binary" &&
+        Name != "--debug-dir")
+      return usageError("unknown option '" + A + "'");
+    if (Eq == std::string::npos) {
+      if (I + 1 >= Argc)
+        return usageError("option '" + Name + "' needs a value");
+      Value = Argv[++I];
+    }
+    if (Name == "-o" || Name == "--output") {
+      Output = Value;
+    } else if (Name == "--sort") {
+      if (!parseSortKey(Value, Tables.Sort))
+        return usageError("--sort: unknown measure '" + Value + "'");
+    } else if (Name == "--top") {
+      if (!parseUnsigned(Value, Tables.Top))
+        return usageError("--top: '" + Value + "' is not a number");
+    } else if (Name == "--depth") {
+      if (!parseUnsigned(Value, Tables.Depth) || Tables.Depth == 0)
+        return usageError("--depth: '" + Value +
+                          "' is not a number of frames (1 or more)");
+    } else if (Name == "--binary") {
+      Sym.Binaries.push_back(Value);
+    } else {
+      Sym.DebugDirs.push_back(Value);
+    }
+  }
+  if (Output.empty())
+    return usageError("no output file given (-o OUT.html)");
+  if (Inputs.empty())
+    return usageError("no profile given");
+
+  Profile P;
+  std::string Err;
+  std::vector<std::string> Warnings;
+  if (!loadProfile(Inputs, P, Err) || !symbolize(P, Sym, Err, Warnings)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  for (const std::string &W : Warnings)
+    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+  mergeSameStacks(P);
+  Report R = buildReport(P, Tables);
+
+  std::string Json, Flame;
+  llvm::raw_string_ostream JS(Json), FS(Flame);
+  renderJson(R, JS);
+  flameJson(P, FS);
+  JS.flush();
+  FS.flush();
+  std::string Page = PageHead;
+  Page += scriptSafe(Json);
+  Page += PageMiddle;
+  Page += scriptSafe(Flame);
+  Page += PageTail;
+  if (!writeOutput(Output, Page, Err)) {
+    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    return 1;
+  }
+  return 0;
+}
