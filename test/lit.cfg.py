@@ -81,7 +81,8 @@ config.substitutions.append(("%env_heapprof_opts=", "env HEAPPROF_OPTIONS="))
 config.substitutions.append(("%run", ""))
 config.substitutions.append(("%python", shlex.quote(__import__("sys").executable)))
 
-# heapprof html's test reads the page a real browser built (Debian chromium).
+# heapprof html's and flamegraph --svg's tests read what a real browser
+# built (Debian chromium).
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 
@@ -114,10 +115,6 @@ if os.geteuid() == 0:
     if _setuid_exec_works():
         config.available_features.add("setuid-exec")
 
-# A headless browser renders heapprof flamegraph --svg and runs its script.
-import shutil
-if shutil.which("chromium"):
-    config.available_features.add("chromium")
 
 # Programs that map big shadow regions: keep parallelism modest on 2 cores.
 lit_config.parallelism_groups["shadow-memory"] = 4
