@@ -17,7 +17,7 @@ int main(void) {
   return 0;
 }
 // CHECK: 1 dump
-// CHECK: dump 0 at offset 0x0: raw version 4, {{[0-9]+}} bytes, {{[0-9]+}} segments, 1 MIBs, 1 stacks; heapprof extension v2: checkpoint 0,
+// CHECK: dump 0 at offset 0x0: raw version 4, {{[0-9]+}} bytes, {{[0-9]+}} segments, 1 MIBs, 1 stacks; heapprof extension v3: checkpoint 0,
 // The main program's module comes first, under its real path.
 // CHECK: module 0: {{.*}}show.c.tmp bias 0x{{[0-9a-f]+}} build id
 // CHECK: MIB stack id [[ID:[0-9]+]]: AllocCount=1 TotalAccessCount=16 MinAccessCount=16 MaxAccessCount=16 TotalSize=64 MinSize=64 MaxSize=64

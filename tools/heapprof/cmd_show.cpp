@@ -20,7 +20,7 @@ const char heapprof::ShowUsage[] =
     "usage: heapprof show FILE...\n"
     "  print the dumps of heapprof raw profiles (.profraw): segments,\n"
     "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
-    "  size bins\n";
+    "  size bins, tagged sections\n";
 
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
@@ -94,6 +94,17 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     printf(" allocs=%llu bytes=%llu frees=%llu freed_bytes=%llu\n",
            (unsigned long long)b->allocs, (unsigned long long)b->bytes,
            (unsigned long long)b->frees, (unsigned long long)b->freed_bytes);
+  }
+  for (uint64_t i = 0; i < d->nsections; i++) {
+    const hpr_section_t *s = &d->sections[i];
+    printf("  section tag %llu, %llu bytes:", (unsigned long long)s->tag,
+           (unsigned long long)s->size);
+    for (uint64_t w = 0; w < s->size / 8; w++) {
+      uint64_t v;
+      memcpy(&v, s->data + 8 * w, 8);
+      printf(" %llu", (unsigned long long)v);
+    }
+    printf("\n");
   }
 }
 

@@ -13,7 +13,7 @@
 #define MAGIC 0xff6d70726f667281ull
 #define EXT_MAGIC 0x0076005458455048ull
 #define EXT_VERSION_MIN 1
-#define EXT_VERSION 2
+#define EXT_VERSION 3
 
 const char *const hpr_mib_names[27] = {
 #define HP_MIB_FIELD(type, name, raw) #raw,
@@ -125,6 +125,42 @@ static bool read_modules_and_bins(cursor_t *c, hpr_dump_t *d) {
                   (unsigned long long)i, (unsigned long long)b->size);
   }
   return true;
+}
+
+/* Extension v3's tagged sections, after the bins. */
+static bool read_sections(cursor_t *c, hpr_dump_t *d) {
+  uint64_t n;
+  if (!get64(c, &n, "section count") || !check_count(c, n, 16, "sections"))
+    return false;
+  d->sections = calloc(n ? n : 1, sizeof(hpr_section_t));
+  d->nsections = n;
+  for (uint64_t i = 0; i < n; i++) {
+    hpr_section_t *s = &d->sections[i];
+    uint64_t at = c->file_off + c->pos;
+    if (!get64(c, &s->tag, "section") || !get64(c, &s->size, "section"))
+      return false;
+    if (i && s->tag <= d->sections[i - 1].tag)
+      return fail(c, "corrupt: section %llu at offset 0x%llx has tag %llu, not above the previous tag %llu",
+                  (unsigned long long)i, (unsigned long long)at,
+                  (unsigned long long)s->tag,
+                  (unsigned long long)d->sections[i - 1].tag);
+    if (s->size % 8 || s->size > c->end - c->pos)
+      return fail(c, "corrupt: section %llu (tag %llu) at offset 0x%llx claims %llu payload bytes, %s",
+                  (unsigned long long)i, (unsigned long long)s->tag,
+                  (unsigned long long)at, (unsigned long long)s->size,
+                  s->size % 8 ? "not a multiple of 8"
+                              : "more than the extension has left");
+    s->data = c->base + c->pos;
+    c->pos += s->size;
+  }
+  return true;
+}
+
+const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag) {
+  for (uint64_t i = 0; i < d->nsections; i++)
+    if (d->sections[i].tag == tag)
+      return &d->sections[i];
+  return NULL;
 }
 
 static bool read_dump(cursor_t *c, hpr_dump_t *d) {
@@ -269,6 +305,8 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
       }
       if (d->ext_version >= 2 && !read_modules_and_bins(c, d))
         return false;
+      if (d->ext_version >= 3 && !read_sections(c, d))
+        return false;
       d->has_ext = true;
     }
   }
@@ -341,6 +379,7 @@ void hpr_free(hpr_file_t *f) {
       free((char *)f->dumps[i].modules[m].path);
     free(f->dumps[i].modules);
     free(f->dumps[i].bins);
+    free(f->dumps[i].sections);
   }
   free(f->dumps);
   free(f->data);

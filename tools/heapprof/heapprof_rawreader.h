@@ -48,6 +48,13 @@ typedef struct hpr_bin {
   uint64_t allocs, bytes, frees, freed_bytes;
 } hpr_bin_t;
 
+/* Extension v3: one tagged per-dump section (tags in
+ * compiler-rt/lib/heapprof/heapprof_ext_sections.h and docs/formats.md). */
+typedef struct hpr_section {
+  uint64_t tag, size;    /* size: payload bytes, a multiple of 8 */
+  const uint8_t *data;   /* into the file buffer; read with memcpy */
+} hpr_section_t;
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;
@@ -60,6 +67,8 @@ typedef struct hpr_dump {
   hpr_module_t *modules;
   uint64_t nbins;
   hpr_bin_t *bins; /* both 0/NULL for extension v1 or no extension */
+  uint64_t nsections;
+  hpr_section_t *sections; /* 0/NULL before extension v3 */
 } hpr_dump_t;
 
 typedef struct hpr_file {
@@ -79,6 +88,8 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size);
 bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
                size_t err_size);
 void hpr_free(hpr_file_t *f);
+/* The dump's section with this tag, or NULL. */
+const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag);
 
 extern const char *const hpr_mib_names[27];
 extern const char *const hpr_ext_names[];

@@ -3,6 +3,7 @@
  * Part of heapprof.  See heapprof_profile_raw.h for the layout.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_ext_sections.h"
 
 static void put64(hp_buf_t *b, u64 v) { hp_buf_append(b, &v, 8); }
 static void put32(hp_buf_t *b, u32 v) { hp_buf_append(b, &v, 4); }
@@ -123,6 +124,7 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
 #undef X
     }
     put_modules_and_bins(b, map, bins);
+    hp_ext_sections_write(b, info);
     if (!b->failed) {
       u64 size = b->len - ext_start;
       hp_memcpy(b->data + ext_start + 16, &size, 8);

@@ -31,6 +31,9 @@
  *     zeros up to a multiple of 8 }          (the process map, main first)
  *   u64 nbins, nbins x { u64 size (0..1024, 1025 = larger), u64 allocs,
  *     u64 bytes, u64 frees, u64 freed bytes }  (non-empty bins, ascending)
+ *   -- version 3 adds: --
+ *   u64 nsections, nsections x { u64 tag, u64 payload bytes, payload }
+ *     (per-dump data by tag: heapprof_ext_sections.h)
  *
  * A reader takes the first nfields it knows and skips the rest, so fields
  * can be appended without a version bump; anything else bumps the version.
@@ -44,7 +47,7 @@
 
 /* The bytes "HPEXT" 0 "v" 0 read as a little-endian u64. */
 #define HP_EXT_MAGIC 0x0076005458455048ull
-#define HP_EXT_VERSION 2ull
+#define HP_EXT_VERSION 3ull
 
 /* Appends one dump; with_ext adds heapprof's extension section (with the
  * size bins of this dump). */

@@ -7,7 +7,7 @@
 // RUN: heapprof show %t.dir/*.profraw | FileCheck %s --check-prefix=SHOW
 // Three dumps: checkpoints 1 and 2, then exit (checkpoint number 0).
 // SHOW: 3 dumps
-// SHOW: dump 0 at offset 0x0: {{.*}}heapprof extension v2: checkpoint 1,
+// SHOW: dump 0 at offset 0x0: {{.*}}heapprof extension v3: checkpoint 1,
 // SHOW: dump 1 at offset {{.*}}checkpoint 2,
 // SHOW: dump 2 at offset {{.*}}checkpoint 0,
 // RUN: grep -c "^HeapProf profile:" %t.dir/*.txt | FileCheck %s --check-prefix=TEXT

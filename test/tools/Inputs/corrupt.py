@@ -32,7 +32,7 @@ for _ in range(n):
     k = struct.unpack_from("<Q", data, pos + 8)[0]
     pos += 16 + 8 * k
 assert struct.unpack_from("<Q", data, pos)[0] == 0x0076005458455048, "no extension"
-b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 3); write("ext-version.profraw", b)
+b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 4); write("ext-version.profraw", b)
 b = bytearray(data); struct.pack_into("<Q", b, pos + 8, 0); write("ext-version0.profraw", b)
 b = bytearray(data); struct.pack_into("<Q", b, pos + 16, 1 << 30); write("ext-size.profraw", b)
 b = bytearray(data); struct.pack_into("<Q", b, pos + 16, 16); write("ext-size-small.profraw", b)
@@ -58,3 +58,21 @@ b = bytearray(data); struct.pack_into("<Q", b, bins + 8, 1026); write("bin-size.
 write("empty.profraw", b"")
 # two copies back to back: a valid two-dump file
 write("two-dumps.profraw", data + data)
+# extension version 3's tagged sections: the runtime's profile ends with
+# nsections = 0 at the end of the extension; put other lists in its place
+ext_size = struct.unpack_from("<Q", data, pos + 16)[0]
+assert pos + ext_size == len(data) and struct.unpack_from("<Q", data, len(data) - 8)[0] == 0
+
+
+def with_sections(words):
+    b = bytearray(data[:-8]) + struct.pack("<%dQ" % len(words), *words)
+    struct.pack_into("<Q", b, 16, len(b))
+    struct.pack_into("<Q", b, pos + 16, len(b) - pos)
+    return b
+
+
+write("sections.profraw", with_sections([2, 7, 16, 11, 12, 9, 8, 13]))
+write("section-order.profraw", with_sections([2, 9, 8, 13, 7, 16, 11, 12]))
+write("section-odd.profraw", with_sections([1, 7, 12, 11, 12]))
+write("section-size.profraw", with_sections([1, 7, 1 << 30, 11]))
+write("section-count.profraw", with_sections([1 << 40]))

@@ -1,0 +1,38 @@
+/*===- heapprof_ext_sections.c - tagged sections of the extension -------===
+ *
+ * Part of heapprof.  See heapprof_ext_sections.h.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_ext_sections.h"
+
+/* One row per section, in ascending tag order.  A feature adds its row and
+ * its writer; the list ends with the {0, NULL} sentinel. */
+static const struct {
+  u64 tag;
+  hp_ext_section_writer_t *write;
+} sections[] = {
+    {0, NULL},
+};
+
+void hp_ext_sections_write(hp_buf_t *b, const hp_profile_info_t *info) {
+  size_t count_at = b->len;
+  u64 n = 0, zero = 0;
+  hp_buf_append(b, &zero, 8);
+  for (u32 i = 0; sections[i].write; i++) {
+    size_t start = b->len;
+    hp_buf_append(b, &sections[i].tag, 8);
+    hp_buf_append(b, &zero, 8);
+    sections[i].write(b, info);
+    if (b->failed)
+      return;
+    u64 size = b->len - start - 16;
+    HP_CHECK(size % 8 == 0);
+    if (!size) {
+      b->len = start; /* nothing to say: leave the section out */
+      continue;
+    }
+    hp_memcpy(b->data + start + 8, &size, 8);
+    n++;
+  }
+  if (!b->failed)
+    hp_memcpy(b->data + count_at, &n, 8);
+}
