@@ -1,6 +1,6 @@
 //===- cmd_html.cpp - heapprof html: the report as one web page -----------===//
 //
-// Part of heapprof.  Loads and symbolizes like `heapprof report`, then
+// Part of heapprof.  Loads and symbolizes like `heapprof report` (cli.h), then
 // writes one self-contained HTML file: the report JSON (render_json.cpp,
 // docs/formats.md) and every context's stack and counts for the flame
 // graph, each in a <script type="application/json"> block, and a small
@@ -9,6 +9,7 @@
 // written \u003c, so no function name or path can close the script.
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 #include "profile_model.h"
 #include "render.h"
@@ -31,19 +32,6 @@ const char heapprof::HtmlUsage[] =
     "  -o, --output FILE  the page to write (required)\n"
     "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR\n"
     "                     as for heapprof report\n";
-
-static int usageError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), HtmlUsage);
-  return 2;
-}
-
-static bool parseUnsigned(const std::string &S, unsigned &V) {
-  if (S.empty() || S.size() > 9 ||
-      S.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  V = static_cast<unsigned>(strtoul(S.c_str(), nullptr, 10));
-  return true;
-}
 
 // The JSON text made safe inside <script>: '<' only occurs in strings,
 // where \u003c means the same character.
@@ -391,64 +379,19 @@ int heapprof::cmdHtml(int Argc, char **Argv) {
   SymbolizeOptions Sym;
   TableOptions Tables;
   std::string Output;
-  for (int I = 0; I < Argc; I++) {
-    std::string A = Argv[I];
-    if (A == "-h" || A == "--help") {
-      fputs(HtmlUsage, stdout);
-      return 0;
-    }
-    if (A.size() < 2 || A[0] != '-') {
-      Inputs.push_back(A);
-      continue;
-    }
-    std::string Name = A, Value;
-    size_t Eq = A.find('=');
-    if (Eq != std::string::npos) {
-      Name = A.substr(0, Eq);
-      Value = A.substr(Eq + 1);
-    }
-    if (Name != "-o" && Name != "--output" && Name != "--sort" &&
-        Name != "--top" && Name != "--depth" && Name != "--binary" &&
-        Name != "--debug-dir")
-      return usageError("unknown option '" + A + "'");
-    if (Eq == std::string::npos) {
-      if (I + 1 >= Argc)
-        return usageError("option '" + Name + "' needs a value");
-      Value = Argv[++I];
-    }
-    if (Name == "-o" || Name == "--output") {
-      Output = Value;
-    } else if (Name == "--sort") {
-      if (!parseSortKey(Value, Tables.Sort))
-        return usageError("--sort: unknown measure '" + Value + "'");
-    } else if (Name == "--top") {
-      if (!parseUnsigned(Value, Tables.Top))
-        return usageError("--top: '" + Value + "' is not a number");
-    } else if (Name == "--depth") {
-      if (!parseUnsigned(Value, Tables.Depth) || Tables.Depth == 0)
-        return usageError("--depth: '" + Value +
-                          "' is not a number of frames (1 or more)");
-    } else if (Name == "--binary") {
-      Sym.Binaries.push_back(Value);
-    } else {
-      Sym.DebugDirs.push_back(Value);
-    }
-  }
+  Options O(HtmlUsage);
+  O.output(Output);
+  O.tables(Tables);
+  O.symbolize(Sym);
+  if (int Rc = O.parse(Argc, Argv, Inputs))
+    return Rc;
   if (Output.empty())
-    return usageError("no output file given (-o OUT.html)");
+    return O.usageError("no output file given (-o OUT.html)");
   if (Inputs.empty())
-    return usageError("no profile given");
-
+    return O.usageError("no profile given");
   Profile P;
-  std::string Err;
-  std::vector<std::string> Warnings;
-  if (!loadProfile(Inputs, P, Err) || !symbolize(P, Sym, Err, Warnings)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  if (!loadSymbolized(Inputs, Sym, P))
     return 1;
-  }
-  for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
-  mergeSameStacks(P);
   Report R = buildReport(P, Tables);
 
   std::string Json, Flame;
@@ -462,9 +405,5 @@ int heapprof::cmdHtml(int Argc, char **Argv) {
   Page += PageMiddle;
   Page += scriptSafe(Flame);
   Page += PageTail;
-  if (!writeOutput(Output, Page, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
-    return 1;
-  }
-  return 0;
+  return writeOutput(Output, Page) ? 0 : 1;
 }
