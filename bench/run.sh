@@ -415,7 +415,7 @@ repblock=$OUT/block-report.md
 if want report; then
   log "heapprof report at scale: bench/report/run.sh"
   {
-    echo "heapprof's commands on profiles of $(printf "%'d" "${BENCH_REPORT_CONTEXTS:-$([ "$QUICK" = 1 ] && echo 10000 || echo 100000)}") contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to that many contexts of 8 real return addresses each; BASE, and NEW the same program after a change), measured $(date -u '+%Y-%m-%d %H:%M UTC') after the runs above, heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null); the fastest of ${BENCH_REPORT_RUNS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)} runs each: wall and cpu seconds, peak RSS (wait4 ru_maxrss) of the whole command, input = the profiles it reads:"
+    echo "heapprof's commands on profiles of ${BENCH_REPORT_CONTEXTS:-$([ "$QUICK" = 1 ] && echo 10000 || echo 100000)} contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to that many contexts of 8 real return addresses each; BASE, and NEW the same program after a change), measured $(date -u '+%Y-%m-%d %H:%M UTC')$(want main && echo ' after the runs above'), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null); the fastest of ${BENCH_REPORT_RUNS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)} runs each: wall and cpu seconds, peak RSS (wait4 ru_maxrss) of the whole command, input = the profiles it reads:"
     echo
     BUILD=$B bench/report/run.sh "$OUT" "$TIMEIT" 2>"$LOGS/report-scale.log" ||
       { fail "heapprof report at scale failed (log: $OUTREL/logs/report-scale.log)"; echo "(failed: see $OUTREL/logs/report-scale.log)"; }
