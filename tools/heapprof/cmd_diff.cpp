@@ -30,6 +30,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -89,7 +91,9 @@ struct Side {
 };
 
 struct Row {
-  std::vector<Frame> Stack; // allocation site first
+  // Allocation site first; frames of the Profile the row was found in
+  // (both outlive the Diff).
+  std::vector<const Frame *> Stack;
   Side Base, New;
   int64_t delta(unsigned M) const {
     return static_cast<int64_t>(New.V[M] - Base.V[M]);
@@ -182,55 +186,67 @@ static bool shareProcess(const Profile &Base, const Profile &New) {
   return false;
 }
 
-static std::string stackKey(const Profile &P, const Context &C,
-                            bool Functions) {
-  std::string Key;
-  for (const Frame *F : C.frames(P)) {
-    Key += F->Function;
-    if (!Functions) {
-      Key += '\0';
-      Key += F->File;
-      Key += ':' + std::to_string(F->Line);
+// What --match compares of a frame, numbered: each distinct (function,
+// file, line, inlined), or (function, inlined), gets one number for both
+// profiles.  A Location's key is the bytes of its frames' numbers and a
+// context's key the concatenation of its Locations', so equal keys are
+// stacks that match, and 100,000 contexts make no strings of names.
+using FrameNumbers =
+    std::map<std::tuple<std::string, std::string, uint32_t, bool>, uint32_t>;
+
+static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
+                                             FrameNumbers &Numbers) {
+  std::vector<std::string> Keys(P.Locations.size());
+  for (size_t L = 0; L < P.Locations.size(); L++)
+    for (const Frame &F : P.Locations[L].Frames) {
+      uint32_t Id =
+          Numbers
+              .emplace(std::make_tuple(F.Function,
+                                       Functions ? std::string() : F.File,
+                                       Functions ? 0 : F.Line, F.Inlined),
+                       Numbers.size())
+              .first->second;
+      Keys[L].append(reinterpret_cast<const char *>(&Id), sizeof Id);
     }
-    Key += F->Inlined ? "\ni" : "\n";
-  }
-  return Key;
+  return Keys;
 }
 
 static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
   Diff D;
   for (unsigned M = 0; M < NumMeasures; M++)
     D.Known[M] = B.has(MeasureFields[M]) && N.has(MeasureFields[M]);
-  std::map<std::string, size_t> Ids;
+  FrameNumbers Numbers;
+  std::unordered_map<std::string, size_t> Ids;
   std::vector<Row> All;
   const Profile *Sides[2] = {&B, &N};
+  std::string Key;
   for (int S = 0; S < 2; S++) {
     const Profile &P = *Sides[S];
-    std::set<size_t> Seen;
+    std::vector<std::string> LocKeys = locationKeys(P, O.Functions, Numbers);
+    size_t Seen = 0;
     for (const Context &C : P.Contexts) {
-      auto [It, New] = Ids.emplace(stackKey(P, C, O.Functions), All.size());
-      if (New) {
-        Row R;
-        for (const Frame *F : C.frames(P))
-          R.Stack.push_back(*F);
-        All.push_back(std::move(R));
+      Key.clear();
+      for (uint32_t L : C.Stack)
+        Key += LocKeys[L];
+      auto It = Ids.find(Key);
+      if (It == Ids.end()) {
+        It = Ids.emplace(Key, All.size()).first;
+        All.emplace_back();
       }
       Row &R = All[It->second];
       Side &Sd = S ? R.New : R.Base;
-      if (S && !R.New.Present) { // NEW's frames: the lines of the new build
-        R.Stack.clear();
-        for (const Frame *F : C.frames(P))
-          R.Stack.push_back(*F);
-      }
+      if (!Sd.Present)
+        Seen++;
+      if (R.Stack.empty() || (S && !R.New.Present))
+        R.Stack = C.frames(P); // NEW's frames: the lines of the new build
       Sd.Present = true;
-      Seen.insert(It->second);
       for (unsigned M = 0; M < NumMeasures; M++) {
         uint64_t V = D.Known[M] ? C.C.get(MeasureFields[M]) : 0;
         Sd.V[M] += V;
         D.Total[S].V[M] += V;
       }
     }
-    D.Contexts[S] = Seen.size();
+    D.Contexts[S] = Seen;
   }
   for (Row &R : All) {
     if (R.changed())
@@ -247,7 +263,7 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
     if (X.Stack.size() != Y.Stack.size())
       return X.Stack.size() < Y.Stack.size();
     for (size_t I = 0; I < X.Stack.size(); I++) {
-      const Frame &F = X.Stack[I], &G = Y.Stack[I];
+      const Frame &F = *X.Stack[I], &G = *Y.Stack[I];
       if (F.Function != G.Function)
         return F.Function < G.Function;
       if (F.File != G.File)
@@ -372,7 +388,8 @@ static void renderDiffText(const Diff &D, llvm::raw_ostream &OS) {
        << " objects, accesses " << deltaCell(D, M_accesses, R.delta(M_accesses))
        << "\n";
     std::vector<std::vector<std::string>> S;
-    for (const Frame &F : R.Stack) {
+    for (const Frame *Fp : R.Stack) {
+      const Frame &F = *Fp;
       std::string Where;
       if (!F.File.empty())
         Where = relative(F.File) + ":" + std::to_string(F.Line);
@@ -444,8 +461,8 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
           J.attribute("rank", static_cast<int64_t>(I + 1));
           J.attribute("status", R.status());
           J.attributeArray("stack", [&] {
-            for (const Frame &F : R.Stack)
-              jsonFrame(J, F);
+            for (const Frame *F : R.Stack)
+              jsonFrame(J, *F);
           });
           Measures(R.Base, R.New);
         });
