@@ -33,6 +33,7 @@
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
 #                          the same as leaving "report" out of BENCH_SECTIONS)
 #   BENCH_REPORT_CONTEXTS=100000   contexts in that profile
+#   BENCH_REPORT_RUNS=2    runs per command there (the fastest is shown)
 #   BENCH_DOC=FILE         where the tables go (default docs/performance.md)
 #   BENCH_HEAPPROF_OPTIONS, BENCH_MEMPROF_OPTIONS   extra runtime options
 #   BENCH_ALLOC_HEAPPROF_OPTIONS  HEAPPROF_OPTIONS for the allocator-only rows
@@ -408,12 +409,13 @@ fi
 t_runs=$(($(date +%s) - t_runs))
 
 # ------------------------------------------------------ heapprof report ---
-# Post-processing at scale: heapprof report on a profile of 100,000 contexts.
+# Post-processing at scale: report, merge, diff, flamegraph, pprof and html
+# on profiles of 100,000 contexts.
 repblock=$OUT/block-report.md
 if want report; then
   log "heapprof report at scale: bench/report/run.sh"
   {
-    echo "\`heapprof report\` on a profile of many contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to N contexts of 8 real return addresses each), after the runs above; wall and cpu seconds, peak RSS of the whole report:"
+    echo "heapprof's commands on profiles of ${BENCH_REPORT_CONTEXTS:-$([ "$QUICK" = 1 ] && echo 10000 || echo 100000)} contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to that many contexts of 8 real return addresses each; BASE, and NEW the same program after a change), measured $(date -u '+%Y-%m-%d %H:%M UTC')$(want main && echo ' after the runs above'), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null); the fastest of ${BENCH_REPORT_RUNS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)} runs each: wall and cpu seconds, peak RSS (wait4 ru_maxrss) of the whole command, input = the profiles it reads:"
     echo
     BUILD=$B bench/report/run.sh "$OUT" "$TIMEIT" 2>"$LOGS/report-scale.log" ||
       { fail "heapprof report at scale failed (log: $OUTREL/logs/report-scale.log)"; echo "(failed: see $OUTREL/logs/report-scale.log)"; }

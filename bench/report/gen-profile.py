@@ -5,7 +5,12 @@ record are repeated N times, each with its own stack of DEPTH return
 addresses taken from the program's executable segment (so every frame
 symbolizes to a real function and line).
 
-usage: gen-profile.py IN OUT N [DEPTH]
+usage: gen-profile.py IN OUT N [DEPTH [VARIANT]]
+
+VARIANT 1 writes the same program's profile after a change, for heapprof
+diff: another process (pid + 1), every 10th context's bytes doubled, every
+20th context's stack replaced by one the base lacks (a context gone, one
+new).  VARIANT 0 (the default) is the base.
 """
 import random
 import struct
@@ -13,6 +18,7 @@ import sys
 
 src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 depth = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+variant = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 d = open(src, "rb").read()
 magic, ver, total, seg_off, mib_off, stack_off = struct.unpack_from("<6Q", d, 0)
 assert ver == 4
@@ -43,11 +49,25 @@ while len(stacks) < n:
     if s not in seen:
         seen.add(s)
         stacks.append(s)
+if variant:
+    pid += 1
+    for i in range(0, n, 20):
+        while True:
+            s = tuple(rng.choice(pcs) for _ in range(depth))
+            if s not in seen:
+                seen.add(s)
+                stacks[i] = s
+                break
 
 out = bytearray()
 mibs = bytearray(struct.pack("<Q", n))
+TOTAL_SIZE = 8 + 0x1c  # MIB: stack id, then TotalSize at 0x1c (u64)
+total_size = struct.unpack_from("<Q", mib, TOTAL_SIZE)[0]
 for i in range(n):
-    mibs += struct.pack("<Q", i + 1) + mib[8:]
+    m = bytearray(mib)
+    if variant and i % 10 == 0:
+        struct.pack_into("<Q", m, TOTAL_SIZE, 2 * total_size)
+    mibs += struct.pack("<Q", i + 1) + m[8:]
 stk = bytearray(struct.pack("<Q", n))
 for i, s in enumerate(stacks):
     stk += struct.pack("<QQ", i + 1, len(s)) + struct.pack("<%dQ" % len(s), *s)

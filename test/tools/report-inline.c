@@ -1,7 +1,8 @@
 // heapprof report expands inlined frames: the allocation site inside an
 // always_inline helper is frame 0, marked inlined into its caller, and the
 // direct allocation table names the helper (the innermost function that
-// called the allocator).
+// called the allocator).  pprof-inline.test exports the same program's
+// profile with heapprof pprof and checks it with the PPROF-* lines below.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %clang_heapprof -O2 -g %s -o %t
 // RUN: %env_heapprof_opts=profile_dir=%t.dir %run %t
@@ -35,3 +36,17 @@ int main(void) {
 // CHECK-NEXT: %bytes
 // CHECK-NEXT: 100.0% 432 B 432 B 6 0% 100% 0% 0% helper_alloc
 // JSON: ok
+
+// heapprof pprof keeps inlined frames as pprof expects them: one Location
+// for the return address with several Lines, innermost first, so
+// helper_alloc (inlined into make_thing) gets the 6 x 72 = 432 bytes.
+// PPROF-RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count
+// PPROF-RAW-NEXT: 6 432 6 432 {{[0-9]+}}: [[SITE:[0-9]+]] [[MAIN:[0-9]+]] {{$}}
+// PPROF-RAW-NEXT: Locations
+// PPROF-RAW-NEXT: [[SITE]]: 0x{{[0-9a-f]+}} M=1 helper_alloc {{.*}}report-inline.c:[[#@LINE-30]] s=0
+// PPROF-RAW-NEXT: make_thing {{.*}}report-inline.c:[[#@LINE-27]] s=0
+// PPROF-RAW-NEXT: [[MAIN]]: 0x{{[0-9a-f]+}} M=1 main {{.*}}report-inline.c
+// pprof marks the inlined function, and orders equal rows by name.
+// PPROF-TOP: 432B 100% 100% 432B 100% helper_alloc (inline)
+// PPROF-TOP-NEXT: 0 0% 100% 432B 100% main
+// PPROF-TOP-NEXT: 0 0% 100% 432B 100% make_thing

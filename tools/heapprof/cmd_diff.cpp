@@ -1,7 +1,7 @@
 //===- cmd_diff.cpp - heapprof diff: what grew between two profiles -------===//
 //
 // Part of heapprof.  Loads and symbolizes two profiles, BASE and NEW, as
-// `heapprof report` does (profile_model, symbolize), matches their
+// `heapprof report` does (cli.h's loadSymbolized), matches their
 // contexts by symbolized stack (so two runs, or two builds, of a program
 // compare) and prints per context the change of allocs, bytes, live
 // objects, live bytes and accesses, sorted by growth of bytes.
@@ -15,8 +15,10 @@
 // between them (docs/user-guide.md, "What grew").
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 #include "profile_model.h"
+#include "render.h"
 #include "symbolize.h"
 
 #include "llvm/Support/JSON.h"
@@ -28,6 +30,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -87,7 +91,9 @@ struct Side {
 };
 
 struct Row {
-  std::vector<Frame> Stack; // allocation site first
+  // Allocation site first; frames of the Profile the row was found in
+  // (both outlive the Diff).
+  std::vector<const Frame *> Stack;
   Side Base, New;
   int64_t delta(unsigned M) const {
     return static_cast<int64_t>(New.V[M] - Base.V[M]);
@@ -123,79 +129,35 @@ struct Diff {
 };
 } // namespace
 
-static int usageError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), DiffUsage);
-  return 2;
-}
-
 static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
+  Options Opts(DiffUsage);
+  auto Side = [](std::vector<std::string> &Paths) {
+    return [&Paths](const std::string &V) {
+      Paths.push_back(V);
+      return std::string();
+    };
+  };
+  Opts.value("--base", nullptr, Side(O.Base));
+  Opts.value("--new", nullptr, Side(O.New));
+  Opts.value("--match", nullptr, [&O](const std::string &V) {
+    if (V != "lines" && V != "functions")
+      return "unknown way '" + V + "' (lines or functions)";
+    O.Functions = V == "functions";
+    return std::string();
+  });
+  Opts.top(O.Top);
+  Opts.format(O.Json);
+  Opts.output(O.Output);
+  Opts.symbolize(O.Sym);
   std::vector<std::string> Pos;
-  for (int I = 0; I < Argc; I++) {
-    std::string A = Argv[I];
-    if (A == "-h" || A == "--help") {
-      fputs(DiffUsage, stdout);
-      exit(0);
-    }
-    if (A.size() < 2 || A[0] != '-' || A == "--") {
-      if (A == "--")
-        for (I++; I < Argc; I++)
-          Pos.push_back(Argv[I]);
-      else
-        Pos.push_back(A);
-      continue;
-    }
-    std::string Name = A, Value;
-    size_t Eq = A.find('=');
-    if (Eq != std::string::npos) {
-      Name = A.substr(0, Eq);
-      Value = A.substr(Eq + 1);
-    }
-    static const char *const WithValue[] = {
-        "--base",   "--new",    "--match",  "--top",      "--format",
-        "--output", "-o",       "--binary", "--debug-dir"};
-    bool Known = false;
-    for (const char *W : WithValue)
-      Known |= Name == W;
-    if (!Known)
-      return usageError("unknown option '" + A + "'");
-    if (Eq == std::string::npos) {
-      if (I + 1 >= Argc)
-        return usageError("option '" + Name + "' needs a value");
-      Value = Argv[++I];
-    }
-    if (Name == "--base") {
-      O.Base.push_back(Value);
-    } else if (Name == "--new") {
-      O.New.push_back(Value);
-    } else if (Name == "--match") {
-      if (Value != "lines" && Value != "functions")
-        return usageError("--match: unknown way '" + Value +
-                          "' (lines or functions)");
-      O.Functions = Value == "functions";
-    } else if (Name == "--top") {
-      if (Value.empty() || Value.size() > 9 ||
-          Value.find_first_not_of("0123456789") != std::string::npos)
-        return usageError("--top: '" + Value + "' is not a number");
-      O.Top = static_cast<unsigned>(strtoul(Value.c_str(), nullptr, 10));
-    } else if (Name == "--format") {
-      if (Value != "text" && Value != "json")
-        return usageError("--format: unknown format '" + Value +
-                          "' (text or json)");
-      O.Json = Value == "json";
-    } else if (Name == "--output" || Name == "-o") {
-      O.Output = Value;
-    } else if (Name == "--binary") {
-      O.Sym.Binaries.push_back(Value);
-    } else if (Name == "--debug-dir") {
-      O.Sym.DebugDirs.push_back(Value);
-    }
-  }
+  if (int Rc = Opts.parse(Argc, Argv, Pos))
+    return Rc;
   // BASE NEW, or the sides given by --base / --new and the rest.
   size_t Need = (O.Base.empty() ? 1 : 0) + (O.New.empty() ? 1 : 0);
   if (Pos.size() != Need)
-    return usageError(Need == 2 ? "give two profiles, BASE and NEW"
-                      : Need == 1 ? "give the other profile too"
-                                  : "--base and --new name both profiles");
+    return Opts.usageError(Need == 2   ? "give two profiles, BASE and NEW"
+                           : Need == 1 ? "give the other profile too"
+                                       : "--base and --new name both profiles");
   if (O.Base.empty()) {
     O.Base.insert(O.Base.begin(), Pos[0]);
     Pos.erase(Pos.begin());
@@ -203,16 +165,6 @@ static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
   if (O.New.empty())
     O.New.insert(O.New.begin(), Pos[0]);
   return 0;
-}
-
-static bool load(const std::vector<std::string> &Inputs, const DiffOptions &O,
-                 Profile &P, std::string &Err) {
-  std::vector<std::string> Warnings;
-  if (!loadProfile(Inputs, P, Err) || !symbolize(P, O.Sym, Err, Warnings))
-    return false;
-  for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
-  return true;
 }
 
 static std::string processKey(const Profile &P, const Process &Proc) {
@@ -234,55 +186,67 @@ static bool shareProcess(const Profile &Base, const Profile &New) {
   return false;
 }
 
-static std::string stackKey(const Profile &P, const Context &C,
-                            bool Functions) {
-  std::string Key;
-  for (const Frame *F : C.frames(P)) {
-    Key += F->Function;
-    if (!Functions) {
-      Key += '\0';
-      Key += F->File;
-      Key += ':' + std::to_string(F->Line);
+// What --match compares of a frame, numbered: each distinct (function,
+// file, line, inlined), or (function, inlined), gets one number for both
+// profiles.  A Location's key is the bytes of its frames' numbers and a
+// context's key the concatenation of its Locations', so equal keys are
+// stacks that match, and 100,000 contexts make no strings of names.
+using FrameNumbers =
+    std::map<std::tuple<std::string, std::string, uint32_t, bool>, uint32_t>;
+
+static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
+                                             FrameNumbers &Numbers) {
+  std::vector<std::string> Keys(P.Locations.size());
+  for (size_t L = 0; L < P.Locations.size(); L++)
+    for (const Frame &F : P.Locations[L].Frames) {
+      uint32_t Id =
+          Numbers
+              .emplace(std::make_tuple(F.Function,
+                                       Functions ? std::string() : F.File,
+                                       Functions ? 0 : F.Line, F.Inlined),
+                       Numbers.size())
+              .first->second;
+      Keys[L].append(reinterpret_cast<const char *>(&Id), sizeof Id);
     }
-    Key += F->Inlined ? "\ni" : "\n";
-  }
-  return Key;
+  return Keys;
 }
 
 static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
   Diff D;
   for (unsigned M = 0; M < NumMeasures; M++)
     D.Known[M] = B.has(MeasureFields[M]) && N.has(MeasureFields[M]);
-  std::map<std::string, size_t> Ids;
+  FrameNumbers Numbers;
+  std::unordered_map<std::string, size_t> Ids;
   std::vector<Row> All;
   const Profile *Sides[2] = {&B, &N};
+  std::string Key;
   for (int S = 0; S < 2; S++) {
     const Profile &P = *Sides[S];
-    std::set<size_t> Seen;
+    std::vector<std::string> LocKeys = locationKeys(P, O.Functions, Numbers);
+    size_t Seen = 0;
     for (const Context &C : P.Contexts) {
-      auto [It, New] = Ids.emplace(stackKey(P, C, O.Functions), All.size());
-      if (New) {
-        Row R;
-        for (const Frame *F : C.frames(P))
-          R.Stack.push_back(*F);
-        All.push_back(std::move(R));
+      Key.clear();
+      for (uint32_t L : C.Stack)
+        Key += LocKeys[L];
+      auto It = Ids.find(Key);
+      if (It == Ids.end()) {
+        It = Ids.emplace(Key, All.size()).first;
+        All.emplace_back();
       }
       Row &R = All[It->second];
       Side &Sd = S ? R.New : R.Base;
-      if (S && !R.New.Present) { // NEW's frames: the lines of the new build
-        R.Stack.clear();
-        for (const Frame *F : C.frames(P))
-          R.Stack.push_back(*F);
-      }
+      if (!Sd.Present)
+        Seen++;
+      if (R.Stack.empty() || (S && !R.New.Present))
+        R.Stack = C.frames(P); // NEW's frames: the lines of the new build
       Sd.Present = true;
-      Seen.insert(It->second);
       for (unsigned M = 0; M < NumMeasures; M++) {
         uint64_t V = D.Known[M] ? C.C.get(MeasureFields[M]) : 0;
         Sd.V[M] += V;
         D.Total[S].V[M] += V;
       }
     }
-    D.Contexts[S] = Seen.size();
+    D.Contexts[S] = Seen;
   }
   for (Row &R : All) {
     if (R.changed())
@@ -299,7 +263,7 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
     if (X.Stack.size() != Y.Stack.size())
       return X.Stack.size() < Y.Stack.size();
     for (size_t I = 0; I < X.Stack.size(); I++) {
-      const Frame &F = X.Stack[I], &G = Y.Stack[I];
+      const Frame &F = *X.Stack[I], &G = *Y.Stack[I];
       if (F.Function != G.Function)
         return F.Function < G.Function;
       if (F.File != G.File)
@@ -315,23 +279,6 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
 
 //===-- Text --------------------------------------------------------------===//
 
-// Exact below 10000 bytes; then one decimal in the largest unit that keeps
-// the number at least 1 (as the report prints sizes).
-static std::string human(uint64_t Bytes) {
-  if (Bytes < 10000)
-    return std::to_string(Bytes) + " B";
-  const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double V = Bytes / 1024.0;
-  int U = 0;
-  while (V >= 1024 && U < 3) {
-    V /= 1024;
-    U++;
-  }
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.1f %s", V, Units[U]);
-  return Buf;
-}
-
 static std::string signedNum(int64_t V) {
   return (V > 0 ? "+" : V < 0 ? "-" : "") +
          std::to_string(V < 0 ? -static_cast<uint64_t>(V)
@@ -340,7 +287,7 @@ static std::string signedNum(int64_t V) {
 
 static std::string signedBytes(int64_t V) {
   return (V > 0 ? "+" : V < 0 ? "-" : "") +
-         human(V < 0 ? -static_cast<uint64_t>(V) : static_cast<uint64_t>(V));
+         humanBytes(V < 0 ? -static_cast<uint64_t>(V) : static_cast<uint64_t>(V));
 }
 
 static bool isBytes(unsigned M) { return M == M_bytes || M == M_live_bytes; }
@@ -348,7 +295,7 @@ static bool isBytes(unsigned M) { return M == M_bytes || M == M_live_bytes; }
 static std::string cell(const Diff &D, unsigned M, uint64_t V) {
   if (!D.Known[M])
     return "?";
-  return isBytes(M) ? human(V) : std::to_string(V);
+  return isBytes(M) ? humanBytes(V) : std::to_string(V);
 }
 
 static std::string deltaCell(const Diff &D, unsigned M, int64_t V) {
@@ -401,7 +348,7 @@ static std::string relative(const std::string &File) {
 static const char *const MeasureLabels[NumMeasures] = {
     "allocations", "bytes", "live objects", "live bytes", "accesses"};
 
-static void renderText(const Diff &D, llvm::raw_ostream &OS) {
+static void renderDiffText(const Diff &D, llvm::raw_ostream &OS) {
   OS << "== Summary (NEW minus BASE)\n";
   std::vector<std::vector<std::string>> T;
   T.push_back({"", "base", "new", "change"});
@@ -441,7 +388,8 @@ static void renderText(const Diff &D, llvm::raw_ostream &OS) {
        << " objects, accesses " << deltaCell(D, M_accesses, R.delta(M_accesses))
        << "\n";
     std::vector<std::vector<std::string>> S;
-    for (const Frame &F : R.Stack) {
+    for (const Frame *Fp : R.Stack) {
+      const Frame &F = *Fp;
       std::string Where;
       if (!F.File.empty())
         Where = relative(F.File) + ":" + std::to_string(F.Line);
@@ -461,7 +409,7 @@ static void renderText(const Diff &D, llvm::raw_ostream &OS) {
 
 constexpr unsigned JsonDiffVersion = 1;
 
-static void renderJson(const Diff &D, const DiffOptions &O,
+static void renderDiffJson(const Diff &D, const DiffOptions &O,
                        llvm::raw_ostream &OS) {
   llvm::json::OStream J(OS, 1);
   auto Measures = [&](const Side &B, const Side &N) {
@@ -513,14 +461,8 @@ static void renderJson(const Diff &D, const DiffOptions &O,
           J.attribute("rank", static_cast<int64_t>(I + 1));
           J.attribute("status", R.status());
           J.attributeArray("stack", [&] {
-            for (const Frame &F : R.Stack)
-              J.object([&] {
-                J.attribute("function", F.Function);
-                J.attribute("file", F.File);
-                J.attribute("line", static_cast<int64_t>(F.Line));
-                J.attribute("column", static_cast<int64_t>(F.Column));
-                J.attribute("inlined", F.Inlined);
-              });
+            for (const Frame *F : R.Stack)
+              jsonFrame(J, *F);
           });
           Measures(R.Base, R.New);
         });
@@ -535,11 +477,8 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   if (int Rc = parseArgs(Argc, Argv, O))
     return Rc;
   Profile B, N;
-  std::string Err;
-  if (!load(O.Base, O, B, Err) || !load(O.New, O, N, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  if (!loadSymbolized(O.Base, O.Sym, B) || !loadSymbolized(O.New, O.Sym, N))
     return 1;
-  }
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
     // NEW's checkpoints count from BASE's: read NEW with BASE's files (a
@@ -547,23 +486,17 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
     std::vector<std::string> Both = O.Base;
     Both.insert(Both.end(), O.New.begin(), O.New.end());
     N = Profile();
-    if (!load(Both, O, N, Err)) {
-      fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+    if (!loadSymbolized(Both, O.Sym, N))
       return 1;
-    }
   }
   Diff D = compare(B, N, O);
   D.CumulativeNew = Cumulative;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   if (O.Json)
-    renderJson(D, O, OS);
+    renderDiffJson(D, O, OS);
   else
-    renderText(D, OS);
+    renderDiffText(D, OS);
   OS.flush();
-  if (!writeOutput(O.Output, Out, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
-    return 1;
-  }
-  return 0;
+  return writeOutput(O.Output, Out) ? 0 : 1;
 }

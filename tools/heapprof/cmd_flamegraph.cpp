@@ -8,10 +8,11 @@
 // the input of flamegraph.pl, inferno-flamegraph and speedscope; or, with
 // --svg, draws the flame graph itself as one self-contained SVG (inline
 // style and script, no external reference) that zooms on a click.
-// Loading and symbolizing are heapprof report's (profile_model, symbolize);
+// Loading and symbolizing are heapprof report's (cli.h's loadSymbolized);
 // the format is in docs/formats.md, "Collapsed stacks".
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 #include "profile_model.h"
 #include "symbolize.h"
@@ -51,68 +52,32 @@ struct FlameOptions {
 };
 } // namespace
 
-static int usageError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), FlamegraphUsage);
-  return 2;
-}
-
 static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
-  for (int I = 0; I < Argc; I++) {
-    std::string A = Argv[I];
-    if (A == "-h" || A == "--help") {
-      fputs(FlamegraphUsage, stdout);
-      exit(0);
-    }
-    if (A.size() < 2 || A[0] != '-' || A == "--") {
-      if (A == "--")
-        for (I++; I < Argc; I++)
-          O.Inputs.push_back(Argv[I]);
-      else
-        O.Inputs.push_back(A);
-      continue;
-    }
-    if (A == "--svg") {
-      O.Svg = true;
-      continue;
-    }
-    std::string Name = A, Value;
-    size_t Eq = A.find('=');
-    if (Eq != std::string::npos) {
-      Name = A.substr(0, Eq);
-      Value = A.substr(Eq + 1);
-    }
-    if (Name != "--weight" && Name != "--title" && Name != "--output" &&
-        Name != "-o" && Name != "--binary" && Name != "--debug-dir")
-      return usageError("unknown option '" + A + "'");
-    if (Eq == std::string::npos) {
-      if (I + 1 >= Argc)
-        return usageError("option '" + Name + "' needs a value");
-      Value = Argv[++I];
-    }
-    if (Name == "--weight") {
-      if (Value == "bytes")
-        O.Weight = Field::bytes, O.Unit = "bytes";
-      else if (Value == "allocs")
-        O.Weight = Field::allocs, O.Unit = "allocations";
-      else if (Value == "accesses")
-        O.Weight = Field::accesses, O.Unit = "accesses";
-      else if (Value == "live")
-        O.Weight = Field::live_bytes, O.Unit = "live bytes";
-      else
-        return usageError("--weight: unknown weight '" + Value +
-                          "' (bytes, allocs, accesses or live)");
-    } else if (Name == "--title") {
-      O.Title = Value;
-    } else if (Name == "--output" || Name == "-o") {
-      O.Output = Value;
-    } else if (Name == "--binary") {
-      O.Sym.Binaries.push_back(Value);
-    } else {
-      O.Sym.DebugDirs.push_back(Value);
-    }
-  }
+  Options Opts(FlamegraphUsage);
+  Opts.value("--weight", nullptr, [&O](const std::string &V) {
+    if (V == "bytes")
+      O.Weight = Field::bytes, O.Unit = "bytes";
+    else if (V == "allocs")
+      O.Weight = Field::allocs, O.Unit = "allocations";
+    else if (V == "accesses")
+      O.Weight = Field::accesses, O.Unit = "accesses";
+    else if (V == "live")
+      O.Weight = Field::live_bytes, O.Unit = "live bytes";
+    else
+      return "unknown weight '" + V + "' (bytes, allocs, accesses or live)";
+    return std::string();
+  });
+  Opts.flag("--svg", O.Svg);
+  Opts.value("--title", nullptr, [&O](const std::string &V) {
+    O.Title = V;
+    return std::string();
+  });
+  Opts.output(O.Output);
+  Opts.symbolize(O.Sym);
+  if (int Rc = Opts.parse(Argc, Argv, O.Inputs))
+    return Rc;
   if (O.Inputs.empty())
-    return usageError("no profile given");
+    return Opts.usageError("no profile given");
   return 0;
 }
 
@@ -368,24 +333,12 @@ int heapprof::cmdFlamegraph(int Argc, char **Argv) {
   if (int Rc = parseArgs(Argc, Argv, O))
     return Rc;
   Profile P;
-  std::string Err;
-  std::vector<std::string> Warnings;
-  if (!loadProfile(O.Inputs, P, Err) ||
-      !symbolize(P, O.Sym, Err, Warnings)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  if (!loadSymbolized(O.Inputs, O.Sym, P))
     return 1;
-  }
-  for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
-  if (!P.has(O.Weight)) {
-    fprintf(stderr,
-            "heapprof: error: %s: the profile does not record %s (field "
-            "%s)\n",
-            O.Inputs[0].c_str(), O.Unit,
-            FieldNames[static_cast<unsigned>(O.Weight)]);
-    return 1;
-  }
-  mergeSameStacks(P);
+  if (!P.has(O.Weight))
+    return inputError(O.Inputs[0] + ": the profile does not record " +
+                      O.Unit + " (field " +
+                      FieldNames[static_cast<unsigned>(O.Weight)] + ")");
   std::map<std::string, uint64_t> Lines = collapse(P, O.Weight);
   std::string Out;
   if (O.Svg) {
@@ -394,9 +347,5 @@ int heapprof::cmdFlamegraph(int Argc, char **Argv) {
     for (const auto &[Line, V] : Lines)
       Out += Line + " " + std::to_string(V) + "\n";
   }
-  if (!writeOutput(O.Output, Out, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
-    return 1;
-  }
-  return 0;
+  return writeOutput(O.Output, Out) ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 //===- cmd_html.cpp - heapprof html: the report as one web page -----------===//
 //
-// Part of heapprof.  Loads and symbolizes like `heapprof report`, then
+// Part of heapprof.  Loads and symbolizes like `heapprof report` (cli.h), then
 // writes one self-contained HTML file: the report JSON (render_json.cpp,
 // docs/formats.md) and every context's stack and counts for the flame
 // graph, each in a <script type="application/json"> block, and a small
@@ -9,6 +9,7 @@
 // written \u003c, so no function name or path can close the script.
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 #include "profile_model.h"
 #include "render.h"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <unordered_map>
 
 using namespace heapprof;
 
@@ -31,19 +33,6 @@ const char heapprof::HtmlUsage[] =
     "  -o, --output FILE  the page to write (required)\n"
     "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR\n"
     "                     as for heapprof report\n";
-
-static int usageError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), HtmlUsage);
-  return 2;
-}
-
-static bool parseUnsigned(const std::string &S, unsigned &V) {
-  if (S.empty() || S.size() > 9 ||
-      S.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  V = static_cast<unsigned>(strtoul(S.c_str(), nullptr, 10));
-  return true;
-}
 
 // The JSON text made safe inside <script>: '<' only occurs in strings,
 // where \u003c means the same character.
@@ -59,22 +48,78 @@ static std::string scriptSafe(const std::string &Json) {
   return Out;
 }
 
-// Every context's stack (root first, function names interned) and the four
-// weights the flame graph offers.
+// The flame graph's frames: every context's stack, root first, merged by
+// function name into one tree whose nodes carry the four weights the page
+// offers, summed over the contexts under them.  A frame under FlameMinShare
+// of every recorded weight's total is left out (its weight stays in the
+// frame above it): the page draws nothing under 0.05% of the view anyway,
+// and a profile of 100,000 small contexts would otherwise embed ~800,000
+// frames (docs/performance.md).  JSON: {"names": [...], "weights": [the
+// recorded ones], "frames": all, "min_share": FlameMinShare, "nodes":
+// [[parent, name, bytes, allocs, accesses, live_bytes], ...]}, node 0 the
+// root (parent and name -1), every parent before its children.
+constexpr double FlameMinShare = 1e-4;
+
 static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
-  std::map<std::string, uint32_t> Ids;
-  std::vector<const std::string *> Names;
-  std::vector<std::vector<uint32_t>> Stacks;
+  const Field Weights[] = {Field::bytes, Field::allocs, Field::accesses,
+                           Field::live_bytes};
+  constexpr unsigned NW = sizeof(Weights) / sizeof(Weights[0]);
+  struct Node {
+    uint32_t Parent, Name;
+    uint64_t W[NW];
+  };
+  std::map<std::string, uint32_t> NameIds;
+  std::vector<const std::string *> AllNames;
+  std::vector<Node> Nodes = {{~0u, ~0u, {}}};
+  std::unordered_map<const Frame *, uint32_t> FrameIds;
+  std::unordered_map<uint64_t, uint32_t> Kids; // parent << 32 | name
+  Kids.reserve(P.Contexts.size() * 4);
   for (const Context &Ctx : P.Contexts) {
+    uint64_t V[NW];
+    for (unsigned I = 0; I < NW; I++)
+      V[I] = P.has(Weights[I]) ? Ctx.C.get(Weights[I]) : 0;
     std::vector<const Frame *> Fs = Ctx.frames(P);
-    std::vector<uint32_t> S;
+    uint32_t N = 0;
+    for (unsigned I = 0; I < NW; I++)
+      Nodes[0].W[I] += V[I];
     for (auto It = Fs.rbegin(); It != Fs.rend(); ++It) {
-      auto Ins = Ids.emplace((*It)->Function, Names.size());
-      if (Ins.second)
-        Names.push_back(&Ins.first->first);
-      S.push_back(Ins.first->second);
+      // A Frame's name id: by its address first (frames are shared by the
+      // contexts through their Locations), by the string once per Frame.
+      auto ByFrame = FrameIds.try_emplace(*It, 0);
+      if (ByFrame.second) {
+        auto Name = NameIds.emplace((*It)->Function, AllNames.size());
+        if (Name.second)
+          AllNames.push_back(&Name.first->first);
+        ByFrame.first->second = Name.first->second;
+      }
+      uint64_t Key = static_cast<uint64_t>(N) << 32 | ByFrame.first->second;
+      auto Kid = Kids.try_emplace(Key, static_cast<uint32_t>(Nodes.size()));
+      if (Kid.second)
+        Nodes.push_back({N, ByFrame.first->second, {}});
+      N = Kid.first->second;
+      for (unsigned I = 0; I < NW; I++)
+        Nodes[N].W[I] += V[I];
     }
-    Stacks.push_back(std::move(S));
+  }
+  // Keep a frame that reaches the share in some weight; its ancestors weigh
+  // at least as much, so they are kept too.
+  std::vector<uint32_t> NewId(Nodes.size(), ~0u), Kept;
+  std::vector<uint32_t> NewName(AllNames.size(), ~0u);
+  std::vector<const std::string *> Names;
+  for (uint32_t N = 0; N < Nodes.size(); N++) {
+    bool Keep = N == 0;
+    for (unsigned I = 0; I < NW && !Keep; I++)
+      Keep = Nodes[N].W[I] &&
+             Nodes[N].W[I] >= FlameMinShare * Nodes[0].W[I];
+    if (!Keep)
+      continue;
+    NewId[N] = Kept.size();
+    Kept.push_back(N);
+    uint32_t Name = Nodes[N].Name;
+    if (N && NewName[Name] == ~0u) {
+      NewName[Name] = Names.size();
+      Names.push_back(AllNames[Name]);
+    }
   }
   llvm::json::OStream J(OS);
   J.object([&] {
@@ -82,27 +127,23 @@ static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
       for (const std::string *N : Names)
         J.value(*N);
     });
-    J.attributeArray("stacks", [&] {
-      for (const auto &S : Stacks)
+    J.attributeArray("weights", [&] {
+      for (Field F : Weights)
+        if (P.has(F))
+          J.value(FieldNames[static_cast<unsigned>(F)]);
+    });
+    J.attribute("frames", static_cast<int64_t>(Nodes.size() - 1));
+    J.attribute("min_share", FlameMinShare);
+    J.attributeArray("nodes", [&] {
+      for (uint32_t N : Kept)
         J.array([&] {
-          for (uint32_t I : S)
-            J.value(static_cast<int64_t>(I));
+          const Node &Nd = Nodes[N];
+          J.value(N ? static_cast<int64_t>(NewId[Nd.Parent]) : -1);
+          J.value(N ? static_cast<int64_t>(NewName[Nd.Name]) : -1);
+          for (uint64_t V : Nd.W)
+            J.value(static_cast<int64_t>(V));
         });
     });
-    const Field Weights[] = {Field::bytes, Field::allocs, Field::accesses,
-                             Field::live_bytes};
-    for (Field F : Weights) {
-      J.attributeBegin(FieldNames[static_cast<unsigned>(F)]);
-      if (!P.has(F)) {
-        J.value(nullptr);
-      } else {
-        J.array([&] {
-          for (const Context &Ctx : P.Contexts)
-            J.value(static_cast<int64_t>(Ctx.C.get(F)));
-        });
-      }
-      J.attributeEnd();
-    }
   });
 }
 
@@ -142,6 +183,7 @@ static const char PageTail[] = R"HTML(
 <h2>Flame graph</h2>
 <p>weight: <select id="weight"></select> <button id="reset">reset zoom</button>
 <span class="note">click a frame to zoom in; the allocation site is at the bottom</span></p>
+<p class="note" id="flame-pruned"></p>
 <div id="flame-info"></div>
 <div id="flame"></div>
 <div id="tables"></div>
@@ -301,25 +343,28 @@ document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.wh
 
 // The flame graph: every context's stack, root at the top, the allocation
 // site at the bottom; a frame's width is its share of the chosen weight.
-var weights = ["bytes", "allocs", "accesses", "live_bytes"].filter(function (w) { return F[w] !== null; });
+var weights = F.weights;
 var wsel = document.getElementById("weight");
 weights.forEach(function (w) { wsel.appendChild(el("option", {value: w}, w.replace("_", " "))); });
+var shown = F.nodes.length - 1;
+if (shown < F.frames)
+  document.getElementById("flame-pruned").textContent = "showing " + fmt(shown) + " of " +
+    fmt(F.frames) + " frames: the others weigh under " + F.min_share * 100 +
+    "% of every weight's total (they count in the frame above them)";
 var zoomPath = [];
+var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5};
 function buildTree(w) {
-  var root = {name: "all", value: 0, children: {}, order: []};
-  F.stacks.forEach(function (s, i) {
-    var v = F[w][i];
-    if (!v) return;
-    var n = root;
-    n.value += v;
-    s.forEach(function (id) {
-      var name = F.names[id];
-      if (!n.children[name]) { n.children[name] = {name: name, value: 0, children: {}, order: []}; n.order.push(name); }
-      n = n.children[name];
-      n.value += v;
-    });
+  var k = weightColumn[w];
+  var ns = F.nodes.map(function (r) {
+    return {name: r[1] < 0 ? "all" : F.names[r[1]], value: r[k], children: {}, order: []};
   });
-  return root;
+  F.nodes.forEach(function (r, i) {
+    var n = ns[i];
+    if (r[0] < 0 || !n.value) return;
+    ns[r[0]].children[n.name] = n;
+    ns[r[0]].order.push(n.name);
+  });
+  return ns[0];
 }
 function hue(name) {
   var h = 0;
@@ -391,64 +436,19 @@ int heapprof::cmdHtml(int Argc, char **Argv) {
   SymbolizeOptions Sym;
   TableOptions Tables;
   std::string Output;
-  for (int I = 0; I < Argc; I++) {
-    std::string A = Argv[I];
-    if (A == "-h" || A == "--help") {
-      fputs(HtmlUsage, stdout);
-      return 0;
-    }
-    if (A.size() < 2 || A[0] != '-') {
-      Inputs.push_back(A);
-      continue;
-    }
-    std::string Name = A, Value;
-    size_t Eq = A.find('=');
-    if (Eq != std::string::npos) {
-      Name = A.substr(0, Eq);
-      Value = A.substr(Eq + 1);
-    }
-    if (Name != "-o" && Name != "--output" && Name != "--sort" &&
-        Name != "--top" && Name != "--depth" && Name != "--binary" &&
-        Name != "--debug-dir")
-      return usageError("unknown option '" + A + "'");
-    if (Eq == std::string::npos) {
-      if (I + 1 >= Argc)
-        return usageError("option '" + Name + "' needs a value");
-      Value = Argv[++I];
-    }
-    if (Name == "-o" || Name == "--output") {
-      Output = Value;
-    } else if (Name == "--sort") {
-      if (!parseSortKey(Value, Tables.Sort))
-        return usageError("--sort: unknown measure '" + Value + "'");
-    } else if (Name == "--top") {
-      if (!parseUnsigned(Value, Tables.Top))
-        return usageError("--top: '" + Value + "' is not a number");
-    } else if (Name == "--depth") {
-      if (!parseUnsigned(Value, Tables.Depth) || Tables.Depth == 0)
-        return usageError("--depth: '" + Value +
-                          "' is not a number of frames (1 or more)");
-    } else if (Name == "--binary") {
-      Sym.Binaries.push_back(Value);
-    } else {
-      Sym.DebugDirs.push_back(Value);
-    }
-  }
+  Options O(HtmlUsage);
+  O.output(Output);
+  O.tables(Tables);
+  O.symbolize(Sym);
+  if (int Rc = O.parse(Argc, Argv, Inputs))
+    return Rc;
   if (Output.empty())
-    return usageError("no output file given (-o OUT.html)");
+    return O.usageError("no output file given (-o OUT.html)");
   if (Inputs.empty())
-    return usageError("no profile given");
-
+    return O.usageError("no profile given");
   Profile P;
-  std::string Err;
-  std::vector<std::string> Warnings;
-  if (!loadProfile(Inputs, P, Err) || !symbolize(P, Sym, Err, Warnings)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  if (!loadSymbolized(Inputs, Sym, P))
     return 1;
-  }
-  for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
-  mergeSameStacks(P);
   Report R = buildReport(P, Tables);
 
   std::string Json, Flame;
@@ -462,9 +462,5 @@ int heapprof::cmdHtml(int Argc, char **Argv) {
   Page += PageMiddle;
   Page += scriptSafe(Flame);
   Page += PageTail;
-  if (!writeOutput(Output, Page, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
-    return 1;
-  }
-  return 0;
+  return writeOutput(Output, Page) ? 0 : 1;
 }

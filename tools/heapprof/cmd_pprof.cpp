@@ -8,6 +8,7 @@
 // all (writeOutput).  What goes where: docs/formats.md, "pprof export".
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 #include "profile.pb-c.h"
 #include "profile_model.h"
@@ -34,11 +35,6 @@ const char heapprof::PprofUsage[] =
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n";
-
-static int usageError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), PprofUsage);
-  return 2;
-}
 
 namespace {
 // The sample types, in Sample.value order, and the Counts they come from.
@@ -243,45 +239,15 @@ int heapprof::cmdPprof(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
   SymbolizeOptions Sym;
   std::string Output;
-  for (int I = 0; I < Argc; I++) {
-    std::string A = Argv[I];
-    if (A == "-h" || A == "--help") {
-      fputs(PprofUsage, stdout);
-      return 0;
-    }
-    if (A.size() < 2 || A[0] != '-' || A == "--") {
-      if (A == "--")
-        for (I++; I < Argc; I++)
-          Inputs.push_back(Argv[I]);
-      else
-        Inputs.push_back(A);
-      continue;
-    }
-    std::string Name = A, Value;
-    size_t Eq = A.find('=');
-    if (Eq != std::string::npos) {
-      Name = A.substr(0, Eq);
-      Value = A.substr(Eq + 1);
-    }
-    if (Name != "-o" && Name != "--output" && Name != "--binary" &&
-        Name != "--debug-dir")
-      return usageError("unknown option '" + A + "'");
-    if (Eq == std::string::npos) {
-      if (I + 1 >= Argc)
-        return usageError("option '" + Name + "' needs a value");
-      Value = Argv[++I];
-    }
-    if (Name == "--binary")
-      Sym.Binaries.push_back(Value);
-    else if (Name == "--debug-dir")
-      Sym.DebugDirs.push_back(Value);
-    else
-      Output = Value;
-  }
+  Options O(PprofUsage);
+  O.output(Output);
+  O.symbolize(Sym);
+  if (int Rc = O.parse(Argc, Argv, Inputs))
+    return Rc;
   if (Output.empty())
-    return usageError("no output file given (-o OUT.pb.gz)");
+    return O.usageError("no output file given (-o OUT.pb.gz)");
   if (Inputs.empty())
-    return usageError("no profile given");
+    return O.usageError("no profile given");
   Profile P;
   if (!loadSymbolized(Inputs, Sym, P))
     return 1;
@@ -291,15 +257,8 @@ int heapprof::cmdPprof(int Argc, char **Argv) {
                      '\0');
   perftools__profiles__profile__pack(
       &B.Msg, reinterpret_cast<uint8_t *>(&Packed[0]));
-  std::string Zipped, Err;
-  if (!gzip(Packed, Zipped)) {
-    fprintf(stderr, "heapprof: error: %s: cannot compress the profile\n",
-            Output.c_str());
-    return 1;
-  }
-  if (!writeOutput(Output, Zipped, Err)) {
-    fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
-    return 1;
-  }
-  return 0;
+  std::string Zipped;
+  if (!gzip(Packed, Zipped))
+    return inputError(Output + ": cannot compress the profile");
+  return writeOutput(Output, Zipped) ? 0 : 1;
 }

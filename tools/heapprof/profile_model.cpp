@@ -554,24 +554,41 @@ bool heapprof::loadProfile(const std::vector<std::string> &Inputs, Profile &P,
 }
 
 void heapprof::mergeSameStacks(Profile &P) {
+  // Each distinct frame (function, file, line, column, inlined) gets a
+  // number once, and each Location the numbers of its frames; a context's
+  // key is then the bytes of its frames' numbers.  Equal keys are equal
+  // frame sequences, as with a key spelled out in names, but the 100,000
+  // contexts of a big profile no longer build 800,000 strings of names.
+  std::map<std::tuple<const std::string &, const std::string &, uint32_t,
+                      uint32_t, bool>,
+           uint32_t>
+      FrameIds;
+  std::vector<std::string> LocKeys(P.Locations.size());
+  for (size_t L = 0; L < P.Locations.size(); L++)
+    for (const Frame &F : P.Locations[L].Frames) {
+      uint32_t Id =
+          FrameIds
+              .emplace(std::forward_as_tuple(F.Function, F.File, F.Line,
+                                             F.Column, F.Inlined),
+                       FrameIds.size())
+              .first->second;
+      LocKeys[L].append(reinterpret_cast<const char *>(&Id), sizeof Id);
+    }
   std::unordered_map<std::string, uint32_t> Seen;
+  Seen.reserve(P.Contexts.size());
   std::vector<Context> Out;
   std::string Key;
   for (Context &C : P.Contexts) {
     Key.clear();
-    for (const Frame *F : C.frames(P)) {
-      Key += F->Function;
-      Key += '\0';
-      Key += F->File;
-      Key += '\0';
-      Key += std::to_string(F->Line) + ":" + std::to_string(F->Column) +
-             (F->Inlined ? "i" : "") + '\n';
-    }
-    auto [It, New] = Seen.emplace(Key, Out.size());
-    if (New)
+    for (uint32_t L : C.Stack)
+      Key += LocKeys[L];
+    auto It = Seen.find(Key);
+    if (It == Seen.end()) {
+      Seen.emplace(Key, Out.size());
       Out.push_back(std::move(C));
-    else
+    } else {
       Out[It->second].C.add(C.C);
+    }
   }
   P.Contexts = std::move(Out);
 }

@@ -6,6 +6,7 @@
 #include "progress.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -15,9 +16,22 @@ Progress::Progress(const char *What, uint64_t Total)
     : What(What), Total(Total), Enabled(isatty(2)), Start(Clock::now()),
       Last(Start) {}
 
+// How long a step runs before its progress shows: 1 s, or
+// HEAPPROF_PROGRESS_AFTER_MS (for the test that checks the line on a
+// terminal without a profile big enough to take a second).
+static std::chrono::milliseconds showAfter() {
+  static const std::chrono::milliseconds After = [] {
+    const char *E = getenv("HEAPPROF_PROGRESS_AFTER_MS");
+    char *End;
+    long Ms = E && *E ? strtol(E, &End, 10) : -1;
+    return std::chrono::milliseconds(Ms >= 0 && !*End ? Ms : 1000);
+  }();
+  return After;
+}
+
 void Progress::draw(uint64_t Done) {
   auto Now = Clock::now();
-  if (Now - Start < std::chrono::seconds(1) ||
+  if (Now - Start < showAfter() ||
       (Shown && Now - Last < std::chrono::milliseconds(100)))
     return;
   Last = Now;

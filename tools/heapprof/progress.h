@@ -2,9 +2,10 @@
 //
 // Part of heapprof.  A report of a big profile can take seconds (reading,
 // symbolizing); when stderr is a terminal and a step has run for over a
-// second, one line "heapprof: <step> <done>/<total>" is kept up to date
-// and erased when the step ends.  Nothing is printed otherwise, so
-// redirected output and the tests never see it.
+// second (HEAPPROF_PROGRESS_AFTER_MS=N: N ms; for the test), one line
+// "heapprof: <step> <done>/<total>" is kept up to date and erased when the
+// step ends.  Nothing is printed otherwise, so redirected output never
+// sees it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HEAPPROF_TOOL_PROGRESS_H

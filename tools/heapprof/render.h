@@ -10,9 +10,15 @@
 
 #include "tables.h"
 
+#include <cstdint>
+#include <string>
+
 namespace llvm {
 class raw_ostream;
+namespace json {
+class OStream;
 }
+} // namespace llvm
 
 namespace heapprof {
 
@@ -23,6 +29,13 @@ void renderText(const Report &R, llvm::raw_ostream &OS);
 // (render_json.cpp; the format is in docs/formats.md).
 constexpr unsigned JsonReportVersion = 1;
 void renderJson(const Report &R, llvm::raw_ostream &OS);
+
+// The pieces other outputs (heapprof diff) print the same way:
+// a size exact below 10000 bytes, then with one decimal in the largest
+// unit that keeps it at least 1 ("12.3 MiB"; render_text.cpp), and one
+// stack frame as a JSON object (render_json.cpp).
+std::string humanBytes(uint64_t Bytes);
+void jsonFrame(llvm::json::OStream &J, const Frame &F);
 
 } // namespace heapprof
 

@@ -29,7 +29,7 @@ static void number(OStream &J, double V, int Decimals = 2) {
   J.rawValue(Buf);
 }
 
-static void frame(OStream &J, const Frame &F) {
+void heapprof::jsonFrame(OStream &J, const Frame &F) {
   J.object([&] {
     J.attribute("function", F.Function);
     J.attribute("file", F.File);
@@ -62,7 +62,7 @@ static void context(OStream &J, const Report &R, uint32_t I,
     }
     J.attributeArray("stack", [&] {
       for (const Frame *F : Ctx.frames(P))
-        frame(J, *F);
+        jsonFrame(J, *F);
     });
     for (unsigned F = 0; F < NumFields; F++) {
       Field Fl = static_cast<Field>(F);
@@ -194,7 +194,7 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
           J.object([&] {
             J.attributeArray("chain", [&] {
               for (const Frame &F : L.Chain)
-                frame(J, F);
+                jsonFrame(J, F);
             });
             J.attribute("objects", static_cast<int64_t>(L.Objects));
             if (P.has(Field::live_bytes))

@@ -26,9 +26,7 @@ static std::string str(const char *Fmt, double V) {
   return Buf;
 }
 
-// Exact below 10000 bytes; then one decimal in the largest unit that keeps
-// the number at least 1.
-static std::string human(uint64_t Bytes) {
+std::string heapprof::humanBytes(uint64_t Bytes) {
   if (Bytes < 10000)
     return std::to_string(Bytes) + " B";
   const char *Units[] = {"KiB", "MiB", "GiB", "TiB"};
@@ -135,8 +133,8 @@ static std::string sizes(const Counts &C) {
   if (!C.allocs)
     return "";
   if (C.min_size == C.max_size)
-    return human(C.min_size) + " each";
-  return human(C.min_size) + " to " + human(C.max_size);
+    return humanBytes(C.min_size) + " each";
+  return humanBytes(C.min_size) + " to " + humanBytes(C.max_size);
 }
 
 static std::string objects(uint64_t N) {
@@ -150,13 +148,13 @@ static void summary(const Report &R, raw_ostream &OS) {
   TextTable Tab({"", ""}, "ll");
   Tab.add({"allocations", objects(T.allocs) + ", " +
                               std::to_string(T.bytes) + " bytes (" +
-                              human(T.bytes) + ")"});
+                              humanBytes(T.bytes) + ")"});
   if (P.has(Field::frees)) {
     Tab.add({"frees", objects(T.frees)});
     std::string Live = objects(T.live_objects);
     if (P.has(Field::live_bytes))
       Live += ", " + std::to_string(T.live_bytes) + " bytes (" +
-              human(T.live_bytes) + ")";
+              humanBytes(T.live_bytes) + ")";
     Tab.add({"live at the end", Live});
   } else {
     Tab.add({"frees", "unknown (the profile lacks live_at_dump)"});
@@ -229,14 +227,14 @@ static void top(const Report &R, raw_ostream &OS) {
     default:
       break;
     }
-    OS << human(C.bytes) << " in " << objects(C.allocs);
+    OS << humanBytes(C.bytes) << " in " << objects(C.allocs);
     std::string Sz = sizes(C);
     if (!Sz.empty())
       OS << " (" << Sz << ")";
     if (Live) {
       OS << ", " << C.live_objects << " live";
       if (LiveBytes)
-        OS << " (" << human(C.live_bytes) << ")";
+        OS << " (" << humanBytes(C.live_bytes) << ")";
     }
     OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
        << " (" << str("%.1f", D.AccessesPerObject) << " per object)\n";
@@ -273,7 +271,7 @@ static void leaks(const Report &R, raw_ostream &OS) {
     OS << "(bytes unknown: the profile lacks live_bytes; % is of objects)\n";
   TextTable Tab({"bytes", "%", "objects", "call chain"}, "rrrl");
   for (const LeakRow &Row : R.Leaks)
-    Tab.add({Bytes ? human(Row.Bytes) : "?", percent(Row.Percent),
+    Tab.add({Bytes ? humanBytes(Row.Bytes) : "?", percent(Row.Percent),
              std::to_string(Row.Objects), chain(Row.Chain)});
   Tab.print(OS);
   omitted(OS, R.LeakInfo, "call chain", "call chains");
@@ -291,8 +289,8 @@ static void bins(const Report &R, raw_ostream &OS) {
                  "%bytes"});
   for (const BinRow &B : R.Bins)
     Tab.add({B.Size > 1024 ? ">1024" : std::to_string(B.Size),
-             std::to_string(B.Allocs), human(B.Bytes), std::to_string(B.Frees),
-             human(B.Kept), percent(B.PercentAllocs),
+             std::to_string(B.Allocs), humanBytes(B.Bytes), std::to_string(B.Frees),
+             humanBytes(B.Kept), percent(B.PercentAllocs),
              percent(B.PercentBytes)});
   Tab.print(OS);
   if (!R.Opts.Full)
@@ -311,9 +309,9 @@ static void direct(const Report &R, raw_ostream &OS) {
   Head.push_back("function");
   TextTable Tab(Head, std::string(Head.size() - 1, 'r') + "l");
   for (const DirectRow &D : R.Direct) {
-    std::vector<std::string> Row = {percent(D.Percent), human(D.Bytes),
+    std::vector<std::string> Row = {percent(D.Percent), humanBytes(D.Bytes),
                                     R.P->has(Field::live_bytes)
-                                        ? human(D.KeptBytes)
+                                        ? humanBytes(D.KeptBytes)
                                         : "?",
                                     std::to_string(D.Calls)};
     if (R.DirectClasses)
@@ -347,7 +345,7 @@ static void callGraph(const Report &R, raw_ostream &OS) {
   };
   for (const CallGraphEntry &E : R.CallGraph) {
     for (const CallEdge &C : E.Callers)
-      Tab.add({"", "", "", human(C.Bytes), std::to_string(C.Calls),
+      Tab.add({"", "", "", humanBytes(C.Bytes), std::to_string(C.Calls),
                "    " + Name(C)});
     std::string N = E.Name + " [" + std::to_string(E.Index) + "]";
     if (!E.Members.empty()) {
@@ -356,10 +354,10 @@ static void callGraph(const Report &R, raw_ostream &OS) {
         N += " " + M;
     }
     Tab.add({"[" + std::to_string(E.Index) + "]", percent(E.Percent),
-             human(E.SelfBytes), human(E.TotalBytes),
+             humanBytes(E.SelfBytes), humanBytes(E.TotalBytes),
              std::to_string(E.TotalCalls), N});
     for (const CallEdge &C : E.Callees)
-      Tab.add({"", "", "", human(C.Bytes), std::to_string(C.Calls),
+      Tab.add({"", "", "", humanBytes(C.Bytes), std::to_string(C.Calls),
                "    " + Name(C)});
     Tab.add({"-----"});
   }
@@ -413,7 +411,7 @@ static void measures(const Report &R, raw_ostream &OS) {
     Derived D = derive(Ctx.C);
     const Frame &F = P.Locations[Ctx.Stack[0]].Frames[0];
     std::string W = where(F);
-    Tab.add({human(Ctx.C.bytes), std::to_string(Ctx.C.allocs),
+    Tab.add({humanBytes(Ctx.C.bytes), std::to_string(Ctx.C.allocs),
              str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
              str("%.1f", D.LifetimeMs),
              F.Function + (W.empty() ? "" : " (" + W + ")")});

@@ -6,18 +6,11 @@
 // RUN: %env_heapprof_opts=junk_fill=1:log_path=stderr %run %t 2>&1 | FileCheck %s
 // Without the flag the reused block still shows what the program left there.
 // RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s --check-prefix=OFF
+#include "Inputs/count_bytes.h"
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-// Counts the bytes of [p, p + n) equal to b, reading through volatile.
-static size_t count_bytes(const volatile unsigned char *p, size_t n, int b) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    k += p[i] == (unsigned char)b;
-  return k;
-}
 
 __attribute__((noinline)) char *site_counted(void) { return malloc(100); }
 

@@ -7,17 +7,11 @@
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=junk_fill=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s
 // RUN: %env_heapprof_opts=log_path=%t.prof %run %t 2>&1 | FileCheck %s --check-prefix=OFF
+#include "Inputs/count_bytes.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static size_t count_bytes(const volatile unsigned char *p, size_t n, int b) {
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    k += p[i] == (unsigned char)b;
-  return k;
-}
 
 int main(void) {
   unsigned char *volatile p = malloc(200);
