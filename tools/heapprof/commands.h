@@ -26,6 +26,8 @@ int cmdFlamegraph(int Argc, char **Argv);
 int cmdPprof(int Argc, char **Argv);
 extern const char HtmlUsage[];
 int cmdHtml(int Argc, char **Argv);
+extern const char RunUsage[];
+int cmdRun(int Argc, char **Argv); // cmd_run.cpp
 
 // Shared by the commands that render a Profile (cmd_report.cpp):
 // loads Inputs, symbolizes, merges same stacks; prints the error (one
