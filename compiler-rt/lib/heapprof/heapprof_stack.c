@@ -101,9 +101,9 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
       reached_end = true;
       break;
     } else {
-      /* The frame-pointer step, with the checks of hp_unwind_fp. */
-      if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top) ||
-          !frame_ok(((const uptr *)bp)[0], bp, stack_top))
+      /* The frame-pointer step, with the checks of hp_unwind_fp: the
+       * caller's frame (bp) inside the stack, above this one. */
+      if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
       next_ra = ((const uptr *)bp)[1];
       next_bp = ((const uptr *)bp)[0];
