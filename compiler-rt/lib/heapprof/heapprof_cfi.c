@@ -402,29 +402,4 @@ static u64 compute(uptr pc) {
   return make_recipe(&s);
 }
 
-/* ------------------------------------------------------------- the cache */
-
-#define CACHE_BITS 10
-typedef struct cfi_cache {
-  uptr tag[1u << CACHE_BITS];
-  u64 recipe[1u << CACHE_BITS];
-} cfi_cache_t;
-
-static HP_TLS cfi_cache_t cache;
-
-u64 hp_cfi_recipe(uptr pc) {
-  u32 i = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
-  if (HP_LIKELY(__atomic_load_n(&cache.tag[i], __ATOMIC_RELAXED) == pc)) {
-    __atomic_signal_fence(__ATOMIC_ACQUIRE);
-    return cache.recipe[i];
-  }
-  u64 r = compute(pc);
-  __atomic_store_n(&cache.tag[i], 0, __ATOMIC_RELAXED);
-  __atomic_signal_fence(__ATOMIC_RELEASE);
-  cache.recipe[i] = r;
-  __atomic_signal_fence(__ATOMIC_RELEASE);
-  __atomic_store_n(&cache.tag[i], pc, __ATOMIC_RELAXED);
-  return r;
-}
-
-u64 hp_cfi_recipe_uncached(uptr pc) { return compute(pc); }
+u64 hp_cfi_compute(uptr pc) { return compute(pc); }

@@ -57,6 +57,36 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   return n;
 }
 
+/* The recipe cache: per thread, direct-mapped on the return address.  An
+ * entry is written tag last, so a signal handler that allocates on this
+ * thread in the middle of an update sees the old entry or none. */
+#define CFI_CACHE_BITS 10
+static HP_TLS struct {
+  uptr tag[1u << CFI_CACHE_BITS];
+  u64 recipe[1u << CFI_CACHE_BITS];
+} cfi_cache;
+
+static HP_NOINLINE u64 cfi_miss(uptr pc, u32 i) {
+  u64 r = hp_cfi_compute(pc);
+  cfi_cache.tag[i] = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  cfi_cache.recipe[i] = r;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  cfi_cache.tag[i] = pc;
+  return r;
+}
+
+static HP_ALWAYS_INLINE u64 cfi_lookup(uptr pc) {
+  u32 i = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - CFI_CACHE_BITS));
+  if (HP_LIKELY(cfi_cache.tag[i] == pc)) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return cfi_cache.recipe[i];
+  }
+  return cfi_miss(pc, i);
+}
+
+u64 hp_cfi_recipe(uptr pc) { return cfi_lookup(pc); }
+
 /* The walk with CFI recipes.  A frame's state is its return address ra
  * (into the caller), the caller's rsp after the return (sp) and its rbp
  * (bp).  The caller's own step is computed before ra is kept: ra is kept
@@ -77,10 +107,18 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   for (;;) {
     if (ra < 4096)
       break;
-    u64 r = hp_cfi_recipe(ra - 1);
+    u64 r = cfi_lookup(ra - 1);
     u64 kind = r & HP_CFI_KIND_MASK;
     uptr next_ra, next_bp, next_sp;
-    if (kind == HP_CFI_STEP) {
+    if (HP_LIKELY(r == HP_CFI_FRAME_POINTER)) {
+      /* The common case, a function with a frame pointer: written as the
+       * frame-pointer step so the CPU need not wait for the recipe. */
+      if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
+        break;
+      next_ra = ((const uptr *)bp)[1];
+      next_bp = ((const uptr *)bp)[0];
+      next_sp = bp + 2 * sizeof(uptr);
+    } else if (kind == HP_CFI_STEP) {
       uptr cfa = ((r & HP_CFI_CFA_RBP) ? bp : sp) + (uptr)(u32)(r >> 32);
       if (cfa < sp + sizeof(uptr) || cfa > stack_top || (cfa & 7))
         break;

@@ -47,8 +47,12 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
 #define HP_CFI_STEP 2ull /* follow the recipe */
 #define HP_CFI_END 3ull  /* the outermost frame (return address undefined) */
 #define HP_CFI_CFA_RBP 4ull
-u64 hp_cfi_recipe(uptr pc);
-u64 hp_cfi_recipe_uncached(uptr pc);
+/* push rbp; mov rbp, rsp: CFA = rbp + 16, rbp saved at CFA - 16. */
+#define HP_CFI_FRAME_POINTER                                                 \
+  (HP_CFI_STEP | HP_CFI_CFA_RBP | 1ull << 3 | (u64)(u16)-16 << 16 |         \
+   16ull << 32)
+u64 hp_cfi_compute(uptr pc);     /* heapprof_cfi.c: no cache */
+u64 hp_cfi_recipe(uptr pc);      /* heapprof_stack.c: cached */
 /* libc's code, where the main thread's outermost frames are. */
 extern uptr hp_cfi_libc_lo, hp_cfi_libc_hi;
 
