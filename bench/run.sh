@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -457,6 +457,38 @@ want main && {
   echo "Every exact command line is in $OUTREL/commands.txt after a run; per-run raw numbers in $OUTREL/results.tsv."
 } >"$block"
 
+# The cost of one allocation stack per unwinder (bench/micro/unwind.c):
+# heapprof's frame-pointer walk, its CFI walk and libunwind's unw_backtrace.
+ublock=$OUT/block-unwind.md
+want unwind && {
+  UNW_DEPTH=30 UNW_ITERS=200000
+  [ "$QUICK" = 1 ] && UNW_ITERS=20000
+  ucmd="$CC $COMMON bench/micro/unwind.c -Wl,--whole-archive $RTLIB -Wl,--no-whole-archive -lunwind -lpthread -ldl -lm -o $BIN/unwind"
+  log "unwind: $ucmd"
+  if bash -c "$ucmd" >"$LOGS/unwind.build.log" 2>&1; then
+    : >"$OUT/unwind.txt"
+    for r in $(seq "$RUNS"); do
+      "$BIN/unwind" "$UNW_DEPTH" "$UNW_ITERS" >>"$OUT/unwind.txt" 2>>"$LOGS/unwind.run.log" ||
+        fail "bench/micro/unwind.c run $r failed (log: $OUTREL/logs/unwind.run.log)"
+    done
+    {
+      echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/run.sh (\`BENCH_SECTIONS=unwind\` runs only this table$([ "$QUICK" = 1 ] && echo '; BENCH_QUICK=1: few iterations, not for comparison')). \`unwind $UNW_DEPTH $UNW_ITERS\` (bench/micro/unwind.c, built with \`${ucmd/-o $BIN\/unwind/-o unwind}\`): one stack taken $UNW_ITERS times from $UNW_DEPTH frames deep, median of $RUNS runs. *fp-frames*: every frame has a frame pointer; *through-libc*: the same below a qsort comparator, so frames of libc (no frame pointers) are on the stack. *fp* = hp_unwind_fp (frame pointers only), *cfi* = hp_unwind (CFI recipes cached per return address, what heapprof uses), *libunwind* = Debian libunwind's unw_backtrace with UNW_CACHE_PER_THREAD. Frames = the frames each returned (libunwind's include the measuring function and libc's start-up frames; fp's through libc lose callers)."
+      echo
+      echo "| stack | unwinder | ns per stack | frames |"
+      echo "|---|---|---:|---:|"
+      # median per (stack, unwinder), in the order the program prints them
+      awk '{print NR"\t"$2"\t"$3"\t"$4"\t"$5}' "$OUT/unwind.txt" | sort -t"$(printf '\t')" -k2,3 -k4,4n |
+        awk -F'\t' '{k=$2" "$3; if (!(k in first)) {first[k]=$1; o[k]=""}; v[k]=v[k]" "$4; f[k]=$5; c[k]++}
+          END {for (k in c) {split(substr(v[k],2),a," "); split(k,kk," ");
+            printf "%d\t| %s | %s | %s | %s |\n", first[k], kk[1], kk[2], a[int((c[k]+1)/2)], f[k]}}' |
+        sort -n | cut -f2-
+    } >"$ublock"
+  else
+    fail "bench/micro/unwind.c did not build (needs libunwind-dev; log: $OUTREL/logs/unwind.build.log)"
+    echo "Not measured: bench/micro/unwind.c did not build (libunwind-dev missing?)." >"$ublock"
+  fi
+}
+
 ablock=$OUT/block-alloc.md
 want alloc && {
   {
@@ -518,6 +550,9 @@ want main && splice bench "$block"
 want alloc && splice bench-alloc "$ablock"
 want rss && splice bench-rss "$rblock"
 want report && splice bench-report "$repblock"
+grep -q '^<!-- bench-unwind:begin -->$' "$DOC" ||
+  printf '\n## Allocation stacks: frame pointers and CFI\n\n<!-- bench-unwind:begin -->\n<!-- bench-unwind:end -->\n' >>"$DOC"
+want unwind && splice bench-unwind "$ublock"
 log "tables written to $DOC"
 
 if want main; then
@@ -525,6 +560,7 @@ if want main; then
   awk -F'\t' -v section=main -v summary_only=1 -f bench/report.awk "$TSV"
 fi
 want rss && { echo; cat "$rblock"; }
+want unwind && { echo; cat "$ublock"; }
 echo
 log "make bench took ${total} s (builds ${t_build} s, runs ${t_runs} s)"
 if [ -s "$PROBLEMS" ]; then

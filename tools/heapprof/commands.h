@@ -22,6 +22,8 @@ int cmdFlamegraph(int Argc, char **Argv);
 int cmdPprof(int Argc, char **Argv);
 extern const char HtmlUsage[];
 int cmdHtml(int Argc, char **Argv);
+extern const char RunUsage[];
+int cmdRun(int Argc, char **Argv); // cmd_run.cpp
 } // namespace heapprof
 
 #endif

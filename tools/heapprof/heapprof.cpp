@@ -13,6 +13,8 @@
 //                                              into one (heapprof_merge.c)
 //   heapprof show FILE...                      every field of raw profiles
 //   heapprof pprof -o OUT.pb.gz PROFILE|DIR... for `go tool pprof`
+//   heapprof run [-o DIR] -- PROG ARGS...      profile a program that was
+//                                              not rebuilt (cmd_run.cpp)
 //
 // Exit status: 0 on success, 1 when an input is unreadable or malformed
 // (one line names the file and the problem), 2 on a usage error.
@@ -41,6 +43,8 @@ static void usage(FILE *F) {
   fputs(ShowUsage, F);
   fputs("\n", F);
   fputs(PprofUsage, F);
+  fputs("\n", F);
+  fputs(RunUsage, F);
 }
 
 int main(int argc, char **argv) {
@@ -60,6 +64,8 @@ int main(int argc, char **argv) {
     return cmdPprof(argc - 2, argv + 2);
   if (!strcmp(argv[1], "html"))
     return cmdHtml(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "run"))
+    return cmdRun(argc - 2, argv + 2);
   if (!strcmp(argv[1], "merge"))
     return heapprof_merge_main(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);

@@ -30,8 +30,10 @@
 #include "heapprof_internal.h"
 
 typedef void (*new_handler_t)(void);
-/* std::get_new_handler(). */
-extern new_handler_t _ZSt15get_new_handlerv(void);
+/* std::get_new_handler().  Weak: the preloaded runtime (libheapprof_rt.so)
+ * has no libstdc++ dependency, and only C++ programs, which load it, call
+ * operator new. */
+extern new_handler_t _ZSt15get_new_handlerv(void) HP_WEAK;
 
 /* heapprof_new_throw.cpp */
 HP_NORETURN void hp_throw_bad_alloc(void);

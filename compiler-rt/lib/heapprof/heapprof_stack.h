@@ -23,9 +23,38 @@ typedef struct hp_stack {
 /* Walks from frame pointer fp (a runtime entry point's own frame) within
  * [fp, stack_top), storing at most max PCs, folding recursion on the way if
  * fold (see hp_fold_recursion), walking at most HP_MAX_WALK frames.
- * Returns the count stored. */
+ * Returns the count stored.  Each step to a caller follows the CFI recipe
+ * of the return address (heapprof_cfi.c, cached): for a function with a
+ * frame pointer that is the frame-pointer step, and a frame without one
+ * (libstdc++, libc, code built without -fheapprof) is stepped over
+ * correctly instead of ending or skipping the walk.  Where there is no
+ * usable CFI the frame-pointer step is taken, as hp_unwind_fp does. */
 #define HP_MAX_WALK 256
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
+
+/* The frame-pointer walk alone (the benchmark's reference; stacks that
+ * pass through code without frame pointers end or skip callers there). */
+u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
+
+/* heapprof_cfi.c: the recipe for stepping from the frame whose return
+ * address - 1 is pc to its caller, cached per thread and return address.
+ * Bits 0-1 the kind; bit 2 CFA = rbp + off (else rsp + off); bits 3-4 the
+ * rule of rbp (0 unchanged, 1 saved at CFA + rbp_off, 2 unknown); bits
+ * 16-31 rbp_off (s16); bits 32-63 the CFA offset.  The return address is at
+ * CFA - 8. */
+#define HP_CFI_KIND_MASK 3ull
+#define HP_CFI_NONE 1ull /* no usable CFI: take the frame-pointer step */
+#define HP_CFI_STEP 2ull /* follow the recipe */
+#define HP_CFI_END 3ull  /* the outermost frame (return address undefined) */
+#define HP_CFI_CFA_RBP 4ull
+/* push rbp; mov rbp, rsp: CFA = rbp + 16, rbp saved at CFA - 16. */
+#define HP_CFI_FRAME_POINTER                                                 \
+  (HP_CFI_STEP | HP_CFI_CFA_RBP | 1ull << 3 | (u64)(u16)-16 << 16 |         \
+   16ull << 32)
+u64 hp_cfi_compute(uptr pc);     /* heapprof_cfi.c: no cache */
+u64 hp_cfi_recipe(uptr pc);      /* heapprof_stack.c: cached */
+/* libc's code, where the main thread's outermost frames are. */
+extern uptr hp_cfi_libc_lo, hp_cfi_libc_hi;
 
 /* Recursion folding: drops every frame whose PC already occurs among the
  * HP_FOLD_WINDOW frames before it in the walk, so that a recursive builder

@@ -13,7 +13,9 @@ alloc count, size, access count, lifetime, cpu counters and access density,
 down to the integer arithmetic of the averages.  Exit status 1 on any
 difference.  Call stacks are compared as (function, column) lists; the text
 also shows frames outside BIN (libc, ld.so), which llvm-profdata drops, so
-text frames whose function BIN does not define (llvm-nm) are left out.
+text frames outside BIN are left out: those whose function BIN does not
+define (llvm-nm), and those whose address lies outside BIN's lines of the
+text profile's memory map (libc's pthread_create below heapprof's).
 
 Output, one line per site sorted by call stack ("a<b<c": a called by b ...):
   site make_ints<main alloc_count=1 size=40/40/40 access=20/20/20 density=50/50/50
@@ -79,8 +81,18 @@ def parse_text(path):
     stacks = {}
     cur = None
     stack_id = None
+    program = None
+    ranges = []  # the program's own mappings, from the memory map
     for line in open(path):
         line = line.rstrip('\n')
+        m = re.match(r'HeapProf profile: (\S+) pid ', line)
+        if m:
+            program = m.group(1)
+            continue
+        m = re.match(r'\t0x([0-9a-f]+)-0x([0-9a-f]+)\t(\S+)', line)
+        if m and m.group(3) == program:
+            ranges.append((int(m.group(1), 16), int(m.group(2), 16)))
+            continue
         m = re.match(r'Memory allocation stack id = (\d+)$', line)
         if m:
             cur = {}
@@ -93,9 +105,13 @@ def parse_text(path):
             cur = None
             continue
         if stack_id is not None:
-            m = re.match(r'\s+#\d+ 0x[0-9a-f]+ in (.*) \S+:(\d+):(\d+)$', line)
+            m = re.match(r'\s+#\d+ 0x([0-9a-f]+) in (.*) \S+:(\d+):(\d+)$', line)
             if m:
-                stacks[stack_id].append((m.group(1), int(m.group(3))))
+                pc = int(m.group(1), 16)
+                if ranges and not any(lo <= pc < hi for lo, hi in ranges):
+                    stacks[stack_id].append((None, None))  # not BIN's
+                else:
+                    stacks[stack_id].append((m.group(2), int(m.group(4))))
                 continue
             if re.match(r'\s+#\d+ ', line):
                 stacks[stack_id].append((None, None))
@@ -148,9 +164,17 @@ def defined_functions(binary):
 def compare(sites, text, where, defined):
     errors = []
     text = [([f for f in frames if f[0] in defined], r) for frames, r in text]
+    used = set()
     for stack, mib in sites:
         matches = [(frames, r) for frames, r in text if frames == stack]
         name = '<'.join(f for f, _ in stack)
+        # Records whose frames in BIN are alike (one call site unrolled
+        # into several) pair up in order, each used once.
+        alike = [i for i, (frames, _) in enumerate(text)
+                 if frames == stack and i not in used]
+        if len(matches) > 1 and alike:
+            used.add(alike[0])
+            matches = [text[alike[0]]]
         if len(matches) != 1:
             errors.append('%s: site %s matches %d text records'
                           % (where, name, len(matches)))

@@ -1,0 +1,219 @@
+//===- cmd_run.cpp - heapprof run: profile a program that was not rebuilt --===//
+//
+// Part of heapprof.  heapprof run execs the program with the shared runtime
+// (lib/heapprof/libheapprof_rt.so next to this tool's bin/) preloaded; the
+// runtime then restores the caller's environment for the program's children
+// unless --follow-exec (heapprof_preload.c; docs/run.md).  The exec replaces
+// this process: the program keeps heapprof run's pid, and its exit status and
+// signals are the caller's directly.
+//
+// Refused with one `heapprof: error:` line: a program that is not found, a
+// statically linked one and a setuid/setgid or file-capability one (the
+// loader does not preload into them), and an --allocator that is not there.
+//
+//===----------------------------------------------------------------------===//
+#include "commands.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <string>
+
+const char heapprof::RunUsage[] =
+    "heapprof run [-o DIR] [--allocator=heapprof] [--follow-exec] -- PROG "
+    "ARGS...\n"
+    "  Runs PROG (not rebuilt) with heapprof's runtime preloaded: sizes,\n"
+    "  counts, lifetimes, contexts, CPUs and allocator cycles, no access\n"
+    "  counts. Profiles go to DIR (default: the current directory), named as\n"
+    "  -fheapprof=DIR names them. --follow-exec: programs PROG execs are\n"
+    "  profiled too, each to its own file (default: only PROG).\n";
+
+namespace {
+
+int usageError(const char *Msg) {
+  fprintf(stderr, "heapprof run: error: %s\n", Msg);
+  fputs(heapprof::RunUsage, stderr);
+  return 2;
+}
+
+int fail(const std::string &Msg) {
+  fprintf(stderr, "heapprof: error: %s\n", Msg.c_str());
+  return 1;
+}
+
+// PROG as execvp would find it: itself if it has a '/', else on PATH.
+std::string findProgram(const char *Prog) {
+  if (strchr(Prog, '/'))
+    return Prog;
+  const char *Path = getenv("PATH");
+  std::string P = Path ? Path : "/usr/local/bin:/usr/bin:/bin";
+  size_t Start = 0;
+  for (;;) {
+    size_t End = P.find(':', Start);
+    std::string Dir = P.substr(Start, End == std::string::npos ? End : End - Start);
+    std::string Cand = (Dir.empty() ? "." : Dir) + "/" + Prog;
+    if (access(Cand.c_str(), X_OK) == 0)
+      return Cand;
+    if (End == std::string::npos)
+      return "";
+    Start = End + 1;
+  }
+}
+
+// The runtime next to this tool: <dir of bin>/../lib/heapprof.
+std::string runtimePath() {
+  char Self[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return "";
+  Self[N] = 0;
+  std::string S = Self;
+  S = S.substr(0, S.rfind('/')); // bin
+  S = S.substr(0, S.rfind('/'));
+  return S + "/lib/heapprof/libheapprof_rt.so";
+}
+
+// "" if Path is a dynamically linked ELF executable (or a #! script, whose
+// interpreter the loader preloads into); else why it cannot be profiled.
+std::string whyNotPreloadable(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return std::string("cannot open: ") + strerror(errno);
+  Elf64_Ehdr Eh;
+  ssize_t N = pread(Fd, &Eh, sizeof(Eh), 0);
+  std::string Why;
+  if (N >= 2 && !memcmp(&Eh, "#!", 2)) {
+    Why = "";
+  } else if (N < (ssize_t)sizeof(Eh) || memcmp(Eh.e_ident, ELFMAG, SELFMAG)) {
+    Why = "not an ELF executable";
+  } else if (Eh.e_ident[EI_CLASS] != ELFCLASS64 || Eh.e_machine != EM_X86_64) {
+    Why = "not an x86-64 ELF executable";
+  } else {
+    bool Interp = false;
+    for (unsigned I = 0; I < Eh.e_phnum && !Interp; I++) {
+      Elf64_Phdr Ph;
+      if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
+          (ssize_t)sizeof(Ph))
+        break;
+      Interp = Ph.p_type == PT_INTERP;
+    }
+    if (!Interp)
+      Why = "statically linked: a preloaded runtime cannot work in it (no "
+            "dynamic loader); rebuild it with heapprof-clang -fheapprof";
+  }
+  close(Fd);
+  if (!Why.empty())
+    return Why;
+  struct stat St;
+  if (stat(Path.c_str(), &St) == 0 && (St.st_mode & (S_ISUID | S_ISGID)))
+    return std::string(St.st_mode & S_ISUID ? "setuid" : "setgid") +
+           ": the dynamic loader ignores LD_PRELOAD for it (secure "
+           "execution); run a copy without the bit";
+  if (getxattr(Path.c_str(), "security.capability", nullptr, 0) > 0)
+    return "has file capabilities: the dynamic loader ignores LD_PRELOAD for "
+           "it (secure execution); run a copy without them";
+  return "";
+}
+
+// Sets Var, first saving the caller's value as HEAPPROF_RUN_SAVED_<Var> in
+// the form the runtime puts back (heapprof_preload.c).
+void setWithSave(const char *Var, const std::string &Value) {
+  if (const char *Old = getenv(Var))
+    setenv((std::string("HEAPPROF_RUN_SAVED_") + Var).c_str(),
+           (std::string(Var) + "=" + Old).c_str(), 1);
+  setenv(Var, Value.c_str(), 1);
+}
+
+} // namespace
+
+int heapprof::cmdRun(int Argc, char **Argv) {
+  std::string OutDir, Allocator = "heapprof";
+  bool FollowExec = false;
+  int I = 0;
+  for (; I < Argc; I++) {
+    std::string A = Argv[I];
+    if (A == "--") {
+      I++;
+      break;
+    }
+    if (A == "-o" || A == "--output") {
+      if (I + 1 >= Argc)
+        return usageError("-o needs a directory");
+      OutDir = Argv[++I];
+    } else if (A.rfind("-o", 0) == 0 && A.size() > 2 && A[2] != '-') {
+      OutDir = A.substr(2);
+    } else if (A.rfind("--allocator=", 0) == 0) {
+      Allocator = A.substr(12);
+    } else if (A == "--follow-exec") {
+      FollowExec = true;
+    } else if (A == "-h" || A == "--help") {
+      fputs(RunUsage, stdout);
+      return 0;
+    } else if (A[0] == '-') {
+      return usageError(("unknown option '" + A + "'").c_str());
+    } else {
+      break; // PROG without "--"
+    }
+  }
+  if (I >= Argc)
+    return usageError("no program to run");
+  if (OutDir.empty() && I > 0 && !strcmp(Argv[I - 1], "-o"))
+    return usageError("-o needs a directory");
+
+  if (Allocator != "heapprof") {
+    if (Allocator.empty())
+      return fail("--allocator= needs heapprof, system or a PATH.so");
+    if (Allocator != "system") {
+      struct stat St;
+      if (stat(Allocator.c_str(), &St) != 0)
+        return fail("--allocator=" + Allocator + ": " + strerror(errno));
+      if (!S_ISREG(St.st_mode))
+        return fail("--allocator=" + Allocator + ": not a regular file");
+    }
+    return fail("--allocator=" + Allocator +
+                ": profiling another allocator is not implemented yet; "
+                "only --allocator=heapprof works");
+  }
+
+  std::string Prog = findProgram(Argv[I]);
+  if (Prog.empty())
+    return fail(std::string("cannot run '") + Argv[I] +
+                "': not found on PATH");
+  if (access(Prog.c_str(), X_OK) != 0)
+    return fail("cannot run '" + Prog + "': " + strerror(errno));
+  std::string Why = whyNotPreloadable(Prog);
+  if (!Why.empty())
+    return fail("cannot profile '" + Prog + "': " + Why);
+  std::string Rt = runtimePath();
+  if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)
+    return fail("the shared runtime '" + Rt + "' is missing (build or "
+                "install heapprof again)");
+
+  const char *OldPreload = getenv("LD_PRELOAD");
+  setWithSave("LD_PRELOAD", OldPreload && *OldPreload
+                                ? Rt + ":" + OldPreload
+                                : Rt);
+  if (!OutDir.empty()) {
+    // A directory given relative to the caller stays so for children that
+    // chdir: made absolute here.
+    if (OutDir[0] != '/') {
+      char Cwd[PATH_MAX];
+      if (getcwd(Cwd, sizeof(Cwd)))
+        OutDir = std::string(Cwd) + "/" + OutDir;
+    }
+    const char *OldOpts = getenv("HEAPPROF_OPTIONS");
+    std::string Opts = OldOpts && *OldOpts ? std::string(OldOpts) + ":" : "";
+    setWithSave("HEAPPROF_OPTIONS", Opts + "profile_dir='" + OutDir + "'");
+  }
+  setenv("HEAPPROF_RUN", FollowExec ? "follow-exec" : "1", 1);
+  execv(Prog.c_str(), Argv + I);
+  return fail("cannot run '" + Prog + "': " + strerror(errno));
+}
