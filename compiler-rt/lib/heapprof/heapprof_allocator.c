@@ -49,11 +49,14 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   return NULL;
 }
 
-/* One allocator call in cycle_sample_every gets its cycles measured. */
-static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t) {
-  if (++t->cycle_tick < (u32)hp_flags.cycle_sample_every)
+/* One allocating call in cycle_sample_every, and one freeing call in as
+ * many, get their cycles measured: a tick per kind, so a program that
+ * strictly alternates malloc and free still has both sampled. */
+enum { HP_TICK_ALLOC, HP_TICK_FREE };
+static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t, int kind) {
+  if (++t->cycle_tick[kind] < (u32)hp_flags.cycle_sample_every)
     return false;
-  t->cycle_tick = 0;
+  t->cycle_tick[kind] = 0;
   return true;
 }
 
@@ -144,7 +147,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   t->stats.malloced_bytes += size;
   /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
+  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
     u64 cycles = hp_rdtsc() - t0;
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;
@@ -347,7 +350,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   t->stats.frees++;
   t->stats.freed_bytes += size;
   u64 cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
+  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_FREE))) {
     cycles = hp_rdtsc() - t0;
     cycles += !cycles;
     t->stats.free_cycles += cycles;
@@ -446,7 +449,7 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t))) {
+  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
     u64 cycles = hp_rdtsc() - t0;
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;

@@ -13,7 +13,7 @@ typedef struct hp_thread {
   hp_cache_t caches[HP_NUM_CLASSES];
   hp_stats_t stats;
   uptr stack_top;      /* frames at or above this are not the program's */
-  u32 cycle_tick;      /* allocator calls since the last cycle sample */
+  u32 cycle_tick[2];   /* allocating / freeing calls since their last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   u32 tid;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
