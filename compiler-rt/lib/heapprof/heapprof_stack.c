@@ -23,6 +23,21 @@ static HP_ALWAYS_INLINE bool fold_repeat(uptr *ring, u32 walked, uptr pc) {
   return repeat;
 }
 
+/* One step of either walk: keeps pc unless it folds as a repeat; false
+ * when the walk must stop (max frames kept, or HP_MAX_WALK walked). */
+static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
+                                        uptr *ring, u32 *walked, uptr pc,
+                                        bool fold) {
+  bool repeat = fold && fold_repeat(ring, *walked, pc);
+  ++*walked;
+  if (!repeat) {
+    pcs[(*n)++] = pc;
+    if (*n >= max)
+      return false;
+  }
+  return *walked < HP_MAX_WALK;
+}
+
 /* Frame at fp: fp[0] = caller's frame pointer, fp[1] = return address into
  * the caller.  The return address of a frame is kept only when the caller's
  * own frame lies inside the stack too; so the walk stops below the thread's
@@ -38,15 +53,7 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    uptr pc = ret - 1;
-    bool repeat = fold && fold_repeat(ring, walked, pc);
-    walked++;
-    if (!repeat) {
-      pcs[n++] = pc;
-      if (n >= max)
-        break;
-    }
-    if (walked >= HP_MAX_WALK)
+    if (!take_frame(pcs, &n, max, ring, &walked, ret - 1, fold))
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -147,15 +154,7 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
       next_bp = ((const uptr *)bp)[0];
       next_sp = bp + 2 * sizeof(uptr);
     }
-    uptr pc = ra - 1;
-    bool repeat = fold && fold_repeat(ring, walked, pc);
-    walked++;
-    if (!repeat) {
-      pcs[n++] = pc;
-      if (n >= max)
-        break;
-    }
-    if (walked >= HP_MAX_WALK)
+    if (!take_frame(pcs, &n, max, ring, &walked, ra - 1, fold))
       break;
     ra = next_ra;
     bp = next_bp;
