@@ -39,6 +39,7 @@ HP_INTERFACE void __heapprof_init(void) {
   HP_CHECK(!hp_rtl.initing && "heapprof init calls itself");
   hp_rtl.initing = true;
   hp_flags_init();
+  hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();
   hp_stackdepot_init();
