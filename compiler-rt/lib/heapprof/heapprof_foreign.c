@@ -33,6 +33,10 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 int hp_foreign_state;
 
@@ -64,6 +68,147 @@ static HP_ALWAYS_INLINE void foreign_op_cost(int op, uptr size, u64 cycles) {
   (void)size;
   (void)cycles;
 }
+
+/* --------------------------------------------------------- system calls */
+
+/* The wrapped allocator's system calls, counted two ways (docs/run.md
+ * "System calls" says which allocator each one sees):
+ *  - libheapprof_rt.so defines mmap, munmap, madvise, mremap, brk and sbrk:
+ *    calls through the PLT (jemalloc's, tcmalloc's, mimalloc's) made while
+ *    this thread is inside a wrapped allocator call are counted;
+ *  - glibc's malloc makes its calls internally, not through the PLT: for
+ *    allocator=system, a change of the break (sbrk(0), no system call)
+ *    across a call counts one brk, and a chunk glibc marks IS_MMAPPED
+ *    counts its mmap at allocation and its munmap at free. */
+static u64 syscall_counts[HP_FOREIGN_NSYSCALLS];
+static HP_TLS u32 in_wrapped; /* inside a wrapped allocator call */
+/* Objects the side table could not hold (a mapping failed): not profiled. */
+static u64 dropped;
+static bool glibc;            /* allocator=system */
+static uptr last_brk;
+
+static HP_ALWAYS_INLINE void count_syscall(int which) {
+  __atomic_add_fetch(&syscall_counts[which], 1, __ATOMIC_RELAXED);
+}
+
+void hp_foreign_syscall_counts(u64 out[HP_FOREIGN_NSYSCALLS]) {
+  for (int i = 0; i < HP_FOREIGN_NSYSCALLS; i++)
+    out[i] = __atomic_load_n(&syscall_counts[i], __ATOMIC_RELAXED);
+}
+
+void hp_foreign_print_stats(void) {
+  if (hp_foreign_state != HP_FOREIGN_ON)
+    return;
+  static const char *const names[HP_FOREIGN_NSYSCALLS] = {
+      "alloc_mmap", "alloc_munmap", "alloc_madvise", "alloc_mremap",
+      "alloc_brk"};
+  u64 c[HP_FOREIGN_NSYSCALLS];
+  hp_foreign_syscall_counts(c);
+  for (int i = 0; i < HP_FOREIGN_NSYSCALLS; i++)
+    hp_printf("  %-16s %20llu  %s\n", names[i], (unsigned long long)c[i],
+              "the wrapped allocator's system calls seen (docs/run.md)");
+  if (dropped)
+    hp_printf("  %-16s %20llu  %s\n", "side_dropped",
+              (unsigned long long)dropped,
+              "objects the side table had no memory for (not profiled)");
+}
+
+/* glibc: the break moved since last seen (by any thread: each move once). */
+static void glibc_brk_check(void) {
+  uptr b = (uptr)sbrk(0);
+  uptr old = __atomic_load_n(&last_brk, __ATOMIC_RELAXED);
+  if (b != old && __atomic_compare_exchange_n(&last_brk, &old, b, false,
+                                              __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED))
+    count_syscall(HP_FOREIGN_SYS_BRK);
+}
+
+/* glibc's chunk header: the size word before the user pointer, bit 1
+ * IS_MMAPPED. */
+static HP_ALWAYS_INLINE bool glibc_mmapped(const void *p) {
+  return ((const uptr *)p)[-1] & 2;
+}
+
+#ifdef HEAPPROF_SHARED_RUNTIME
+/* The interposed calls: the kernel's directly (what glibc's wrappers do),
+ * counted inside a wrapped allocator call. */
+HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                        off_t off) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MMAP);
+  if (off & (HP_PAGE_SIZE - 1)) {
+    errno = EINVAL;
+    return MAP_FAILED;
+  }
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                          off_t off) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MMAP);
+  if (off & (HP_PAGE_SIZE - 1)) {
+    errno = EINVAL;
+    return MAP_FAILED;
+  }
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+HP_INTERFACE int munmap(void *addr, size_t len) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MUNMAP);
+  return (int)syscall(SYS_munmap, addr, len);
+}
+
+HP_INTERFACE int madvise(void *addr, size_t len, int advice) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MADVISE);
+  return (int)syscall(SYS_madvise, addr, len, advice);
+}
+
+HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
+                          int flags, ...) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MREMAP);
+  void *new_addr = NULL;
+  if (flags & MREMAP_FIXED) {
+    va_list ap;
+    va_start(ap, flags);
+    new_addr = va_arg(ap, void *);
+    va_end(ap);
+  }
+  return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
+}
+
+/* brk and sbrk keep libc's idea of the break: libc's own, found on first
+ * use (never inside an allocator call before init: init resolves them). */
+static int (*next_brk)(void *);
+static void *(*next_sbrk)(intptr_t);
+static void resolve_brk(void) {
+  if (!next_brk)
+    next_brk = (int (*)(void *))dlsym(RTLD_NEXT, "brk");
+  if (!next_sbrk)
+    next_sbrk = (void *(*)(intptr_t))dlsym(RTLD_NEXT, "sbrk");
+}
+
+HP_INTERFACE int brk(void *addr) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_BRK);
+  if (HP_UNLIKELY(!next_brk))
+    resolve_brk();
+  return next_brk(addr);
+}
+
+HP_INTERFACE void *sbrk(intptr_t inc) {
+  if (in_wrapped && inc)
+    count_syscall(HP_FOREIGN_SYS_BRK);
+  if (HP_UNLIKELY(!next_sbrk))
+    resolve_brk();
+  return next_sbrk(inc);
+}
+#else
+static void resolve_brk(void) {}
+#endif
 
 /* ------------------------------------------------------------ bootstrap */
 
@@ -123,8 +268,6 @@ typedef struct stripe {
 } __attribute__((aligned(64))) stripe_t;
 
 static stripe_t stripes[NSTRIPES];
-/* Objects the table could not hold (a mapping failed): not profiled. */
-static u64 dropped;
 
 static HP_ALWAYS_INLINE u64 hash_addr(uptr a) {
   return (u64)(a >> 4) * 0x9E3779B97F4A7C15ull;
@@ -283,6 +426,9 @@ void hp_foreign_init(void) {
   real.valloc = (void *(*)(size_t))next_fn("valloc");
   real.pvalloc = (void *(*)(size_t))next_fn("pvalloc");
   real.malloc_usable_size = (size_t(*)(void *))next_fn("malloc_usable_size");
+  glibc = !hp_strcmp(a, "system");
+  resolve_brk();
+  last_brk = (uptr)sbrk(0);
   /* Last: a resolved malloc is what tells the entry points the others
    * are there. */
   void *m = next_fn("malloc");
@@ -334,21 +480,28 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
   if (o->sampled)
     t->cycle_tick[tick] = 0;
   hp_thread_release(t);
+  in_wrapped++;
   o->t0 = hp_rdtsc();
 }
 
 /* The sampled call's cycles (at least 1), or 0. */
 static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
-  if (!o->sampled)
-    return 0;
-  u64 c = hp_rdtsc() - o->t0;
-  return c + !c;
+  u64 c = o->sampled ? hp_rdtsc() - o->t0 : 0;
+  in_wrapped--;
+  if (glibc) {
+    int saved = errno;
+    glibc_brk_check();
+    errno = saved;
+  }
+  return o->sampled ? c + !c : 0;
 }
 
 /* Records p (size bytes, from the call whose frame is fp) in the table. */
 static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
                          u64 cycles, int op) {
   int saved = errno;
+  if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
+    count_syscall(HP_FOREIGN_SYS_MMAP);
   u32 cpu = hp_cpu_id();
   hp_thread_t *t = hp_thread_acquire();
   uptr pcs[HP_MAX_STACK_DEPTH];
@@ -560,6 +713,8 @@ void hp_foreign_free(void *p, uptr fp) {
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  if (glibc && glibc_mmapped(p))
+    count_syscall(HP_FOREIGN_SYS_MUNMAP);
   op_t o;
   op_begin(&o, TICK_FREE);
   real.free(p);
@@ -585,10 +740,18 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  bool old_mm = glibc && p && glibc_mmapped(p);
   op_t o;
   op_begin(&o, TICK_ALLOC);
   void *n = real.realloc(p, size);
   u64 cycles = op_end(&o);
+  if (glibc && (n || (p && !size))) {
+    bool new_mm = n && glibc_mmapped(n);
+    if (old_mm)
+      count_syscall(new_mm ? HP_FOREIGN_SYS_MREMAP : HP_FOREIGN_SYS_MUNMAP);
+    else if (new_mm)
+      count_syscall(HP_FOREIGN_SYS_MMAP);
+  }
   if (!n && (size || !p)) {
     /* Failed: p is untouched and stays live (its counts so far were
      * scanned into the lost event). */

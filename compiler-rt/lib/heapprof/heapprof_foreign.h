@@ -47,6 +47,20 @@ uptr hp_foreign_usable_size(const void *p);
 /* hp_allocate's form (operator new, strdup): align 0 or a power of two. */
 void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
 
+/* The wrapped allocator's system calls seen so far (heapprof_foreign.c
+ * says how, and docs/run.md for which allocator). */
+enum {
+  HP_FOREIGN_SYS_MMAP,
+  HP_FOREIGN_SYS_MUNMAP,
+  HP_FOREIGN_SYS_MADVISE,
+  HP_FOREIGN_SYS_MREMAP,
+  HP_FOREIGN_SYS_BRK,
+  HP_FOREIGN_NSYSCALLS
+};
+void hp_foreign_syscall_counts(u64 out[HP_FOREIGN_NSYSCALLS]);
+/* print_stats: their lines (nothing with heapprof's allocator). */
+void hp_foreign_print_stats(void);
+
 /* Dumps: the live objects of the side table, each passed to fn as a chunk
  * header built from its entry (what fn changes in it -- the REPORTED flag,
  * timestamp, cpu -- is written back). */

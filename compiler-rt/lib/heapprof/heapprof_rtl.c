@@ -342,6 +342,7 @@ void hp_rtl_print_stats(void) {
             "large chunk bytes mapped now");
   hp_printf("  %-16s %20u  %s\n", "threads", hp_thread_count(),
             "threads with heapprof state now");
+  hp_foreign_print_stats();
 }
 
 int hp_rtl_dump(const char *reason, u32 seq) {
