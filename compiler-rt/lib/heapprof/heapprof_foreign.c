@@ -84,6 +84,13 @@ static u64 syscall_counts[HP_FOREIGN_NSYSCALLS];
 static HP_TLS u32 in_wrapped; /* inside a wrapped allocator call */
 /* Objects the side table could not hold (a mapping failed): not profiled. */
 static u64 dropped;
+/* Sampled calls over HP_FOREIGN_SLOW_CYCLES, and their cycles: mostly calls
+ * during which the thread was preempted (a loaded machine), sometimes a
+ * real system call that faulted pages in.  Kept in the totals; counted
+ * apart so a benchmark can tell the allocator's cost from the scheduler's
+ * (bench/allocprof/allocators.sh). */
+#define HP_FOREIGN_SLOW_CYCLES (1ull << 20)
+static u64 slow_calls, slow_cycles;
 static bool glibc;            /* allocator=system */
 static uptr last_brk;
 
@@ -107,6 +114,11 @@ void hp_foreign_print_stats(void) {
   for (int i = 0; i < HP_FOREIGN_NSYSCALLS; i++)
     hp_printf("  %-16s %20llu  %s\n", names[i], (unsigned long long)c[i],
               "the wrapped allocator's system calls seen (docs/run.md)");
+  hp_printf("  %-16s %20llu  %s\n", "slow_calls",
+            (unsigned long long)slow_calls,
+            "sampled calls over 2^20 cycles (preempted, or page faults)");
+  hp_printf("  %-16s %20llu  %s\n", "slow_cycles",
+            (unsigned long long)slow_cycles, "their cycles (in the totals)");
   if (dropped)
     hp_printf("  %-16s %20llu  %s\n", "side_dropped",
               (unsigned long long)dropped,
@@ -475,12 +487,16 @@ typedef struct op {
 } op_t;
 
 static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
+  /* A thread's first call sets up its state (mmap...): errno is the
+   * program's until the wrapped call. */
+  int saved = errno;
   hp_thread_t *t = hp_thread_acquire();
   o->sampled = ++t->cycle_tick[tick] >= (u32)hp_flags.cycle_sample_every;
   if (o->sampled)
     t->cycle_tick[tick] = 0;
   hp_thread_release(t);
   in_wrapped++;
+  errno = saved;
   o->t0 = hp_rdtsc();
 }
 
@@ -488,6 +504,10 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
 static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   u64 c = o->sampled ? hp_rdtsc() - o->t0 : 0;
   in_wrapped--;
+  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES)) {
+    __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&slow_cycles, c, __ATOMIC_RELAXED);
+  }
   if (glibc) {
     int saved = errno;
     glibc_brk_check();
