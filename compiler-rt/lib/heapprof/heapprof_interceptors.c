@@ -25,25 +25,20 @@ static void count(const void *p, uptr n) {
 
 /* --------------------------------------------------------- allocation */
 
+/* allocator=system|PATH (heapprof_foreign.c): malloc, free and realloc
+ * reach it through hp_allocate/hp_deallocate/hp_reallocate (one test per
+ * call); the others test here, keeping the wrapped allocator's own
+ * argument checks and errno. */
+
 HP_INTERFACE void *malloc(size_t size) {
-  if (HP_FOREIGN_HOOK())
-    return hp_foreign_malloc(size, HP_ENTRY_FP());
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
 
 HP_INTERFACE void free(void *p) {
-  if (HP_FOREIGN_HOOK()) {
-    hp_foreign_free(p, HP_ENTRY_FP());
-    return;
-  }
   hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
 HP_INTERFACE void cfree(void *p) {
-  if (HP_FOREIGN_HOOK()) {
-    hp_foreign_free(p, HP_ENTRY_FP());
-    return;
-  }
   hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
@@ -58,8 +53,6 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
 }
 
 HP_INTERFACE void *realloc(void *p, size_t size) {
-  if (HP_FOREIGN_HOOK())
-    return hp_foreign_realloc(p, size, HP_ENTRY_FP());
   return hp_reallocate(p, size, HP_ENTRY_FP());
 }
 
