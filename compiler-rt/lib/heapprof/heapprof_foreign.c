@@ -82,6 +82,12 @@ static HP_ALWAYS_INLINE void foreign_op_cost(int op, uptr size, u64 cycles) {
  *    counts its mmap at allocation and its munmap at free. */
 static u64 syscall_counts[HP_FOREIGN_NSYSCALLS];
 static HP_TLS u32 in_wrapped; /* inside a wrapped allocator call */
+/* busy: this thread is inside the runtime's own bookkeeping (a stripe, the
+ * stack depot or the HIB cache may be locked by it).  A call made there --
+ * by a signal handler that allocates -- passes through unrecorded instead
+ * of waiting for a lock its own thread holds: a free of a recorded object
+ * then leaves its entry behind (replaced when the address is reused). */
+static HP_TLS u32 busy;
 /* Objects the side table could not hold (a mapping failed): not profiled. */
 static u64 dropped;
 /* Sampled calls over HP_FOREIGN_SLOW_CYCLES, and their cycles: mostly calls
@@ -377,6 +383,7 @@ static void unlock_all(void) {
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
   if (hp_foreign_state != HP_FOREIGN_ON)
     return;
+  busy++;
   for (u32 si = 0; si < NSTRIPES; si++) {
     stripe_t *s = &stripes[si];
     hp_spin_lock(&s->lock);
@@ -402,6 +409,7 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
     }
     hp_spin_unlock(&s->lock);
   }
+  busy--;
 }
 
 /* ----------------------------------------------------------------- init */
@@ -474,7 +482,8 @@ static HP_ALWAYS_INLINE bool resolved(void) {
   return __atomic_load_n((void **)&real.malloc, __ATOMIC_ACQUIRE) != NULL;
 }
 static HP_ALWAYS_INLINE bool ready(void) {
-  return HP_LIKELY(resolved() && hp_rtl.inited && hp_flags.profiling);
+  return HP_LIKELY(resolved() && hp_rtl.inited && hp_flags.profiling &&
+                   !busy);
 }
 
 /* ------------------------------------------------------------ profiling */
@@ -520,6 +529,7 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
 static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
                          u64 cycles, int op) {
   int saved = errno;
+  busy++;
   if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MMAP);
   u32 cpu = hp_cpu_id();
@@ -545,6 +555,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   }
   hp_thread_release(t);
   table_insert(&e);
+  busy--;
   errno = saved;
 }
 
@@ -573,6 +584,7 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
 static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u64 t0,
                         u64 cycles) {
   int saved = errno;
+  busy++;
   ev->dealloc_ts = hp_tsc_to_ms(t0);
   ev->dealloc_cpu = hp_cpu_id();
   ev->free_cycles = cycles;
@@ -586,6 +598,7 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u64 t0,
   }
   hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
+  busy--;
   errno = saved;
 }
 
@@ -729,10 +742,12 @@ void hp_foreign_free(void *p, uptr fp) {
     return;
   }
   fentry_t e;
+  busy++;
   bool found = table_remove((uptr)p, &e);
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  busy--;
   if (glibc && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MUNMAP);
   op_t o;
@@ -756,10 +771,12 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
   if (HP_UNLIKELY(!ready()))
     return real.realloc(p, size);
   fentry_t e;
+  busy++;
   bool found = p && table_remove((uptr)p, &e);
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  busy--;
   bool old_mm = glibc && p && glibc_mmapped(p);
   op_t o;
   op_begin(&o, TICK_ALLOC);
@@ -775,8 +792,11 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
   if (!n && (size || !p)) {
     /* Failed: p is untouched and stays live (its counts so far were
      * scanned into the lost event). */
-    if (found)
+    if (found) {
+      busy++;
       table_insert(&e);
+      busy--;
+    }
     count_failure();
     return NULL;
   }
