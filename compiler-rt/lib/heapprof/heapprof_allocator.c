@@ -305,7 +305,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (!p)
     return;
   if (HP_FOREIGN_HOOK()) {
-    hp_foreign_free(p, fp);
+    hp_foreign_free(p, kind, fp);
     return;
   }
   bool profiling = hp_flags.profiling;

@@ -51,7 +51,17 @@ static struct {
   void *(*valloc)(size_t);
   void *(*pvalloc)(size_t);
   size_t (*malloc_usable_size)(void *);
+  /* The allocator library's own operator new[] (nothrow) and delete[],
+   * when it defines them (jemalloc, tcmalloc, mimalloc do; glibc does
+   * not): C++ allocations then take the library's C++ path. */
+  void *(*new_nt)(size_t, const void *);
+  void *(*new_array_nt)(size_t, const void *);
+  void (*delete_)(void *);
+  void (*delete_array)(void *);
 } real;
+
+/* The std::nothrow_t argument: an empty struct, passed by reference. */
+static const char nothrow_tag;
 
 /* The class-accounting hook: one call per sampled operation of the wrapped
  * allocator, with its measured cycles.  Empty here; the op-class
@@ -449,6 +459,21 @@ void hp_foreign_init(void) {
   glibc = !hp_strcmp(a, "system");
   resolve_brk();
   last_brk = (uptr)sbrk(0);
+  /* operator new/delete: only the library's own definitions (a handle's
+   * lookup also searches its dependencies, e.g. libstdc++, whose new calls
+   * malloc: that one would be counted twice). */
+  Dl_info mi, ni;
+  void *nw = next_fn("_ZnwmRKSt9nothrow_t"), *na = next_fn("_ZnamRKSt9nothrow_t");
+  void *dl = next_fn("_ZdlPv"), *da = next_fn("_ZdaPv");
+  void *m0 = next_fn("malloc");
+  if (m0 && nw && na && dl && da && dladdr(m0, &mi) && dladdr(nw, &ni) &&
+      mi.dli_fbase == ni.dli_fbase && dladdr(dl, &ni) &&
+      mi.dli_fbase == ni.dli_fbase) {
+    real.new_nt = (void *(*)(size_t, const void *))nw;
+    real.new_array_nt = (void *(*)(size_t, const void *))na;
+    real.delete_ = (void (*)(void *))dl;
+    real.delete_array = (void (*)(void *))da;
+  }
   /* Last: a resolved malloc is what tells the entry points the others
    * are there. */
   void *m = next_fn("malloc");
@@ -460,8 +485,9 @@ void hp_foreign_init(void) {
   if (hp_flags.verbosity) {
     Dl_info info;
     if (dladdr(m, &info) && info.dli_fname)
-      hp_printf("HeapProf: allocator=%s: profiling the malloc of %s\n", a,
-                info.dli_fname);
+      hp_printf("HeapProf: allocator=%s: profiling the malloc of %s%s\n", a,
+                info.dli_fname,
+                real.new_nt ? " and its operator new/delete" : "");
   }
   /* Registered before heapprof_signals.c's handlers, so this prepare runs
    * after theirs (reverse order): a dump holds the profile lock, then
@@ -720,6 +746,11 @@ int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
 
 void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp,
                           bool zero) {
+  if (kind != HP_ALLOC_MALLOC && !align && !zero && real.new_nt)
+    ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, kind, fp,
+               boot_alloc(size, 0, false),
+               (kind == HP_ALLOC_NEW ? real.new_nt
+                                     : real.new_array_nt)(size, &nothrow_tag));
   if (zero)
     ALLOC_CALL(HP_FOREIGN_OP_CALLOC, size, kind, fp,
                boot_alloc(size, align, true), real.calloc(1, size));
@@ -732,13 +763,23 @@ void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp,
              boot_alloc(size, align, false), aligned_malloc(align, size));
 }
 
-void hp_foreign_free(void *p, uptr fp) {
+/* The wrapped allocator's release for memory of that kind. */
+static HP_ALWAYS_INLINE void release(void *p, u8 kind) {
+  if (kind == HP_ALLOC_MALLOC || !real.delete_)
+    real.free(p);
+  else if (kind == HP_ALLOC_NEW)
+    real.delete_(p);
+  else
+    real.delete_array(p);
+}
+
+void hp_foreign_free(void *p, u8 kind, uptr fp) {
   (void)fp;
   if (!p || is_boot(p))
     return;
   if (HP_UNLIKELY(!ready())) {
     if (resolved())
-      real.free(p);
+      release(p, kind);
     return;
   }
   fentry_t e;
@@ -752,7 +793,7 @@ void hp_foreign_free(void *p, uptr fp) {
     count_syscall(HP_FOREIGN_SYS_MUNMAP);
   op_t o;
   op_begin(&o, TICK_FREE);
-  real.free(p);
+  release(p, kind);
   u64 cycles = op_end(&o);
   if (found)
     record_free(&ev, &e, o.t0, cycles);

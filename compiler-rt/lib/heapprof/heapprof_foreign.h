@@ -37,7 +37,8 @@ void *hp_foreign_malloc(uptr size, uptr fp);
 void *hp_foreign_calloc(uptr n, uptr size, uptr fp);
 void *hp_foreign_realloc(void *p, uptr size, uptr fp);
 void *hp_foreign_reallocarray(void *p, uptr n, uptr size, uptr fp);
-void hp_foreign_free(void *p, uptr fp);
+/* kind: HP_ALLOC_MALLOC (free) or the operator delete form. */
+void hp_foreign_free(void *p, u8 kind, uptr fp);
 void *hp_foreign_memalign(uptr align, uptr size, uptr fp);
 void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp);
 int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp);
