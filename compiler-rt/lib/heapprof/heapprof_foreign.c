@@ -463,7 +463,8 @@ void hp_foreign_init(void) {
    * lookup also searches its dependencies, e.g. libstdc++, whose new calls
    * malloc: that one would be counted twice). */
   Dl_info mi, ni;
-  void *nw = next_fn("_ZnwmRKSt9nothrow_t"), *na = next_fn("_ZnamRKSt9nothrow_t");
+  void *nw = next_fn("_ZnwmRKSt9nothrow_t");
+  void *na = next_fn("_ZnamRKSt9nothrow_t");
   void *dl = next_fn("_ZdlPv"), *da = next_fn("_ZdaPv");
   void *m0 = next_fn("malloc");
   if (m0 && nw && na && dl && da && dladdr(m0, &mi) && dladdr(nw, &ni) &&
