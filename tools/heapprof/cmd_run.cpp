@@ -162,7 +162,8 @@ std::string whyNotAllocator(const std::string &Path) {
     if (Sh[I].sh_offset + Sh[I].sh_size > Data.size() ||
         Str.sh_offset + Str.sh_size > Data.size())
       break;
-    auto *Syms = reinterpret_cast<const Elf64_Sym *>(Data.data() + Sh[I].sh_offset);
+    auto *Syms =
+        reinterpret_cast<const Elf64_Sym *>(Data.data() + Sh[I].sh_offset);
     for (size_t K = 0; K < Sh[I].sh_size / sizeof(Elf64_Sym); K++)
       if (Syms[K].st_shndx != SHN_UNDEF && Syms[K].st_name < Str.sh_size &&
           !strncmp(Data.data() + Str.sh_offset + Syms[K].st_name, "malloc",

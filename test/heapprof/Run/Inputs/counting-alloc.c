@@ -47,7 +47,8 @@ void _ZdaPv(void *p) {
 __attribute__((destructor)) static void report(void) {
   char buf[128];
   int n = snprintf(buf, sizeof buf,
-                   "counting-alloc: new %ld new[] %ld delete %ld delete[] %ld\n",
+                   "counting-alloc: new %ld new[] %ld delete %ld "
+                   "delete[] %ld\n",
                    news, array_news, deletes, array_deletes);
   write(2, buf, n);
 }
