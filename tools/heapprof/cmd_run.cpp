@@ -5,11 +5,15 @@
 // runtime then restores the caller's environment for the program's children
 // unless --follow-exec (heapprof_preload.c; docs/run.md).  The exec replaces
 // this process: the program keeps heapprof run's pid, and its exit status and
-// signals are the caller's directly.
+// signals are the caller's directly.  --allocator=system|PATH.so: the
+// runtime profiles that allocator instead of replacing it (the runtime flag
+// allocator=, heapprof_foreign.c); PATH.so is preloaded right after the
+// runtime.
 //
 // Refused with one `heapprof: error:` line: a program that is not found, a
 // statically linked one and a setuid/setgid or file-capability one (the
-// loader does not preload into them), and an --allocator that is not there.
+// loader does not preload into them), and an --allocator that is not there
+// or is not an x86-64 shared library defining malloc.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
