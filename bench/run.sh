@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind allocators"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -553,6 +553,12 @@ want report && splice bench-report "$repblock"
 grep -q '^<!-- bench-unwind:begin -->$' "$DOC" ||
   printf '\n## Allocation stacks: frame pointers and CFI\n\n<!-- bench-unwind:begin -->\n<!-- bench-unwind:end -->\n' >>"$DOC"
 want unwind && splice bench-unwind "$ublock"
+# heapprof run --allocator's per-operation cycles against each allocator's
+# own throughput (bench/allocprof/allocators.sh).
+want allocators && { log "allocators: bench/allocprof/allocators.sh"
+  BUILD=$B bench/allocprof/allocators.sh "$OUT" >"$OUT/block-allocators.md" 2>"$LOGS/allocators.log" || fail "bench/allocprof/allocators.sh failed (log: $OUTREL/logs/allocators.log)"
+  grep -q '^<!-- bench-allocators:begin -->$' "$DOC" || printf '\n## Profiling other allocators\n\n<!-- bench-allocators:begin -->\n<!-- bench-allocators:end -->\n' >>"$DOC"
+  splice bench-allocators "$OUT/block-allocators.md"; }
 log "tables written to $DOC"
 
 if want main; then

@@ -144,3 +144,14 @@ def _go_pprof_works():
     return b"pprof" in r.stdout
 if _go_pprof_works():
     config.available_features.add("go-pprof")
+
+# Allocator libraries heapprof run --allocator=PATH profiles (Debian
+# libjemalloc2, libtcmalloc-minimal4, libmimalloc2.0): a feature and a
+# %lib<name> substitution for each one installed.
+for _name, _file in (("jemalloc", "libjemalloc.so.2"),
+                     ("tcmalloc", "libtcmalloc_minimal.so.4"),
+                     ("mimalloc", "libmimalloc.so.2")):
+    _path = os.path.join("/usr/lib/x86_64-linux-gnu", _file)
+    if os.path.exists(_path):
+        config.available_features.add(_name)
+        config.substitutions.append(("%lib" + _name, _path))

@@ -5,11 +5,15 @@
 // runtime then restores the caller's environment for the program's children
 // unless --follow-exec (heapprof_preload.c; docs/run.md).  The exec replaces
 // this process: the program keeps heapprof run's pid, and its exit status and
-// signals are the caller's directly.
+// signals are the caller's directly.  --allocator=system|PATH.so: the
+// runtime profiles that allocator instead of replacing it (the runtime flag
+// allocator=, heapprof_foreign.c); PATH.so is preloaded right after the
+// runtime.
 //
 // Refused with one `heapprof: error:` line: a program that is not found, a
 // statically linked one and a setuid/setgid or file-capability one (the
-// loader does not preload into them), and an --allocator that is not there.
+// loader does not preload into them), and an --allocator that is not there
+// or is not an x86-64 shared library defining malloc.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
@@ -28,13 +32,16 @@
 #include <string>
 
 const char heapprof::RunUsage[] =
-    "heapprof run [-o DIR] [--allocator=heapprof] [--follow-exec] -- PROG "
-    "ARGS...\n"
+    "heapprof run [-o DIR] [--allocator=heapprof|system|PATH.so] "
+    "[--follow-exec] -- PROG ARGS...\n"
     "  Runs PROG (not rebuilt) with heapprof's runtime preloaded: sizes,\n"
     "  counts, lifetimes, contexts, CPUs and allocator cycles, no access\n"
     "  counts. Profiles go to DIR (default: the current directory), named as\n"
-    "  -fheapprof=DIR names them. --follow-exec: programs PROG execs are\n"
-    "  profiled too, each to its own file (default: only PROG).\n";
+    "  -fheapprof=DIR names them. --allocator: heapprof's allocator serves\n"
+    "  the program (default), or glibc's (system), or the allocator library\n"
+    "  PATH.so (jemalloc, tcmalloc, mimalloc...), profiled as it runs.\n"
+    "  --follow-exec: programs PROG execs are profiled too, each to its own\n"
+    "  file (default: only PROG).\n";
 
 namespace {
 
@@ -123,6 +130,54 @@ std::string whyNotPreloadable(const std::string &Path) {
   return "";
 }
 
+// "" if Path is an x86-64 ELF shared library that defines malloc (what the
+// runtime calls through to); else what is wrong with it.
+std::string whyNotAllocator(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return strerror(errno);
+  struct stat St;
+  std::string Data;
+  if (fstat(Fd, &St) == 0 && S_ISREG(St.st_mode)) {
+    Data.resize(St.st_size);
+    if (pread(Fd, &Data[0], Data.size(), 0) != (ssize_t)Data.size())
+      Data.clear();
+  } else {
+    close(Fd);
+    return "not a regular file";
+  }
+  close(Fd);
+  auto *Eh = reinterpret_cast<const Elf64_Ehdr *>(Data.data());
+  if (Data.size() < sizeof(Elf64_Ehdr) || memcmp(Eh->e_ident, ELFMAG, SELFMAG))
+    return "not an ELF shared library";
+  if (Eh->e_ident[EI_CLASS] != ELFCLASS64 || Eh->e_machine != EM_X86_64)
+    return "not an x86-64 ELF shared library";
+  if (Eh->e_type != ET_DYN)
+    return "not a shared library";
+  // The dynamic symbol table, through the section headers.
+  uint64_t ShEnd = Eh->e_shoff + (uint64_t)Eh->e_shnum * sizeof(Elf64_Shdr);
+  if (Eh->e_shentsize != sizeof(Elf64_Shdr) || ShEnd > Data.size())
+    return "not an ELF shared library (no section headers)";
+  auto *Sh = reinterpret_cast<const Elf64_Shdr *>(Data.data() + Eh->e_shoff);
+  for (unsigned I = 0; I < Eh->e_shnum; I++) {
+    if (Sh[I].sh_type != SHT_DYNSYM || Sh[I].sh_link >= Eh->e_shnum)
+      continue;
+    const Elf64_Shdr &Str = Sh[Sh[I].sh_link];
+    if (Sh[I].sh_offset + Sh[I].sh_size > Data.size() ||
+        Str.sh_offset + Str.sh_size > Data.size())
+      break;
+    auto *Syms =
+        reinterpret_cast<const Elf64_Sym *>(Data.data() + Sh[I].sh_offset);
+    for (size_t K = 0; K < Sh[I].sh_size / sizeof(Elf64_Sym); K++)
+      if (Syms[K].st_shndx != SHN_UNDEF && Syms[K].st_name < Str.sh_size &&
+          !strncmp(Data.data() + Str.sh_offset + Syms[K].st_name, "malloc",
+                   Str.sh_size - Syms[K].st_name) &&
+          ELF64_ST_TYPE(Syms[K].st_info) == STT_FUNC)
+        return "";
+  }
+  return "defines no malloc: not an allocator library";
+}
+
 // Sets Var, first saving the caller's value as HEAPPROF_RUN_SAVED_<Var> in
 // the form the runtime puts back (heapprof_preload.c).
 void setWithSave(const char *Var, const std::string &Value) {
@@ -168,19 +223,22 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (OutDir.empty() && I > 0 && !strcmp(Argv[I - 1], "-o"))
     return usageError("-o needs a directory");
 
-  if (Allocator != "heapprof") {
-    if (Allocator.empty())
-      return fail("--allocator= needs heapprof, system or a PATH.so");
-    if (Allocator != "system") {
-      struct stat St;
-      if (stat(Allocator.c_str(), &St) != 0)
-        return fail("--allocator=" + Allocator + ": " + strerror(errno));
-      if (!S_ISREG(St.st_mode))
-        return fail("--allocator=" + Allocator + ": not a regular file");
-    }
-    return fail("--allocator=" + Allocator +
-                ": profiling another allocator is not implemented yet; "
-                "only --allocator=heapprof works");
+  // The allocator library, made absolute (children may chdir): preloaded
+  // right after the runtime, so the runtime's dlsym(RTLD_NEXT) finds it.
+  std::string AllocLib;
+  if (Allocator.empty())
+    return fail("--allocator= needs heapprof, system or a PATH.so");
+  if (Allocator != "heapprof" && Allocator != "system") {
+    std::string Why = whyNotAllocator(Allocator);
+    if (!Why.empty())
+      return fail("--allocator=" + Allocator + ": " + Why);
+    char Abs[PATH_MAX];
+    if (!realpath(Allocator.c_str(), Abs))
+      return fail("--allocator=" + Allocator + ": " + strerror(errno));
+    AllocLib = Abs;
+    if (AllocLib.find_first_of(": ") != std::string::npos)
+      return fail("--allocator=" + Allocator +
+                  ": LD_PRELOAD cannot name a path with ':' or ' '");
   }
 
   std::string Prog = findProgram(Argv[I]);
@@ -198,9 +256,11 @@ int heapprof::cmdRun(int Argc, char **Argv) {
                 "install heapprof again)");
 
   const char *OldPreload = getenv("LD_PRELOAD");
+  std::string Preload = AllocLib.empty() ? Rt : Rt + ":" + AllocLib;
   setWithSave("LD_PRELOAD", OldPreload && *OldPreload
-                                ? Rt + ":" + OldPreload
-                                : Rt);
+                                ? Preload + ":" + OldPreload
+                                : Preload);
+  std::string Opts;
   if (!OutDir.empty()) {
     // A directory given relative to the caller stays so for children that
     // chdir: made absolute here.
@@ -209,9 +269,15 @@ int heapprof::cmdRun(int Argc, char **Argv) {
       if (getcwd(Cwd, sizeof(Cwd)))
         OutDir = std::string(Cwd) + "/" + OutDir;
     }
+    Opts = "profile_dir='" + OutDir + "'";
+  }
+  if (Allocator != "heapprof")
+    Opts += (Opts.empty() ? "" : ":") + std::string("allocator='") +
+            (AllocLib.empty() ? Allocator : AllocLib) + "'";
+  if (!Opts.empty()) {
     const char *OldOpts = getenv("HEAPPROF_OPTIONS");
-    std::string Opts = OldOpts && *OldOpts ? std::string(OldOpts) + ":" : "";
-    setWithSave("HEAPPROF_OPTIONS", Opts + "profile_dir='" + OutDir + "'");
+    setWithSave("HEAPPROF_OPTIONS",
+                OldOpts && *OldOpts ? std::string(OldOpts) + ":" + Opts : Opts);
   }
   setenv("HEAPPROF_RUN", FollowExec ? "follow-exec" : "1", 1);
   execv(Prog.c_str(), Argv + I);

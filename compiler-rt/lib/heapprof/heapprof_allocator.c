@@ -162,10 +162,14 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
 }
 
 void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_allocate(size, align, kind, fp, zero);
   return allocate(size, align, kind, fp, zero, false);
 }
 
 void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_allocate(size, align, kind, fp, false);
   return allocate(size, align, kind, fp, false, hint < HP_COLD_HINT_LIMIT);
 }
 
@@ -300,6 +304,10 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
 void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (!p)
     return;
+  if (HP_FOREIGN_HOOK()) {
+    hp_foreign_free(p, kind, fp);
+    return;
+  }
   bool profiling = hp_flags.profiling;
   u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
@@ -463,6 +471,8 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_realloc(p, size, fp);
   if (!p)
     return hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
   if (size == 0) {
@@ -514,6 +524,8 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
 }
 
 uptr hp_usable_size(const void *p) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_usable_size(p);
   if (!p)
     return 0;
   lookup_t l;
@@ -559,6 +571,7 @@ void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg) {
   hp_secondary_lock();
   hp_secondary_for_each(walk_large, &w);
   hp_secondary_unlock();
+  hp_foreign_for_each_live(fn, arg); /* allocator=system|PATH */
 }
 
 /* Folds a live chunk into a dump: as if freed now, then marked REPORTED with

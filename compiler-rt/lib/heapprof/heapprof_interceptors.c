@@ -25,6 +25,11 @@ static void count(const void *p, uptr n) {
 
 /* --------------------------------------------------------- allocation */
 
+/* allocator=system|PATH (heapprof_foreign.c): malloc, free and realloc
+ * reach it through hp_allocate/hp_deallocate/hp_reallocate (one test per
+ * call); the others test here, keeping the wrapped allocator's own
+ * argument checks and errno. */
+
 HP_INTERFACE void *malloc(size_t size) {
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
@@ -38,6 +43,8 @@ HP_INTERFACE void cfree(void *p) {
 }
 
 HP_INTERFACE void *calloc(size_t n, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_calloc(n, size, HP_ENTRY_FP());
   size_t total;
   if (__builtin_mul_overflow(n, size, &total))
     return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(), "calloc-overflow",
@@ -50,6 +57,8 @@ HP_INTERFACE void *realloc(void *p, size_t size) {
 }
 
 HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_reallocarray(p, n, size, HP_ENTRY_FP());
   size_t total;
   if (__builtin_mul_overflow(n, size, &total))
     return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(),
@@ -63,6 +72,8 @@ static bool is_pow2(size_t a) { return a && !(a & (a - 1)); }
  * hp_allocate, which fails it with ENOMEM as glibc does: EINVAL is only for
  * alignments the function's contract rejects. */
 HP_INTERFACE void *memalign(size_t align, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_memalign(align, size, HP_ENTRY_FP());
   /* glibc: EINVAL above 2^63 (no power of two to round up to); a
    * non-power-of-two alignment is rounded up. */
   if (align > SIZE_MAX / 2 + 1) {
@@ -79,6 +90,8 @@ HP_INTERFACE void *memalign(size_t align, size_t size) {
 }
 
 HP_INTERFACE void *__libc_memalign(size_t align, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_memalign(align, size, HP_ENTRY_FP());
   if (!is_pow2(align)) {
     errno = EINVAL;
     return NULL;
@@ -87,6 +100,8 @@ HP_INTERFACE void *__libc_memalign(size_t align, size_t size) {
 }
 
 HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_posix_memalign(out, align, size, HP_ENTRY_FP());
   if (!is_pow2(align) || align % sizeof(void *))
     return EINVAL;
   int saved = errno;
@@ -99,6 +114,8 @@ HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
 }
 
 HP_INTERFACE void *aligned_alloc(size_t align, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_aligned_alloc(align, size, HP_ENTRY_FP());
   if (!is_pow2(align)) {
     errno = EINVAL;
     return NULL;
@@ -107,10 +124,14 @@ HP_INTERFACE void *aligned_alloc(size_t align, size_t size) {
 }
 
 HP_INTERFACE void *valloc(size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_valloc(size, HP_ENTRY_FP());
   return hp_allocate(size, HP_PAGE_SIZE, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
 
 HP_INTERFACE void *pvalloc(size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_pvalloc(size, HP_ENTRY_FP());
   size_t rounded = size ? HP_ROUND_UP(size, HP_PAGE_SIZE) : HP_PAGE_SIZE;
   if (rounded < size)
     return hp_allocation_failed(size, HP_ENTRY_FP(), "pvalloc-overflow",

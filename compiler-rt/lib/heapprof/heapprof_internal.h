@@ -69,6 +69,7 @@ typedef uintptr_t uptr;
 #include "heapprof_hib_table.h"
 #include "heapprof_allocator.h"
 #include "heapprof_thread.h"
+#include "heapprof_foreign.h"
 #include "heapprof_report.h"
 #include "heapprof_procmap.h"
 #include "heapprof_symbolize.h"

@@ -37,6 +37,13 @@ void hp_report_bad_option(const char *message) {
   _exit(1);
 }
 
+void hp_report_foreign_missing(const char *allocator, const char *why) {
+  hp_printf("HeapProf: ERROR: allocator=%s: cannot profile this allocator: "
+            "%s\n",
+            allocator, why);
+  _exit(1);
+}
+
 void hp_print_stack(int fd, const uptr *pcs, u32 n) {
   hp_buf_t b = {0};
   hp_symbolize_stack_text(&b, pcs, n);

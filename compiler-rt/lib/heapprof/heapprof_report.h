@@ -15,6 +15,9 @@ HP_NORETURN void hp_report_mmap_failure(uptr size, const char *what);
 HP_NORETURN void hp_report_bad_option(const char *message);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
 HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
+/* allocator=NAME names no allocator the runtime can call through to. */
+HP_NORETURN void hp_report_foreign_missing(const char *allocator,
+                                           const char *why);
 /* chunk_beg != 0: p points inside the live chunk at chunk_beg, or before
  * it (into its header or alignment padding). */
 void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg);

@@ -39,6 +39,7 @@ HP_INTERFACE void __heapprof_init(void) {
   HP_CHECK(!hp_rtl.initing && "heapprof init calls itself");
   hp_rtl.initing = true;
   hp_flags_init();
+  hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();
   hp_stackdepot_init();
@@ -341,6 +342,7 @@ void hp_rtl_print_stats(void) {
             "large chunk bytes mapped now");
   hp_printf("  %-16s %20u  %s\n", "threads", hp_thread_count(),
             "threads with heapprof state now");
+  hp_foreign_print_stats();
 }
 
 int hp_rtl_dump(const char *reason, u32 seq) {

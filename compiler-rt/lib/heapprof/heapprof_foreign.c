@@ -1,0 +1,877 @@
+/*===- heapprof_foreign.c - profiling another allocator -----------------===
+ *
+ * Part of heapprof.  allocator=system or allocator=PATH: every allocation
+ * function calls through to the allocator the program would have used --
+ * the next definition after the runtime in the dynamic loader's search
+ * order: glibc's, or the library heapprof run preloads after
+ * libheapprof_rt.so -- and profiles the call around it:
+ *
+ *   allocate: RDTSC -> the wrapped allocator's call -> (sampled) RDTSC ->
+ *     unwind -> StackDepot id -> side-table entry for the address.
+ *   free: take the address's entry out of the side table -> scan and clear
+ *     the object's shadow granules -> the wrapped free -> chunk event into
+ *     the thread's HIB cache, as hp_deallocate makes it.
+ *
+ * The side table replaces the chunk header: address -> {size, stack id,
+ * allocation time, cpu, sampled cycles, kind, flags}.  64 stripes, chosen
+ * by a hash of the address, each an open-addressing table (linear probing,
+ * backward-shift deletion, no tombstones) in its own mmap'd array under its
+ * own spin lock, doubled when three quarters full.  No malloc anywhere.  A
+ * free or realloc of an address that is not in the table (allocated before
+ * the runtime was ready, or by a call that bypassed the runtime, e.g.
+ * __libc_malloc) passes through unrecorded.
+ *
+ * Before the wrapped functions are resolved -- dlsym itself may calloc (the
+ * dlerror buffer) -- allocations come from a small static bootstrap arena;
+ * free ignores its pointers and realloc moves them to the real allocator.
+ *
+ * Cycles: only the wrapped call is timed (the allocator's own cost, not the
+ * profiler's), on the same sampled ticks as heapprof's allocator.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int hp_foreign_state;
+
+static struct {
+  void *(*malloc)(size_t);
+  void (*free)(void *);
+  void *(*calloc)(size_t, size_t);
+  void *(*realloc)(void *, size_t);
+  void *(*memalign)(size_t, size_t);
+  void *(*aligned_alloc)(size_t, size_t);
+  int (*posix_memalign)(void **, size_t, size_t);
+  void *(*valloc)(size_t);
+  void *(*pvalloc)(size_t);
+  size_t (*malloc_usable_size)(void *);
+  /* The allocator library's own operator new[] (nothrow) and delete[],
+   * when it defines them (jemalloc, tcmalloc, mimalloc do; glibc does
+   * not): C++ allocations then take the library's C++ path. */
+  void *(*new_nt)(size_t, const void *);
+  void *(*new_array_nt)(size_t, const void *);
+  void (*delete_)(void *);
+  void (*delete_array)(void *);
+} real;
+
+/* The std::nothrow_t argument: an empty struct, passed by reference. */
+static const char nothrow_tag;
+
+/* The class-accounting hook: one call per sampled operation of the wrapped
+ * allocator, with its measured cycles.  Empty here; the op-class
+ * accounting (issue 10) attaches to it. */
+enum {
+  HP_FOREIGN_OP_MALLOC,
+  HP_FOREIGN_OP_CALLOC,
+  HP_FOREIGN_OP_REALLOC,
+  HP_FOREIGN_OP_MEMALIGN,
+  HP_FOREIGN_OP_FREE,
+};
+static HP_ALWAYS_INLINE void foreign_op_cost(int op, uptr size, u64 cycles) {
+  (void)op;
+  (void)size;
+  (void)cycles;
+}
+
+/* --------------------------------------------------------- system calls */
+
+/* The wrapped allocator's system calls, counted two ways (docs/run.md
+ * "System calls" says which allocator each one sees):
+ *  - libheapprof_rt.so defines mmap, munmap, madvise, mremap, brk and sbrk:
+ *    calls through the PLT (jemalloc's, tcmalloc's, mimalloc's) made while
+ *    this thread is inside a wrapped allocator call are counted;
+ *  - glibc's malloc makes its calls internally, not through the PLT: for
+ *    allocator=system, a change of the break (sbrk(0), no system call)
+ *    across a call counts one brk, and a chunk glibc marks IS_MMAPPED
+ *    counts its mmap at allocation and its munmap at free. */
+static u64 syscall_counts[HP_FOREIGN_NSYSCALLS];
+static HP_TLS u32 in_wrapped; /* inside a wrapped allocator call */
+/* busy: this thread is inside the runtime's own bookkeeping (a stripe, the
+ * stack depot or the HIB cache may be locked by it).  A call made there --
+ * by a signal handler that allocates -- passes through unrecorded instead
+ * of waiting for a lock its own thread holds: a free of a recorded object
+ * then leaves its entry behind (replaced when the address is reused). */
+static HP_TLS u32 busy;
+/* Objects the side table could not hold (a mapping failed): not profiled. */
+static u64 dropped;
+/* Sampled calls over HP_FOREIGN_SLOW_CYCLES, and their cycles: mostly calls
+ * during which the thread was preempted (a loaded machine), sometimes a
+ * real system call that faulted pages in.  Kept in the totals; counted
+ * apart so a benchmark can tell the allocator's cost from the scheduler's
+ * (bench/allocprof/allocators.sh). */
+#define HP_FOREIGN_SLOW_CYCLES (1ull << 20)
+static u64 slow_calls, slow_cycles;
+static bool glibc;            /* allocator=system */
+static uptr last_brk;
+
+static HP_ALWAYS_INLINE void count_syscall(int which) {
+  __atomic_add_fetch(&syscall_counts[which], 1, __ATOMIC_RELAXED);
+}
+
+void hp_foreign_syscall_counts(u64 out[HP_FOREIGN_NSYSCALLS]) {
+  for (int i = 0; i < HP_FOREIGN_NSYSCALLS; i++)
+    out[i] = __atomic_load_n(&syscall_counts[i], __ATOMIC_RELAXED);
+}
+
+void hp_foreign_print_stats(void) {
+  if (hp_foreign_state != HP_FOREIGN_ON)
+    return;
+  static const char *const names[HP_FOREIGN_NSYSCALLS] = {
+      "alloc_mmap", "alloc_munmap", "alloc_madvise", "alloc_mremap",
+      "alloc_brk"};
+  u64 c[HP_FOREIGN_NSYSCALLS];
+  hp_foreign_syscall_counts(c);
+  for (int i = 0; i < HP_FOREIGN_NSYSCALLS; i++)
+    hp_printf("  %-16s %20llu  %s\n", names[i], (unsigned long long)c[i],
+              "the wrapped allocator's system calls seen (docs/run.md)");
+  hp_printf("  %-16s %20llu  %s\n", "slow_calls",
+            (unsigned long long)slow_calls,
+            "sampled calls over 2^20 cycles (preempted, or page faults)");
+  hp_printf("  %-16s %20llu  %s\n", "slow_cycles",
+            (unsigned long long)slow_cycles, "their cycles (in the totals)");
+  if (dropped)
+    hp_printf("  %-16s %20llu  %s\n", "side_dropped",
+              (unsigned long long)dropped,
+              "objects the side table had no memory for (not profiled)");
+}
+
+/* glibc: the break moved since last seen (by any thread: each move once). */
+static void glibc_brk_check(void) {
+  uptr b = (uptr)sbrk(0);
+  uptr old = __atomic_load_n(&last_brk, __ATOMIC_RELAXED);
+  if (b != old && __atomic_compare_exchange_n(&last_brk, &old, b, false,
+                                              __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED))
+    count_syscall(HP_FOREIGN_SYS_BRK);
+}
+
+/* glibc's chunk header: the size word before the user pointer, bit 1
+ * IS_MMAPPED. */
+static HP_ALWAYS_INLINE bool glibc_mmapped(const void *p) {
+  return ((const uptr *)p)[-1] & 2;
+}
+
+#ifdef HEAPPROF_SHARED_RUNTIME
+/* The interposed calls: the kernel's directly (what glibc's wrappers do),
+ * counted inside a wrapped allocator call. */
+HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                        off_t off) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MMAP);
+  if (off & (HP_PAGE_SIZE - 1)) {
+    errno = EINVAL;
+    return MAP_FAILED;
+  }
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                          off_t off) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MMAP);
+  if (off & (HP_PAGE_SIZE - 1)) {
+    errno = EINVAL;
+    return MAP_FAILED;
+  }
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+HP_INTERFACE int munmap(void *addr, size_t len) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MUNMAP);
+  return (int)syscall(SYS_munmap, addr, len);
+}
+
+HP_INTERFACE int madvise(void *addr, size_t len, int advice) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MADVISE);
+  return (int)syscall(SYS_madvise, addr, len, advice);
+}
+
+HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
+                          int flags, ...) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MREMAP);
+  void *new_addr = NULL;
+  if (flags & MREMAP_FIXED) {
+    va_list ap;
+    va_start(ap, flags);
+    new_addr = va_arg(ap, void *);
+    va_end(ap);
+  }
+  return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
+}
+
+/* brk and sbrk keep libc's idea of the break: libc's own, found on first
+ * use (never inside an allocator call before init: init resolves them). */
+static int (*next_brk)(void *);
+static void *(*next_sbrk)(intptr_t);
+static void resolve_brk(void) {
+  if (!next_brk)
+    next_brk = (int (*)(void *))dlsym(RTLD_NEXT, "brk");
+  if (!next_sbrk)
+    next_sbrk = (void *(*)(intptr_t))dlsym(RTLD_NEXT, "sbrk");
+}
+
+HP_INTERFACE int brk(void *addr) {
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_BRK);
+  if (HP_UNLIKELY(!next_brk))
+    resolve_brk();
+  return next_brk(addr);
+}
+
+HP_INTERFACE void *sbrk(intptr_t inc) {
+  if (in_wrapped && inc)
+    count_syscall(HP_FOREIGN_SYS_BRK);
+  if (HP_UNLIKELY(!next_sbrk))
+    resolve_brk();
+  return next_sbrk(inc);
+}
+#else
+static void resolve_brk(void) {}
+#endif
+
+/* ------------------------------------------------------------ bootstrap */
+
+#define BOOT_SIZE (64u * 1024)
+#define BOOT_HEADER 16u
+static _Alignas(4096) char boot_arena[BOOT_SIZE];
+static uptr boot_used;
+
+static void *boot_alloc(uptr size, uptr align, bool zero) {
+  (void)zero; /* the arena is never reused: still zero */
+  if (align < BOOT_HEADER)
+    align = BOOT_HEADER;
+  uptr used = __atomic_load_n(&boot_used, __ATOMIC_RELAXED);
+  for (;;) {
+    uptr beg = HP_ROUND_UP((uptr)boot_arena + used + BOOT_HEADER, align);
+    uptr end = beg + HP_ROUND_UP(size ? size : 1, BOOT_HEADER);
+    if (size > BOOT_SIZE || end > (uptr)boot_arena + BOOT_SIZE) {
+      errno = ENOMEM;
+      return NULL;
+    }
+    if (__atomic_compare_exchange_n(&boot_used, &used, end - (uptr)boot_arena,
+                                    false, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+      ((uptr *)beg)[-1] = size;
+      return (void *)beg;
+    }
+  }
+}
+
+static HP_ALWAYS_INLINE bool is_boot(const void *p) {
+  return (uptr)p - (uptr)boot_arena < BOOT_SIZE;
+}
+
+static uptr boot_size(const void *p) { return ((const uptr *)p)[-1]; }
+
+/* ----------------------------------------------------------- side table */
+
+typedef struct fentry {
+  uptr addr; /* 0: empty slot */
+  u64 size;
+  u32 stack_id;
+  u32 ts_ms;
+  u32 cycles; /* sampled allocating call, 0 if not sampled */
+  u16 cpu;
+  u8 kind;
+  u8 flags; /* HP_CHUNK_REPORTED */
+} fentry_t;
+_Static_assert(sizeof(fentry_t) == 32, "side-table entry is 32 bytes");
+
+#define NSTRIPES 64
+#define STRIPE_INITIAL 1024
+
+typedef struct stripe {
+  hp_spinlock_t lock;
+  fentry_t *slots;
+  u64 cap, n;
+} __attribute__((aligned(64))) stripe_t;
+
+static stripe_t stripes[NSTRIPES];
+
+static HP_ALWAYS_INLINE u64 hash_addr(uptr a) {
+  return (u64)(a >> 4) * 0x9E3779B97F4A7C15ull;
+}
+static HP_ALWAYS_INLINE stripe_t *stripe_of(u64 h) {
+  return &stripes[h >> 58];
+}
+static HP_ALWAYS_INLINE u64 home_of(u64 h, u64 cap) {
+  return (h >> 16) & (cap - 1);
+}
+
+static void put_slot(fentry_t *slots, u64 cap, const fentry_t *e) {
+  u64 i = home_of(hash_addr(e->addr), cap);
+  while (slots[i].addr && slots[i].addr != e->addr)
+    i = (i + 1) & (cap - 1);
+  slots[i] = *e;
+}
+
+static bool grow(stripe_t *s) {
+  u64 cap = s->cap ? s->cap * 2 : STRIPE_INITIAL;
+  fentry_t *slots = hp_mmap(cap * sizeof(fentry_t));
+  if (!slots)
+    return false;
+  for (u64 i = 0; i < s->cap; i++)
+    if (s->slots[i].addr)
+      put_slot(slots, cap, &s->slots[i]);
+  if (s->slots)
+    hp_munmap(s->slots, s->cap * sizeof(fentry_t));
+  s->slots = slots;
+  s->cap = cap;
+  return true;
+}
+
+static void table_insert(const fentry_t *e) {
+  stripe_t *s = stripe_of(hash_addr(e->addr));
+  hp_spin_lock(&s->lock);
+  if ((s->n + 1) * 4 > s->cap * 3 && !grow(s)) {
+    hp_spin_unlock(&s->lock);
+    __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  u64 i = home_of(hash_addr(e->addr), s->cap);
+  while (s->slots[i].addr && s->slots[i].addr != e->addr)
+    i = (i + 1) & (s->cap - 1);
+  /* An address already there was freed behind the runtime's back (e.g.
+   * __libc_free) and handed out again: the new object replaces it. */
+  s->n += !s->slots[i].addr;
+  s->slots[i] = *e;
+  hp_spin_unlock(&s->lock);
+}
+
+/* Takes addr's entry out into *out; false if it is not there. */
+static bool table_remove(uptr addr, fentry_t *out) {
+  u64 h = hash_addr(addr);
+  stripe_t *s = stripe_of(h);
+  hp_spin_lock(&s->lock);
+  if (!s->n) {
+    hp_spin_unlock(&s->lock);
+    return false;
+  }
+  u64 mask = s->cap - 1, i = home_of(h, s->cap);
+  while (s->slots[i].addr != addr) {
+    if (!s->slots[i].addr) {
+      hp_spin_unlock(&s->lock);
+      return false;
+    }
+    i = (i + 1) & mask;
+  }
+  *out = s->slots[i];
+  /* Backward shift: move up every later entry of the run that may live in
+   * the hole (its home is not cyclically in (hole, j]). */
+  for (u64 j = (i + 1) & mask; s->slots[j].addr; j = (j + 1) & mask) {
+    u64 k = home_of(hash_addr(s->slots[j].addr), s->cap);
+    bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (!stays) {
+      s->slots[i] = s->slots[j];
+      i = j;
+    }
+  }
+  s->slots[i].addr = 0;
+  s->n--;
+  hp_spin_unlock(&s->lock);
+  return true;
+}
+
+static void lock_all(void) {
+  for (u32 i = 0; i < NSTRIPES; i++)
+    hp_spin_lock(&stripes[i].lock);
+}
+static void unlock_all(void) {
+  for (u32 i = NSTRIPES; i-- > 0;)
+    hp_spin_unlock(&stripes[i].lock);
+}
+
+void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
+  if (hp_foreign_state != HP_FOREIGN_ON)
+    return;
+  busy++;
+  for (u32 si = 0; si < NSTRIPES; si++) {
+    stripe_t *s = &stripes[si];
+    hp_spin_lock(&s->lock);
+    for (u64 i = 0; i < s->cap; i++) {
+      fentry_t *e = &s->slots[i];
+      if (!e->addr)
+        continue;
+      hp_chunk_header_t h;
+      hp_memset(&h, 0, sizeof(h));
+      h.state = HP_CHUNK_ALLOCATED;
+      h.alloc_kind = e->kind;
+      h.flags = e->flags;
+      h.requested_size =
+          e->size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)e->size;
+      h.timestamp_ms = e->ts_ms;
+      h.cpu_id = e->cpu;
+      h.alloc_context_id = e->stack_id;
+      h.alloc_cycles = e->cycles;
+      fn(&h, e->addr, e->size, arg);
+      e->flags = h.flags;
+      e->ts_ms = h.timestamp_ms;
+      e->cpu = (u16)h.cpu_id;
+    }
+    hp_spin_unlock(&s->lock);
+  }
+  busy--;
+}
+
+/* ----------------------------------------------------------------- init */
+
+/* The wrapped allocator's library: glibc for "system", else the library
+ * named, which must be loaded already (heapprof run preloads it after the
+ * runtime).  Looked up by handle rather than RTLD_NEXT: in a program built
+ * with -fheapprof and run under heapprof run, the next malloc after the
+ * executable's runtime would be the preloaded runtime's. */
+static void *lib;
+static void *next_fn(const char *name) { return dlsym(lib, name); }
+
+void hp_foreign_init(void) {
+  const char *a = hp_flags.allocator;
+  if (!a[0] || !hp_strcmp(a, "heapprof")) {
+    __atomic_store_n(&hp_foreign_state, HP_FOREIGN_OFF, __ATOMIC_RELEASE);
+    return;
+  }
+  /* On before resolving: dlsym's own allocations take the bootstrap
+   * arena, not heapprof's allocator. */
+  __atomic_store_n(&hp_foreign_state, HP_FOREIGN_ON, __ATOMIC_RELEASE);
+  lib = dlopen(hp_strcmp(a, "system") ? a : "libc.so.6",
+               RTLD_NOLOAD | RTLD_LAZY);
+  if (!lib)
+    hp_report_foreign_missing(a, "the library is not loaded (heapprof run "
+                                 "--allocator=PATH preloads it)");
+  real.free = (void (*)(void *))next_fn("free");
+  real.calloc = (void *(*)(size_t, size_t))next_fn("calloc");
+  real.realloc = (void *(*)(void *, size_t))next_fn("realloc");
+  real.memalign = (void *(*)(size_t, size_t))next_fn("memalign");
+  real.aligned_alloc = (void *(*)(size_t, size_t))next_fn("aligned_alloc");
+  real.posix_memalign =
+      (int (*)(void **, size_t, size_t))next_fn("posix_memalign");
+  real.valloc = (void *(*)(size_t))next_fn("valloc");
+  real.pvalloc = (void *(*)(size_t))next_fn("pvalloc");
+  real.malloc_usable_size = (size_t(*)(void *))next_fn("malloc_usable_size");
+  glibc = !hp_strcmp(a, "system");
+  resolve_brk();
+  last_brk = (uptr)sbrk(0);
+  /* operator new/delete: only the library's own definitions (a handle's
+   * lookup also searches its dependencies, e.g. libstdc++, whose new calls
+   * malloc: that one would be counted twice). */
+  Dl_info mi, ni;
+  void *nw = next_fn("_ZnwmRKSt9nothrow_t");
+  void *na = next_fn("_ZnamRKSt9nothrow_t");
+  void *dl = next_fn("_ZdlPv"), *da = next_fn("_ZdaPv");
+  void *m0 = next_fn("malloc");
+  if (m0 && nw && na && dl && da && dladdr(m0, &mi) && dladdr(nw, &ni) &&
+      mi.dli_fbase == ni.dli_fbase && dladdr(dl, &ni) &&
+      mi.dli_fbase == ni.dli_fbase) {
+    real.new_nt = (void *(*)(size_t, const void *))nw;
+    real.new_array_nt = (void *(*)(size_t, const void *))na;
+    real.delete_ = (void (*)(void *))dl;
+    real.delete_array = (void (*)(void *))da;
+  }
+  /* Last: a resolved malloc is what tells the entry points the others
+   * are there. */
+  void *m = next_fn("malloc");
+  if (!m || !real.free || !real.calloc || !real.realloc ||
+      !real.posix_memalign)
+    hp_report_foreign_missing(a, "it does not define malloc, free, calloc, "
+                                 "realloc and posix_memalign");
+  __atomic_store_n((void **)&real.malloc, m, __ATOMIC_RELEASE);
+  if (hp_flags.verbosity) {
+    Dl_info info;
+    if (dladdr(m, &info) && info.dli_fname)
+      hp_printf("HeapProf: allocator=%s: profiling the malloc of %s%s\n", a,
+                info.dli_fname,
+                real.new_nt ? " and its operator new/delete" : "");
+  }
+  /* Registered before heapprof_signals.c's handlers, so this prepare runs
+   * after theirs (reverse order): a dump holds the profile lock, then
+   * takes the stripes. */
+  pthread_atfork(lock_all, unlock_all, unlock_all);
+}
+
+bool hp_foreign_decide(void) {
+  __heapprof_init();
+  return __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) ==
+         HP_FOREIGN_ON;
+}
+
+/* True once calls can be profiled; false while the wrapped functions are
+ * not resolved yet (callers use the bootstrap arena) or init has not
+ * finished (callers pass through unrecorded). */
+static HP_ALWAYS_INLINE bool resolved(void) {
+  return __atomic_load_n((void **)&real.malloc, __ATOMIC_ACQUIRE) != NULL;
+}
+static HP_ALWAYS_INLINE bool ready(void) {
+  return HP_LIKELY(resolved() && hp_rtl.inited && hp_flags.profiling &&
+                   !busy);
+}
+
+/* ------------------------------------------------------------ profiling */
+
+enum { TICK_ALLOC, TICK_FREE };
+
+typedef struct op {
+  u64 t0;
+  bool sampled;
+} op_t;
+
+static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
+  /* A thread's first call sets up its state (mmap...): errno is the
+   * program's until the wrapped call. */
+  int saved = errno;
+  hp_thread_t *t = hp_thread_acquire();
+  o->sampled = ++t->cycle_tick[tick] >= (u32)hp_flags.cycle_sample_every;
+  if (o->sampled)
+    t->cycle_tick[tick] = 0;
+  hp_thread_release(t);
+  in_wrapped++;
+  errno = saved;
+  o->t0 = hp_rdtsc();
+}
+
+/* The sampled call's cycles (at least 1), or 0. */
+static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
+  u64 c = o->sampled ? hp_rdtsc() - o->t0 : 0;
+  in_wrapped--;
+  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES)) {
+    __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&slow_cycles, c, __ATOMIC_RELAXED);
+  }
+  if (glibc) {
+    int saved = errno;
+    glibc_brk_check();
+    errno = saved;
+  }
+  return o->sampled ? c + !c : 0;
+}
+
+/* Records p (size bytes, from the call whose frame is fp) in the table. */
+static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
+                         u64 cycles, int op) {
+  int saved = errno;
+  busy++;
+  if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
+    count_syscall(HP_FOREIGN_SYS_MMAP);
+  u32 cpu = hp_cpu_id();
+  hp_thread_t *t = hp_thread_acquire();
+  uptr pcs[HP_MAX_STACK_DEPTH];
+  u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
+                       t->stack_top, hp_flags.fold_recursion);
+  fentry_t e;
+  e.addr = (uptr)p;
+  e.size = size;
+  e.stack_id = hp_stackdepot_put(pcs, npcs);
+  e.ts_ms = hp_tsc_to_ms(o->t0);
+  e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+  e.cpu = (u16)cpu;
+  e.kind = kind;
+  e.flags = 0;
+  t->stats.mallocs++;
+  t->stats.malloced_bytes += size;
+  if (cycles) {
+    t->stats.malloc_cycles += cycles;
+    t->stats.cycle_samples++;
+    foreign_op_cost(op, size, cycles);
+  }
+  hp_thread_release(t);
+  table_insert(&e);
+  busy--;
+  errno = saved;
+}
+
+/* The chunk event of an entry taken out of the table: its shadow granules
+ * are scanned and cleared now, before the memory can be handed out again. */
+static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
+  hp_shadow_scan_t s;
+  hp_shadow_scan(e->addr, e->size, &s);
+  hp_shadow_clear(e->addr, e->addr + (e->size ? e->size : 1));
+  ev->stack_id = e->stack_id;
+  ev->size = e->size;
+  ev->accesses = s.accesses;
+  ev->granules = s.granules;
+  ev->touched_granules = s.touched_granules;
+  ev->pages = s.pages;
+  ev->touched_pages = s.touched_pages;
+  ev->alloc_ts = e->ts_ms;
+  ev->alloc_cpu = e->cpu;
+  ev->malloc_cycles = e->flags & HP_CHUNK_REPORTED ? 0 : e->cycles;
+  ev->free_cycles = 0;
+  ev->continuation = e->flags & HP_CHUNK_REPORTED;
+  ev->live = false;
+}
+
+/* Merges a freed entry's event; cycles: the freeing call's, or 0. */
+static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u64 t0,
+                        u64 cycles) {
+  int saved = errno;
+  busy++;
+  ev->dealloc_ts = hp_tsc_to_ms(t0);
+  ev->dealloc_cpu = hp_cpu_id();
+  ev->free_cycles = cycles;
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.frees++;
+  t->stats.freed_bytes += e->size;
+  if (cycles) {
+    t->stats.free_cycles += cycles;
+    t->stats.cycle_samples++;
+    foreign_op_cost(HP_FOREIGN_OP_FREE, e->size, cycles);
+  }
+  hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
+  hp_thread_release(t);
+  busy--;
+  errno = saved;
+}
+
+static void count_failure(void) {
+  int saved = errno;
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.failed_allocs++;
+  hp_thread_release(t);
+  errno = saved;
+}
+
+/* ---------------------------------------------------------- entry points */
+
+/* The common shape: bootstrap before resolution, pass-through before
+ * init, else time the call and record its result. */
+#define ALLOC_CALL(op, size, kind, fp, boot_expr, call_expr)                 \
+  do {                                                                       \
+    if (HP_UNLIKELY(!resolved()))                                            \
+      return boot_expr;                                                      \
+    if (HP_UNLIKELY(!ready()))                                               \
+      return call_expr;                                                      \
+    op_t o;                                                                  \
+    op_begin(&o, TICK_ALLOC);                                                \
+    void *p = call_expr;                                                     \
+    u64 cycles = op_end(&o);                                                 \
+    if (HP_LIKELY(p))                                                        \
+      record_alloc(p, size, kind, fp, &o, cycles, op);                       \
+    else                                                                     \
+      count_failure();                                                       \
+    return p;                                                                \
+  } while (0)
+
+void *hp_foreign_malloc(uptr size, uptr fp) {
+  ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, HP_ALLOC_MALLOC, fp,
+             boot_alloc(size, 0, false), real.malloc(size));
+}
+
+void *hp_foreign_calloc(uptr n, uptr size, uptr fp) {
+  uptr total;
+  if (__builtin_mul_overflow(n, size, &total))
+    total = 0; /* the wrapped calloc fails it */
+  ALLOC_CALL(HP_FOREIGN_OP_CALLOC, total, HP_ALLOC_MALLOC, fp,
+             boot_alloc(total, 0, true), real.calloc(n, size));
+}
+
+void *hp_foreign_memalign(uptr align, uptr size, uptr fp) {
+  if (real.memalign || !resolved())
+    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+               boot_alloc(size, align, false), real.memalign(align, size));
+  errno = ENOMEM;
+  return NULL;
+}
+
+void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp) {
+  if (real.aligned_alloc || !resolved())
+    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+               boot_alloc(size, align, false),
+               real.aligned_alloc(align, size));
+  errno = ENOMEM;
+  return NULL;
+}
+
+void *hp_foreign_valloc(uptr size, uptr fp) {
+  if (real.valloc || !resolved())
+    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+               boot_alloc(size, HP_PAGE_SIZE, false), real.valloc(size));
+  errno = ENOMEM;
+  return NULL;
+}
+
+void *hp_foreign_pvalloc(uptr size, uptr fp) {
+  if (real.pvalloc || !resolved())
+    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+               boot_alloc(HP_ROUND_UP(size, HP_PAGE_SIZE), HP_PAGE_SIZE,
+                          false),
+               real.pvalloc(size));
+  errno = ENOMEM;
+  return NULL;
+}
+
+static void *posix_memalign_ptr(uptr align, uptr size, int *rc) {
+  void *p = NULL;
+  *rc = real.posix_memalign(&p, align, size);
+  return *rc ? NULL : p;
+}
+
+/* An aligned allocation with malloc's contract (NULL, errno). */
+static void *aligned_malloc(uptr align, uptr size) {
+  int rc;
+  void *p = posix_memalign_ptr(align, size, &rc);
+  if (!p)
+    errno = rc;
+  return p;
+}
+
+int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
+  void *p;
+  int rc = 0;
+  if (HP_UNLIKELY(!resolved())) {
+    p = boot_alloc(size, align, false);
+    rc = p ? 0 : ENOMEM;
+  } else if (HP_UNLIKELY(!ready())) {
+    p = posix_memalign_ptr(align, size, &rc);
+  } else {
+    op_t o;
+    op_begin(&o, TICK_ALLOC);
+    p = posix_memalign_ptr(align, size, &rc);
+    u64 cycles = op_end(&o);
+    if (!rc)
+      record_alloc(p, size, HP_ALLOC_MALLOC, fp, &o, cycles,
+                   HP_FOREIGN_OP_MEMALIGN);
+    else
+      count_failure();
+  }
+  if (!rc)
+    *out = p;
+  return rc;
+}
+
+void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp,
+                          bool zero) {
+  if (kind != HP_ALLOC_MALLOC && !align && !zero && real.new_nt)
+    ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, kind, fp,
+               boot_alloc(size, 0, false),
+               (kind == HP_ALLOC_NEW ? real.new_nt
+                                     : real.new_array_nt)(size, &nothrow_tag));
+  if (zero)
+    ALLOC_CALL(HP_FOREIGN_OP_CALLOC, size, kind, fp,
+               boot_alloc(size, align, true), real.calloc(1, size));
+  if (!align)
+    ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, kind, fp,
+               boot_alloc(size, 0, false), real.malloc(size));
+  if (align < sizeof(void *))
+    align = sizeof(void *);
+  ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, kind, fp,
+             boot_alloc(size, align, false), aligned_malloc(align, size));
+}
+
+/* The wrapped allocator's release for memory of that kind. */
+static HP_ALWAYS_INLINE void release(void *p, u8 kind) {
+  if (kind == HP_ALLOC_MALLOC || !real.delete_)
+    real.free(p);
+  else if (kind == HP_ALLOC_NEW)
+    real.delete_(p);
+  else
+    real.delete_array(p);
+}
+
+void hp_foreign_free(void *p, u8 kind, uptr fp) {
+  (void)fp;
+  if (!p || is_boot(p))
+    return;
+  if (HP_UNLIKELY(!ready())) {
+    if (resolved())
+      release(p, kind);
+    return;
+  }
+  fentry_t e;
+  busy++;
+  bool found = table_remove((uptr)p, &e);
+  hp_chunk_event_t ev;
+  if (found)
+    entry_event(&ev, &e);
+  busy--;
+  if (glibc && glibc_mmapped(p))
+    count_syscall(HP_FOREIGN_SYS_MUNMAP);
+  op_t o;
+  op_begin(&o, TICK_FREE);
+  release(p, kind);
+  u64 cycles = op_end(&o);
+  if (found)
+    record_free(&ev, &e, o.t0, cycles);
+}
+
+void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
+  if (HP_UNLIKELY(p && is_boot(p))) {
+    /* Off the arena: a fresh object of the wrapped allocator. */
+    void *n = hp_foreign_malloc(size, fp);
+    if (n)
+      hp_memcpy(n, p, HP_MIN(size, boot_size(p)));
+    return n;
+  }
+  if (HP_UNLIKELY(!resolved()))
+    return boot_alloc(size, 0, false);
+  if (HP_UNLIKELY(!ready()))
+    return real.realloc(p, size);
+  fentry_t e;
+  busy++;
+  bool found = p && table_remove((uptr)p, &e);
+  hp_chunk_event_t ev;
+  if (found)
+    entry_event(&ev, &e);
+  busy--;
+  bool old_mm = glibc && p && glibc_mmapped(p);
+  op_t o;
+  op_begin(&o, TICK_ALLOC);
+  void *n = real.realloc(p, size);
+  u64 cycles = op_end(&o);
+  if (glibc && (n || (p && !size))) {
+    bool new_mm = n && glibc_mmapped(n);
+    if (old_mm)
+      count_syscall(new_mm ? HP_FOREIGN_SYS_MREMAP : HP_FOREIGN_SYS_MUNMAP);
+    else if (new_mm)
+      count_syscall(HP_FOREIGN_SYS_MMAP);
+  }
+  if (!n && (size || !p)) {
+    /* Failed: p is untouched and stays live (its counts so far were
+     * scanned into the lost event). */
+    if (found) {
+      busy++;
+      table_insert(&e);
+      busy--;
+    }
+    count_failure();
+    return NULL;
+  }
+  if (found)
+    record_free(&ev, &e, o.t0, 0);
+  if (n)
+    record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, cycles,
+                 HP_FOREIGN_OP_REALLOC);
+  if (p) {
+    int saved = errno;
+    hp_thread_t *t = hp_thread_acquire();
+    t->stats.reallocs++;
+    hp_thread_release(t);
+    errno = saved;
+  }
+  return n;
+}
+
+void *hp_foreign_reallocarray(void *p, uptr n, uptr size, uptr fp) {
+  uptr total;
+  if (__builtin_mul_overflow(n, size, &total)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return hp_foreign_realloc(p, total, fp);
+}
+
+uptr hp_foreign_usable_size(const void *p) {
+  if (!p)
+    return 0;
+  if (is_boot(p))
+    return boot_size(p);
+  if (!resolved() || !real.malloc_usable_size)
+    return 0;
+  return real.malloc_usable_size((void *)p);
+}

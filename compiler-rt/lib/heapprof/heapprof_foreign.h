@@ -1,0 +1,70 @@
+/*===- heapprof_foreign.h - profiling another allocator -----------------===
+ *
+ * Part of heapprof.  With allocator=system (glibc) or allocator=PATH (a
+ * library preloaded after the runtime: jemalloc, tcmalloc, mimalloc), the
+ * runtime's malloc, free, operator new... call through to that allocator
+ * instead of heapprof's own.  What a chunk
+ * header holds for heapprof's allocator lives in a side table keyed by
+ * address; frees and dumps make the same chunk events, so every profile and
+ * report is the same as with heapprof's allocator (heapprof_foreign.c,
+ * docs/design.md "Profiling another allocator").
+ *
+ * The entry points test hp_foreign_state: HP_FOREIGN_OFF (heapprof's
+ * allocator) costs one load and compare.  Before init decides,
+ * hp_foreign_wanted() runs init.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_FOREIGN_H
+#define HEAPPROF_FOREIGN_H
+
+enum { HP_FOREIGN_UNKNOWN = 0, HP_FOREIGN_OFF = 1, HP_FOREIGN_ON = 2 };
+extern int hp_foreign_state;
+
+/* Decides (runs init if it has not run): true if the foreign path serves. */
+bool hp_foreign_decide(void);
+static HP_ALWAYS_INLINE bool hp_foreign_wanted(void) {
+  int s = hp_foreign_state;
+  return s == HP_FOREIGN_ON || (s == HP_FOREIGN_UNKNOWN && hp_foreign_decide());
+}
+/* Called by __heapprof_init once the flags are read: sets the state and,
+ * when on, resolves the wrapped allocator. */
+void hp_foreign_init(void);
+/* The entry points' test. */
+#define HP_FOREIGN_HOOK()                                                    \
+  (HP_UNLIKELY(hp_foreign_state != HP_FOREIGN_OFF) && hp_foreign_wanted())
+
+/* The entry points' foreign forms; fp is the entry point's frame. */
+void *hp_foreign_malloc(uptr size, uptr fp);
+void *hp_foreign_calloc(uptr n, uptr size, uptr fp);
+void *hp_foreign_realloc(void *p, uptr size, uptr fp);
+void *hp_foreign_reallocarray(void *p, uptr n, uptr size, uptr fp);
+/* kind: HP_ALLOC_MALLOC (free) or the operator delete form. */
+void hp_foreign_free(void *p, u8 kind, uptr fp);
+void *hp_foreign_memalign(uptr align, uptr size, uptr fp);
+void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp);
+int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp);
+void *hp_foreign_valloc(uptr size, uptr fp);
+void *hp_foreign_pvalloc(uptr size, uptr fp);
+uptr hp_foreign_usable_size(const void *p);
+/* hp_allocate's form (operator new, strdup): align 0 or a power of two. */
+void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
+
+/* The wrapped allocator's system calls seen so far (heapprof_foreign.c
+ * says how, and docs/run.md for which allocator). */
+enum {
+  HP_FOREIGN_SYS_MMAP,
+  HP_FOREIGN_SYS_MUNMAP,
+  HP_FOREIGN_SYS_MADVISE,
+  HP_FOREIGN_SYS_MREMAP,
+  HP_FOREIGN_SYS_BRK,
+  HP_FOREIGN_NSYSCALLS
+};
+void hp_foreign_syscall_counts(u64 out[HP_FOREIGN_NSYSCALLS]);
+/* print_stats: their lines (nothing with heapprof's allocator). */
+void hp_foreign_print_stats(void);
+
+/* Dumps: the live objects of the side table, each passed to fn as a chunk
+ * header built from its entry (what fn changes in it -- the REPORTED flag,
+ * timestamp, cpu -- is written back). */
+void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg);
+
+#endif
