@@ -22,6 +22,27 @@ const char heapprof::ShowUsage[] =
     "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
     "  size bins, tagged sections\n";
 
+// Tagged section 7, heap utilization (heapprof_util.h): its words by name.
+static bool show_utilization(const hpr_section_t *s) {
+  static const char *const Names[] = {
+      "lines",         "touched_lines",           "touched_line_live_bytes",
+      "pages",         "touched_pages",           "touched_page_live_bytes",
+      "live_bytes",    "live_chunks"};
+  if (s->tag != 7 || s->size < sizeof(Names) / sizeof(Names[0]) * 8)
+    return false;
+  printf("  heap utilization:");
+  for (uint64_t w = 0; w < s->size / 8; w++) {
+    uint64_t v;
+    memcpy(&v, s->data + 8 * w, 8);
+    if (w < sizeof(Names) / sizeof(Names[0]))
+      printf(" %s=%llu", Names[w], (unsigned long long)v);
+    else
+      printf(" word%llu=%llu", (unsigned long long)w, (unsigned long long)v);
+  }
+  printf("\n");
+  return true;
+}
+
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
          "segments, %llu MIBs, %llu stacks",
@@ -97,6 +118,8 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
   }
   for (uint64_t i = 0; i < d->nsections; i++) {
     const hpr_section_t *s = &d->sections[i];
+    if (show_utilization(s))
+      continue;
     printf("  section tag %llu, %llu bytes:", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     for (uint64_t w = 0; w < s->size / 8; w++) {

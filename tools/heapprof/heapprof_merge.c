@@ -24,8 +24,12 @@
  *            per-object ranges come from records that count objects.  Since
  *            each dump holds deltas, the sums count every object once.
  *   extension fields add up, except max_size64 (the largest) and the state
- *            at a dump (live_at_dump, live_bytes, live_bytes_<class>): those
+ *            at a dump (the fields named live_*: live_at_dump, live_bytes,
+ *            live_bytes_<class>, the live_lines ... live_page_bytes of heap
+ *            utilization): those
  *            come from each process's last dump, added over the processes.
+ *   sections heap utilization (tag 7): each process's last dump's words,
+ *            added; any other tag is refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
  *
@@ -50,7 +54,7 @@
 #include <unistd.h>
 
 #define NMIB 27
-#define NEXT_OUT 20 /* extension fields written: hpr_ext_names */
+#define NEXT_OUT 26 /* extension fields written: hpr_ext_names */
 #define EXT_MAGIC 0x0076005458455048ull
 #define RAW_MAGIC 0xff6d70726f667281ull
 
@@ -352,7 +356,7 @@ static void merge_mib(uint64_t *d, const uint64_t *s) {
 /* Extension fields that are the state at a dump, not deltas. */
 static bool state_field(size_t f) {
   const char *n = hpr_ext_names[f];
-  return !strcmp(n, "live_at_dump") || !strncmp(n, "live_bytes", 10);
+  return !strncmp(n, "live_", 5);
 }
 
 /* ------------------------------------------------------------- output */
@@ -382,9 +386,17 @@ static const unsigned mib_widths[NMIB] = {
 #undef HP_MIB_FIELD
 };
 
+/* Tagged sections this merge combines (docs/formats.md has each rule). */
+enum { SEC_UTILIZATION = 7, UTIL_WORDS = 8 };
+
 typedef struct totals {
   uint64_t ms, pid, evictions;
   hpr_bin_t bins[1026];
+  /* Section 7, heap utilization: the state at a dump, so each process's
+   * last dump's words, added over processes; written only when every
+   * process's last dump has it. */
+  uint64_t util[UTIL_WORDS];
+  size_t util_dumps, last_dumps;
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -464,7 +476,15 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->frees);
     put64(b, x->freed_bytes);
   }
-  put64(b, 0); /* tagged sections (extension v3): none merged yet */
+  /* Tagged sections (extension v3), ascending tags. */
+  bool util = t->last_dumps && t->util_dumps == t->last_dumps;
+  put64(b, util ? 1 : 0);
+  if (util) {
+    put64(b, SEC_UTILIZATION);
+    put64(b, UTIL_WORDS * 8);
+    for (int i = 0; i < UTIL_WORDS; i++)
+      put64(b, t->util[i]);
+  }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
   uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
@@ -648,16 +668,25 @@ int heapprof_merge_main(int argc, char **argv) {
       nd++;
     }
   }
-  /* Every tagged section must have a merge rule here; none is defined
-   * yet, so a profile that carries one is refused rather than merged with
-   * the section silently dropped. */
+  /* Every tagged section must have a merge rule here: a profile that
+   * carries one without a rule is refused rather than merged with the
+   * section silently dropped. */
   for (size_t i = 0; i < nd && !rc; i++)
-    if (dumps[i].d->nsections)
-      rc = bad(dumps[i].path,
-               "the dump at offset 0x%llx has a section with tag %llu that "
-               "this heapprof merge does not know how to merge",
-               (unsigned long long)dumps[i].d->offset,
-               (unsigned long long)dumps[i].d->sections[0].tag);
+    for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++)
+      if (dumps[i].d->sections[k].tag == SEC_UTILIZATION &&
+          dumps[i].d->sections[k].size < UTIL_WORDS * 8)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a heap utilization section "
+                 "(tag 7) of %llu bytes, less than its %d",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].size,
+                 UTIL_WORDS * 8);
+      else if (dumps[i].d->sections[k].tag != SEC_UTILIZATION)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a section with tag %llu that "
+                 "this heapprof merge does not know how to merge",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].tag);
   /* One binary: the main programs' build ids (segment 0) must agree. */
   for (size_t i = 1; i < nd && !rc; i++) {
     const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
@@ -741,8 +770,19 @@ int heapprof_merge_main(int argc, char **argv) {
       o->freed_bytes += d->bins[b].freed_bytes;
     }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
-    if (last)
+    if (last) {
       t->evictions += d->ext_evictions;
+      t->last_dumps++;
+      const hpr_section_t *u = hpr_section(d, SEC_UTILIZATION);
+      if (u && u->size >= UTIL_WORDS * 8) {
+        t->util_dumps++;
+        for (int w = 0; w < UTIL_WORDS; w++) {
+          uint64_t v;
+          memcpy(&v, u->data + 8 * w, 8);
+          t->util[w] += v;
+        }
+      }
+    }
   }
   if (nd)
     t->pid = dumps[0].d->ext_pid;

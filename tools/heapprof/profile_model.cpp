@@ -87,7 +87,7 @@ namespace {
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
       FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
-      LiveBytes, Class[4], LiveClass[4];
+      LiveBytes, Class[4], LiveClass[4], Util[6];
   ExtIndex() {
     auto Find = [](const char *Name) {
       for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
@@ -106,6 +106,11 @@ struct ExtIndex {
     MallocSamples = Find("malloc_samples");
     FreeSamples = Find("free_samples");
     LiveBytes = Find("live_bytes");
+    const char *UtilNames[6] = {"live_lines",         "live_touched_lines",
+                                "live_line_bytes",    "live_pages",
+                                "live_touched_pages", "live_page_bytes"};
+    for (int I = 0; I < 6; I++)
+      Util[I] = Find(UtilNames[I]);
     const char *Names[4] = {"small", "medium", "large", "xlarge"};
     for (int I = 0; I < 4; I++) {
       Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
@@ -161,6 +166,7 @@ private:
   SegmentMap segments(const hpr_dump_t &D);
   bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                std::string &Err);
+  void addHeapUtilization(const hpr_dump_t &D);
 
   Profile &P;
   ExtIndex Ext;
@@ -270,6 +276,27 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
   return SM;
 }
 
+// Tagged section 7 (heapprof_util.h): the heap-wide utilization at the
+// dump, eight u64 words; a process's last dump's counts.
+void Loader::addHeapUtilization(const hpr_dump_t &D) {
+  const hpr_section_t *S = hpr_section(&D, 7);
+  if (!S || S->size < 8 * 8) {
+    P.Util.Known = false;
+    return;
+  }
+  uint64_t W[8];
+  memcpy(W, S->data, sizeof(W));
+  HeapUtilization &U = P.Util;
+  U.Lines += W[0];
+  U.TouchedLines += W[1];
+  U.TouchedLineLiveBytes += W[2];
+  U.Pages += W[3];
+  U.TouchedPages += W[4];
+  U.TouchedPageLiveBytes += W[5];
+  U.LiveBytes += W[6];
+  U.LiveChunks += W[7];
+}
+
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                      std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
@@ -309,6 +336,13 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     Need(ClassF[I], ExtHas(Ext.Class[I]));
     Need(LiveClassF[I], ExtHas(Ext.LiveClass[I]));
   }
+  Field UtilF[6] = {Field::live_lines,         Field::live_touched_lines,
+                    Field::live_line_bytes,    Field::live_pages,
+                    Field::live_touched_pages, Field::live_page_bytes};
+  for (int I = 0; I < 6; I++)
+    Need(UtilF[I], ExtHas(Ext.Util[I]));
+  if (Last)
+    addHeapUtilization(D);
 
   std::vector<uint32_t> Stack;
   std::string Key;
@@ -387,6 +421,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.live_bytes_medium += ExtGet(M, Ext.LiveClass[1]);
       C.live_bytes_large += ExtGet(M, Ext.LiveClass[2]);
       C.live_bytes_xlarge += ExtGet(M, Ext.LiveClass[3]);
+      C.live_lines += ExtGet(M, Ext.Util[0]);
+      C.live_touched_lines += ExtGet(M, Ext.Util[1]);
+      C.live_line_bytes += ExtGet(M, Ext.Util[2]);
+      C.live_pages += ExtGet(M, Ext.Util[3]);
+      C.live_touched_pages += ExtGet(M, Ext.Util[4]);
+      C.live_page_bytes += ExtGet(M, Ext.Util[5]);
     }
   }
 
@@ -419,6 +459,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   for (bool &H : P.Have)
     H = true;
   P.HaveBins = true;
+  P.Util.Known = true;
 
   // Read every file and group its dumps by process.
   std::vector<DumpRef> Refs;
@@ -517,7 +558,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     AnyDump = true;
   }
   if (!AnyDump)
-    P.HaveBins = false;
+    P.HaveBins = P.Util.Known = false;
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;

@@ -375,22 +375,27 @@ static void measures(const Report &R, raw_ostream &OS) {
   if (R.Top.empty()) {
     OS << "(no contexts)\n";
   } else {
-    TextTable Tab({"#", "acc/object", "density", "lines used", "pages used",
-                   "lifetime ms", "migrated", "malloc cyc", "free cyc"});
+    TextTable Tab({"#", "acc/object", "density", "lines touched",
+                   "pages touched", "line util", "page util", "lifetime ms",
+                   "migrated", "malloc cyc", "free cyc"});
     for (size_t I = 0; I < R.Top.size(); I++) {
       const Counts &C = P.Contexts[R.Top[I].Context].C;
       Derived D = derive(C);
       Tab.add({"#" + std::to_string(I + 1), str("%.1f", D.AccessesPerObject),
                str("%.1f", D.Density),
+               orDash(D.LinesTouched * 100, "%.1f%%"),
+               orDash(D.PagesTouched * 100, "%.1f%%"),
                orDash(D.LineUtilization * 100, "%.1f%%"),
                orDash(D.PageUtilization * 100, "%.1f%%"),
                str("%.1f", D.LifetimeMs), std::to_string(C.migrated),
                orDash(D.MallocCycles, "%.0f"), orDash(D.FreeCycles, "%.0f")});
     }
     Tab.print(OS);
-    OS << "(density: accesses per 100 bytes; lines/pages used: of the 64-byte "
-          "lines and 4 KiB pages the objects spanned, the share touched; "
-          "cycles: average per measured call)\n";
+    OS << "(density: accesses per 100 bytes; lines/pages touched: of the "
+          "64-byte lines and 4 KiB pages each object spanned, the share it "
+          "touched; line/page util: of the lines/pages the live objects "
+          "touched at the last dump, the share of bytes they hold; cycles: "
+          "average per measured call)\n";
   }
 
   heading(OS, "Cold candidates: fewer accesses than 8-byte words, most "
@@ -420,6 +425,33 @@ static void measures(const Report &R, raw_ostream &OS) {
   omitted(OS, R.ColdInfo, "cold context", "cold contexts");
 }
 
+// Heap utilization (allocator profiler, docs/allocator-profiler.md): the
+// live bytes on the lines/pages the program touched, heap-wide, at the
+// last dump of each process.
+static void heapUtilization(const Report &R, raw_ostream &OS) {
+  const HeapUtilization &U = R.P->Util;
+  if (!U.Known)
+    return; // heap_utilization=0, or profiles from before it existed
+  heading(OS, "Heap utilization at the last dump");
+  auto Pct = [](uint64_t A, uint64_t B) {
+    return B ? str("%.2f%%", 100.0 * static_cast<double>(A) /
+                                 static_cast<double>(B))
+             : std::string("-");
+  };
+  TextTable Tab({"", "utilization", "touched", "of", "live bytes on touched"},
+                "lrrrr");
+  Tab.add({"cache lines", Pct(U.TouchedLineLiveBytes, 64 * U.TouchedLines),
+           std::to_string(U.TouchedLines), std::to_string(U.Lines),
+           std::to_string(U.TouchedLineLiveBytes)});
+  Tab.add({"pages", Pct(U.TouchedPageLiveBytes, 4096 * U.TouchedPages),
+           std::to_string(U.TouchedPages), std::to_string(U.Pages),
+           std::to_string(U.TouchedPageLiveBytes)});
+  Tab.print(OS);
+  OS << "(" << U.LiveChunks << " live objects, " << U.LiveBytes
+     << " bytes; utilization: of the 64-byte lines and 4 KiB pages of the "
+        "heap with an access, the share of bytes live objects hold)\n";
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -435,4 +467,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   direct(R, OS);
   callGraph(R, OS);
   measures(R, OS);
+  heapUtilization(R, OS);
 }

@@ -76,5 +76,6 @@ typedef uintptr_t uptr;
 #include "heapprof_profile_raw.h"
 #include "heapprof_rtl.h"
 #include "heapprof_interceptors.h"
+#include "heapprof_util.h"
 
 #endif

@@ -106,6 +106,8 @@ typedef struct fold_ctx {
 static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   fold_ctx_t *f = arg;
   hp_chunk_event_t e;
+  /* Before the fold clears the chunk's counters. */
+  hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e);
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
   hp_hib_t hib;
@@ -363,7 +365,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, hp_tsc_to_ms(tsc), cpu};
+  hp_util_dump_begin(); /* before the fold clears live chunks' counters */
   hp_for_each_live_chunk(fold_cb, &f);
+  hp_util_dump_end();
   u32 n = map_sorted(&map);
 
   hp_procmap_t pm;
