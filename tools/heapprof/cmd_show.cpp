@@ -43,6 +43,32 @@ static bool show_utilization(const hpr_section_t *s) {
   return true;
 }
 
+// Tagged section 6, passive false sharing (heapprof_falseshare.h): the
+// totals by name, then one line per pair of contexts.
+static bool show_false_sharing(const hpr_section_t *s) {
+  static const char *const Names[] = {"objects",      "unplaced",
+                                      "lines",        "shared_lines",
+                                      "dropped_pairs"};
+  if (s->tag != 6 || s->size < 7 * 8)
+    return false;
+  uint64_t W[7];
+  memcpy(W, s->data, sizeof(W));
+  uint64_t RowWords = W[5], N = W[6];
+  if (RowWords < 3 || N > (s->size / 8 - 7) / RowWords)
+    return false; // damaged: shown word by word
+  printf("  passive false sharing:");
+  for (int I = 0; I < 5; I++)
+    printf(" %s=%llu", Names[I], (unsigned long long)W[I]);
+  printf(" pairs=%llu\n", (unsigned long long)N);
+  for (uint64_t I = 0; I < N; I++) {
+    uint64_t R[3];
+    memcpy(R, s->data + 8 * (7 + I * RowWords), sizeof(R));
+    printf("    contexts %llu and %llu: %llu lines\n", (unsigned long long)R[0],
+           (unsigned long long)R[1], (unsigned long long)R[2]);
+  }
+  return true;
+}
+
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
          "segments, %llu MIBs, %llu stacks",
@@ -118,7 +144,7 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
   }
   for (uint64_t i = 0; i < d->nsections; i++) {
     const hpr_section_t *s = &d->sections[i];
-    if (show_utilization(s))
+    if (show_utilization(s) || show_false_sharing(s))
       continue;
     printf("  section tag %llu, %llu bytes:", (unsigned long long)s->tag,
            (unsigned long long)s->size);

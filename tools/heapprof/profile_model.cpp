@@ -167,6 +167,7 @@ private:
   bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                std::string &Err);
   void addHeapUtilization(const hpr_dump_t &D);
+  void addFalseSharing();
 
   Profile &P;
   ExtIndex Ext;
@@ -176,6 +177,10 @@ private:
       LocationIds;
   std::unordered_map<std::string, uint32_t> ContextIds;
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
+  // Per process: its stack ids' contexts (ids are stable in a process),
+  // and its last dump's false-sharing section (tag 6), if any.
+  std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
+  std::vector<const hpr_section_t *> ProcSharing;
   Bin Bins[1026];
   bool AnyDump = false;
 };
@@ -297,6 +302,45 @@ void Loader::addHeapUtilization(const hpr_dump_t &D) {
   U.LiveChunks += W[7];
 }
 
+// Tagged section 6 (heapprof_falseshare.h): u64 objects, unplaced, lines,
+// shared_lines, dropped_pairs, row_words, npairs, then npairs rows of
+// row_words words starting {stack id, stack id, lines}.  Totals since the
+// process started: its last dump's.
+void Loader::addFalseSharing() {
+  FalseSharing &FS = P.Sharing;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> Pairs;
+  for (size_t Proc = 0; Proc < ProcSharing.size(); Proc++) {
+    const hpr_section_t *S = ProcSharing[Proc];
+    if (!S || S->size < 7 * 8)
+      continue;
+    uint64_t W[7];
+    memcpy(W, S->data, sizeof(W));
+    uint64_t RowWords = W[5], N = W[6];
+    if (RowWords < 3 || N > (S->size / 8 - 7) / RowWords)
+      continue; // damaged
+    FS.Known = true;
+    FS.Objects += W[0];
+    FS.Unplaced += W[1];
+    FS.Lines += W[2];
+    FS.SharedLines += W[3];
+    FS.DroppedPairs += W[4];
+    const auto &Ids = ProcContexts[Proc];
+    for (uint64_t I = 0; I < N; I++) {
+      uint64_t Row[3];
+      memcpy(Row, S->data + 8 * (7 + I * RowWords), sizeof(Row));
+      auto A = Ids.find(Row[0]), B = Ids.find(Row[1]);
+      if (A == Ids.end() || B == Ids.end()) {
+        FS.DroppedPairs++; // a stack no dump of the process recorded
+        continue;
+      }
+      Pairs[{std::min(A->second, B->second), std::max(A->second, B->second)}] +=
+          Row[2];
+    }
+  }
+  for (const auto &[K, Lines] : Pairs)
+    FS.Pairs.push_back({K.first, K.second, Lines});
+}
+
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                      std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
@@ -341,8 +385,14 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                     Field::live_touched_pages, Field::live_page_bytes};
   for (int I = 0; I < 6; I++)
     Need(UtilF[I], ExtHas(Ext.Util[I]));
-  if (Last)
+  if (Last) {
     addHeapUtilization(D);
+    if (ProcSharing.size() <= R.Process) {
+      ProcContexts.resize(R.Process + 1);
+      ProcSharing.resize(R.Process + 1, nullptr);
+    }
+    ProcSharing[R.Process] = hpr_section(&D, 6);
+  }
 
   std::vector<uint32_t> Stack;
   std::string Key;
@@ -385,6 +435,11 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       P.Contexts.push_back(std::move(C));
       MinSizeSeen.push_back(UINT64_MAX);
     }
+    if (ProcContexts.size() <= R.Process) {
+      ProcContexts.resize(R.Process + 1);
+      ProcSharing.resize(R.Process + 1, nullptr);
+    }
+    ProcContexts[R.Process][M.stack_id] = CIt->second;
     Counts &C = P.Contexts[CIt->second].C;
     // Deltas since the previous dump of the process: summed.
     C.allocs += M.f[0];
@@ -559,6 +614,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   }
   if (!AnyDump)
     P.HaveBins = P.Util.Known = false;
+  addFalseSharing();
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;
@@ -618,18 +674,31 @@ void heapprof::mergeSameStacks(Profile &P) {
   std::unordered_map<std::string, uint32_t> Seen;
   Seen.reserve(P.Contexts.size());
   std::vector<Context> Out;
+  std::vector<uint32_t> NewIndex(P.Contexts.size());
   std::string Key;
-  for (Context &C : P.Contexts) {
+  for (size_t I = 0; I < P.Contexts.size(); I++) {
+    Context &C = P.Contexts[I];
     Key.clear();
     for (uint32_t L : C.Stack)
       Key += LocKeys[L];
     auto It = Seen.find(Key);
     if (It == Seen.end()) {
+      NewIndex[I] = Out.size();
       Seen.emplace(Key, Out.size());
       Out.push_back(std::move(C));
     } else {
+      NewIndex[I] = It->second;
       Out[It->second].C.add(C.C);
     }
   }
   P.Contexts = std::move(Out);
+  // False-sharing pairs follow their contexts (two may become one).
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> Pairs;
+  for (const FalseSharingPair &FP : P.Sharing.Pairs) {
+    uint32_t A = NewIndex[FP.A], B = NewIndex[FP.B];
+    Pairs[{std::min(A, B), std::max(A, B)}] += FP.Lines;
+  }
+  P.Sharing.Pairs.clear();
+  for (const auto &[K, Lines] : Pairs)
+    P.Sharing.Pairs.push_back({K.first, K.second, Lines});
 }

@@ -148,6 +148,20 @@ struct HeapUtilization {
   uint64_t LiveBytes = 0, LiveChunks = 0;
 };
 
+// Passive false sharing under the simulated packed allocator (tagged
+// section 6, false_sharing=1): totals since the start, each process's last
+// dump, added over processes.
+struct FalseSharingPair {
+  uint32_t A = 0, B = 0; // Contexts (A == B: one context, two threads)
+  uint64_t Lines = 0;    // lines holding objects of both, from 2 threads
+};
+struct FalseSharing {
+  bool Known = false; // some process's last dump has the section
+  uint64_t Objects = 0, Unplaced = 0, Lines = 0, SharedLines = 0;
+  uint64_t DroppedPairs = 0; // pairs the runtime's table or the reader lost
+  std::vector<FalseSharingPair> Pairs;
+};
+
 struct Profile {
   std::vector<Process> Processes;
   std::vector<Module> Modules;
@@ -158,6 +172,7 @@ struct Profile {
   bool Have[NumFields] = {};  // every dump recorded the field
   Counts Total;               // all contexts added up
   HeapUtilization Util;
+  FalseSharing Sharing;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

@@ -318,6 +318,37 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
     }
     J.attributeEnd();
 
+    J.attributeBegin("false_sharing");
+    if (!R.SharingInfo.Known) {
+      J.value(nullptr);
+    } else {
+      const FalseSharing &FS = P.Sharing;
+      J.object([&] {
+        J.attributeObject("passive", [&] {
+          J.attribute("objects", static_cast<int64_t>(FS.Objects));
+          J.attribute("unplaced", static_cast<int64_t>(FS.Unplaced));
+          J.attribute("lines", static_cast<int64_t>(FS.Lines));
+          J.attribute("shared_lines", static_cast<int64_t>(FS.SharedLines));
+          J.attribute("dropped_pairs", static_cast<int64_t>(FS.DroppedPairs));
+          J.attributeArray("pairs", [&] {
+            for (const FalseSharingPair &FP : R.Sharing)
+              J.object([&] {
+                J.attribute("lines", static_cast<int64_t>(FP.Lines));
+                auto Stack = [&](const char *Key, uint32_t I) {
+                  J.attributeArray(Key, [&] {
+                    for (const Frame *F : P.Contexts[I].frames(P))
+                      jsonFrame(J, *F);
+                  });
+                };
+                Stack("a", FP.A);
+                Stack("b", FP.B);
+              });
+          });
+        });
+      });
+    }
+    J.attributeEnd();
+
     J.attributeBegin("cold");
     if (!R.ColdInfo.Known) {
       J.value(nullptr);

@@ -452,6 +452,42 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
         "heap with an access, the share of bytes live objects hold)\n";
 }
 
+// Passive false sharing under the simulated packed allocator.
+static void falseSharing(const Report &R, raw_ostream &OS) {
+  if (!R.SharingInfo.Known)
+    return; // false_sharing=0: nothing simulated
+  const Profile &P = *R.P;
+  const FalseSharing &FS = P.Sharing;
+  heading(OS, "Passive false sharing under a packed allocator "
+              "(simulated: 16-byte slots, one sequence per size)");
+  OS << FS.SharedLines << " of " << FS.Lines
+     << " cache lines would hold objects allocated by different threads ("
+     << (FS.Lines ? str("%.1f%%", 100.0 * static_cast<double>(FS.SharedLines) /
+                                      static_cast<double>(FS.Lines))
+                  : std::string("-"))
+     << "); " << FS.Objects << " objects placed, " << FS.Unplaced
+     << " over 1024 bytes not placed";
+  if (FS.DroppedPairs)
+    OS << ", " << FS.DroppedPairs << " context pairs not recorded";
+  OS << "\n";
+  if (R.Sharing.empty()) {
+    OS << "(no shared lines)\n";
+    return;
+  }
+  auto Site = [&](uint32_t I) {
+    const Frame &F = P.Locations[P.Contexts[I].Stack[0]].Frames[0];
+    std::string W = where(F);
+    return F.Function + (W.empty() ? "" : " (" + W + ")");
+  };
+  TextTable Tab({"lines", "context", "with context"}, "rll");
+  for (const FalseSharingPair &FP : R.Sharing)
+    Tab.add({std::to_string(FP.Lines), Site(FP.A),
+             FP.A == FP.B ? std::string("itself, on another thread")
+                          : Site(FP.B)});
+  Tab.print(OS);
+  omitted(OS, R.SharingInfo, "pair", "pairs");
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -468,4 +504,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   callGraph(R, OS);
   measures(R, OS);
   heapUtilization(R, OS);
+  falseSharing(R, OS);
 }

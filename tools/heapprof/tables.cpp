@@ -77,6 +77,7 @@ public:
     direct();
     callGraph();
     cold();
+    falseSharing();
     return std::move(R);
   }
 
@@ -96,11 +97,28 @@ private:
   void direct();
   void callGraph();
   void cold();
+  void falseSharing();
 
   const Profile &P;
   Report R;
 };
 } // namespace
+
+void Builder::falseSharing() {
+  R.SharingInfo.Known = P.Sharing.Known;
+  if (!P.Sharing.Known) {
+    R.SharingInfo.Lacks = "false_sharing";
+    return;
+  }
+  R.Sharing = P.Sharing.Pairs;
+  std::sort(R.Sharing.begin(), R.Sharing.end(),
+            [](const FalseSharingPair &X, const FalseSharingPair &Y) {
+              return X.Lines != Y.Lines ? X.Lines > Y.Lines
+                     : X.A != Y.A       ? X.A < Y.A
+                                        : X.B < Y.B;
+            });
+  cut(R.Sharing, R.SharingInfo);
+}
 
 void Builder::top() {
   SortKey K = R.Opts.Sort;

@@ -89,6 +89,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
                          t->stack_top, hp_flags.fold_recursion);
     stack_id = hp_stackdepot_put(pcs, npcs);
+    if (HP_UNLIKELY(hp_flags.false_sharing))
+      hp_fshare_alloc(t->tid, stack_id, size);
   }
 
   /* At least one user byte: an aligned size-0 chunk must not start at its

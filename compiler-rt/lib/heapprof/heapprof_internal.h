@@ -77,5 +77,6 @@ typedef uintptr_t uptr;
 #include "heapprof_rtl.h"
 #include "heapprof_interceptors.h"
 #include "heapprof_util.h"
+#include "heapprof_falseshare.h"
 
 #endif
