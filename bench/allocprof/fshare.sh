@@ -12,7 +12,9 @@
 #                         half kept live to the exit dump, where
 #                         heap_utilization=1 scans the heap's counters
 #
-# Both built with heapprof-clang -fheapprof -O2.  Each variant runs RUNS
+# Both built with heapprof-clang -fheapprof -O2, and again with -mllvm
+# -heapprof-false-sharing ("store hooks": a call per store, which returns at
+# once unless false_sharing=1).  Each variant runs RUNS
 # times; the row is the lowest CPU time (user + sys, less sensitive than
 # wall time to a loaded machine; instruction counts are not available:
 # valgrind cannot map heapprof's 16 TiB shadow reservation and perf has no
@@ -32,8 +34,13 @@ OBJECTS=${BENCH_FSHARE_OBJECTS:-1000000}
 dir=$OUT/allocprof-fshare
 rm -rf "$dir" && mkdir -p "$dir/prof"
 HPCC=$B/bin/heapprof-clang
-"$HPCC" -fheapprof -O2 "$root/bench/micro/malloc_pairs.c" -o "$dir/malloc_pairs" -lpthread
-"$HPCC" -fheapprof -O2 "$root/bench/allocprof/live_heap.c" -o "$dir/live_heap"
+# Each also with -mllvm -heapprof-false-sharing (.fs): a hook call per store.
+for w in malloc_pairs:micro live_heap:allocprof; do
+  for fs in "" .fs; do
+    "$HPCC" -fheapprof -O2 ${fs:+-mllvm -heapprof-false-sharing} \
+      "$root/bench/${w#*:}/${w%%:*}.c" -o "$dir/${w%%:*}$fs" -lpthread
+  done
+done
 
 # cpu OPTIONS CMD...: the lowest CPU seconds of RUNS runs.
 cpu() {
@@ -53,18 +60,21 @@ cpu() {
 
 echo "| workload | variant | cpu s | vs off |"
 echo "|---|---|---:|---:|"
-row() { # WORKLOAD_LABEL CMD...
-  local label=$1 off v t
-  shift
-  off=$(cpu "heap_utilization=0:false_sharing=0" "$@")
+row() { # WORKLOAD_LABEL BINARY ARGS...
+  local label=$1 bin=$2 off t
+  shift 2
+  local args=("$@")
+  off=$(cpu "heap_utilization=0:false_sharing=0" "$bin" "${args[@]}")
   printf '| %s | off | %s | 1.00× |\n' "$label" "$off"
-  for v in heap_utilization false_sharing; do
-    local other=false_sharing
-    [ $v = false_sharing ] && other=heap_utilization
-    t=$(cpu "$v=1:$other=0" "$@")
-    printf '| %s | %s=1 | %s | %.2f× |\n' "$label" "$v" "$t" \
+  one() { # VARIANT_LABEL OPTIONS BINARY
+    t=$(cpu "$2" "$3" "${args[@]}")
+    printf '| %s | %s | %s | %.2f× |\n' "$label" "$1" "$t" \
       "$(echo "$t / $off" | bc -l)"
-  done
+  }
+  one "heap_utilization=1" "heap_utilization=1:false_sharing=0" "$bin"
+  one "false_sharing=1 (passive)" "heap_utilization=0:false_sharing=1" "$bin"
+  one "store hooks, false_sharing=0" "heap_utilization=0:false_sharing=0" "$bin.fs"
+  one "store hooks, false_sharing=1 (passive + active)" "heap_utilization=0:false_sharing=1" "$bin.fs"
 }
 row "malloc_pairs 32 2 $PAIRS" "$dir/malloc_pairs" 32 2 "$PAIRS"
 row "live_heap $OBJECTS" "$dir/live_heap" "$OBJECTS"

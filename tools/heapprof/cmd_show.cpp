@@ -43,28 +43,33 @@ static bool show_utilization(const hpr_section_t *s) {
   return true;
 }
 
-// Tagged section 6, passive false sharing (heapprof_falseshare.h): the
-// totals by name, then one line per pair of contexts.
+// Tagged section 6, false sharing (heapprof_falseshare.h): the totals by
+// name, then one line per pair of contexts.
 static bool show_false_sharing(const hpr_section_t *s) {
-  static const char *const Names[] = {"objects",      "unplaced",
-                                      "lines",        "shared_lines",
-                                      "dropped_pairs"};
-  if (s->tag != 6 || s->size < 7 * 8)
+  static const char *const Names[] = {
+      "objects",      "unplaced",      "lines",
+      "shared_lines", "active_lines",  "active_events",
+      "same_object_events", "dropped_pairs"};
+  const uint64_t Head = 10;
+  if (s->tag != 6 || s->size < Head * 8)
     return false;
-  uint64_t W[7];
+  uint64_t W[10];
   memcpy(W, s->data, sizeof(W));
-  uint64_t RowWords = W[5], N = W[6];
-  if (RowWords < 3 || N > (s->size / 8 - 7) / RowWords)
+  uint64_t RowWords = W[8], N = W[9];
+  if (RowWords < 5 || N > (s->size / 8 - Head) / RowWords)
     return false; // damaged: shown word by word
-  printf("  passive false sharing:");
-  for (int I = 0; I < 5; I++)
+  printf("  false sharing:");
+  for (int I = 0; I < 8; I++)
     printf(" %s=%llu", Names[I], (unsigned long long)W[I]);
   printf(" pairs=%llu\n", (unsigned long long)N);
   for (uint64_t I = 0; I < N; I++) {
-    uint64_t R[3];
-    memcpy(R, s->data + 8 * (7 + I * RowWords), sizeof(R));
-    printf("    contexts %llu and %llu: %llu lines\n", (unsigned long long)R[0],
-           (unsigned long long)R[1], (unsigned long long)R[2]);
+    uint64_t R[5];
+    memcpy(R, s->data + 8 * (Head + I * RowWords), sizeof(R));
+    printf("    contexts %llu and %llu: %llu passive lines, %llu active "
+           "events on %llu lines\n",
+           (unsigned long long)R[0], (unsigned long long)R[1],
+           (unsigned long long)R[2], (unsigned long long)R[3],
+           (unsigned long long)R[4]);
   }
   return true;
 }

@@ -303,42 +303,53 @@ void Loader::addHeapUtilization(const hpr_dump_t &D) {
 }
 
 // Tagged section 6 (heapprof_falseshare.h): u64 objects, unplaced, lines,
-// shared_lines, dropped_pairs, row_words, npairs, then npairs rows of
-// row_words words starting {stack id, stack id, lines}.  Totals since the
-// process started: its last dump's.
+// shared_lines, active_lines, active_events, same_object_events,
+// dropped_pairs, row_words, npairs, then npairs rows of row_words words
+// starting {stack id, stack id, lines, active events, active lines}.
+// Totals since the process started: its last dump's.
 void Loader::addFalseSharing() {
   FalseSharing &FS = P.Sharing;
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> Pairs;
+  struct Sum {
+    uint64_t Lines = 0, Events = 0, ALines = 0;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Sum> Pairs;
+  const uint64_t Head = 10;
   for (size_t Proc = 0; Proc < ProcSharing.size(); Proc++) {
     const hpr_section_t *S = ProcSharing[Proc];
-    if (!S || S->size < 7 * 8)
+    if (!S || S->size < Head * 8)
       continue;
-    uint64_t W[7];
+    uint64_t W[10];
     memcpy(W, S->data, sizeof(W));
-    uint64_t RowWords = W[5], N = W[6];
-    if (RowWords < 3 || N > (S->size / 8 - 7) / RowWords)
+    uint64_t RowWords = W[8], N = W[9];
+    if (RowWords < 5 || N > (S->size / 8 - Head) / RowWords)
       continue; // damaged
     FS.Known = true;
     FS.Objects += W[0];
     FS.Unplaced += W[1];
     FS.Lines += W[2];
     FS.SharedLines += W[3];
-    FS.DroppedPairs += W[4];
+    FS.ActiveLines += W[4];
+    FS.ActiveEvents += W[5];
+    FS.SameObjectEvents += W[6];
+    FS.DroppedPairs += W[7];
     const auto &Ids = ProcContexts[Proc];
     for (uint64_t I = 0; I < N; I++) {
-      uint64_t Row[3];
-      memcpy(Row, S->data + 8 * (7 + I * RowWords), sizeof(Row));
+      uint64_t Row[5];
+      memcpy(Row, S->data + 8 * (Head + I * RowWords), sizeof(Row));
       auto A = Ids.find(Row[0]), B = Ids.find(Row[1]);
       if (A == Ids.end() || B == Ids.end()) {
         FS.DroppedPairs++; // a stack no dump of the process recorded
         continue;
       }
-      Pairs[{std::min(A->second, B->second), std::max(A->second, B->second)}] +=
-          Row[2];
+      Sum &X = Pairs[{std::min(A->second, B->second),
+                      std::max(A->second, B->second)}];
+      X.Lines += Row[2];
+      X.Events += Row[3];
+      X.ALines += Row[4];
     }
   }
-  for (const auto &[K, Lines] : Pairs)
-    FS.Pairs.push_back({K.first, K.second, Lines});
+  for (const auto &[K, X] : Pairs)
+    FS.Pairs.push_back({K.first, K.second, X.Lines, X.Events, X.ALines});
 }
 
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
@@ -693,12 +704,17 @@ void heapprof::mergeSameStacks(Profile &P) {
   }
   P.Contexts = std::move(Out);
   // False-sharing pairs follow their contexts (two may become one).
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> Pairs;
+  std::map<std::pair<uint32_t, uint32_t>, FalseSharingPair> Pairs;
   for (const FalseSharingPair &FP : P.Sharing.Pairs) {
     uint32_t A = NewIndex[FP.A], B = NewIndex[FP.B];
-    Pairs[{std::min(A, B), std::max(A, B)}] += FP.Lines;
+    FalseSharingPair &X = Pairs[{std::min(A, B), std::max(A, B)}];
+    X.A = std::min(A, B);
+    X.B = std::max(A, B);
+    X.Lines += FP.Lines;
+    X.ActiveEvents += FP.ActiveEvents;
+    X.ActiveLines += FP.ActiveLines;
   }
   P.Sharing.Pairs.clear();
-  for (const auto &[K, Lines] : Pairs)
-    P.Sharing.Pairs.push_back({K.first, K.second, Lines});
+  for (const auto &KV : Pairs)
+    P.Sharing.Pairs.push_back(KV.second);
 }

@@ -148,16 +148,19 @@ struct HeapUtilization {
   uint64_t LiveBytes = 0, LiveChunks = 0;
 };
 
-// Passive false sharing under the simulated packed allocator (tagged
+// Passive and active false sharing on the simulated packed layout (tagged
 // section 6, false_sharing=1): totals since the start, each process's last
 // dump, added over processes.
 struct FalseSharingPair {
   uint32_t A = 0, B = 0; // Contexts (A == B: one context, two threads)
-  uint64_t Lines = 0;    // lines holding objects of both, from 2 threads
+  uint64_t Lines = 0;    // passive: lines holding objects of both, from 2 threads
+  uint64_t ActiveEvents = 0, ActiveLines = 0; // writes by another thread
+                                              // to another object
 };
 struct FalseSharing {
   bool Known = false; // some process's last dump has the section
   uint64_t Objects = 0, Unplaced = 0, Lines = 0, SharedLines = 0;
+  uint64_t ActiveLines = 0, ActiveEvents = 0, SameObjectEvents = 0;
   uint64_t DroppedPairs = 0; // pairs the runtime's table or the reader lost
   std::vector<FalseSharingPair> Pairs;
 };

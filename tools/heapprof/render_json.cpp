@@ -324,16 +324,28 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
     } else {
       const FalseSharing &FS = P.Sharing;
       J.object([&] {
+        J.attribute("objects", static_cast<int64_t>(FS.Objects));
+        J.attribute("unplaced", static_cast<int64_t>(FS.Unplaced));
+        J.attribute("lines", static_cast<int64_t>(FS.Lines));
         J.attributeObject("passive", [&] {
-          J.attribute("objects", static_cast<int64_t>(FS.Objects));
-          J.attribute("unplaced", static_cast<int64_t>(FS.Unplaced));
-          J.attribute("lines", static_cast<int64_t>(FS.Lines));
           J.attribute("shared_lines", static_cast<int64_t>(FS.SharedLines));
-          J.attribute("dropped_pairs", static_cast<int64_t>(FS.DroppedPairs));
+        });
+        J.attributeObject("active", [&] {
+          J.attribute("lines", static_cast<int64_t>(FS.ActiveLines));
+          J.attribute("events", static_cast<int64_t>(FS.ActiveEvents));
+          J.attribute("same_object_events",
+                      static_cast<int64_t>(FS.SameObjectEvents));
+        });
+        J.attribute("dropped_pairs", static_cast<int64_t>(FS.DroppedPairs));
+        {
           J.attributeArray("pairs", [&] {
             for (const FalseSharingPair &FP : R.Sharing)
               J.object([&] {
-                J.attribute("lines", static_cast<int64_t>(FP.Lines));
+                J.attribute("passive_lines", static_cast<int64_t>(FP.Lines));
+                J.attribute("active_events",
+                            static_cast<int64_t>(FP.ActiveEvents));
+                J.attribute("active_lines",
+                            static_cast<int64_t>(FP.ActiveLines));
                 auto Stack = [&](const char *Key, uint32_t I) {
                   J.attributeArray(Key, [&] {
                     for (const Frame *F : P.Contexts[I].frames(P))
@@ -344,7 +356,7 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
                 Stack("b", FP.B);
               });
           });
-        });
+        }
       });
     }
     J.attributeEnd();

@@ -452,24 +452,30 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
         "heap with an access, the share of bytes live objects hold)\n";
 }
 
-// Passive false sharing under the simulated packed allocator.
+// False sharing on the simulated packed layout.
 static void falseSharing(const Report &R, raw_ostream &OS) {
   if (!R.SharingInfo.Known)
     return; // false_sharing=0: nothing simulated
   const Profile &P = *R.P;
   const FalseSharing &FS = P.Sharing;
-  heading(OS, "Passive false sharing under a packed allocator "
+  heading(OS, "False sharing under a packed allocator "
               "(simulated: 16-byte slots, one sequence per size)");
-  OS << FS.SharedLines << " of " << FS.Lines
+  auto Pct = [](uint64_t A, uint64_t B) {
+    return B ? str("%.1f%%", 100.0 * static_cast<double>(A) /
+                                 static_cast<double>(B))
+             : std::string("-");
+  };
+  OS << "passive: " << FS.SharedLines << " of " << FS.Lines
      << " cache lines would hold objects allocated by different threads ("
-     << (FS.Lines ? str("%.1f%%", 100.0 * static_cast<double>(FS.SharedLines) /
-                                      static_cast<double>(FS.Lines))
-                  : std::string("-"))
-     << "); " << FS.Objects << " objects placed, " << FS.Unplaced
-     << " over 1024 bytes not placed";
+     << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
+     << " objects placed, " << FS.Unplaced << " over 1024 bytes not placed\n";
+  OS << "active: " << FS.ActiveLines << " lines written by one thread after "
+     << "another wrote another object on them, " << FS.ActiveEvents
+     << " such writes; " << FS.SameObjectEvents
+     << " writes after another thread's to the same object (true sharing "
+        "or fields)\n";
   if (FS.DroppedPairs)
-    OS << ", " << FS.DroppedPairs << " context pairs not recorded";
-  OS << "\n";
+    OS << "(" << FS.DroppedPairs << " context pairs not recorded)\n";
   if (R.Sharing.empty()) {
     OS << "(no shared lines)\n";
     return;
@@ -479,9 +485,12 @@ static void falseSharing(const Report &R, raw_ostream &OS) {
     std::string W = where(F);
     return F.Function + (W.empty() ? "" : " (" + W + ")");
   };
-  TextTable Tab({"lines", "context", "with context"}, "rll");
+  TextTable Tab({"passive lines", "active writes", "active lines", "context",
+                 "with context"},
+                "rrrll");
   for (const FalseSharingPair &FP : R.Sharing)
-    Tab.add({std::to_string(FP.Lines), Site(FP.A),
+    Tab.add({std::to_string(FP.Lines), std::to_string(FP.ActiveEvents),
+             std::to_string(FP.ActiveLines), Site(FP.A),
              FP.A == FP.B ? std::string("itself, on another thread")
                           : Site(FP.B)});
   Tab.print(OS);

@@ -113,9 +113,11 @@ void Builder::falseSharing() {
   R.Sharing = P.Sharing.Pairs;
   std::sort(R.Sharing.begin(), R.Sharing.end(),
             [](const FalseSharingPair &X, const FalseSharingPair &Y) {
-              return X.Lines != Y.Lines ? X.Lines > Y.Lines
-                     : X.A != Y.A       ? X.A < Y.A
-                                        : X.B < Y.B;
+              return X.ActiveEvents != Y.ActiveEvents
+                         ? X.ActiveEvents > Y.ActiveEvents
+                     : X.Lines != Y.Lines ? X.Lines > Y.Lines
+                     : X.A != Y.A         ? X.A < Y.A
+                                          : X.B < Y.B;
             });
   cut(R.Sharing, R.SharingInfo);
 }

@@ -122,7 +122,8 @@ struct Report {
   Table CallGraphInfo;
   std::vector<uint32_t> Cold; // contexts
   Table ColdInfo;
-  // Passive false sharing (P->Sharing): pairs by lines, most first.
+  // False sharing (P->Sharing): pairs by active events, then passive
+  // lines, most first.
   std::vector<FalseSharingPair> Sharing;
   Table SharingInfo;
   std::vector<std::string> Warnings;

@@ -28,17 +28,40 @@
  * counts are totals since the program started, in tagged section 6 of
  * every dump (docs/allocator-profiler.md, docs/formats.md).
  *
+ * Active false sharing, with a program built with -mllvm
+ * -heapprof-false-sharing (the pass then also calls
+ * __heapprof_false_sharing_store on every instrumented store): per line
+ * of the same simulated layout, the thread that wrote it last and the
+ * object it wrote.  A store by another thread to another object on the
+ * line is an active false-sharing event (the paper's cache contention
+ * event), counted for the pair of contexts; the line counts once as
+ * actively false-shared.  A store by another thread to the same object
+ * counts as a same-object event: true sharing, or false sharing between
+ * fields, which no allocator can fix.  The "window" is thus the interval
+ * between two writes of a line: ping-pong is counted, a line handed over
+ * once counts one event.
+ *
  * Cost with false_sharing=1: a spin lock per slot class on every
  * allocating call (all threads allocating one size contend for it), and a
- * second lock for the pair table when a line turns shared.  With
- * false_sharing=0 the allocation path tests one flag.
+ * second lock for the pair table when a line turns shared; with the pass
+ * option, a call, a block look-up and a striped lock per store to the
+ * heap.  With false_sharing=0 the allocation path tests one flag and the
+ * store hook returns at once; without the pass option no store calls it.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_FALSESHARE_H
 #define HEAPPROF_FALSESHARE_H
 
 /* Places one allocation of size bytes by thread tid from context stack_id
- * in the model. */
-void hp_fshare_alloc(u32 tid, u64 stack_id, uptr size);
+ * in the model; returns its place (kept in the chunk header's
+ * data_type_id), 0 when it is not placed. */
+u32 hp_fshare_alloc(u32 tid, u64 stack_id, uptr size);
+
+/* A store by the calling thread at offset bytes into the object obj
+ * (context stack_id) placed at pos (heapprof_rtl.c finds them). */
+void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj);
+
+/* Words before the pair rows in tagged section 6. */
+#define HP_FSHARE_HEAD_WORDS 10
 
 /* Tagged section 6 (nothing when false_sharing=0). */
 void hp_fshare_section_write(hp_buf_t *b, const hp_profile_info_t *info);

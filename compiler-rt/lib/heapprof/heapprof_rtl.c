@@ -498,3 +498,26 @@ HP_INTERFACE void __heapprof_load(uintptr_t addr) {
 HP_INTERFACE void __heapprof_store(uintptr_t addr) {
   __heapprof_record_access((const void *)addr);
 }
+
+/* Finds the live primary chunk of a store and its place in false
+ * sharing's model; large chunks and unplaced objects are not modelled. */
+HP_INTERFACE void __heapprof_false_sharing_store(uintptr_t addr) {
+  if (HP_LIKELY(!hp_flags.false_sharing))
+    return;
+  u32 c;
+  uptr block = hp_primary_block_of(addr, &c);
+  if (!block)
+    return;
+  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
+  const hp_memalign_tag_t *tag = (const hp_memalign_tag_t *)block;
+  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
+      tag->user_beg < block + hp_class_size(c))
+    user_beg = tag->user_beg;
+  const hp_chunk_header_t *h = hp_chunk_header(user_beg);
+  if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HP_CHUNK_ALLOCATED ||
+      !h->data_type_id || addr < user_beg ||
+      addr - user_beg >= h->requested_size)
+    return;
+  hp_fshare_store(h->data_type_id, addr - user_beg, h->alloc_context_id,
+                  user_beg);
+}

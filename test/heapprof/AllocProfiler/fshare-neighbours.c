@@ -1,5 +1,5 @@
 // Passive false sharing under the simulated packed allocator
-// (false_sharing=1): threads A and B take turns (each created and joined
+// (false_sharing=1; fshare-active.c has the active kind): threads A and B take turns (each created and joined
 // before the next starts, so the order is fixed), each allocating one
 // 32-byte object and writing it.  Packed at 16-byte alignment, slot class
 // 32 holds A1 B1 | A2 B2 | ...: each of the 100 lines holds one object of
@@ -67,30 +67,36 @@ int main(void) {
   return 0;
 }
 
-// SHOW: passive false sharing: objects={{[0-9]+}} unplaced={{[0-9]+}} lines={{[0-9]+}} shared_lines=100 dropped_pairs=0 pairs=1
-// SHOW-NEXT: contexts {{[0-9]+}} and {{[0-9]+}}: 100 lines
+// SHOW: false sharing: objects={{[0-9]+}} unplaced={{[0-9]+}} lines={{[0-9]+}} shared_lines=100 active_lines=0 active_events=0 same_object_events=0 dropped_pairs=0 pairs=1
+// SHOW-NEXT: contexts {{[0-9]+}} and {{[0-9]+}}: 100 passive lines, 0 active events on 0 lines
 
 // (The one other object placed is libc's calloc for the threads' TLS, by
 // the main thread, in a size class of its own.)
-// CHECK: == Passive false sharing under a packed allocator
-// CHECK-NEXT: 100 of {{[0-9]+}} cache lines would hold objects allocated by different threads ({{.*}}); {{[0-9]+}} objects placed, 0 over 1024 bytes not placed
-// CHECK-NEXT: lines context with context
-// CHECK-NEXT: 100 alloc_a ({{.*}}fshare-neighbours.c:{{[0-9]+}}:{{[0-9]+}}) alloc_b ({{.*}}fshare-neighbours.c:{{[0-9]+}}:{{[0-9]+}})
+// Built without -heapprof-false-sharing: no store is seen, no active
+// sharing.
+// CHECK: == False sharing under a packed allocator
+// CHECK-NEXT: passive: 100 of {{[0-9]+}} cache lines would hold objects allocated by different threads ({{.*}}); {{[0-9]+}} objects placed, 0 over 1024 bytes not placed
+// CHECK-NEXT: active: 0 lines
+// CHECK-NEXT: passive lines active writes active lines context with context
+// CHECK-NEXT: 100 0 0 alloc_a ({{.*}}fshare-neighbours.c:{{[0-9]+}}:{{[0-9]+}}) alloc_b ({{.*}}fshare-neighbours.c:{{[0-9]+}}:{{[0-9]+}})
 
-// PAD: == Passive false sharing under a packed allocator
-// PAD-NEXT: 0 of {{[0-9]+}} cache lines would hold objects allocated by different threads
+// PAD: == False sharing under a packed allocator
+// PAD-NEXT: passive: 0 of {{[0-9]+}} cache lines would hold objects allocated by different threads
+// PAD-NEXT: active: 0 lines
 // PAD-NEXT: (no shared lines)
 
 // JSON: "false_sharing": {
-// JSON-NEXT: "passive": {
 // JSON-NEXT: "objects": {{[0-9]+}},
 // JSON-NEXT: "unplaced": 0,
 // JSON-NEXT: "lines": {{[0-9]+}},
-// JSON-NEXT: "shared_lines": 100,
-// JSON-NEXT: "dropped_pairs": 0,
+// JSON-NEXT: "passive": {
+// JSON-NEXT: "shared_lines": 100
+// JSON: "dropped_pairs": 0,
 // JSON-NEXT: "pairs": [
 // JSON-NEXT: {
-// JSON-NEXT: "lines": 100,
+// JSON-NEXT: "passive_lines": 100,
+// JSON-NEXT: "active_events": 0,
+// JSON-NEXT: "active_lines": 0,
 // JSON-NEXT: "a": [
 // JSON-NEXT: {
 // JSON-NEXT: "function": "alloc_a",
@@ -98,4 +104,4 @@ int main(void) {
 // JSON-NEXT: {
 // JSON-NEXT: "function": "alloc_b",
 
-// OFF-NOT: Passive false sharing
+// OFF-NOT: False sharing
