@@ -24,6 +24,13 @@
 // RUN: heapprof report %t.nopass.dir | FileCheck %s --check-prefix=NOPASS
 // RUN: heapprof report --format json %t.dir | FileCheck %s --check-prefix=JSON
 // RUN: heapprof show %t.dir/*.profraw | FileCheck %s --check-prefix=SHOW
+// Two runs merged: each process's totals added, the pair's rows joined by
+// their merged contexts: 2 x 199 events on 2 lines.
+// RUN: rm -rf %t.two && mkdir %t.two
+// RUN: %env_heapprof_opts=false_sharing=1:profile_dir=%t.two %run %t
+// RUN: %env_heapprof_opts=false_sharing=1:profile_dir=%t.two %run %t
+// RUN: heapprof merge -o %t.merged %t.two
+// RUN: heapprof report %t.merged | FileCheck %s --check-prefix=MERGED
 // Off at run time, the same binary records nothing.
 // RUN: rm -rf %t.off && mkdir %t.off
 // RUN: %env_heapprof_opts=profile_dir=%t.off %run %t
@@ -95,5 +102,8 @@ int main(void) {
 
 // SHOW: false sharing: objects={{[0-9]+}} unplaced=0 lines={{[0-9]+}} shared_lines=0 active_lines=1 active_events=199 same_object_events=0 dropped_pairs=0 pairs=1
 // SHOW-NEXT: contexts {{[0-9]+}} and {{[0-9]+}}: 0 passive lines, 199 active events on 1 lines
+
+// MERGED: active: 2 lines written by one thread after another wrote another object on them, 398 such writes
+// MERGED: 0 398 2 alloc_a ({{.*}}) alloc_b ({{.*}})
 
 // OFF-NOT: False sharing

@@ -79,3 +79,5 @@ write("section-size.profraw", with_sections([1, 97, 1 << 30, 11]))
 write("section-count.profraw", with_sections([1 << 40]))
 # heap utilization (tag 7) has 8 words; 2 is too few to merge
 write("section-util-short.profraw", with_sections([1, 7, 16, 11, 12]))
+# false sharing (tag 6): 10 head words claiming 5 rows of 5 words, none there
+write("section-fs-rows.profraw", with_sections([1, 6, 80, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5]))
