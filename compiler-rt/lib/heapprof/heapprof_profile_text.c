@@ -135,11 +135,11 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
       hp_format_stack(b, pcs, size, syms, map);
     hp_buf_printf(b, "\n");
   }
+  hp_util_text(b);
   hp_buf_printf(b,
                 "Summary: %u contexts, %llu allocations, %llu bytes, %llu "
                 "accesses, %llu HIB table evictions\n",
                 n, (unsigned long long)allocs, (unsigned long long)bytes,
                 (unsigned long long)accesses,
                 (unsigned long long)info->evictions);
-  hp_util_text(b);
 }

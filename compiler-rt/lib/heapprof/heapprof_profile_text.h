@@ -18,8 +18,8 @@
  *   \tlive at dump: N, continued from earlier dumps: N
  *   Stack for id <id>:                                  after all blocks
  *   \    #k 0xPC in func file:line:col
- *   Summary: ...
  *   Heap utilization: lines P.PP% (B live bytes on T touched of L lines), pages ...   (heap_utilization)
+ *   Summary: ...
  *
  * The first five lines of a block are upstream MemProf's text shape; the
  * rest are heapprof's.  print_terse gives one line per context instead of
