@@ -1,4 +1,4 @@
-/*===- heapprof_falseshare.c - passive false sharing --------------------===
+/*===- heapprof_falseshare.c - false sharing on a simulated layout ------===
  *
  * Part of heapprof.  See heapprof_falseshare.h for the model.  Each slot
  * class keeps only its open line -- the last line of the object placed
@@ -56,8 +56,9 @@ typedef struct pair {
 } pair_t;
 #define ROW_WORDS (sizeof(pair_t) / 8)
 
-/* Totals; written under the class locks (objects, lines, shared_lines:
- * atomically, as different classes add to them) and pair_lock (the rest). */
+/* Totals since the start (or the fork).  dropped_pairs under pair_lock;
+ * the rest with relaxed atomic adds, as different class locks and line
+ * stripes add to them at once. */
 static struct {
   u64 objects, unplaced, lines, shared_lines, dropped_pairs;
   u64 active_lines, active_events, same_object_events;

@@ -1,4 +1,4 @@
-/*===- heapprof_falseshare.h - passive false sharing --------------------===
+/*===- heapprof_falseshare.h - false sharing on a simulated layout ------===
  *
  * Part of heapprof.  Passive false sharing: a 64-byte cache line holding
  * objects that different threads allocated.  heapprof's own allocator
