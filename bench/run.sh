@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind allocators"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -422,6 +422,16 @@ if want report; then
   } >"$repblock"
 fi
 
+# Allocator profiler: heap utilization and false sharing, on and off.
+fsblock=$OUT/block-fshare.md
+if want fshare; then
+  log "heap utilization and false sharing: bench/allocprof/fshare.sh"
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/fshare.sh (\`BENCH_SECTIONS=fshare\` runs only this table): lowest CPU seconds of several runs; *off* is heap_utilization=0:false_sharing=0."; echo
+    BUILD=$B bench/allocprof/fshare.sh "$OUT" "$TIMEIT" 2>"$LOGS/fshare.log" ||
+      { fail "bench/allocprof/fshare.sh failed (log: $OUTREL/logs/fshare.log)"; echo "(failed)"; }
+  } >"$fsblock"
+fi
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -559,6 +569,9 @@ want allocators && { log "allocators: bench/allocprof/allocators.sh"
   BUILD=$B bench/allocprof/allocators.sh "$OUT" >"$OUT/block-allocators.md" 2>"$LOGS/allocators.log" || fail "bench/allocprof/allocators.sh failed (log: $OUTREL/logs/allocators.log)"
   grep -q '^<!-- bench-allocators:begin -->$' "$DOC" || printf '\n## Profiling other allocators\n\n<!-- bench-allocators:begin -->\n<!-- bench-allocators:end -->\n' >>"$DOC"
   splice bench-allocators "$OUT/block-allocators.md"; }
+grep -q '^<!-- bench-fshare:begin -->$' "$DOC" ||
+  printf '\n## Allocator profiler: heap utilization and false sharing\n\n<!-- bench-fshare:begin -->\n<!-- bench-fshare:end -->\n' >>"$DOC"
+want fshare && splice bench-fshare "$fsblock"
 log "tables written to $DOC"
 
 if want main; then

@@ -135,7 +135,7 @@ int main(void) {
 // 100/40 = 2.5 per 100 bytes (integer per object: 2), one of its granules
 // touched.
 // CHECK: == Access and allocator measures of the top contexts
-// CHECK-NEXT: # acc/object density lines used pages used
+// CHECK-NEXT: # acc/object density lines touched pages touched line util page util
 // CHECK-NEXT: #1 1.0 2.0
 // CHECK: == Cold candidates
 // CHECK-NEXT: bytes objects acc/object density lifetime ms site

@@ -22,6 +22,58 @@ const char heapprof::ShowUsage[] =
     "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
     "  size bins, tagged sections\n";
 
+// Tagged section 7, heap utilization (heapprof_util.h): its words by name.
+static bool show_utilization(const hpr_section_t *s) {
+  static const char *const Names[] = {
+      "lines",         "touched_lines",           "touched_line_live_bytes",
+      "pages",         "touched_pages",           "touched_page_live_bytes",
+      "live_bytes",    "live_chunks"};
+  if (s->tag != 7 || s->size < sizeof(Names) / sizeof(Names[0]) * 8)
+    return false;
+  printf("  heap utilization:");
+  for (uint64_t w = 0; w < s->size / 8; w++) {
+    uint64_t v;
+    memcpy(&v, s->data + 8 * w, 8);
+    if (w < sizeof(Names) / sizeof(Names[0]))
+      printf(" %s=%llu", Names[w], (unsigned long long)v);
+    else
+      printf(" word%llu=%llu", (unsigned long long)w, (unsigned long long)v);
+  }
+  printf("\n");
+  return true;
+}
+
+// Tagged section 6, false sharing (heapprof_falseshare.h): the totals by
+// name, then one line per pair of contexts.
+static bool show_false_sharing(const hpr_section_t *s) {
+  static const char *const Names[] = {
+      "objects",      "unplaced",      "lines",
+      "shared_lines", "active_lines",  "active_events",
+      "same_object_events", "dropped_pairs"};
+  const uint64_t Head = 10;
+  if (s->tag != 6 || s->size < Head * 8)
+    return false;
+  uint64_t W[10];
+  memcpy(W, s->data, sizeof(W));
+  uint64_t RowWords = W[8], N = W[9];
+  if (RowWords < 5 || N > (s->size / 8 - Head) / RowWords)
+    return false; // damaged: shown word by word
+  printf("  false sharing:");
+  for (int I = 0; I < 8; I++)
+    printf(" %s=%llu", Names[I], (unsigned long long)W[I]);
+  printf(" pairs=%llu\n", (unsigned long long)N);
+  for (uint64_t I = 0; I < N; I++) {
+    uint64_t R[5];
+    memcpy(R, s->data + 8 * (Head + I * RowWords), sizeof(R));
+    printf("    contexts %llu and %llu: %llu passive lines, %llu active "
+           "events on %llu lines\n",
+           (unsigned long long)R[0], (unsigned long long)R[1],
+           (unsigned long long)R[2], (unsigned long long)R[3],
+           (unsigned long long)R[4]);
+  }
+  return true;
+}
+
 static void show_dump(const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
          "segments, %llu MIBs, %llu stacks",
@@ -97,6 +149,8 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
   }
   for (uint64_t i = 0; i < d->nsections; i++) {
     const hpr_section_t *s = &d->sections[i];
+    if (show_utilization(s) || show_false_sharing(s))
+      continue;
     printf("  section tag %llu, %llu bytes:", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     for (uint64_t w = 0; w < s->size / 8; w++) {

@@ -24,8 +24,16 @@
  *            per-object ranges come from records that count objects.  Since
  *            each dump holds deltas, the sums count every object once.
  *   extension fields add up, except max_size64 (the largest) and the state
- *            at a dump (live_at_dump, live_bytes, live_bytes_<class>): those
+ *            at a dump (the fields named live_*: live_at_dump, live_bytes,
+ *            live_bytes_<class>, the live_lines ... live_page_bytes of heap
+ *            utilization): those
  *            come from each process's last dump, added over the processes.
+ *   sections heap utilization (tag 7): each process's last dump's words,
+ *            added.  False sharing (tag 6): each process's last dump's
+ *            totals, added; its pairs' stack ids translated to the merged
+ *            contexts (through the process's records in any dump) and
+ *            pairs of the same two contexts added.  Any other tag is
+ *            refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
  *
@@ -50,7 +58,7 @@
 #include <unistd.h>
 
 #define NMIB 27
-#define NEXT_OUT 20 /* extension fields written: hpr_ext_names */
+#define NEXT_OUT 26 /* extension fields written: hpr_ext_names */
 #define EXT_MAGIC 0x0076005458455048ull
 #define RAW_MAGIC 0xff6d70726f667281ull
 
@@ -352,7 +360,7 @@ static void merge_mib(uint64_t *d, const uint64_t *s) {
 /* Extension fields that are the state at a dump, not deltas. */
 static bool state_field(size_t f) {
   const char *n = hpr_ext_names[f];
-  return !strcmp(n, "live_at_dump") || !strncmp(n, "live_bytes", 10);
+  return !strncmp(n, "live_", 5);
 }
 
 /* ------------------------------------------------------------- output */
@@ -382,9 +390,31 @@ static const unsigned mib_widths[NMIB] = {
 #undef HP_MIB_FIELD
 };
 
+/* Tagged sections this merge combines (docs/formats.md has each rule). */
+enum { SEC_FALSE_SHARING = 6, FS_HEAD = 10, FS_ROW = 5, FS_TOTALS = 8 };
+enum { SEC_UTILIZATION = 7, UTIL_WORDS = 8 };
+
+/* Section 6's pair rows in the merged profile: context indices. */
+typedef struct fs_pair {
+  size_t a, b;
+  uint64_t w[3]; /* passive lines, active events, active lines */
+} fs_pair_t;
+
 typedef struct totals {
   uint64_t ms, pid, evictions;
   hpr_bin_t bins[1026];
+  /* Section 7, heap utilization: the state at a dump, so each process's
+   * last dump's words, added over processes; written only when every
+   * process's last dump has it. */
+  uint64_t util[UTIL_WORDS];
+  size_t util_dumps, last_dumps;
+  /* Section 6, false sharing: totals since each process started, so its
+   * last dump's, added over processes; pairs translated to the merged
+   * contexts and added.  Written when any process's last dump has it. */
+  bool have_fs;
+  uint64_t fs[FS_TOTALS]; /* head words 0..7 */
+  fs_pair_t *pairs;
+  size_t npairs;
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -464,11 +494,114 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->frees);
     put64(b, x->freed_bytes);
   }
-  put64(b, 0); /* tagged sections (extension v3): none merged yet */
+  /* Tagged sections (extension v3), ascending tags. */
+  bool util = t->last_dumps && t->util_dumps == t->last_dumps;
+  put64(b, (util ? 1 : 0) + (t->have_fs ? 1 : 0));
+  if (t->have_fs) {
+    put64(b, SEC_FALSE_SHARING);
+    put64(b, (FS_HEAD + t->npairs * FS_ROW) * 8);
+    for (int i = 0; i < FS_TOTALS; i++)
+      put64(b, t->fs[i]);
+    put64(b, FS_ROW);
+    put64(b, t->npairs);
+    for (size_t i = 0; i < t->npairs; i++) {
+      put64(b, t->pairs[i].a + 1); /* merged stack ids are index + 1 */
+      put64(b, t->pairs[i].b + 1);
+      for (int w = 0; w < 3; w++)
+        put64(b, t->pairs[i].w[w]);
+    }
+  }
+  if (util) {
+    put64(b, SEC_UTILIZATION);
+    put64(b, UTIL_WORDS * 8);
+    for (int i = 0; i < UTIL_WORDS; i++)
+      put64(b, t->util[i]);
+  }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
   uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
   memcpy(b->data, header, sizeof(header));
+}
+
+/* ------------------------------------------------- section 6 (pairs) */
+
+static uint64_t word(const hpr_section_t *s, uint64_t i) {
+  uint64_t v;
+  memcpy(&v, s->data + 8 * i, 8);
+  return v;
+}
+
+static bool fs_section_ok(const hpr_section_t *s) {
+  if (s->size < FS_HEAD * 8)
+    return false;
+  uint64_t row = word(s, 8), n = word(s, 9);
+  return row >= FS_ROW && n <= (s->size / 8 - FS_HEAD) / row;
+}
+
+/* A process's stack ids and their merged contexts, from all its dumps. */
+typedef struct idmap {
+  uint64_t id;
+  size_t ctx;
+} idmap_t;
+typedef struct fs_proc {
+  idmap_t *v;
+  size_t n, cap;
+  const hpr_section_t *sec; /* its last dump's section 6, or NULL */
+} fs_proc_t;
+
+static int cmp_idmap(const void *a, const void *b) {
+  uint64_t x = ((const idmap_t *)a)->id, y = ((const idmap_t *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const fs_pair_t *x = a, *y = b;
+  if (x->a != y->a)
+    return x->a < y->a ? -1 : 1;
+  return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/* Adds each process's section 6 into t; the pairs by merged context. */
+static void merge_false_sharing(totals_t *t, fs_proc_t *fp, size_t np) {
+  for (size_t p = 0; p < np; p++) {
+    const hpr_section_t *s = fp[p].sec;
+    if (!s)
+      continue;
+    t->have_fs = true;
+    for (int i = 0; i < FS_TOTALS; i++)
+      t->fs[i] += word(s, (uint64_t)i);
+    qsort(fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
+    uint64_t row = word(s, 8), n = word(s, 9);
+    for (uint64_t r = 0; r < n; r++) {
+      uint64_t at = FS_HEAD + r * row;
+      idmap_t ka = {word(s, at), 0}, kb = {word(s, at + 1), 0};
+      idmap_t *a = bsearch(&ka, fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
+      idmap_t *b = bsearch(&kb, fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
+      if (!a || !b) {
+        t->fs[7]++; /* dropped_pairs: a stack no dump recorded */
+        continue;
+      }
+      t->pairs = xrealloc(t->pairs, (t->npairs + 1) * sizeof(fs_pair_t));
+      fs_pair_t *x = &t->pairs[t->npairs++];
+      x->a = a->ctx < b->ctx ? a->ctx : b->ctx;
+      x->b = a->ctx < b->ctx ? b->ctx : a->ctx;
+      for (int w = 0; w < 3; w++)
+        x->w[w] = word(s, at + 2 + (uint64_t)w);
+    }
+  }
+  /* Two processes' pairs of the same contexts become one row. */
+  qsort(t->pairs, t->npairs, sizeof(fs_pair_t), cmp_pair);
+  size_t k = 0;
+  for (size_t i = 0; i < t->npairs; i++) {
+    if (k && t->pairs[k - 1].a == t->pairs[i].a &&
+        t->pairs[k - 1].b == t->pairs[i].b) {
+      for (int w = 0; w < 3; w++)
+        t->pairs[k - 1].w[w] += t->pairs[i].w[w];
+    } else {
+      t->pairs[k++] = t->pairs[i];
+    }
+  }
+  t->npairs = k;
 }
 
 /* ------------------------------------------------------------ the command */
@@ -648,16 +781,33 @@ int heapprof_merge_main(int argc, char **argv) {
       nd++;
     }
   }
-  /* Every tagged section must have a merge rule here; none is defined
-   * yet, so a profile that carries one is refused rather than merged with
-   * the section silently dropped. */
+  /* Every tagged section must have a merge rule here: a profile that
+   * carries one without a rule is refused rather than merged with the
+   * section silently dropped. */
   for (size_t i = 0; i < nd && !rc; i++)
-    if (dumps[i].d->nsections)
-      rc = bad(dumps[i].path,
-               "the dump at offset 0x%llx has a section with tag %llu that "
-               "this heapprof merge does not know how to merge",
-               (unsigned long long)dumps[i].d->offset,
-               (unsigned long long)dumps[i].d->sections[0].tag);
+    for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++)
+      if (dumps[i].d->sections[k].tag == SEC_UTILIZATION &&
+          dumps[i].d->sections[k].size < UTIL_WORDS * 8)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a heap utilization section "
+                 "(tag 7) of %llu bytes, less than its %d",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].size,
+                 UTIL_WORDS * 8);
+      else if (dumps[i].d->sections[k].tag == SEC_FALSE_SHARING &&
+               !fs_section_ok(&dumps[i].d->sections[k]))
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a damaged false sharing "
+                 "section (tag 6): its pair rows do not fit its %llu bytes",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].size);
+      else if (dumps[i].d->sections[k].tag != SEC_UTILIZATION &&
+               dumps[i].d->sections[k].tag != SEC_FALSE_SHARING)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a section with tag %llu that "
+                 "this heapprof merge does not know how to merge",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].tag);
   /* One binary: the main programs' build ids (segment 0) must agree. */
   for (size_t i = 1; i < nd && !rc; i++) {
     const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
@@ -679,6 +829,7 @@ int heapprof_merge_main(int argc, char **argv) {
   layout_t layout = {0};
   contexts_t ctx = {0};
   totals_t *t = xcalloc(1, sizeof(totals_t));
+  fs_proc_t *fsp = xcalloc(np, sizeof(fs_proc_t));
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = dumps[i].d;
     bool last = procs[dumps[i].proc].last == i;
@@ -713,6 +864,12 @@ int heapprof_merge_main(int argc, char **argv) {
       context_t *c = context_get(&ctx, pcs, st->n, &owned);
       if (!owned)
         free(pcs);
+      fs_proc_t *fpp = &fsp[dumps[i].proc];
+      if (fpp->n == fpp->cap) {
+        fpp->cap = fpp->cap ? 2 * fpp->cap : 64;
+        fpp->v = xrealloc(fpp->v, fpp->cap * sizeof(idmap_t));
+      }
+      fpp->v[fpp->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
       uint64_t f[NMIB];
       memcpy(f, mib->f, sizeof(f));
       if (!c->counted)
@@ -741,11 +898,28 @@ int heapprof_merge_main(int argc, char **argv) {
       o->freed_bytes += d->bins[b].freed_bytes;
     }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
-    if (last)
+    if (last) {
       t->evictions += d->ext_evictions;
+      t->last_dumps++;
+      fsp[dumps[i].proc].sec = hpr_section(d, SEC_FALSE_SHARING);
+      const hpr_section_t *u = hpr_section(d, SEC_UTILIZATION);
+      if (u && u->size >= UTIL_WORDS * 8) {
+        t->util_dumps++;
+        for (int w = 0; w < UTIL_WORDS; w++) {
+          uint64_t v;
+          memcpy(&v, u->data + 8 * w, 8);
+          t->util[w] += v;
+        }
+      }
+    }
   }
   if (nd)
     t->pid = dumps[0].d->ext_pid;
+  if (!rc)
+    merge_false_sharing(t, fsp, np);
+  for (size_t p = 0; p < np; p++)
+    free(fsp[p].v);
+  free(fsp);
 
   if (!rc) {
     buf_t b = {0};
@@ -761,6 +935,7 @@ int heapprof_merge_main(int argc, char **argv) {
   for (size_t i = 0; i < layout.n; i++)
     free(layout.mods[i].segs);
   free(layout.mods);
+  free(t->pairs);
   free(t);
   free(dumps);
   free(procs);

@@ -87,7 +87,7 @@ namespace {
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
       FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
-      LiveBytes, Class[4], LiveClass[4];
+      LiveBytes, Class[4], LiveClass[4], Util[6];
   ExtIndex() {
     auto Find = [](const char *Name) {
       for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
@@ -106,6 +106,11 @@ struct ExtIndex {
     MallocSamples = Find("malloc_samples");
     FreeSamples = Find("free_samples");
     LiveBytes = Find("live_bytes");
+    const char *UtilNames[6] = {"live_lines",         "live_touched_lines",
+                                "live_line_bytes",    "live_pages",
+                                "live_touched_pages", "live_page_bytes"};
+    for (int I = 0; I < 6; I++)
+      Util[I] = Find(UtilNames[I]);
     const char *Names[4] = {"small", "medium", "large", "xlarge"};
     for (int I = 0; I < 4; I++) {
       Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
@@ -161,6 +166,8 @@ private:
   SegmentMap segments(const hpr_dump_t &D);
   bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                std::string &Err);
+  void addHeapUtilization(const hpr_dump_t &D);
+  void addFalseSharing();
 
   Profile &P;
   ExtIndex Ext;
@@ -170,6 +177,10 @@ private:
       LocationIds;
   std::unordered_map<std::string, uint32_t> ContextIds;
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
+  // Per process: its stack ids' contexts (ids are stable in a process),
+  // and its last dump's false-sharing section (tag 6), if any.
+  std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
+  std::vector<const hpr_section_t *> ProcSharing;
   Bin Bins[1026];
   bool AnyDump = false;
 };
@@ -270,6 +281,77 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
   return SM;
 }
 
+// Tagged section 7 (heapprof_util.h): the heap-wide utilization at the
+// dump, eight u64 words; a process's last dump's counts.
+void Loader::addHeapUtilization(const hpr_dump_t &D) {
+  const hpr_section_t *S = hpr_section(&D, 7);
+  if (!S || S->size < 8 * 8) {
+    P.Util.Known = false;
+    return;
+  }
+  uint64_t W[8];
+  memcpy(W, S->data, sizeof(W));
+  HeapUtilization &U = P.Util;
+  U.Lines += W[0];
+  U.TouchedLines += W[1];
+  U.TouchedLineLiveBytes += W[2];
+  U.Pages += W[3];
+  U.TouchedPages += W[4];
+  U.TouchedPageLiveBytes += W[5];
+  U.LiveBytes += W[6];
+  U.LiveChunks += W[7];
+}
+
+// Tagged section 6 (heapprof_falseshare.h): u64 objects, unplaced, lines,
+// shared_lines, active_lines, active_events, same_object_events,
+// dropped_pairs, row_words, npairs, then npairs rows of row_words words
+// starting {stack id, stack id, lines, active events, active lines}.
+// Totals since the process started: its last dump's.
+void Loader::addFalseSharing() {
+  FalseSharing &FS = P.Sharing;
+  struct Sum {
+    uint64_t Lines = 0, Events = 0, ALines = 0;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Sum> Pairs;
+  const uint64_t Head = 10;
+  for (size_t Proc = 0; Proc < ProcSharing.size(); Proc++) {
+    const hpr_section_t *S = ProcSharing[Proc];
+    if (!S || S->size < Head * 8)
+      continue;
+    uint64_t W[10];
+    memcpy(W, S->data, sizeof(W));
+    uint64_t RowWords = W[8], N = W[9];
+    if (RowWords < 5 || N > (S->size / 8 - Head) / RowWords)
+      continue; // damaged
+    FS.Known = true;
+    FS.Objects += W[0];
+    FS.Unplaced += W[1];
+    FS.Lines += W[2];
+    FS.SharedLines += W[3];
+    FS.ActiveLines += W[4];
+    FS.ActiveEvents += W[5];
+    FS.SameObjectEvents += W[6];
+    FS.DroppedPairs += W[7];
+    const auto &Ids = ProcContexts[Proc];
+    for (uint64_t I = 0; I < N; I++) {
+      uint64_t Row[5];
+      memcpy(Row, S->data + 8 * (Head + I * RowWords), sizeof(Row));
+      auto A = Ids.find(Row[0]), B = Ids.find(Row[1]);
+      if (A == Ids.end() || B == Ids.end()) {
+        FS.DroppedPairs++; // a stack no dump of the process recorded
+        continue;
+      }
+      Sum &X = Pairs[{std::min(A->second, B->second),
+                      std::max(A->second, B->second)}];
+      X.Lines += Row[2];
+      X.Events += Row[3];
+      X.ALines += Row[4];
+    }
+  }
+  for (const auto &[K, X] : Pairs)
+    FS.Pairs.push_back({K.first, K.second, X.Lines, X.Events, X.ALines});
+}
+
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                      std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
@@ -308,6 +390,19 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   for (int I = 0; I < 4; I++) {
     Need(ClassF[I], ExtHas(Ext.Class[I]));
     Need(LiveClassF[I], ExtHas(Ext.LiveClass[I]));
+  }
+  Field UtilF[6] = {Field::live_lines,         Field::live_touched_lines,
+                    Field::live_line_bytes,    Field::live_pages,
+                    Field::live_touched_pages, Field::live_page_bytes};
+  for (int I = 0; I < 6; I++)
+    Need(UtilF[I], ExtHas(Ext.Util[I]));
+  if (Last) {
+    addHeapUtilization(D);
+    if (ProcSharing.size() <= R.Process) {
+      ProcContexts.resize(R.Process + 1);
+      ProcSharing.resize(R.Process + 1, nullptr);
+    }
+    ProcSharing[R.Process] = hpr_section(&D, 6);
   }
 
   std::vector<uint32_t> Stack;
@@ -351,6 +446,11 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       P.Contexts.push_back(std::move(C));
       MinSizeSeen.push_back(UINT64_MAX);
     }
+    if (ProcContexts.size() <= R.Process) {
+      ProcContexts.resize(R.Process + 1);
+      ProcSharing.resize(R.Process + 1, nullptr);
+    }
+    ProcContexts[R.Process][M.stack_id] = CIt->second;
     Counts &C = P.Contexts[CIt->second].C;
     // Deltas since the previous dump of the process: summed.
     C.allocs += M.f[0];
@@ -387,6 +487,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.live_bytes_medium += ExtGet(M, Ext.LiveClass[1]);
       C.live_bytes_large += ExtGet(M, Ext.LiveClass[2]);
       C.live_bytes_xlarge += ExtGet(M, Ext.LiveClass[3]);
+      C.live_lines += ExtGet(M, Ext.Util[0]);
+      C.live_touched_lines += ExtGet(M, Ext.Util[1]);
+      C.live_line_bytes += ExtGet(M, Ext.Util[2]);
+      C.live_pages += ExtGet(M, Ext.Util[3]);
+      C.live_touched_pages += ExtGet(M, Ext.Util[4]);
+      C.live_page_bytes += ExtGet(M, Ext.Util[5]);
     }
   }
 
@@ -419,6 +525,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   for (bool &H : P.Have)
     H = true;
   P.HaveBins = true;
+  P.Util.Known = true;
 
   // Read every file and group its dumps by process.
   std::vector<DumpRef> Refs;
@@ -517,7 +624,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     AnyDump = true;
   }
   if (!AnyDump)
-    P.HaveBins = false;
+    P.HaveBins = P.Util.Known = false;
+  addFalseSharing();
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;
@@ -577,18 +685,36 @@ void heapprof::mergeSameStacks(Profile &P) {
   std::unordered_map<std::string, uint32_t> Seen;
   Seen.reserve(P.Contexts.size());
   std::vector<Context> Out;
+  std::vector<uint32_t> NewIndex(P.Contexts.size());
   std::string Key;
-  for (Context &C : P.Contexts) {
+  for (size_t I = 0; I < P.Contexts.size(); I++) {
+    Context &C = P.Contexts[I];
     Key.clear();
     for (uint32_t L : C.Stack)
       Key += LocKeys[L];
     auto It = Seen.find(Key);
     if (It == Seen.end()) {
+      NewIndex[I] = Out.size();
       Seen.emplace(Key, Out.size());
       Out.push_back(std::move(C));
     } else {
+      NewIndex[I] = It->second;
       Out[It->second].C.add(C.C);
     }
   }
   P.Contexts = std::move(Out);
+  // False-sharing pairs follow their contexts (two may become one).
+  std::map<std::pair<uint32_t, uint32_t>, FalseSharingPair> Pairs;
+  for (const FalseSharingPair &FP : P.Sharing.Pairs) {
+    uint32_t A = NewIndex[FP.A], B = NewIndex[FP.B];
+    FalseSharingPair &X = Pairs[{std::min(A, B), std::max(A, B)}];
+    X.A = std::min(A, B);
+    X.B = std::max(A, B);
+    X.Lines += FP.Lines;
+    X.ActiveEvents += FP.ActiveEvents;
+    X.ActiveLines += FP.ActiveLines;
+  }
+  P.Sharing.Pairs.clear();
+  for (const auto &KV : Pairs)
+    P.Sharing.Pairs.push_back(KV.second);
 }

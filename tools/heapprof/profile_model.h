@@ -50,9 +50,9 @@ namespace heapprof {
   X(lifetime_overlaps, "NumLifetimeOverlaps")                                  \
   X(min_size, "smallest object (MinSize)")                                     \
   X(max_size, "largest object (max_size64)")                                   \
-  X(granules, "64-byte lines the objects spanned")                             \
+  X(granules, "64-byte lines the objects spanned, summed per object")          \
   X(touched_granules, "of those, touched")                                     \
-  X(pages, "4 KiB pages the objects spanned")                                  \
+  X(pages, "4 KiB pages the objects spanned, summed per object")               \
   X(touched_pages, "of those, touched")                                        \
   X(malloc_cycles, "TSC cycles in the measured allocating calls")              \
   X(malloc_samples, "allocating calls measured")                               \
@@ -65,7 +65,13 @@ namespace heapprof {
   X(live_bytes_small, "live bytes in objects of 0-32 bytes")                   \
   X(live_bytes_medium, "live bytes in objects of 33-256 bytes")                \
   X(live_bytes_large, "live bytes in objects of 257-2048 bytes")               \
-  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")
+  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")                \
+  X(live_lines, "lines holding live objects at the last dump, each once")      \
+  X(live_touched_lines, "of those, touched")                                   \
+  X(live_line_bytes, "live bytes on the touched lines")                        \
+  X(live_pages, "pages holding live objects at the last dump, each once")      \
+  X(live_touched_pages, "of those, where a live object's line was touched")    \
+  X(live_page_bytes, "live bytes on the touched pages")
 
 enum class Field : unsigned {
 #define X(Name, Desc) Name,
@@ -133,6 +139,32 @@ struct Bin {
   uint64_t Allocs = 0, Bytes = 0, Frees = 0, FreedBytes = 0;
 };
 
+// Heap utilization over the whole heap (tagged section 7), at each
+// process's last dump, added over processes.
+struct HeapUtilization {
+  bool Known = false; // every process's last dump recorded it
+  uint64_t Lines = 0, TouchedLines = 0, TouchedLineLiveBytes = 0;
+  uint64_t Pages = 0, TouchedPages = 0, TouchedPageLiveBytes = 0;
+  uint64_t LiveBytes = 0, LiveChunks = 0;
+};
+
+// Passive and active false sharing on the simulated packed layout (tagged
+// section 6, false_sharing=1): totals since the start, each process's last
+// dump, added over processes.
+struct FalseSharingPair {
+  uint32_t A = 0, B = 0; // Contexts (A == B: one context, two threads)
+  uint64_t Lines = 0;    // passive: lines holding objects of both, from 2 threads
+  uint64_t ActiveEvents = 0, ActiveLines = 0; // writes by another thread
+                                              // to another object
+};
+struct FalseSharing {
+  bool Known = false; // some process's last dump has the section
+  uint64_t Objects = 0, Unplaced = 0, Lines = 0, SharedLines = 0;
+  uint64_t ActiveLines = 0, ActiveEvents = 0, SameObjectEvents = 0;
+  uint64_t DroppedPairs = 0; // pairs the runtime's table or the reader lost
+  std::vector<FalseSharingPair> Pairs;
+};
+
 struct Profile {
   std::vector<Process> Processes;
   std::vector<Module> Modules;
@@ -142,6 +174,8 @@ struct Profile {
   bool HaveBins = false;      // every dump recorded its bins
   bool Have[NumFields] = {};  // every dump recorded the field
   Counts Total;               // all contexts added up
+  HeapUtilization Util;
+  FalseSharing Sharing;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

@@ -82,6 +82,12 @@ static void context(OStream &J, const Report &R, uint32_t I,
       J.attributeBegin("lifetime_ms");
       number(J, D.LifetimeMs);
       J.attributeEnd();
+      J.attributeBegin("lines_touched_per_object");
+      optional(J, D.LinesTouched, D.LinesTouched >= 0);
+      J.attributeEnd();
+      J.attributeBegin("pages_touched_per_object");
+      optional(J, D.PagesTouched, D.PagesTouched >= 0);
+      J.attributeEnd();
       J.attributeBegin("line_utilization");
       optional(J, D.LineUtilization, D.LineUtilization >= 0);
       J.attributeEnd();
@@ -283,6 +289,77 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
           Edges("callees", E.Callees);
         });
     });
+
+    J.attributeBegin("heap_utilization");
+    if (!P.Util.Known) {
+      J.value(nullptr);
+    } else {
+      const HeapUtilization &U = P.Util;
+      auto Level = [&](const char *Key, uint64_t All, uint64_t Touched,
+                       uint64_t Bytes, uint64_t Size) {
+        J.attributeObject(Key, [&] {
+          J.attribute("count", static_cast<int64_t>(All));
+          J.attribute("touched", static_cast<int64_t>(Touched));
+          J.attribute("live_bytes_on_touched", static_cast<int64_t>(Bytes));
+          J.attributeBegin("utilization");
+          optional(J, Touched ? static_cast<double>(Bytes) /
+                                    static_cast<double>(Size * Touched)
+                              : 0,
+                   Touched != 0);
+          J.attributeEnd();
+        });
+      };
+      J.object([&] {
+        Level("lines", U.Lines, U.TouchedLines, U.TouchedLineLiveBytes, 64);
+        Level("pages", U.Pages, U.TouchedPages, U.TouchedPageLiveBytes, 4096);
+        J.attribute("live_bytes", static_cast<int64_t>(U.LiveBytes));
+        J.attribute("live_objects", static_cast<int64_t>(U.LiveChunks));
+      });
+    }
+    J.attributeEnd();
+
+    J.attributeBegin("false_sharing");
+    if (!R.SharingInfo.Known) {
+      J.value(nullptr);
+    } else {
+      const FalseSharing &FS = P.Sharing;
+      J.object([&] {
+        J.attribute("objects", static_cast<int64_t>(FS.Objects));
+        J.attribute("unplaced", static_cast<int64_t>(FS.Unplaced));
+        J.attribute("lines", static_cast<int64_t>(FS.Lines));
+        J.attributeObject("passive", [&] {
+          J.attribute("shared_lines", static_cast<int64_t>(FS.SharedLines));
+        });
+        J.attributeObject("active", [&] {
+          J.attribute("lines", static_cast<int64_t>(FS.ActiveLines));
+          J.attribute("events", static_cast<int64_t>(FS.ActiveEvents));
+          J.attribute("same_object_events",
+                      static_cast<int64_t>(FS.SameObjectEvents));
+        });
+        J.attribute("dropped_pairs", static_cast<int64_t>(FS.DroppedPairs));
+        {
+          J.attributeArray("pairs", [&] {
+            for (const FalseSharingPair &FP : R.Sharing)
+              J.object([&] {
+                J.attribute("passive_lines", static_cast<int64_t>(FP.Lines));
+                J.attribute("active_events",
+                            static_cast<int64_t>(FP.ActiveEvents));
+                J.attribute("active_lines",
+                            static_cast<int64_t>(FP.ActiveLines));
+                auto Stack = [&](const char *Key, uint32_t I) {
+                  J.attributeArray(Key, [&] {
+                    for (const Frame *F : P.Contexts[I].frames(P))
+                      jsonFrame(J, *F);
+                  });
+                };
+                Stack("a", FP.A);
+                Stack("b", FP.B);
+              });
+          });
+        }
+      });
+    }
+    J.attributeEnd();
 
     J.attributeBegin("cold");
     if (!R.ColdInfo.Known) {

@@ -375,22 +375,27 @@ static void measures(const Report &R, raw_ostream &OS) {
   if (R.Top.empty()) {
     OS << "(no contexts)\n";
   } else {
-    TextTable Tab({"#", "acc/object", "density", "lines used", "pages used",
-                   "lifetime ms", "migrated", "malloc cyc", "free cyc"});
+    TextTable Tab({"#", "acc/object", "density", "lines touched",
+                   "pages touched", "line util", "page util", "lifetime ms",
+                   "migrated", "malloc cyc", "free cyc"});
     for (size_t I = 0; I < R.Top.size(); I++) {
       const Counts &C = P.Contexts[R.Top[I].Context].C;
       Derived D = derive(C);
       Tab.add({"#" + std::to_string(I + 1), str("%.1f", D.AccessesPerObject),
                str("%.1f", D.Density),
+               orDash(D.LinesTouched * 100, "%.1f%%"),
+               orDash(D.PagesTouched * 100, "%.1f%%"),
                orDash(D.LineUtilization * 100, "%.1f%%"),
                orDash(D.PageUtilization * 100, "%.1f%%"),
                str("%.1f", D.LifetimeMs), std::to_string(C.migrated),
                orDash(D.MallocCycles, "%.0f"), orDash(D.FreeCycles, "%.0f")});
     }
     Tab.print(OS);
-    OS << "(density: accesses per 100 bytes; lines/pages used: of the 64-byte "
-          "lines and 4 KiB pages the objects spanned, the share touched; "
-          "cycles: average per measured call)\n";
+    OS << "(density: accesses per 100 bytes; lines/pages touched: of the "
+          "64-byte lines and 4 KiB pages each object spanned, the share it "
+          "touched; line/page util: of the lines/pages the live objects "
+          "touched at the last dump, the share of bytes they hold; cycles: "
+          "average per measured call)\n";
   }
 
   heading(OS, "Cold candidates: fewer accesses than 8-byte words, most "
@@ -420,6 +425,78 @@ static void measures(const Report &R, raw_ostream &OS) {
   omitted(OS, R.ColdInfo, "cold context", "cold contexts");
 }
 
+// Heap utilization (allocator profiler, docs/allocator-profiler.md): the
+// live bytes on the lines/pages the program touched, heap-wide, at the
+// last dump of each process.
+static void heapUtilization(const Report &R, raw_ostream &OS) {
+  const HeapUtilization &U = R.P->Util;
+  if (!U.Known)
+    return; // heap_utilization=0, or profiles from before it existed
+  heading(OS, "Heap utilization at the last dump");
+  auto Pct = [](uint64_t A, uint64_t B) {
+    return B ? str("%.2f%%", 100.0 * static_cast<double>(A) /
+                                 static_cast<double>(B))
+             : std::string("-");
+  };
+  TextTable Tab({"", "utilization", "touched", "of", "live bytes on touched"},
+                "lrrrr");
+  Tab.add({"cache lines", Pct(U.TouchedLineLiveBytes, 64 * U.TouchedLines),
+           std::to_string(U.TouchedLines), std::to_string(U.Lines),
+           std::to_string(U.TouchedLineLiveBytes)});
+  Tab.add({"pages", Pct(U.TouchedPageLiveBytes, 4096 * U.TouchedPages),
+           std::to_string(U.TouchedPages), std::to_string(U.Pages),
+           std::to_string(U.TouchedPageLiveBytes)});
+  Tab.print(OS);
+  OS << "(" << U.LiveChunks << " live objects, " << U.LiveBytes
+     << " bytes; utilization: of the 64-byte lines and 4 KiB pages of the "
+        "heap with an access, the share of bytes live objects hold)\n";
+}
+
+// False sharing on the simulated packed layout.
+static void falseSharing(const Report &R, raw_ostream &OS) {
+  if (!R.SharingInfo.Known)
+    return; // false_sharing=0: nothing simulated
+  const Profile &P = *R.P;
+  const FalseSharing &FS = P.Sharing;
+  heading(OS, "False sharing under a packed allocator "
+              "(simulated: 16-byte slots, one sequence per size)");
+  auto Pct = [](uint64_t A, uint64_t B) {
+    return B ? str("%.1f%%", 100.0 * static_cast<double>(A) /
+                                 static_cast<double>(B))
+             : std::string("-");
+  };
+  OS << "passive: " << FS.SharedLines << " of " << FS.Lines
+     << " cache lines would hold objects allocated by different threads ("
+     << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
+     << " objects placed, " << FS.Unplaced << " over 1024 bytes not placed\n";
+  OS << "active: " << FS.ActiveLines << " lines written by one thread after "
+     << "another wrote another object on them, " << FS.ActiveEvents
+     << " such writes; " << FS.SameObjectEvents
+     << " writes after another thread's to the same object (true sharing "
+        "or fields)\n";
+  if (FS.DroppedPairs)
+    OS << "(" << FS.DroppedPairs << " context pairs not recorded)\n";
+  if (R.Sharing.empty()) {
+    OS << "(no shared lines)\n";
+    return;
+  }
+  auto Site = [&](uint32_t I) {
+    const Frame &F = P.Locations[P.Contexts[I].Stack[0]].Frames[0];
+    std::string W = where(F);
+    return F.Function + (W.empty() ? "" : " (" + W + ")");
+  };
+  TextTable Tab({"passive lines", "active writes", "active lines", "context",
+                 "with context"},
+                "rrrll");
+  for (const FalseSharingPair &FP : R.Sharing)
+    Tab.add({std::to_string(FP.Lines), std::to_string(FP.ActiveEvents),
+             std::to_string(FP.ActiveLines), Site(FP.A),
+             FP.A == FP.B ? std::string("itself, on another thread")
+                          : Site(FP.B)});
+  Tab.print(OS);
+  omitted(OS, R.SharingInfo, "pair", "pairs");
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -435,4 +512,6 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   direct(R, OS);
   callGraph(R, OS);
   measures(R, OS);
+  heapUtilization(R, OS);
+  falseSharing(R, OS);
 }

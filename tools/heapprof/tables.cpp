@@ -45,9 +45,13 @@ Derived heapprof::derive(const Counts &C) {
   D.Density = ratio(C.access_density, C.allocs);
   D.LifetimeMs = ratio(C.lifetime_ms, C.allocs);
   if (C.granules)
-    D.LineUtilization = ratio(C.touched_granules, C.granules);
+    D.LinesTouched = ratio(C.touched_granules, C.granules);
   if (C.pages)
-    D.PageUtilization = ratio(C.touched_pages, C.pages);
+    D.PagesTouched = ratio(C.touched_pages, C.pages);
+  if (C.live_touched_lines)
+    D.LineUtilization = ratio(C.live_line_bytes, 64 * C.live_touched_lines);
+  if (C.live_touched_pages)
+    D.PageUtilization = ratio(C.live_page_bytes, 4096 * C.live_touched_pages);
   if (C.malloc_samples)
     D.MallocCycles = ratio(C.malloc_cycles, C.malloc_samples);
   if (C.free_samples)
@@ -73,6 +77,7 @@ public:
     direct();
     callGraph();
     cold();
+    falseSharing();
     return std::move(R);
   }
 
@@ -92,11 +97,30 @@ private:
   void direct();
   void callGraph();
   void cold();
+  void falseSharing();
 
   const Profile &P;
   Report R;
 };
 } // namespace
+
+void Builder::falseSharing() {
+  R.SharingInfo.Known = P.Sharing.Known;
+  if (!P.Sharing.Known) {
+    R.SharingInfo.Lacks = "false_sharing";
+    return;
+  }
+  R.Sharing = P.Sharing.Pairs;
+  std::sort(R.Sharing.begin(), R.Sharing.end(),
+            [](const FalseSharingPair &X, const FalseSharingPair &Y) {
+              return X.ActiveEvents != Y.ActiveEvents
+                         ? X.ActiveEvents > Y.ActiveEvents
+                     : X.Lines != Y.Lines ? X.Lines > Y.Lines
+                     : X.A != Y.A         ? X.A < Y.A
+                                          : X.B < Y.B;
+            });
+  cut(R.Sharing, R.SharingInfo);
+}
 
 void Builder::top() {
   SortKey K = R.Opts.Sort;

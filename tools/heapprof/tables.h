@@ -45,7 +45,12 @@ struct TableOptions {
 // Averages and ratios of one context's Counts, for people.
 struct Derived {
   double AccessesPerObject = 0, Density = 0, LifetimeMs = 0;
-  double LineUtilization = -1, PageUtilization = -1; // -1: unknown
+  // Per object: of the lines/pages each object spanned, the share it
+  // touched (summed over objects).
+  double LinesTouched = -1, PagesTouched = -1; // -1: unknown
+  // Heap utilization of the live objects at the last dump: their bytes on
+  // the lines/pages they touched, over those lines'/pages' bytes.
+  double LineUtilization = -1, PageUtilization = -1;
   double MallocCycles = -1, FreeCycles = -1;         // average per call
   double Cycles = 0; // estimated total: averages x calls
 };
@@ -117,6 +122,10 @@ struct Report {
   Table CallGraphInfo;
   std::vector<uint32_t> Cold; // contexts
   Table ColdInfo;
+  // False sharing (P->Sharing): pairs by active events, then passive
+  // lines, most first.
+  std::vector<FalseSharingPair> Sharing;
+  Table SharingInfo;
   std::vector<std::string> Warnings;
 };
 

@@ -84,11 +84,13 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
 
   hp_thread_t *t = hp_thread_acquire();
   uptr pcs[HP_MAX_STACK_DEPTH];
-  u32 stack_id = 0;
+  u32 stack_id = 0, fs_pos = 0;
   if (HP_LIKELY(profiling)) {
     u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
                          t->stack_top, hp_flags.fold_recursion);
     stack_id = hp_stackdepot_put(pcs, npcs);
+    if (HP_UNLIKELY(hp_flags.false_sharing))
+      fs_pos = hp_fshare_alloc(t->tid, stack_id, size);
   }
 
   /* At least one user byte: an aligned size-0 chunk must not start at its
@@ -132,7 +134,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   h->timestamp_ms = hp_tsc_to_ms(t0);
   h->cpu_id = cpu;
   h->alloc_context_id = stack_id;
-  h->data_type_id = 0;
+  h->data_type_id = fs_pos; /* false_sharing's place for it; else 0 */
   /* No stale counts from the block's previous life: zero the counters of
    * every granule this chunk can own. */
   if (HP_LIKELY(profiling))

@@ -64,7 +64,8 @@ typedef struct hp_chunk_header {
   u32 timestamp_ms;     /* allocation (or last dump that reported it) */
   u32 cpu_id;           /* cpu of the allocation */
   u64 alloc_context_id; /* StackDepot id of the allocation stack */
-  u32 data_type_id;     /* placeholder: 0 */
+  u32 data_type_id;     /* 0; with false_sharing=1 the object's place in
+                           the simulated layout (heapprof_falseshare.h) */
   u32 alloc_cycles;     /* TSC cycles spent in the allocating call */
 } hp_chunk_header_t;
 _Static_assert(sizeof(hp_chunk_header_t) == HP_CHUNK_HEADER_SIZE,

@@ -104,6 +104,14 @@ static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
     x->bytes_large += add, x->live_bytes_large += live;
   else
     x->bytes_xlarge += add, x->live_bytes_xlarge += live;
+  if (HP_UNLIKELY(e->live)) {
+    x->live_lines += e->live_lines;
+    x->live_touched_lines += e->live_touched_lines;
+    x->live_line_bytes += e->live_line_bytes;
+    x->live_pages += e->live_pages;
+    x->live_touched_pages += e->live_touched_pages;
+    x->live_page_bytes += e->live_page_bytes;
+  }
 }
 
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {

@@ -25,7 +25,10 @@ typedef struct hp_mib {
  * like TotalSize (a continuation adds 0); live_bytes and live_bytes_<class>
  * describe the dump's moment (only live events add to them), so within a
  * dump they sum, across dumps the last one is the state.  The classes are
- * mprof's: small 0-32, medium 33-256, large 257-2048, xlarge above. */
+ * mprof's: small 0-32, medium 33-256, large 257-2048, xlarge above.
+ * granules/pages and touched_* are summed per object (a page holding k
+ * objects counts k times); live_lines ... live_page_bytes count each line
+ * and page of the context's live chunks once (heapprof_util.h). */
 #define HP_HIB_EXT_FIELDS(X)                                                 \
   X(granules, "64-byte granules overlapping the chunks")                     \
   X(touched_granules, "granules with at least one access")                   \
@@ -46,7 +49,13 @@ typedef struct hp_mib {
   X(live_bytes_small, "live_bytes of chunks of 0-32 bytes")                  \
   X(live_bytes_medium, "live_bytes of chunks of 33-256 bytes")               \
   X(live_bytes_large, "live_bytes of chunks of 257-2048 bytes")              \
-  X(live_bytes_xlarge, "live_bytes of chunks over 2048 bytes")
+  X(live_bytes_xlarge, "live_bytes of chunks over 2048 bytes")             \
+  X(live_lines, "lines holding the live chunks' bytes, each once")           \
+  X(live_touched_lines, "of those, with an access")                          \
+  X(live_line_bytes, "live requested bytes on those touched lines")          \
+  X(live_pages, "pages holding the live chunks' bytes, each once")           \
+  X(live_touched_pages, "of those, where a live chunk has a touched line")   \
+  X(live_page_bytes, "live requested bytes on those touched pages")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;
@@ -71,6 +80,9 @@ typedef struct hp_chunk_event {
   u64 malloc_cycles, free_cycles;
   bool continuation; /* counted by an earlier dump */
   bool live;         /* still live: folded in at dump time */
+  /* Only when live (heapprof_util.h: distinct lines/pages per context). */
+  u64 live_lines, live_touched_lines, live_line_bytes;
+  u64 live_pages, live_touched_pages, live_page_bytes;
 } hp_chunk_event_t;
 
 /* Builds the HIB of a single chunk event. */

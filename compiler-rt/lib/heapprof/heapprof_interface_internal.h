@@ -37,6 +37,11 @@ HP_INTERFACE extern uintptr_t __heapprof_shadow_memory_dynamic_address;
 HP_INTERFACE void __heapprof_load(uintptr_t addr);
 HP_INTERFACE void __heapprof_store(uintptr_t addr);
 
+/* -heapprof-false-sharing: called for every instrumented store, besides
+ * its counter update; records the writing thread for active false sharing
+ * (heapprof_falseshare.h).  Does nothing unless false_sharing=1. */
+HP_INTERFACE void __heapprof_false_sharing_store(uintptr_t addr);
+
 /* The pass replaces llvm.memcpy/memmove/memset with these.  They count both
  * ranges by the range rule (one access per 8-byte word touched) and then do
  * the operation. */

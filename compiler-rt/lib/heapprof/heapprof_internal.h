@@ -77,5 +77,7 @@ typedef uintptr_t uptr;
 #include "heapprof_profile_raw.h"
 #include "heapprof_rtl.h"
 #include "heapprof_interceptors.h"
+#include "heapprof_util.h"
+#include "heapprof_falseshare.h"
 
 #endif

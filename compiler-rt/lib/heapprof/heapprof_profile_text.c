@@ -45,15 +45,27 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   hp_buf_printf(b, "\taccess density (ave/min/max): ");
   ave(b, m->total_access_density, n);
   hp_buf_printf(b, " / %u / %u\n", m->min_access_density, m->max_access_density);
-  hp_buf_printf(b, "\tcache line utilization: ");
+  /* Summed per object: a page holding k of the context's objects counts k
+   * times.  The next line counts each line and page once. */
+  hp_buf_printf(b, "\ttouched per object: lines ");
   percent(b, x->touched_granules, x->granules);
-  hp_buf_printf(b, " (%llu of %llu lines touched), page utilization: ",
+  hp_buf_printf(b, " (%llu of %llu), pages ",
                 (unsigned long long)x->touched_granules,
                 (unsigned long long)x->granules);
   percent(b, x->touched_pages, x->pages);
-  hp_buf_printf(b, " (%llu of %llu pages touched)\n",
-                (unsigned long long)x->touched_pages,
+  hp_buf_printf(b, " (%llu of %llu)\n", (unsigned long long)x->touched_pages,
                 (unsigned long long)x->pages);
+  hp_buf_printf(b, "\tlive utilization: lines ");
+  percent(b, x->live_line_bytes, x->live_touched_lines * HP_GRANULE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu lines), pages ",
+                (unsigned long long)x->live_line_bytes,
+                (unsigned long long)x->live_touched_lines,
+                (unsigned long long)x->live_lines);
+  percent(b, x->live_page_bytes, x->live_touched_pages * HP_PAGE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu pages)\n",
+                (unsigned long long)x->live_page_bytes,
+                (unsigned long long)x->live_touched_pages,
+                (unsigned long long)x->live_pages);
   hp_buf_printf(b, "\tallocator cycles (ave of sampled calls): malloc ");
   ave(b, x->malloc_cycles, x->malloc_samples);
   hp_buf_printf(b, " (%llu sampled), free ", (unsigned long long)x->malloc_samples);
@@ -123,6 +135,7 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
       hp_format_stack(b, pcs, size, syms, map);
     hp_buf_printf(b, "\n");
   }
+  hp_util_text(b);
   hp_buf_printf(b,
                 "Summary: %u contexts, %llu allocations, %llu bytes, %llu "
                 "accesses, %llu HIB table evictions\n",

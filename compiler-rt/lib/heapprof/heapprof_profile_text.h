@@ -12,11 +12,13 @@
  *   \tlifetime (ave/min/max): A.AA / MIN / MAX
  *   \tnum migrated: N, num lifetime overlaps: N, num same alloc cpu: N, num same dealloc_cpu: N
  *   \taccess density (ave/min/max): A.AA / MIN / MAX
- *   \tcache line utilization: P.PP% (T of G lines touched), page utilization: P.PP% (T of G pages touched)
+ *   \ttouched per object: lines P.PP% (T of G), pages P.PP% (T of G)
+ *   \tlive utilization: lines P.PP% (B live bytes on T touched of L lines), pages P.PP% (B live bytes on T touched of P pages)
  *   \tallocator cycles (ave): malloc A.AA, free A.AA
  *   \tlive at dump: N, continued from earlier dumps: N
  *   Stack for id <id>:                                  after all blocks
  *   \    #k 0xPC in func file:line:col
+ *   Heap utilization: lines P.PP% (B live bytes on T touched of L lines), pages ...   (heap_utilization)
  *   Summary: ...
  *
  * The first five lines of a block are upstream MemProf's text shape; the

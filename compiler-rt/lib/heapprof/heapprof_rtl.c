@@ -107,6 +107,8 @@ typedef struct fold_ctx {
 static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   fold_ctx_t *f = arg;
   hp_chunk_event_t e;
+  /* Before the fold clears the chunk's counters. */
+  hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e);
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
   hp_hib_t hib;
@@ -365,7 +367,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, hp_tsc_to_ms(tsc), cpu};
+  hp_util_dump_begin(); /* before the fold clears live chunks' counters */
   hp_for_each_live_chunk(fold_cb, &f);
+  hp_util_dump_end();
   u32 n = map_sorted(&map);
 
   hp_procmap_t pm;
@@ -495,4 +499,27 @@ HP_INTERFACE void __heapprof_load(uintptr_t addr) {
 
 HP_INTERFACE void __heapprof_store(uintptr_t addr) {
   __heapprof_record_access((const void *)addr);
+}
+
+/* Finds the live primary chunk of a store and its place in false
+ * sharing's model; large chunks and unplaced objects are not modelled. */
+HP_INTERFACE void __heapprof_false_sharing_store(uintptr_t addr) {
+  if (HP_LIKELY(!hp_flags.false_sharing))
+    return;
+  u32 c;
+  uptr block = hp_primary_block_of(addr, &c);
+  if (!block)
+    return;
+  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
+  const hp_memalign_tag_t *tag = (const hp_memalign_tag_t *)block;
+  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
+      tag->user_beg < block + hp_class_size(c))
+    user_beg = tag->user_beg;
+  const hp_chunk_header_t *h = hp_chunk_header(user_beg);
+  if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HP_CHUNK_ALLOCATED ||
+      !h->data_type_id || addr < user_beg ||
+      addr - user_beg >= h->requested_size)
+    return;
+  hp_fshare_store(h->data_type_id, addr - user_beg, h->alloc_context_id,
+                  user_beg);
 }

@@ -381,6 +381,7 @@ static void fork_prepare(void) {
   hp_thread_fork_prepare();
   hp_stackdepot_lock();
   hp_primary_lock_all();
+  hp_fshare_lock_all();
   hp_secondary_lock();
   hp_hib_table_lock_all(&hp_hib_table);
 }
@@ -388,6 +389,7 @@ static void fork_prepare(void) {
 static void fork_parent(void) {
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
+  hp_fshare_unlock_all(false);
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_parent();
@@ -401,6 +403,7 @@ static void fork_child(void) {
   deferred_timer = -1;
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
+  hp_fshare_unlock_all(true);
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_child();

@@ -71,8 +71,13 @@ def with_sections(words):
     return b
 
 
-write("sections.profraw", with_sections([2, 7, 16, 11, 12, 9, 8, 13]))
-write("section-order.profraw", with_sections([2, 9, 8, 13, 7, 16, 11, 12]))
-write("section-odd.profraw", with_sections([1, 7, 12, 11, 12]))
-write("section-size.profraw", with_sections([1, 7, 1 << 30, 11]))
+# tags 97 and 99: no reader knows them (shown word by word, never merged)
+write("sections.profraw", with_sections([2, 97, 16, 11, 12, 99, 8, 13]))
+write("section-order.profraw", with_sections([2, 99, 8, 13, 97, 16, 11, 12]))
+write("section-odd.profraw", with_sections([1, 97, 12, 11, 12]))
+write("section-size.profraw", with_sections([1, 97, 1 << 30, 11]))
 write("section-count.profraw", with_sections([1 << 40]))
+# heap utilization (tag 7) has 8 words; 2 is too few to merge
+write("section-util-short.profraw", with_sections([1, 7, 16, 11, 12]))
+# false sharing (tag 6): 10 head words claiming 5 rows of 5 words, none there
+write("section-fs-rows.profraw", with_sections([1, 6, 80, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5]))

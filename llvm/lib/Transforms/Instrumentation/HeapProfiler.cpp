@@ -87,6 +87,8 @@ constexpr char HeapProfShadowMemoryDynamicAddress[] =
     "__heapprof_shadow_memory_dynamic_address";
 constexpr char HeapProfLoadName[] = "__heapprof_load";
 constexpr char HeapProfStoreName[] = "__heapprof_store";
+constexpr char HeapProfFalseSharingStoreName[] =
+    "__heapprof_false_sharing_store";
 constexpr char HeapProfMemcpyName[] = "__heapprof_memcpy";
 constexpr char HeapProfMemmoveName[] = "__heapprof_memmove";
 constexpr char HeapProfMemsetName[] = "__heapprof_memset";
@@ -133,6 +135,13 @@ static cl::opt<bool> ClUseCallbacks(
     "heapprof-use-callbacks",
     cl::desc("Call __heapprof_load/__heapprof_store(addr) instead of updating "
              "the shadow counter inline"),
+    cl::Hidden, cl::init(false));
+
+static cl::opt<bool> ClFalseSharing(
+    "heapprof-false-sharing",
+    cl::desc("Also call __heapprof_false_sharing_store(addr) for every "
+             "counted store, so the runtime (false_sharing=1) can tell which "
+             "thread wrote each cache line: active false sharing"),
     cl::Hidden, cl::init(false));
 
 // These change the shadow mapping and must match the runtime's:
@@ -184,6 +193,8 @@ STATISTIC(NumInstrumentedAtomics, "Number of instrumented atomics");
 STATISTIC(NumInstrumentedMemIntrinsics,
           "Number of mem intrinsics redirected to the runtime");
 STATISTIC(NumCounterUpdates, "Number of shadow counter updates emitted");
+STATISTIC(NumFalseSharingHooks,
+          "Number of store hooks emitted for -heapprof-false-sharing");
 STATISTIC(NumConsolidated,
           "Number of counter updates merged into an earlier one");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
@@ -598,6 +609,9 @@ void HeapProfiler::consolidate(SmallVectorImpl<CounterUpdate> &Updates) const {
       auto It = Open.find(U.Ptr);
       if (It != Open.end()) {
         Out[It->second].Count += U.Count;
+        // One store hook for the merged accesses: the same thread writes
+        // the same line at both, which changes no false-sharing count.
+        Out[It->second].IsWrite |= ClFalseSharing && U.IsWrite;
         ++NumConsolidated;
         continue;
       }
@@ -635,6 +649,12 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
     break;
   }
   emitIncrement(IRB, Addr, U.IsWrite, U.Count);
+  if (ClFalseSharing && U.IsWrite) {
+    FunctionCallee Hook = M.getOrInsertFunction(
+        HeapProfFalseSharingStoreName, IRB.getVoidTy(), IntptrTy);
+    IRB.CreateCall(Hook, IRB.CreatePtrToInt(Addr, IntptrTy));
+    ++NumFalseSharingHooks;
+  }
   ++NumCounterUpdates;
 }
 

@@ -1,0 +1,279 @@
+/*===- heapprof_util.c - heap utilization -------------------------------===
+ *
+ * Part of heapprof.  See heapprof_util.h for the definitions.
+ *
+ * The heap-wide scan walks every block the primary ever carved, in address
+ * order (regions ascending, blocks ascending), so a line or page shared by
+ * two neighbouring blocks is met by both consecutively: a cursor (the last
+ * line and page counted) counts each once.  A page's touched flag is read
+ * from its 64 counters once, when the walk first reaches it.
+ *
+ * Per context, the dump walks live chunks in the same address order, so
+ * the chunks of one context that share a page are consecutive among that
+ * context's chunks: remembering, per context, the last page counted (and
+ * whether the context touched it, and its bytes there while it was not yet
+ * known touched) counts each page once without a set of pages.  A live
+ * chunk's lines hold no other chunk's bytes (heapprof_chunk.h), so its
+ * lines need no such memory.  Large chunks have pages of their own.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+#include "heapprof_util.h"
+
+/* Written under the dump lock (hp_rtl_dump) by begin/live_chunk/end; read
+ * by the section and text writers of the same dump. */
+static hp_util_heap_t dump_heap;
+static bool dump_heap_valid;
+
+/* ------------------------------------------------------------ heap-wide */
+
+typedef struct scan {
+  hp_util_heap_t *out;
+  uptr last_line; /* the last line counted (its address + 1), 0: none */
+  uptr last_page; /* the last page counted (its address + 1) */
+  uptr cur_page;  /* the page whose touched flag is cur_touched (+ 1) */
+  bool cur_touched;
+} scan_t;
+
+static bool page_touched(scan_t *s, uptr pg) {
+  if (s->cur_page != pg + 1) {
+    const u64 *c = hp_shadow_counter(pg);
+    u64 any = 0;
+    for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
+      any |= c[i];
+    s->cur_page = pg + 1;
+    s->cur_touched = any != 0;
+  }
+  return s->cur_touched;
+}
+
+static uptr overlap(uptr a, uptr b, uptr c, uptr d) {
+  uptr lo = HP_MAX(a, c), hi = HP_MIN(b, d);
+  return hi > lo ? hi - lo : 0;
+}
+
+/* Counts [beg, end) of the heap; [ub, ue) is the live chunk in it (empty
+ * when ub == ue). */
+static void scan_range(scan_t *s, uptr beg, uptr end, uptr ub, uptr ue) {
+  hp_util_heap_t *o = s->out;
+  if (ue > ub) {
+    o->live_bytes += ue - ub;
+    o->live_chunks++;
+  }
+  for (uptr pg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE); pg < end;
+       pg += HP_PAGE_SIZE) {
+    bool touched = page_touched(s, pg);
+    if (pg + 1 > s->last_page) {
+      o->pages++;
+      o->touched_pages += touched;
+      s->last_page = pg + 1;
+    }
+    uptr lb = HP_MAX(beg, pg), le = HP_MIN(end, pg + HP_PAGE_SIZE);
+    if (!touched) { /* every counter of the page is 0 */
+      uptr first = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE);
+      uptr n = (HP_ROUND_UP(le, HP_GRANULE_SIZE) - first) / HP_GRANULE_SIZE;
+      if (first + 1 <= s->last_line)
+        n--; /* the first line was counted with the previous block */
+      o->lines += n;
+      s->last_line = HP_ROUND_UP(le, HP_GRANULE_SIZE) - HP_GRANULE_SIZE + 1;
+      continue;
+    }
+    o->touched_page_live_bytes += overlap(lb, le, ub, ue);
+    for (uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE); g < le;
+         g += HP_GRANULE_SIZE) {
+      bool t = *hp_shadow_counter(g) != 0;
+      if (g + 1 > s->last_line) {
+        o->lines++;
+        o->touched_lines += t;
+        s->last_line = g + 1;
+      }
+      if (t)
+        o->touched_line_live_bytes +=
+            overlap(g, g + HP_GRANULE_SIZE, ub, ue);
+    }
+  }
+}
+
+/* A primary block: its live chunk, if any (as hp_for_each_live_chunk finds
+ * it: a memalign tag first, else the header at the block's start). */
+static void scan_block(uptr block, u32 size, void *arg) {
+  hp_chunk_header_t *h = (hp_chunk_header_t *)block;
+  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
+  hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
+  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
+      tag->user_beg < block + size) {
+    user_beg = tag->user_beg;
+    h = hp_chunk_header(user_beg);
+  }
+  uptr ub = 0, ue = 0;
+  if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED) {
+    ub = user_beg;
+    ue = user_beg + (h->requested_size ? h->requested_size : 1);
+    ue = HP_MIN(ue, block + size);
+  }
+  scan_range(arg, block, block + size, ub, ue);
+}
+
+static void scan_large(hp_large_t *l, void *arg) {
+  hp_chunk_header_t *h = hp_chunk_header(l->user_beg);
+  if (h->state != HP_CHUNK_ALLOCATED)
+    return;
+  uptr ue = l->user_beg + (l->requested_size ? l->requested_size : 1);
+  scan_range(arg, l->user_beg, ue, l->user_beg, ue);
+}
+
+void hp_util_heap_scan(hp_util_heap_t *out) {
+  hp_memset(out, 0, sizeof(*out));
+  scan_t s = {out, 0, 0, 0, false};
+  hp_primary_for_each_block(scan_block, &s);
+  /* Large chunks never share a page with anything: fresh cursors. */
+  s.last_line = s.last_page = s.cur_page = 0;
+  hp_secondary_lock();
+  hp_secondary_for_each(scan_large, &s);
+  hp_secondary_unlock();
+}
+
+/* ---------------------------------------------------------- per context */
+
+typedef struct ctx_state {
+  u64 stack_id;       /* 0: empty slot */
+  uptr last_page;     /* + 1; 0: none yet */
+  u64 pending;        /* bytes on last_page while it is not known touched */
+  bool touched;       /* the context touched last_page */
+} ctx_state_t;
+
+static ctx_state_t *ctx_slots; /* open addressing on stack_id */
+static u32 ctx_cap, ctx_n;
+
+static void ctx_grow(void) {
+  ctx_state_t *old = ctx_slots;
+  u32 old_cap = ctx_cap;
+  ctx_cap = old_cap ? old_cap * 2 : 1024;
+  ctx_slots = hp_mmap_or_die((uptr)ctx_cap * sizeof(ctx_state_t), "profile");
+  for (u32 i = 0; i < old_cap; i++) {
+    if (!old[i].stack_id)
+      continue;
+    u32 j = (u32)((old[i].stack_id * 0x9E3779B97F4A7C15ull) >> 32) &
+            (ctx_cap - 1);
+    while (ctx_slots[j].stack_id)
+      j = (j + 1) & (ctx_cap - 1);
+    ctx_slots[j] = old[i];
+  }
+  if (old)
+    hp_munmap(old, (uptr)old_cap * sizeof(ctx_state_t));
+}
+
+static ctx_state_t *ctx_get(u64 id) {
+  if ((ctx_n + 1) * 2 > ctx_cap)
+    ctx_grow();
+  u32 i = (u32)((id * 0x9E3779B97F4A7C15ull) >> 32) & (ctx_cap - 1);
+  while (ctx_slots[i].stack_id && ctx_slots[i].stack_id != id)
+    i = (i + 1) & (ctx_cap - 1);
+  if (!ctx_slots[i].stack_id) {
+    ctx_slots[i].stack_id = id;
+    ctx_n++;
+  }
+  return &ctx_slots[i];
+}
+
+void hp_util_dump_begin(void) {
+  dump_heap_valid = hp_flags.heap_utilization;
+  if (dump_heap_valid)
+    hp_util_heap_scan(&dump_heap);
+}
+
+void hp_util_dump_end(void) {
+  if (ctx_slots)
+    hp_munmap(ctx_slots, (uptr)ctx_cap * sizeof(ctx_state_t));
+  ctx_slots = NULL;
+  ctx_cap = ctx_n = 0;
+}
+
+void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
+                        hp_chunk_event_t *e) {
+  e->live_lines = e->live_touched_lines = e->live_line_bytes = 0;
+  e->live_pages = e->live_touched_pages = e->live_page_bytes = 0;
+  if (!hp_flags.heap_utilization)
+    return;
+  uptr end = user_beg + (size ? size : 1);
+  if (end > HP_USER_SPACE_END || end < user_beg)
+    return;
+  ctx_state_t *st = ctx_get(stack_id);
+  bool shared_pages = hp_primary_owns(user_beg);
+  for (uptr pg = HP_ROUND_DOWN(user_beg, HP_PAGE_SIZE); pg < end;
+       pg += HP_PAGE_SIZE) {
+    uptr lb = HP_MAX(user_beg, pg), le = HP_MIN(end, pg + HP_PAGE_SIZE);
+    const u64 *c = hp_shadow_counter(lb);
+    uptr n = (HP_ROUND_UP(le, HP_GRANULE_SIZE) -
+              HP_ROUND_DOWN(lb, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE;
+    u64 any = 0;
+    for (uptr i = 0; i < n; i++)
+      any |= c[i];
+    e->live_lines += n;
+    if (any) {
+      uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE);
+      for (uptr i = 0; i < n; i++, g += HP_GRANULE_SIZE)
+        if (c[i]) {
+          e->live_touched_lines++;
+          e->live_line_bytes += overlap(g, g + HP_GRANULE_SIZE, lb, le);
+        }
+    }
+    u64 bytes = le - lb;
+    if (!shared_pages || st->last_page != pg + 1) {
+      /* A page new to the context. */
+      e->live_pages++;
+      st->last_page = pg + 1;
+      st->touched = any != 0;
+      st->pending = any ? 0 : bytes;
+      e->live_touched_pages += any != 0;
+      e->live_page_bytes += any ? bytes : 0;
+    } else if (st->touched) {
+      e->live_page_bytes += bytes;
+    } else if (any) {
+      /* The context's earlier chunks on this page count now. */
+      st->touched = true;
+      e->live_touched_pages++;
+      e->live_page_bytes += st->pending + bytes;
+      st->pending = 0;
+    } else {
+      st->pending += bytes;
+    }
+  }
+}
+
+/* ------------------------------------------------------------- output */
+
+void hp_util_section_write(hp_buf_t *b, const hp_profile_info_t *info) {
+  if (!dump_heap_valid)
+    return;
+#define X(name, desc) hp_buf_append(b, &dump_heap.name, 8);
+  HP_UTIL_HEAP_FIELDS(X)
+#undef X
+}
+
+/* part / whole as a percentage with two decimals, or n/a. */
+static void pct(hp_buf_t *b, u64 part, u64 whole) {
+  if (!whole) {
+    hp_buf_printf(b, "n/a");
+    return;
+  }
+  u64 v = (u64)(((unsigned __int128)part * 10000) / whole);
+  hp_buf_printf(b, "%llu.%02llu%%", (unsigned long long)(v / 100),
+                (unsigned long long)(v % 100));
+}
+
+void hp_util_text(hp_buf_t *b) {
+  if (!dump_heap_valid)
+    return;
+  const hp_util_heap_t *h = &dump_heap;
+  hp_buf_printf(b, "Heap utilization: lines ");
+  pct(b, h->touched_line_live_bytes, h->touched_lines * HP_GRANULE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu lines), pages ",
+                (unsigned long long)h->touched_line_live_bytes,
+                (unsigned long long)h->touched_lines,
+                (unsigned long long)h->lines);
+  pct(b, h->touched_page_live_bytes, h->touched_pages * HP_PAGE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu pages)\n",
+                (unsigned long long)h->touched_page_live_bytes,
+                (unsigned long long)h->touched_pages,
+                (unsigned long long)h->pages);
+}

@@ -1,0 +1,69 @@
+/*===- heapprof_util.h - heap utilization -------------------------------===
+ *
+ * Part of heapprof.  Heap utilization as the allocator-profiler design
+ * defines it: over the 64-byte cache lines (and the 4 KiB pages) the
+ * program touched, the fraction of their bytes that belong to live
+ * objects.  Computed from the access-count shadow when a profile is
+ * written, in two forms:
+ *
+ *   heap-wide   every line and page of heapprof's heap (every block the
+ *               primary ever carved, every live large chunk) with a
+ *               non-zero counter; the live bytes are the requested bytes
+ *               of every live chunk on those lines/pages.  A block freed
+ *               and not reused keeps the counts of its last life, so a
+ *               line the program touched and then freed counts as touched
+ *               and empty.  One tagged section per dump (tag 7).
+ *   per context the lines and pages holding the context's live objects,
+ *               each counted once however many of its objects share it,
+ *               touched when one of the context's lines on it has a
+ *               non-zero counter; the live bytes are the context's own.
+ *               Extension fields live_lines ... live_page_bytes.
+ *
+ *   utilization = live bytes on touched lines / (64 * touched lines)
+ *               (pages: / (4096 * touched pages))
+ *
+ * A dump resets the counters of live chunks (heapprof_allocator.c), so a
+ * checkpoint's figures cover the accesses since the previous dump (a freed
+ * block's counts since its last allocation).  docs/allocator-profiler.md.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_UTIL_H
+#define HEAPPROF_UTIL_H
+
+/* The heap-wide figures; the payload of tagged section 7, in this order. */
+#define HP_UTIL_HEAP_FIELDS(X)                                               \
+  X(lines, "64-byte lines of the heap's blocks and live large chunks")       \
+  X(touched_lines, "of those, with a non-zero access counter")               \
+  X(touched_line_live_bytes, "live requested bytes on the touched lines")    \
+  X(pages, "4 KiB pages of the heap's blocks and live large chunks")         \
+  X(touched_pages, "of those, with a touched line")                          \
+  X(touched_page_live_bytes, "live requested bytes on the touched pages")    \
+  X(live_bytes, "requested bytes of every live chunk")                       \
+  X(live_chunks, "live chunks")
+
+typedef struct hp_util_heap {
+#define X(name, desc) u64 name;
+  HP_UTIL_HEAP_FIELDS(X)
+#undef X
+} hp_util_heap_t;
+
+/* Scans the whole heap's counters into *out (before a dump clears the live
+ * chunks' counters).  Cost: one read of every shadow counter of the heap.
+ * The peak snapshot may call it too. */
+void hp_util_heap_scan(hp_util_heap_t *out);
+
+/* A dump: hp_util_dump_begin (the heap-wide scan, kept for the dump's
+ * section), hp_util_live_chunk for each live chunk in the walk's address
+ * order (hp_for_each_live_chunk), before its counters are cleared, then
+ * hp_util_dump_end.  Under the dump lock. */
+void hp_util_dump_begin(void);
+struct hp_chunk_event;
+void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
+                        struct hp_chunk_event *e);
+void hp_util_dump_end(void);
+
+/* Tagged section 7 (nothing when heap_utilization=0). */
+void hp_util_section_write(hp_buf_t *b, const hp_profile_info_t *info);
+/* The text profile's "Heap utilization" line. */
+void hp_util_text(hp_buf_t *b);
+
+#endif
