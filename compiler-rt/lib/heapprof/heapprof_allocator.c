@@ -83,13 +83,10 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     return hp_allocation_failed(size, fp, "alignment-too-big", kind);
 
   hp_thread_t *t = hp_thread_acquire();
-  uptr pcs[HP_MAX_STACK_DEPTH];
   u32 stack_id = 0;
-  if (HP_LIKELY(profiling)) {
-    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
-                         t->stack_top, hp_flags.fold_recursion);
-    stack_id = hp_stackdepot_put(pcs, npcs);
-  }
+  if (HP_LIKELY(profiling))
+    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+                           hp_flags.fold_recursion);
 
   /* At least one user byte: an aligned size-0 chunk must not start at its
    * block's end, where free() would find the next block instead. */
@@ -422,10 +419,8 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   if (HP_LIKELY(profiling)) {
     e.free_cycles = 0;
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
-    uptr pcs[HP_MAX_STACK_DEPTH];
-    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
-                         t->stack_top, hp_flags.fold_recursion);
-    stack_id = hp_stackdepot_put(pcs, npcs);
+    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+                           hp_flags.fold_recursion);
   }
   uptr block_end = l->block ? l->block + hp_class_size(l->class_id)
                             : l->large->map_beg + l->large->map_size;
