@@ -12,21 +12,34 @@ static HP_ALWAYS_INLINE bool frame_ok(uptr f, uptr below, uptr top) {
 }
 
 /* The folding rule: is pc among the last HP_FOLD_WINDOW PCs of the walk?
- * ring holds them, walked counts them; pc is added. Nearest first: in
- * recursive code the repeat is usually one or two frames back. */
-static HP_ALWAYS_INLINE bool fold_repeat(uptr *ring, u32 walked, uptr pc) {
-  u32 w = walked < HP_FOLD_WINDOW ? walked : HP_FOLD_WINDOW;
-  bool repeat = false;
-  for (u32 j = 1; j <= w && !repeat; j++)
-    repeat = ring[(walked - j) % HP_FOLD_WINDOW] == pc;
-  ring[walked % HP_FOLD_WINDOW] = pc;
-  return repeat;
+ * ring holds them (walked counts them; pc is added).  All 8 are compared
+ * at once, two per SSE2 compare, without a branch: comparing one by one
+ * with an early exit was about half of a deep walk's instructions.  The
+ * ring starts as zeros, which no PC is (a PC is a return address - 1, and
+ * return addresses below 4096 end the walk). */
+typedef u64 hp_v2u64 __attribute__((vector_size(16)));
+typedef union fold {
+  hp_v2u64 v[HP_FOLD_WINDOW / 2];
+  uptr s[HP_FOLD_WINDOW];
+} fold_t;
+
+static HP_ALWAYS_INLINE void fold_init(fold_t *f) {
+  for (u32 i = 0; i < HP_FOLD_WINDOW / 2; i++)
+    f->v[i] = (hp_v2u64){0, 0};
+}
+
+static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
+  hp_v2u64 p = {pc, pc};
+  hp_v2u64 m = (f->v[0] == p) | (f->v[1] == p) | (f->v[2] == p) |
+               (f->v[3] == p);
+  f->s[walked % HP_FOLD_WINDOW] = pc;
+  return (m[0] | m[1]) != 0;
 }
 
 /* One step of either walk: keeps pc unless it folds as a repeat; false
  * when the walk must stop (max frames kept, or HP_MAX_WALK walked). */
 static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
-                                        uptr *ring, u32 *walked, uptr pc,
+                                        fold_t *ring, u32 *walked, uptr pc,
                                         bool fold) {
   bool repeat = fold && fold_repeat(ring, *walked, pc);
   ++*walked;
@@ -45,15 +58,17 @@ static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
  * recording a PC in it. */
 u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   u32 n = 0, walked = 0;
-  uptr ring[HP_FOLD_WINDOW]; /* the last frames walked, for folding */
+  fold_t ring; /* the last frames walked, for folding */
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
+  if (fold)
+    fold_init(&ring);
   for (;;) {
     const uptr *frame = (const uptr *)fp;
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    if (!take_frame(pcs, &n, max, ring, &walked, ret - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold))
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -112,7 +127,29 @@ typedef struct walk_rec {
   uptr addr[SC_READS], val[SC_READS];
 } walk_rec_t;
 
-static HP_ALWAYS_INLINE uptr rd(walk_rec_t *rec, uptr addr) {
+/* The main thread's outermost frames (__libc_start_call_main,
+ * __libc_start_main, then _start's END) are the same for every walk from
+ * main and are dropped at its end, yet stepping through them by CFI cost
+ * as much as several frames of the program.  The first walk that reaches
+ * the end records that tail: the state (ra, rbp, rsp) of its first libc
+ * frame, the words stepping through it read, and how many frames it took.
+ * A later walk in that exact state, whose words are still the same, and
+ * with room for those frames under max and HP_MAX_WALK, would take the
+ * same libc frames and reach the end, where they are dropped: it stops
+ * there as if it had.  Written once (state 0 -> 1 by CAS -> 2 ready). */
+#define TAIL_READS 8
+typedef struct walk_tail {
+  bool active;
+  u32 k, n;
+  uptr ra, bp, sp, top;
+  uptr addr[TAIL_READS], val[TAIL_READS];
+} walk_tail_t;
+static walk_tail_t tail;
+static u32 tail_state; /* 0 unknown, 1 being written, 2 ready, 3 given up */
+static u32 tail_tries;
+
+static HP_ALWAYS_INLINE uptr rd(walk_rec_t *rec, walk_tail_t *trk,
+                                uptr addr) {
   uptr v = *(const uptr *)addr;
   if (rec) {
     if (rec->n < SC_READS) {
@@ -121,16 +158,56 @@ static HP_ALWAYS_INLINE uptr rd(walk_rec_t *rec, uptr addr) {
     }
     rec->n++;
   }
+  if (trk && trk->active) {
+    if (trk->n < TAIL_READS) {
+      trk->addr[trk->n] = addr;
+      trk->val[trk->n] = v;
+    }
+    trk->n++;
+  }
   return v;
 }
 
+/* Does the recorded tail start at this state, with its words unchanged
+ * and room for its frames?  Its reads go to rec like the walk's own. */
+static HP_ALWAYS_INLINE bool tail_here(uptr ra, uptr bp, uptr sp,
+                                       uptr stack_top, u32 n, u32 max,
+                                       u32 walked, walk_rec_t *rec) {
+  if (__atomic_load_n(&tail_state, __ATOMIC_ACQUIRE) != 2 || ra != tail.ra ||
+      sp != tail.sp || bp != tail.bp || stack_top != tail.top ||
+      n + tail.k >= max ||
+      walked + tail.k >= HP_MAX_WALK)
+    return false;
+  for (u32 i = 0; i < tail.n; i++) {
+    uptr a = tail.addr[i];
+    if (a < sp || a + sizeof(uptr) > stack_top ||
+        *(const uptr *)a != tail.val[i])
+      return false;
+  }
+  for (u32 i = 0; i < tail.n; i++)
+    rd(rec, NULL, tail.addr[i]);
+  return true;
+}
+
+static HP_NOINLINE void tail_publish(const walk_tail_t *trk) {
+  u32 s = 0;
+  if (!__atomic_compare_exchange_n(&tail_state, &s, 1, false,
+                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    return;
+  tail = *trk;
+  __atomic_store_n(&tail_state, 2, __ATOMIC_RELEASE);
+}
+
 static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
-                                 bool fold, walk_rec_t *rec) {
+                                 bool fold, walk_rec_t *rec,
+                                 walk_tail_t *trk) {
   u32 n = 0, walked = 0;
-  uptr ring[HP_FOLD_WINDOW];
+  fold_t ring;
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
-  uptr ra = rd(rec, fp + sizeof(uptr)), bp = rd(rec, fp),
+  if (fold)
+    fold_init(&ring);
+  uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
        sp = fp + 2 * sizeof(uptr);
   bool reached_end = false;
   for (;;) {
@@ -138,20 +215,39 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       break;
     u64 r = cfi_lookup(ra - 1);
     u64 kind = r & HP_CFI_KIND_MASK;
+    if (trk && kind != HP_CFI_END) {
+      /* Recording the tail: a run of frames in libc up to the end. */
+      uptr pc = ra - 1, lo = hp_cfi_libc_lo,
+           hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
+      if (!(pc >= lo && pc < hi)) {
+        trk->active = false;
+      } else if (!trk->active) {
+        trk->active = true;
+        trk->k = trk->n = 0;
+        trk->ra = ra;
+        trk->bp = bp;
+        trk->sp = sp;
+        trk->top = stack_top;
+      }
+    }
     uptr next_ra, next_bp, next_sp;
     if (HP_LIKELY(r == HP_CFI_FRAME_POINTER)) {
       /* The common case, a function with a frame pointer: written as the
        * frame-pointer step so the CPU need not wait for the recipe. */
       if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
-      next_ra = rd(rec, bp + sizeof(uptr));
-      next_bp = rd(rec, bp);
+      next_ra = rd(rec, trk, bp + sizeof(uptr));
+      next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
+    } else if (!trk &&
+               tail_here(ra, bp, sp, stack_top, n, max, walked, rec)) {
+      reached_end = true;
+      break;
     } else if (kind == HP_CFI_STEP) {
       uptr cfa = ((r & HP_CFI_CFA_RBP) ? bp : sp) + (uptr)(u32)(r >> 32);
       if (cfa < sp + sizeof(uptr) || cfa > stack_top || (cfa & 7))
         break;
-      next_ra = rd(rec, cfa - sizeof(uptr));
+      next_ra = rd(rec, trk, cfa - sizeof(uptr));
       next_sp = cfa;
       u32 rule = (u32)(r >> 3) & 3;
       if (rule == 0) {
@@ -160,7 +256,7 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
         uptr at = cfa + (uptr)(s64)(int16_t)(u16)(r >> 16);
         if (at < sp || at + sizeof(uptr) > stack_top)
           break;
-        next_bp = rd(rec, at);
+        next_bp = rd(rec, trk, at);
       } else {
         next_bp = 0;
       }
@@ -172,12 +268,14 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
        * caller's frame (bp) inside the stack, above this one. */
       if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
-      next_ra = rd(rec, bp + sizeof(uptr));
-      next_bp = rd(rec, bp);
+      next_ra = rd(rec, trk, bp + sizeof(uptr));
+      next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
     }
-    if (!take_frame(pcs, &n, max, ring, &walked, ra - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold))
       break;
+    if (trk && trk->active)
+      trk->k++;
     ra = next_ra;
     bp = next_bp;
     sp = next_sp;
@@ -187,20 +285,42 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
          hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
     if (rec && !hi) /* libc not located yet: a later walk may trim more */
       rec->uncached = true;
+    if (trk && trk->active && trk->k && trk->n <= TAIL_READS && hi)
+      tail_publish(trk);
     while (n > 0 && pcs[n - 1] >= lo && pcs[n - 1] < hi)
       n--;
   }
   return n;
 }
 
+/* Walks recording the tail, until one is found (or 4096 walks did not
+ * find one: a program whose main thread never allocates). */
+static HP_NOINLINE u32 walk_tracked(uptr *pcs, u32 max, uptr fp,
+                                    uptr stack_top, bool fold,
+                                    walk_rec_t *rec) {
+  walk_tail_t trk;
+  trk.active = false;
+  if (__atomic_add_fetch(&tail_tries, 1, __ATOMIC_RELAXED) >= 4096) {
+    u32 s = 0;
+    __atomic_compare_exchange_n(&tail_state, &s, 3, false, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+  }
+  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk)
+             : walk(pcs, max, fp, stack_top, fold, NULL, &trk);
+}
+
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
-  return walk(pcs, max, fp, stack_top, fold, NULL);
+  if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
+    return walk_tracked(pcs, max, fp, stack_top, fold, NULL);
+  return walk(pcs, max, fp, stack_top, fold, NULL, NULL);
 }
 
 static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
                                      uptr stack_top, bool fold,
                                      walk_rec_t *rec) {
-  return walk(pcs, max, fp, stack_top, fold, rec);
+  if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
+    return walk_tracked(pcs, max, fp, stack_top, fold, rec);
+  return walk(pcs, max, fp, stack_top, fold, rec, NULL);
 }
 
 /* ------------------------------------------------- the stack-id cache
@@ -335,10 +455,11 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
 u32 hp_fold_recursion(uptr *pcs, u32 n) {
   /* Judged against the original walk (not the kept frames), so the result
    * depends only on the stack. */
-  uptr ring[HP_FOLD_WINDOW];
+  fold_t ring;
+  fold_init(&ring);
   u32 k = 0;
   for (u32 i = 0; i < n; i++)
-    if (!fold_repeat(ring, i, pcs[i]))
+    if (!fold_repeat(&ring, i, pcs[i]))
       pcs[k++] = pcs[i];
   return k;
 }
