@@ -28,7 +28,10 @@ typedef struct hp_stack {
  * frame pointer that is the frame-pointer step, and a frame without one
  * (libstdc++, libc, code built without -fheapprof) is stepped over
  * correctly instead of ending or skipping the walk.  Where there is no
- * usable CFI the frame-pointer step is taken, as hp_unwind_fp does. */
+ * usable CFI the frame-pointer step is taken, as hp_unwind_fp does.  The
+ * main thread's outermost libc frames, dropped at the end anyway, are
+ * recognised from the first walk that reached them instead of stepped
+ * through (heapprof_stack.c, "the tail"). */
 #define HP_MAX_WALK 256
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
 
