@@ -51,12 +51,16 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
 
 /* One allocating call in cycle_sample_every, and one freeing call in as
  * many, get their cycles measured: a tick per kind, so a program that
- * strictly alternates malloc and free still has both sampled. */
+ * strictly alternates malloc and free still has both sampled.  Decided at
+ * the call's start, so that only a measured call reads the TSC (a
+ * thread-local count: the thread's state is not at hand yet there). */
 enum { HP_TICK_ALLOC, HP_TICK_FREE };
-static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t, int kind) {
-  if (++t->cycle_tick[kind] < (u32)hp_flags.cycle_sample_every)
+static HP_TLS u32 cycle_tick[2];
+static HP_ALWAYS_INLINE bool sample_cycles(bool profiling, int kind) {
+  if (!HP_LIKELY(profiling) ||
+      ++cycle_tick[kind] < (u32)hp_flags.cycle_sample_every)
     return false;
-  t->cycle_tick[kind] = 0;
+  cycle_tick[kind] = 0;
   return true;
 }
 
@@ -69,7 +73,9 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     __heapprof_init();
   /* profiling=0 (the allocator alone) reads no clock. */
   bool profiling = hp_flags.profiling;
-  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  bool sampled = sample_cycles(profiling, HP_TICK_ALLOC);
+  u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
+  u32 now_ms = HP_LIKELY(profiling) ? hp_now_ms() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   if (align < HP_MIN_ALIGNMENT)
     align = HP_MIN_ALIGNMENT;
@@ -83,12 +89,10 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     return hp_allocation_failed(size, fp, "alignment-too-big", kind);
 
   hp_thread_t *t = hp_thread_acquire();
-  uptr pcs[HP_MAX_STACK_DEPTH];
   u32 stack_id = 0, fs_pos = 0;
   if (HP_LIKELY(profiling)) {
-    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
-                         t->stack_top, hp_flags.fold_recursion);
-    stack_id = hp_stackdepot_put(pcs, npcs);
+    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+                           hp_flags.fold_recursion);
     if (HP_UNLIKELY(hp_flags.false_sharing))
       fs_pos = hp_fshare_alloc(t->tid, stack_id, size);
   }
@@ -131,7 +135,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
 
   hp_chunk_header_t *h = hp_chunk_header(user_beg);
   h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
-  h->timestamp_ms = hp_tsc_to_ms(t0);
+  h->timestamp_ms = now_ms;
   h->cpu_id = cpu;
   h->alloc_context_id = stack_id;
   h->data_type_id = fs_pos; /* false_sharing's place for it; else 0 */
@@ -149,7 +153,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   t->stats.malloced_bytes += size;
   /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
+  if (HP_UNLIKELY(sampled)) {
     u64 cycles = hp_rdtsc() - t0;
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;
@@ -311,7 +315,8 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
     return;
   }
   bool profiling = hp_flags.profiling;
-  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  bool sampled = sample_cycles(profiling, HP_TICK_FREE);
+  u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   uptr u = (uptr)p;
   lookup_t l;
@@ -347,7 +352,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
   if (HP_LIKELY(profiling))
-    chunk_event(&e, h, w, u, size, hp_tsc_to_ms(t0), cpu);
+    chunk_event(&e, h, w, u, size, hp_end_ms(hp_now_ms()), cpu);
 
   if (HP_UNLIKELY(hp_flags.junk_fill) && l.block)
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
@@ -360,7 +365,7 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   t->stats.frees++;
   t->stats.freed_bytes += size;
   u64 cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_FREE))) {
+  if (HP_UNLIKELY(sampled)) {
     cycles = hp_rdtsc() - t0;
     cycles += !cycles;
     t->stats.free_cycles += cycles;
@@ -397,7 +402,8 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
 static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                               uptr fp) {
   bool profiling = hp_flags.profiling;
-  u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
+  bool sampled = sample_cycles(profiling, HP_TICK_ALLOC);
+  u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   hp_chunk_header_t *h = l->h;
   u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
@@ -420,10 +426,10 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   if (HP_UNLIKELY(alloc_kind != HP_ALLOC_MALLOC &&
                   hp_flags.check_dealloc_mismatch))
     hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind), "realloc");
-  u32 now_ms = HP_LIKELY(profiling) ? hp_tsc_to_ms(t0) : 0;
+  u32 now_ms = HP_LIKELY(profiling) ? hp_now_ms() : 0;
   hp_chunk_event_t e;
   if (HP_LIKELY(profiling))
-    chunk_event(&e, h, w, u, old, now_ms, cpu);
+    chunk_event(&e, h, w, u, old, hp_end_ms(now_ms), cpu);
 
   hp_thread_t *t = hp_thread_acquire();
   t->stats.frees++;
@@ -432,10 +438,8 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   if (HP_LIKELY(profiling)) {
     e.free_cycles = 0;
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
-    uptr pcs[HP_MAX_STACK_DEPTH];
-    u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
-                         t->stack_top, hp_flags.fold_recursion);
-    stack_id = hp_stackdepot_put(pcs, npcs);
+    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+                           hp_flags.fold_recursion);
   }
   uptr block_end = l->block ? l->block + hp_class_size(l->class_id)
                             : l->large->map_beg + l->large->map_size;
@@ -459,7 +463,7 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
+  if (HP_UNLIKELY(sampled)) {
     u64 cycles = hp_rdtsc() - t0;
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;
@@ -590,7 +594,7 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
                                     __ATOMIC_ACQUIRE))
       break;
   }
-  chunk_event(e, h, w, user_beg, size, now_ms, now_cpu);
+  chunk_event(e, h, w, user_beg, size, hp_end_ms(now_ms), now_cpu);
   e->live = true;
   h->timestamp_ms = now_ms;
   h->cpu_id = now_cpu;

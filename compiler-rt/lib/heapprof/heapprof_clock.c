@@ -1,9 +1,8 @@
 /*===- heapprof_clock.c - timestamps, cpu ids, cycle counts -------------===
  *
  * Part of heapprof.  Calibrates the TSC against CLOCK_MONOTONIC over ~2 ms
- * at init.  heapprof needs constant_tsc/nonstop_tsc (every x86-64 CPU of the
- * last decade); a relative error of about 1e-4 in lifetimes is the price
- * of a ~10 ns clock on the allocation path instead of a ~25 ns clock_gettime.
+ * at init (for the cycle counts; heapprof needs constant_tsc/nonstop_tsc),
+ * and takes the coarse clock's origin and resolution for timestamps.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -18,9 +17,21 @@ static u64 mono_ns(void) {
   return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
+u64 hp_coarse_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
 void hp_clock_init(void) {
   if (hp_clock.ready)
     return;
+  struct timespec res;
+  u64 res_ns = 4000000; /* HZ=250, if the kernel does not say */
+  if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+    res_ns = (u64)res.tv_sec * 1000000000ull + (u64)res.tv_nsec;
+  hp_clock.res_ms = (u32)((res_ns + 999999) / 1000000);
+  hp_clock.coarse0_ns = hp_coarse_ns();
   u64 n0 = mono_ns(), t0 = hp_rdtsc();
   u64 n1, t1;
   do {

@@ -1,10 +1,14 @@
 /*===- heapprof_clock.h - timestamps, cpu ids, cycle counts -------------===
  *
- * Part of heapprof.  The malloc/free path reads the TSC once (RDTSC; the
- * timestamp, converted to ms since init with a multiplier calibrated once
- * at init) and the cpu with sched_getcpu().  The cycles an allocator call
- * takes need a second TSC read at its end, so they are measured on one call
- * in cycle_sample_every (per thread).
+ * Part of heapprof.  Timestamps are milliseconds since init from the coarse
+ * clock (CLOCK_MONOTONIC_COARSE, a vDSO read without RDTSC: RDTSC is a
+ * 23.5 ns VM trap on some hosts, twice per malloc/free pair), and the cpu
+ * comes from sched_getcpu().  The coarse clock ticks every res_ms (4 ms at
+ * HZ=250), so a start is read as hp_now_ms() (never after the true time)
+ * and an end as hp_end_ms(hp_now_ms()) (never before it): a measured
+ * lifetime is at least the true one and at most 2 res_ms more.  The TSC is
+ * read only by calls whose cycles are measured (one in cycle_sample_every
+ * per thread and kind).
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_CLOCK_H
 #define HEAPPROF_CLOCK_H
@@ -14,6 +18,8 @@ typedef struct hp_clock {
   u64 tsc0;     /* TSC at init */
   u64 ms_mult;  /* ms = ((tsc - tsc0) * ms_mult) >> 32 */
   u64 tsc_hz;
+  u64 coarse0_ns; /* CLOCK_MONOTONIC_COARSE at init */
+  u32 res_ms;     /* its resolution, rounded up */
   bool ready;
 } hp_clock_t;
 extern hp_clock_t hp_clock;
@@ -32,6 +38,22 @@ static HP_ALWAYS_INLINE u32 hp_tsc_to_ms(u64 tsc) {
     return 0;
   return (u32)(((unsigned __int128)(tsc - hp_clock.tsc0) * hp_clock.ms_mult) >>
                32);
+}
+
+u64 hp_coarse_ns(void);
+
+/* Milliseconds since init by the coarse clock: at most the true time (0
+ * before init). */
+static HP_ALWAYS_INLINE u32 hp_now_ms(void) {
+  if (HP_UNLIKELY(!hp_clock.ready))
+    return 0;
+  return (u32)((hp_coarse_ns() - hp_clock.coarse0_ns) / 1000000u);
+}
+
+/* The end of an interval whose end the coarse clock read as now_ms: at
+ * least the true time. */
+static HP_ALWAYS_INLINE u32 hp_end_ms(u32 now_ms) {
+  return now_ms + hp_clock.res_ms;
 }
 
 /* The current cpu: sched_getcpu() (a vDSO read, ~3 ns; RDTSCP is ~45 ns in

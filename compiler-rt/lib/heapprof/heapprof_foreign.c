@@ -518,7 +518,8 @@ static HP_ALWAYS_INLINE bool ready(void) {
 enum { TICK_ALLOC, TICK_FREE };
 
 typedef struct op {
-  u64 t0;
+  u64 t0;       /* the TSC at the call, read only when sampled */
+  u32 now_ms;   /* the coarse clock at the call (as heapprof's allocator) */
   bool sampled;
 } op_t;
 
@@ -533,7 +534,8 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
   hp_thread_release(t);
   in_wrapped++;
   errno = saved;
-  o->t0 = hp_rdtsc();
+  o->now_ms = hp_now_ms();
+  o->t0 = o->sampled ? hp_rdtsc() : 0;
 }
 
 /* The sampled call's cycles (at least 1), or 0. */
@@ -561,14 +563,12 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
     count_syscall(HP_FOREIGN_SYS_MMAP);
   u32 cpu = hp_cpu_id();
   hp_thread_t *t = hp_thread_acquire();
-  uptr pcs[HP_MAX_STACK_DEPTH];
-  u32 npcs = hp_unwind(pcs, (u32)hp_flags.malloc_context_size, fp,
-                       t->stack_top, hp_flags.fold_recursion);
   fentry_t e;
   e.addr = (uptr)p;
   e.size = size;
-  e.stack_id = hp_stackdepot_put(pcs, npcs);
-  e.ts_ms = hp_tsc_to_ms(o->t0);
+  e.stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+                           hp_flags.fold_recursion);
+  e.ts_ms = o->now_ms;
   e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
   e.cpu = (u16)cpu;
   e.kind = kind;
@@ -608,11 +608,11 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
 }
 
 /* Merges a freed entry's event; cycles: the freeing call's, or 0. */
-static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u64 t0,
+static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
                         u64 cycles) {
   int saved = errno;
   busy++;
-  ev->dealloc_ts = hp_tsc_to_ms(t0);
+  ev->dealloc_ts = hp_end_ms(now_ms);
   ev->dealloc_cpu = hp_cpu_id();
   ev->free_cycles = cycles;
   hp_thread_t *t = hp_thread_acquire();
@@ -797,7 +797,7 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   release(p, kind);
   u64 cycles = op_end(&o);
   if (found)
-    record_free(&ev, &e, o.t0, cycles);
+    record_free(&ev, &e, o.now_ms, cycles);
 }
 
 void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
@@ -843,7 +843,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     return NULL;
   }
   if (found)
-    record_free(&ev, &e, o.t0, 0);
+    record_free(&ev, &e, o.now_ms, 0);
   if (n)
     record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, cycles,
                  HP_FOREIGN_OP_REALLOC);

@@ -359,14 +359,14 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     return -1;
   }
   int saved_errno = errno;
-  u64 tsc = hp_rdtsc();
+  u32 now_ms = hp_now_ms();
   u32 cpu = hp_cpu_id();
   dump_map_t map = {0};
   hp_thread_flush_hibs();
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
-  fold_ctx_t f = {&map, &dump_bins, hp_tsc_to_ms(tsc), cpu};
+  fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
   hp_util_dump_begin(); /* before the fold clears live chunks' counters */
   hp_for_each_live_chunk(fold_cb, &f);
   hp_util_dump_end();

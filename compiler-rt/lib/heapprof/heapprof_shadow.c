@@ -52,6 +52,22 @@ void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out) {
   }
   uptr g = HP_ROUND_DOWN(beg, HP_GRANULE_SIZE);
   uptr end = beg + size;
+  uptr last = HP_ROUND_UP(end, HP_GRANULE_SIZE);
+  /* The common small chunk: at most 8 granules, all in one page. */
+  if (last - g <= 8 * HP_GRANULE_SIZE &&
+      g / HP_PAGE_SIZE == (last - 1) / HP_PAGE_SIZE) {
+    const u64 *c = hp_shadow_counter(g);
+    uptr n = (last - g) / HP_GRANULE_SIZE;
+    for (uptr i = 0; i < n; i++) {
+      r.accesses += c[i];
+      r.touched_granules += c[i] != 0;
+    }
+    r.granules = n;
+    r.pages = 1;
+    r.touched_pages = r.touched_granules != 0;
+    *out = r;
+    return;
+  }
   /* Page by page: a page's counters are read once, branch-free, and only a
    * page with accesses is looked at counter by counter.  Most of a large
    * chunk is usually untouched. */

@@ -12,21 +12,34 @@ static HP_ALWAYS_INLINE bool frame_ok(uptr f, uptr below, uptr top) {
 }
 
 /* The folding rule: is pc among the last HP_FOLD_WINDOW PCs of the walk?
- * ring holds them, walked counts them; pc is added. Nearest first: in
- * recursive code the repeat is usually one or two frames back. */
-static HP_ALWAYS_INLINE bool fold_repeat(uptr *ring, u32 walked, uptr pc) {
-  u32 w = walked < HP_FOLD_WINDOW ? walked : HP_FOLD_WINDOW;
-  bool repeat = false;
-  for (u32 j = 1; j <= w && !repeat; j++)
-    repeat = ring[(walked - j) % HP_FOLD_WINDOW] == pc;
-  ring[walked % HP_FOLD_WINDOW] = pc;
-  return repeat;
+ * ring holds them (walked counts them; pc is added).  All 8 are compared
+ * at once, two per SSE2 compare, without a branch: comparing one by one
+ * with an early exit was about half of a deep walk's instructions.  The
+ * ring starts as zeros, which no PC is (a PC is a return address - 1, and
+ * return addresses below 4096 end the walk). */
+typedef u64 hp_v2u64 __attribute__((vector_size(16)));
+typedef union fold {
+  hp_v2u64 v[HP_FOLD_WINDOW / 2];
+  uptr s[HP_FOLD_WINDOW];
+} fold_t;
+
+static HP_ALWAYS_INLINE void fold_init(fold_t *f) {
+  for (u32 i = 0; i < HP_FOLD_WINDOW / 2; i++)
+    f->v[i] = (hp_v2u64){0, 0};
+}
+
+static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
+  hp_v2u64 p = {pc, pc};
+  hp_v2u64 m = (f->v[0] == p) | (f->v[1] == p) | (f->v[2] == p) |
+               (f->v[3] == p);
+  f->s[walked % HP_FOLD_WINDOW] = pc;
+  return (m[0] | m[1]) != 0;
 }
 
 /* One step of either walk: keeps pc unless it folds as a repeat; false
  * when the walk must stop (max frames kept, or HP_MAX_WALK walked). */
 static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
-                                        uptr *ring, u32 *walked, uptr pc,
+                                        fold_t *ring, u32 *walked, uptr pc,
                                         bool fold) {
   bool repeat = fold && fold_repeat(ring, *walked, pc);
   ++*walked;
@@ -45,15 +58,17 @@ static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
  * recording a PC in it. */
 u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   u32 n = 0, walked = 0;
-  uptr ring[HP_FOLD_WINDOW]; /* the last frames walked, for folding */
+  fold_t ring; /* the last frames walked, for folding */
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
+  if (fold)
+    fold_init(&ring);
   for (;;) {
     const uptr *frame = (const uptr *)fp;
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    if (!take_frame(pcs, &n, max, ring, &walked, ret - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold))
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -103,33 +118,136 @@ u64 hp_cfi_recipe(uptr pc) { return cfi_lookup(pc); }
  * thread's clone) drops the trailing frames in libc: the main thread's
  * __libc_start_main and its helper, as the frame-pointer walk never had
  * them. */
-u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
+/* What a walk read from the stack, in order (see the stack-id cache
+ * below); NULL when nobody records. */
+#define SC_READS 62
+typedef struct walk_rec {
+  u32 n;          /* reads; more than SC_READS: too long to record */
+  bool uncached;  /* the result depends on more than the reads */
+  uptr addr[SC_READS], val[SC_READS];
+} walk_rec_t;
+
+/* The main thread's outermost frames (__libc_start_call_main,
+ * __libc_start_main, then _start's END) are the same for every walk from
+ * main and are dropped at its end, yet stepping through them by CFI cost
+ * as much as several frames of the program.  The first walk that reaches
+ * the end records that tail: the state (ra, rbp, rsp) of its first libc
+ * frame, the words stepping through it read, and how many frames it took.
+ * A later walk in that exact state, whose words are still the same, and
+ * with room for those frames under max and HP_MAX_WALK, would take the
+ * same libc frames and reach the end, where they are dropped: it stops
+ * there as if it had.  Written once (state 0 -> 1 by CAS -> 2 ready). */
+#define TAIL_READS 8
+typedef struct walk_tail {
+  bool active;
+  u32 k, n;
+  uptr ra, bp, sp, top;
+  uptr addr[TAIL_READS], val[TAIL_READS];
+} walk_tail_t;
+static walk_tail_t tail;
+static u32 tail_state; /* 0 unknown, 1 being written, 2 ready, 3 given up */
+static u32 tail_tries;
+
+static HP_ALWAYS_INLINE uptr rd(walk_rec_t *rec, walk_tail_t *trk,
+                                uptr addr) {
+  uptr v = *(const uptr *)addr;
+  if (rec) {
+    if (rec->n < SC_READS) {
+      rec->addr[rec->n] = addr;
+      rec->val[rec->n] = v;
+    }
+    rec->n++;
+  }
+  if (trk && trk->active) {
+    if (trk->n < TAIL_READS) {
+      trk->addr[trk->n] = addr;
+      trk->val[trk->n] = v;
+    }
+    trk->n++;
+  }
+  return v;
+}
+
+/* Does the recorded tail start at this state, with its words unchanged
+ * and room for its frames?  Its reads go to rec like the walk's own. */
+static HP_ALWAYS_INLINE bool tail_here(uptr ra, uptr bp, uptr sp,
+                                       uptr stack_top, u32 n, u32 max,
+                                       u32 walked, walk_rec_t *rec) {
+  if (__atomic_load_n(&tail_state, __ATOMIC_ACQUIRE) != 2 || ra != tail.ra ||
+      sp != tail.sp || bp != tail.bp || stack_top != tail.top ||
+      n + tail.k >= max ||
+      walked + tail.k >= HP_MAX_WALK)
+    return false;
+  for (u32 i = 0; i < tail.n; i++) {
+    uptr a = tail.addr[i];
+    if (a < sp || a + sizeof(uptr) > stack_top ||
+        *(const uptr *)a != tail.val[i])
+      return false;
+  }
+  for (u32 i = 0; i < tail.n; i++)
+    rd(rec, NULL, tail.addr[i]);
+  return true;
+}
+
+static HP_NOINLINE void tail_publish(const walk_tail_t *trk) {
+  u32 s = 0;
+  if (!__atomic_compare_exchange_n(&tail_state, &s, 1, false,
+                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    return;
+  tail = *trk;
+  __atomic_store_n(&tail_state, 2, __ATOMIC_RELEASE);
+}
+
+static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
+                                 bool fold, walk_rec_t *rec,
+                                 walk_tail_t *trk) {
   u32 n = 0, walked = 0;
-  uptr ring[HP_FOLD_WINDOW];
+  fold_t ring;
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
-  const uptr *entry = (const uptr *)fp;
-  uptr ra = entry[1], bp = entry[0], sp = fp + 2 * sizeof(uptr);
+  if (fold)
+    fold_init(&ring);
+  uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
+       sp = fp + 2 * sizeof(uptr);
   bool reached_end = false;
   for (;;) {
     if (ra < 4096)
       break;
     u64 r = cfi_lookup(ra - 1);
     u64 kind = r & HP_CFI_KIND_MASK;
+    if (trk && kind != HP_CFI_END) {
+      /* Recording the tail: a run of frames in libc up to the end. */
+      uptr pc = ra - 1, lo = hp_cfi_libc_lo,
+           hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
+      if (!(pc >= lo && pc < hi)) {
+        trk->active = false;
+      } else if (!trk->active) {
+        trk->active = true;
+        trk->k = trk->n = 0;
+        trk->ra = ra;
+        trk->bp = bp;
+        trk->sp = sp;
+        trk->top = stack_top;
+      }
+    }
     uptr next_ra, next_bp, next_sp;
     if (HP_LIKELY(r == HP_CFI_FRAME_POINTER)) {
       /* The common case, a function with a frame pointer: written as the
        * frame-pointer step so the CPU need not wait for the recipe. */
       if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
-      next_ra = ((const uptr *)bp)[1];
-      next_bp = ((const uptr *)bp)[0];
+      next_ra = rd(rec, trk, bp + sizeof(uptr));
+      next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
+    } else if (!trk &&
+               tail_here(ra, bp, sp, stack_top, n, max, walked, rec)) {
+      reached_end = true;
+      break;
     } else if (kind == HP_CFI_STEP) {
       uptr cfa = ((r & HP_CFI_CFA_RBP) ? bp : sp) + (uptr)(u32)(r >> 32);
       if (cfa < sp + sizeof(uptr) || cfa > stack_top || (cfa & 7))
         break;
-      next_ra = ((const uptr *)cfa)[-1];
+      next_ra = rd(rec, trk, cfa - sizeof(uptr));
       next_sp = cfa;
       u32 rule = (u32)(r >> 3) & 3;
       if (rule == 0) {
@@ -138,7 +256,7 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
         uptr at = cfa + (uptr)(s64)(int16_t)(u16)(r >> 16);
         if (at < sp || at + sizeof(uptr) > stack_top)
           break;
-        next_bp = *(const uptr *)at;
+        next_bp = rd(rec, trk, at);
       } else {
         next_bp = 0;
       }
@@ -150,12 +268,14 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
        * caller's frame (bp) inside the stack, above this one. */
       if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
-      next_ra = ((const uptr *)bp)[1];
-      next_bp = ((const uptr *)bp)[0];
+      next_ra = rd(rec, trk, bp + sizeof(uptr));
+      next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
     }
-    if (!take_frame(pcs, &n, max, ring, &walked, ra - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold))
       break;
+    if (trk && trk->active)
+      trk->k++;
     ra = next_ra;
     bp = next_bp;
     sp = next_sp;
@@ -163,19 +283,183 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   if (reached_end) {
     uptr lo = hp_cfi_libc_lo,
          hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
+    if (rec && !hi) /* libc not located yet: a later walk may trim more */
+      rec->uncached = true;
+    if (trk && trk->active && trk->k && trk->n <= TAIL_READS && hi)
+      tail_publish(trk);
     while (n > 0 && pcs[n - 1] >= lo && pcs[n - 1] < hi)
       n--;
   }
   return n;
 }
 
+/* Walks recording the tail, until one is found (or 4096 walks did not
+ * find one: a program whose main thread never allocates). */
+static HP_NOINLINE u32 walk_tracked(uptr *pcs, u32 max, uptr fp,
+                                    uptr stack_top, bool fold,
+                                    walk_rec_t *rec) {
+  walk_tail_t trk;
+  trk.active = false;
+  if (__atomic_add_fetch(&tail_tries, 1, __ATOMIC_RELAXED) >= 4096) {
+    u32 s = 0;
+    __atomic_compare_exchange_n(&tail_state, &s, 3, false, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+  }
+  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk)
+             : walk(pcs, max, fp, stack_top, fold, NULL, &trk);
+}
+
+u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
+  if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
+    return walk_tracked(pcs, max, fp, stack_top, fold, NULL);
+  return walk(pcs, max, fp, stack_top, fold, NULL, NULL);
+}
+
+static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
+                                     uptr stack_top, bool fold,
+                                     walk_rec_t *rec) {
+  if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
+    return walk_tracked(pcs, max, fp, stack_top, fold, rec);
+  return walk(pcs, max, fp, stack_top, fold, rec, NULL);
+}
+
+/* ------------------------------------------------- the stack-id cache
+ *
+ * A walk is a function of the words it reads from the stack (the entry
+ * frame's saved rbp and return address, then each caller's), of fp and
+ * stack_top, of max and fold, and of the CFI recipes of the return
+ * addresses read, which depend on the code alone.  So when every word a
+ * previous walk from the same fp read is still the same, this walk would
+ * read the same words, take the same steps and keep the same PCs: the
+ * previous stack id is the answer, without the walk, the folding or the
+ * depot.  mprof reused what it knew of the caller chain the same way; here
+ * nothing is guessed, every word is compared.
+ *
+ *   sc_table[hash(fp, return address)] --> | seq | fp | top | max,fold |
+ *                                          | id | n | (addr, value) x n |
+ *
+ * One global table (threads' stacks are disjoint, so their entries never
+ * match each other's), direct-mapped, a seqlock per entry: seq is odd
+ * while a writer (who got it with a CAS, so a signal handler that
+ * allocates in the middle of an update does not write too) fills the
+ * entry; a reader that sees it odd or changed treats the entry as a miss.
+ * A reader never dereferences a recorded address outside [fp, stack_top)
+ * of its own stack (a torn entry can hold anything), where every word a
+ * walk reads lies.  A slot whose entry keeps failing its comparison
+ * (binary trees: the same fp and return address on a different path each
+ * time) is left alone for a while, so such programs pay little
+ * more than the comparison of the first words. */
+#define SC_BITS 11
+typedef struct sc_entry {
+  u32 seq;
+  u16 n;
+  u8 fails, rest;
+  u32 id, limits;
+  uptr fp, top;
+  u32 off[SC_READS]; /* address - fp */
+  uptr val[SC_READS];
+} sc_entry_t;
+static sc_entry_t *sc_table;
+
+void hp_stack_cache_init(void) {
+  if (!sc_table)
+    sc_table = hp_mmap_noreserve(sizeof(sc_entry_t) << SC_BITS,
+                                 "stack id cache");
+}
+
+#define LD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
+#define ST(p, v) __atomic_store_n(p, v, __ATOMIC_RELAXED)
+
+/* The id of e's walk if e recorded a walk from fp that this stack would
+ * repeat; 0 otherwise. */
+static HP_ALWAYS_INLINE u32 sc_lookup(sc_entry_t *e, uptr fp, uptr top,
+                                      u32 limits) {
+  u32 s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+  if ((s1 & 1) || LD(&e->fp) != fp || LD(&e->top) != top ||
+      LD(&e->limits) != limits)
+    return 0;
+  u32 n = LD(&e->n);
+  if (!n || n > SC_READS)
+    return 0;
+  uptr span = top - sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
+  for (u32 k = 0; k < n; k++) {
+    u32 off = LD(&e->off[k]);
+    if (off > span || *(const uptr *)(fp + off) != LD(&e->val[k]))
+      return 0;
+  }
+  u32 id = LD(&e->id);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return LD(&e->seq) == s1 ? id : 0;
+}
+
+static HP_NOINLINE void sc_fill(sc_entry_t *e, uptr fp, uptr top, u32 limits,
+                                u32 id, const walk_rec_t *rec) {
+  u32 s = LD(&e->seq);
+  if ((s & 1) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, false,
+                                              __ATOMIC_ACQUIRE,
+                                              __ATOMIC_RELAXED))
+    return;
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  ST(&e->fp, fp);
+  ST(&e->top, top);
+  ST(&e->limits, limits);
+  ST(&e->id, id);
+  ST(&e->n, (u16)rec->n);
+  for (u32 k = 0; k < rec->n; k++) {
+    ST(&e->off[k], (u32)(rec->addr[k] - fp));
+    ST(&e->val[k], rec->val[k]);
+  }
+  __atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
+}
+
+u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
+  uptr pcs[HP_MAX_STACK_DEPTH];
+  if (max > HP_MAX_STACK_DEPTH)
+    max = HP_MAX_STACK_DEPTH;
+  if (!sc_table || !max || !frame_ok(fp, 0, stack_top))
+    return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
+  u32 limits = max | (u32)fold << 8;
+  uptr ra = ((const uptr *)fp)[1];
+  sc_entry_t *e = &sc_table[((fp >> 4) ^ ra) * 0x9E3779B97F4A7C15ull >>
+                            (64 - SC_BITS)];
+  /* A slot that failed 3 times in a row rests for 255 calls: not even
+   * compared. */
+  u8 fails = LD(&e->fails);
+  if (HP_UNLIKELY(fails >= 3)) {
+    u8 rest = LD(&e->rest) + 1;
+    ST(&e->rest, rest);
+    if (rest < 255)
+      return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
+    ST(&e->rest, 0);
+    fails = 0;
+  }
+  u32 id = sc_lookup(e, fp, stack_top, limits);
+  if (HP_LIKELY(id)) {
+    if (HP_UNLIKELY(fails))
+      ST(&e->fails, 0);
+    return id;
+  }
+  ST(&e->fails, fails + 1);
+  walk_rec_t rec;
+  rec.n = 0;
+  rec.uncached = false;
+  u32 n = walk_recorded(pcs, max, fp, stack_top, fold, &rec);
+  id = hp_stackdepot_put(pcs, n);
+  /* Stack offsets fit 32 bits (stacks are far smaller than 4 GiB). */
+  if (!rec.uncached && rec.n && rec.n <= SC_READS &&
+      stack_top - fp < (1ull << 32))
+    sc_fill(e, fp, stack_top, limits, id, &rec);
+  return id;
+}
+
 u32 hp_fold_recursion(uptr *pcs, u32 n) {
   /* Judged against the original walk (not the kept frames), so the result
    * depends only on the stack. */
-  uptr ring[HP_FOLD_WINDOW];
+  fold_t ring;
+  fold_init(&ring);
   u32 k = 0;
   for (u32 i = 0; i < n; i++)
-    if (!fold_repeat(ring, i, pcs[i]))
+    if (!fold_repeat(&ring, i, pcs[i]))
       pcs[k++] = pcs[i];
   return k;
 }

@@ -28,9 +28,20 @@ typedef struct hp_stack {
  * frame pointer that is the frame-pointer step, and a frame without one
  * (libstdc++, libc, code built without -fheapprof) is stepped over
  * correctly instead of ending or skipping the walk.  Where there is no
- * usable CFI the frame-pointer step is taken, as hp_unwind_fp does. */
+ * usable CFI the frame-pointer step is taken, as hp_unwind_fp does.  The
+ * main thread's outermost libc frames, dropped at the end anyway, are
+ * recognised from the first walk that reached them instead of stepped
+ * through (heapprof_stack.c, "the tail"). */
 #define HP_MAX_WALK 256
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
+
+/* The stack id (heapprof_stackdepot.h) of the stack hp_unwind(pcs, max,
+ * fp, stack_top, fold) would give, through a cache that answers without
+ * the walk when every word such a walk read from the same fp is unchanged
+ * (heapprof_stack.c; docs/design.md "Stack ids without the walk").
+ * hp_stack_cache_init (called by hp_stackdepot_init) reserves the cache. */
+u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold);
+void hp_stack_cache_init(void);
 
 /* The frame-pointer walk alone (the benchmark's reference; stacks that
  * pass through code without frame pointers end or skip callers there). */

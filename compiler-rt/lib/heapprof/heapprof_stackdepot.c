@@ -40,6 +40,7 @@ void hp_stackdepot_init(void) {
     return;
   buckets = hp_mmap_noreserve(sizeof(uptr) << BUCKET_BITS, "stack depot");
   by_id = hp_mmap_noreserve(sizeof(entry_t *) * (size_t)MAX_IDS, "stack depot");
+  hp_stack_cache_init();
 }
 
 u64 hp_stack_hash(const uptr *pcs, u32 size) {

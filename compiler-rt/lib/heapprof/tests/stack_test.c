@@ -3,6 +3,26 @@
  * the stack, and never reads outside [fp, top). */
 #include "hp_test.h"
 
+/* The folding rule written out plainly: drop pcs[i] if it equals one of
+ * the (up to) 8 walked PCs before it. */
+static u32 fold_reference(const uptr *in, u32 n, uptr *out) {
+  u32 k = 0;
+  for (u32 i = 0; i < n; i++) {
+    bool repeat = false;
+    for (u32 j = 1; j <= 8 && j <= i; j++)
+      repeat |= in[i - j] == in[i];
+    if (!repeat)
+      out[k++] = in[i];
+  }
+  return k;
+}
+
+/* What hp_stack_id must answer: the depot id of hp_unwind's stack. */
+static u32 reference_id(uptr fp, uptr top, u32 max, bool fold) {
+  uptr pcs[64];
+  return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, top, fold));
+}
+
 int main(void) {
   /* A fake stack: frames at slots 0, 4, 8, 12 (each: saved fp, return). */
   uptr st[32];
@@ -89,6 +109,96 @@ int main(void) {
     /* max counts kept frames. */
     EXPECT_EQ(hp_unwind(folded, 5, (uptr)&big[0], top2, true), 5);
     EXPECT_EQ(folded[4], 0x10000 + 0x50);
+  }
+  /* The fold's filter (a count per hash bucket of the PCs in the window)
+   * never changes the answer: long pseudo-random stacks drawn from few
+   * distinct PCs (repeats at every distance, PCs sharing buckets, PCs
+   * leaving the window and coming back) fold as the plain rule does. */
+  {
+    u64 x = 0x243F6A8885A308D3ull;
+    for (int round = 0; round < 200; round++) {
+      enum { N = 64 };
+      uptr walk[N], want[N], got[N];
+      u32 distinct = 2 + (u32)(round % 40);
+      for (u32 i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        walk[i] = 0x400000 + ((x >> 33) % distinct) * 0x11;
+      }
+      u32 nw = fold_reference(walk, N, want);
+      hp_memcpy(got, walk, sizeof(walk));
+      EXPECT_EQ(hp_fold_recursion(got, N), nw);
+      EXPECT(!hp_memcmp(got, want, nw * sizeof(uptr)));
+      /* The same through the walk, on a fake stack of N frames. */
+      uptr fake[4 * N + 8];
+      hp_memset(fake, 0, sizeof(fake));
+      for (u32 f = 0; f < N; f++) {
+        fake[f * 4] = (uptr)&fake[f * 4 + 4];
+        fake[f * 4 + 1] = walk[f] + 1;
+      }
+      /* Frame N-1's caller is at the top: N-1 frames walked. */
+      u32 nw1 = fold_reference(walk, N - 1, want);
+      EXPECT_EQ(hp_unwind(got, 64, (uptr)&fake[0], (uptr)&fake[4 * N], true),
+                nw1);
+      EXPECT(!hp_memcmp(got, want, nw1 * sizeof(uptr)));
+      EXPECT_EQ(hp_unwind_fp(got, 64, (uptr)&fake[0], (uptr)&fake[4 * N],
+                             true),
+                nw1);
+      EXPECT(!hp_memcmp(got, want, nw1 * sizeof(uptr)));
+    }
+  }
+  /* The stack-id cache: the same answer as walking, whatever changed
+   * above the entry frame since the last walk from it. */
+  {
+    __heapprof_init();
+    enum { F = 12 };
+    uptr st2[4 * F + 8];
+    hp_memset(st2, 0, sizeof(st2));
+    for (int f = 0; f < F; f++) {
+      st2[f * 4] = (uptr)&st2[f * 4 + 4];
+      st2[f * 4 + 1] = 0x20000 + 0x40 * (uptr)f + 1;
+    }
+    uptr fp = (uptr)&st2[0], top3 = (uptr)&st2[4 * F];
+    u32 id0 = reference_id(fp, top3, 30, true);
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0); /* from the cache */
+    /* A different return address 9 frames up: same fp, same first return
+     * addresses, another stack. */
+    st2[9 * 4 + 1] = 0x30001;
+    u32 id1 = reference_id(fp, top3, 30, true);
+    EXPECT(id1 != id0);
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id1);
+    /* Back: the first stack again. */
+    st2[9 * 4 + 1] = 0x20000 + 0x40 * 9 + 1;
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    /* The chain cut 5 frames up (a saved rbp pointing down). */
+    st2[5 * 4] = (uptr)&st2[0];
+    u32 id2 = reference_id(fp, top3, 30, true);
+    EXPECT(id2 != id0);
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id2);
+    st2[5 * 4] = (uptr)&st2[6 * 4];
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    /* Other limits are other walks. */
+    EXPECT_EQ(hp_stack_id(fp, top3, 4, true), reference_id(fp, top3, 4, true));
+    EXPECT(hp_stack_id(fp, top3, 4, true) != id0);
+    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    /* A shorter stack top. */
+    uptr top4 = (uptr)&st2[4 * 7];
+    EXPECT_EQ(hp_stack_id(fp, top4, 30, true), reference_id(fp, top4, 30, true));
+    EXPECT(hp_stack_id(fp, top4, 30, true) != id0);
+    /* Many changes, at every height, interleaved with unchanged walks and
+     * walks from other frames of the same stack: always the walk's id. */
+    u64 x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 3000; i++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      u32 f = (u32)(x >> 40) % F, what = (u32)(x >> 20) % 4;
+      if (what == 0)
+        st2[f * 4 + 1] = 0x20000 + 0x40 * (uptr)((x >> 50) % 6) + 1;
+      else if (what == 1)
+        st2[f * 4] = (uptr)&st2[(f + 1 + (x >> 52) % 2) * 4];
+      uptr from = (uptr)&st2[((x >> 30) % 3) * 4];
+      EXPECT_EQ(hp_stack_id(from, top3, 30, (x >> 33) & 1),
+                reference_id(from, top3, 30, (x >> 33) & 1));
+    }
   }
   return hp_test_done("stack_test");
 }
