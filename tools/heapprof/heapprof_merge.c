@@ -26,6 +26,9 @@
  *   extension fields add up, except max_size64 (the largest) and the state
  *            at a dump (live_at_dump, live_bytes, live_bytes_<class>): those
  *            come from each process's last dump, added over the processes.
+ *   sections the allocator profiler's cost sections (2 op classes, 3 system
+ *            calls, 4 PMU events) add up row by row (heapprof_opcost.c);
+ *            any other tag is refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
  *
@@ -38,6 +41,7 @@
  * temporary name and renamed.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
+#include "heapprof_opcost.h"
 #include "heapprof_rawreader.h"
 
 #include <dirent.h>
@@ -385,6 +389,7 @@ static const unsigned mib_widths[NMIB] = {
 typedef struct totals {
   uint64_t ms, pid, evictions;
   hpr_bin_t bins[1026];
+  hpo_section_t opcost[3]; /* tags 2, 3, 4; tag 0 while no dump had one */
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -464,7 +469,25 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->frees);
     put64(b, x->freed_bytes);
   }
-  put64(b, 0); /* tagged sections (extension v3): none merged yet */
+  /* Tagged sections (extension v3), ascending tags. */
+  uint64_t nsec = 0;
+  for (int i = 0; i < 3; i++)
+    nsec += t->opcost[i].tag != 0;
+  put64(b, nsec);
+  for (int i = 0; i < 3; i++) {
+    if (!t->opcost[i].tag)
+      continue;
+    uint64_t size;
+    uint8_t *p = hpo_encode(&t->opcost[i], &size);
+    if (!p) {
+      fprintf(stderr, "heapprof: error: out of memory\n");
+      exit(1);
+    }
+    put64(b, t->opcost[i].tag);
+    put64(b, size);
+    put(b, p, size);
+    free(p);
+  }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
   uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
@@ -648,16 +671,19 @@ int heapprof_merge_main(int argc, char **argv) {
       nd++;
     }
   }
-  /* Every tagged section must have a merge rule here; none is defined
-   * yet, so a profile that carries one is refused rather than merged with
-   * the section silently dropped. */
+  /* Every tagged section must have a merge rule here (so far the cost
+   * sections 2-4); a profile that carries another is refused rather than
+   * merged with the section silently dropped. */
   for (size_t i = 0; i < nd && !rc; i++)
-    if (dumps[i].d->nsections)
-      rc = bad(dumps[i].path,
-               "the dump at offset 0x%llx has a section with tag %llu that "
-               "this heapprof merge does not know how to merge",
-               (unsigned long long)dumps[i].d->offset,
-               (unsigned long long)dumps[i].d->sections[0].tag);
+    for (uint64_t s = 0; s < dumps[i].d->nsections && !rc; s++) {
+      uint64_t tag = dumps[i].d->sections[s].tag;
+      if (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a section with tag %llu that "
+                 "this heapprof merge does not know how to merge",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)tag);
+    }
   /* One binary: the main programs' build ids (segment 0) must agree. */
   for (size_t i = 1; i < nd && !rc; i++) {
     const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
@@ -740,6 +766,21 @@ int heapprof_merge_main(int argc, char **argv) {
       o->frees += d->bins[b].frees;
       o->freed_bytes += d->bins[b].freed_bytes;
     }
+    for (uint64_t s = 0; s < d->nsections && !rc; s++) {
+      const hpr_section_t *sec = &d->sections[s];
+      hpo_section_t o;
+      char err[256];
+      bool ok = hpo_decode(sec->tag, sec->data, sec->size, &o, err,
+                           sizeof(err));
+      if (ok) {
+        ok = hpo_add(&t->opcost[sec->tag - HPO_TAG_OP_CLASSES], &o, err,
+                     sizeof(err));
+        hpo_free(&o);
+      }
+      if (!ok)
+        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)d->offset, err);
+    }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
     if (last)
       t->evictions += d->ext_evictions;
@@ -761,6 +802,8 @@ int heapprof_merge_main(int argc, char **argv) {
   for (size_t i = 0; i < layout.n; i++)
     free(layout.mods[i].segs);
   free(layout.mods);
+  for (int i = 0; i < 3; i++)
+    hpo_free(&t->opcost[i]);
   free(t);
   free(dumps);
   free(procs);

@@ -10,6 +10,7 @@ static const struct {
   u64 tag;
   hp_ext_section_writer_t *write;
 } sections[] = {
+    {HP_EXT_SEC_OP_CLASSES, hp_opclass_write_section},
     {0, NULL},
 };
 

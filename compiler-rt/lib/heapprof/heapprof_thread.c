@@ -99,6 +99,7 @@ static void thread_exit(void *arg) {
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
 #undef X
+  hp_opclass_thread_exit(&t->opc);
   if (t->prev)
     t->prev->next = t->next;
   else
@@ -141,6 +142,14 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 }
 
 u32 hp_thread_count(void) { return live_threads; }
+
+void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg) {
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next)
+    fn(t, arg);
+  fn(&fallback, arg);
+  hp_spin_unlock(&registry_lock);
+}
 
 void hp_thread_flush_hibs(void) {
   /* Under the registry lock no thread can exit (and free its struct);
@@ -210,6 +219,9 @@ HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
     HP_CHECK(real && "cannot find the real pthread_create");
   }
   __heapprof_init();
+  /* The creating thread counts as alive from now on (the serial/parallel
+   * axis of heapprof_opclass.h), even if it never allocated. */
+  hp_thread_release(hp_thread_acquire());
   start_args_t *a = args_get();
   a->fn = fn;
   a->arg = arg;
