@@ -42,6 +42,7 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.failed_allocs++;
   hp_thread_release(t);
+  hp_syscalls_charge_outside(); /* the failed mmap, if any */
   /* operator new handles its own failures (new_handler, nothrow). */
   if (!hp_flags.allocator_may_return_null && kind == HP_ALLOC_MALLOC)
     hp_report_out_of_memory(size, fp, why);
@@ -63,12 +64,18 @@ static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t, u8 op) {
 /* Op classes (heapprof_opclass.h): every call is counted in its class; a
  * measured one adds its cycles there too, unless it is the first call of
  * its thread (that one sets up the thread's state: an mmap, and for the
- * first thread the rest of the runtime's lazy setup). */
+ * first thread the rest of the runtime's lazy setup).  The system calls
+ * the call made (heapprof_syscalls.h) are charged to the class. */
 static HP_ALWAYS_INLINE void count_op(hp_thread_t *t, u8 op, bool large,
                                       u32 block, u64 cycles) {
-  if (HP_UNLIKELY(!hp_flags.op_classes))
+  bool sys = hp_sys_pending;
+  if (HP_UNLIKELY(!hp_flags.op_classes) && HP_LIKELY(!sys))
     return;
   u32 cls = HP_OPC_CLASS(op, large, block, hp_thread_count() > 1);
+  if (HP_UNLIKELY(sys))
+    hp_syscalls_charge(cls);
+  if (HP_UNLIKELY(!hp_flags.op_classes))
+    return;
   hp_opclass_count(&t->opc, cls);
   if (HP_UNLIKELY(cycles) && t->stats.mallocs + t->stats.frees > 1)
     hp_opclass_sample(&t->opc, cls, cycles);

@@ -11,6 +11,7 @@ static const struct {
   hp_ext_section_writer_t *write;
 } sections[] = {
     {HP_EXT_SEC_OP_CLASSES, hp_opclass_write_section},
+    {HP_EXT_SEC_SYSCALLS, hp_syscalls_write_section},
     {0, NULL},
 };
 

@@ -94,6 +94,7 @@ static void thread_exit(void *arg) {
     return;
   tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches, &t->stats);
+  hp_syscalls_charge_outside(); /* page releases of the drain */
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
