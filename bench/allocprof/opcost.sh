@@ -25,7 +25,11 @@ clang-19 -O2 -I"$root/bench/micro" "$root/bench/micro/malloc_pairs.c" \
   -o "$dir/pairs" -Wl,--whole-archive "$rt" -Wl,--no-whole-archive \
   -Wl,--dynamic-list="$rt.syms" -lpthread -ldl -lm
 
-SETTINGS=("op_classes=0" "op_classes=1" "op_classes=1:cycle_sample_every=1")
+# everything off; the defaults (op classes and system calls on, PMU off);
+# every call timed; PMU events on (1 call in 256 of each kind, and every call)
+SETTINGS=("op_classes=0:alloc_syscalls=0" "op_classes=1:alloc_syscalls=1"
+  "op_classes=1:cycle_sample_every=1" "pmu_events=1"
+  "pmu_events=1:pmu_sample_every=1")
 for ((r = 0; r < RUNS; r++)); do
   for i in "${!SETTINGS[@]}"; do
     HEAPPROF_OPTIONS="profile_dir=$dir:print_raw=0:${SETTINGS[$i]}" \
@@ -33,7 +37,7 @@ for ((r = 0; r < RUNS; r++)); do
       awk -v i="$i" '{print i, $2, $4}' >>"$dir/runs.txt"
   done
 done
-echo "| options | ns CPU per malloc/free pair (least of $RUNS) | vs. op_classes=0 |"
+echo "| options | ns CPU per malloc/free pair (least of $RUNS) | vs. all off |"
 echo "|---|---:|---:|"
 awk -v n="$PAIRS" -v list="$(IFS='|'; echo "${SETTINGS[*]}")" '
   $3 != "ok" { bad[$1] = 1 }

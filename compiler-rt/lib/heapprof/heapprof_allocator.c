@@ -69,11 +69,14 @@ static HP_ALWAYS_INLINE bool sample_cycles(hp_thread_t *t, u8 op) {
 static HP_ALWAYS_INLINE void count_op(hp_thread_t *t, u8 op, bool large,
                                       u32 block, u64 cycles) {
   bool sys = hp_sys_pending;
-  if (HP_UNLIKELY(!hp_flags.op_classes) && HP_LIKELY(!sys))
+  if (HP_UNLIKELY(!hp_flags.op_classes) && HP_LIKELY(!sys) &&
+      HP_LIKELY(!hp_pmu_on))
     return;
   u32 cls = HP_OPC_CLASS(op, large, block, hp_thread_count() > 1);
   if (HP_UNLIKELY(sys))
     hp_syscalls_charge(cls);
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_end(cls);
   if (HP_UNLIKELY(!hp_flags.op_classes))
     return;
   hp_opclass_count(&t->opc, cls);
@@ -89,6 +92,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                                        u32 *block_out) {
   if (HP_UNLIKELY(!hp_rtl.inited))
     __heapprof_init();
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(op);
   /* profiling=0 (the allocator alone) reads no clock. */
   bool profiling = hp_flags.profiling;
   u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
@@ -334,6 +339,8 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
 static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   if (!p)
     return;
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(op);
   bool profiling = hp_flags.profiling;
   u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
@@ -517,6 +524,8 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_REALLOC);
     return NULL;
   }
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(HP_OP_REALLOC);
   uptr u = (uptr)p;
   lookup_t l;
   lookup_result_t r = lookup(u, &l);

@@ -12,6 +12,7 @@ static const struct {
 } sections[] = {
     {HP_EXT_SEC_OP_CLASSES, hp_opclass_write_section},
     {HP_EXT_SEC_SYSCALLS, hp_syscalls_write_section},
+    {HP_EXT_SEC_PMU, hp_pmu_write_section},
     {0, NULL},
 };
 

@@ -70,6 +70,7 @@ typedef uintptr_t uptr;
 #include "heapprof_allocator.h"
 #include "heapprof_opclass.h"
 #include "heapprof_syscalls.h"
+#include "heapprof_pmu.h"
 #include "heapprof_thread.h"
 #include "heapprof_report.h"
 #include "heapprof_procmap.h"

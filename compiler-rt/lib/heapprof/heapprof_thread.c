@@ -95,6 +95,7 @@ static void thread_exit(void *arg) {
   tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches, &t->stats);
   hp_syscalls_charge_outside(); /* page releases of the drain */
+  hp_pmu_thread_exit();
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
@@ -251,6 +252,7 @@ void hp_thread_fork_child(void) {
    * blocks in their caches) stay out of use; their statistics were the
    * parent's. */
   hp_thread_t *self = tls_thread;
+  hp_pmu_thread_exit(); /* the parent's counters */
   threads = NULL;
   live_threads = 0;
   /* The cached HIBs are the parent's, like its table. */

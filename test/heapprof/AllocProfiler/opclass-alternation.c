@@ -69,4 +69,10 @@ int main(void) {
 // JSON-NEXT:     "class": 60,
 // JSON-NEXT:     "count": 200000,
 // JSON-NEXT:     "sampled": 12500,
-// JSON:      "syscalls": null
+// The only system calls: init's 95 reservations, outside any call.
+// JSON:      "syscalls": [
+// JSON-NEXT:   {
+// JSON-NEXT:     "syscall": "mmap",
+// JSON-NEXT:     "op": "none",
+// JSON-NEXT:     "count": 95,
+// JSON:      "pmu": null

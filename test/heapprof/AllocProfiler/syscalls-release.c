@@ -7,7 +7,7 @@
 // RUN: %env_heapprof_opts=log_path=%t.dir/p:print_raw=1:print_text=0:release_freed_pages=1:release_threshold_kb=0 %run %t
 // RUN: heapprof show %t.dir/p.*.2.profraw | FileCheck %s
 // Whole pages: the bytes are a multiple of 4096.
-// RUN: heapprof show %t.dir/p.*.2.profraw | awk '/madvise by/ { sub(/.*bytes=/, ""); sub(/ .*/, ""); ok = $0 > 0 && $0 %% 4096 == 0 } END { exit !ok }'
+// RUN: heapprof show %t.dir/p.*.2.profraw | awk '/madvise by/ { sub(/.*bytes=/, ""); sub(/ .*/, ""); ok = $0 + 0 > 0 && $0 %% 4096 == 0 } END { exit !ok }'
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>
 
