@@ -9,6 +9,12 @@
 // RUN: %env_heapprof_opts=log_path=%t.dir/p:print_raw=1:print_text=0:pmu_events=1:pmu_sample_every=1 %run %t
 // RUN: heapprof show %t.dir/p.*.2.profraw >> %t.out
 // RUN: FileCheck %s < %t.out
+// merge ORs the flags and adds the rows; the report shows the same.
+// RUN: %run %t probe > %t.merged
+// RUN: heapprof merge -o %t.dir/merged.profraw %t.dir/p.*.profraw
+// RUN: heapprof show %t.dir/merged.profraw >> %t.merged
+// RUN: heapprof report --format json %t.dir/p.*.profraw >> %t.merged
+// RUN: FileCheck %s --check-prefix=MERGED < %t.merged
 // Every large allocation writes its fresh header page: a fault each, at
 // least 20.
 // RUN: heapprof show %t.dir/p.*.2.profraw | awk '/malloc large new serial: samples=20 / { sub(/.* page_faults=/, ""); sub(/ .*/, ""); ok = $0 + 0 >= 20 } END { exit !ok }'
@@ -41,6 +47,7 @@ int main(int argc, char **argv) {
     long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
     printf("expect: %s\n", fd < 0 ? "no hardware counters (software events only)"
                                   : "hardware counters");
+    printf("expect-json: %s\n", fd < 0 ? "false" : "true");
     return 0;
   }
   char *volatile p[N];
@@ -69,3 +76,16 @@ int main(int argc, char **argv) {
 // OFF: section tag 3
 // OFF-NOT: section tag 4
 // OFF-NOT: PMU
+// MERGED: expect: [[NOTE:.*]]
+// MERGED: expect-json: [[HW:true|false]]
+// MERGED: PMU events: [[NOTE]]; counted:
+// MERGED: malloc large new serial: samples=20 {{.*}}page_faults=
+// MERGED: "pmu": {
+// MERGED-NEXT: "hardware": [[HW]],
+// MERGED-NEXT: "events": [
+// MERGED: "page_faults",
+// MERGED: "op": "malloc",
+// MERGED: "size": "large",
+// MERGED-NEXT: "block": "new",
+// MERGED-NEXT: "phase": "serial",
+// MERGED-NEXT: "samples": 20,
