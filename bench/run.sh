@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare opcost"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare opcost} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -432,6 +432,14 @@ if want fshare; then
   } >"$fsblock"
 fi
 
+# The allocator profiler's features on and off (bench/allocprof/opcost.sh).
+ocblock=$OUT/block-opcost.md
+if want opcost; then
+  log "allocator profiler costs: bench/allocprof/opcost.sh"
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/opcost.sh (\`BENCH_SECTIONS=opcost\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null):"; echo
+    BUILD=$B bench/allocprof/opcost.sh "$OUT" 2>"$LOGS/opcost.log" || echo "(failed: see $OUTREL/logs/opcost.log)"; } >"$ocblock"
+fi
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -572,6 +580,9 @@ want allocators && { log "allocators: bench/allocprof/allocators.sh"
 grep -q '^<!-- bench-fshare:begin -->$' "$DOC" ||
   printf '\n## Allocator profiler: heap utilization and false sharing\n\n<!-- bench-fshare:begin -->\n<!-- bench-fshare:end -->\n' >>"$DOC"
 want fshare && splice bench-fshare "$fsblock"
+grep -q '^<!-- bench-opcost:begin -->$' "$DOC" ||
+  printf '\n## Allocator profiler: cost of each feature\n\n<!-- bench-opcost:begin -->\n<!-- bench-opcost:end -->\n' >>"$DOC"
+want opcost && splice bench-opcost "$ocblock"
 log "tables written to $DOC"
 
 if want main; then

@@ -12,6 +12,7 @@
 extern "C" {
 #include "heapprof_rawreader.h"
 }
+#include "heapprof_opcost.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -151,8 +152,22 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     const hpr_section_t *s = &d->sections[i];
     if (show_utilization(s) || show_false_sharing(s))
       continue;
-    printf("  section tag %llu, %llu bytes:", (unsigned long long)s->tag,
+    printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,
            (unsigned long long)s->size);
+    // The allocator profiler's sections, readably; a malformed one gets
+    // its problem and its words.
+    if (s->tag >= HPO_TAG_OP_CLASSES && s->tag <= HPO_TAG_PMU) {
+      hpo_section_t o;
+      char err[256];
+      if (hpo_decode(s->tag, s->data, s->size, &o, err, sizeof(err))) {
+        printf("\n");
+        hpo_print(stdout, &o, "    ");
+        hpo_free(&o);
+        continue;
+      }
+      printf(" (malformed: %s)", err);
+    }
+    printf(":");
     for (uint64_t w = 0; w < s->size / 8; w++) {
       uint64_t v;
       memcpy(&v, s->data + 8 * w, 8);

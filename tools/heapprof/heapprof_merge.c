@@ -28,7 +28,9 @@
  *            live_bytes_<class>, the live_lines ... live_page_bytes of heap
  *            utilization): those
  *            come from each process's last dump, added over the processes.
- *   sections heap utilization (tag 7): each process's last dump's words,
+ *   sections the allocator profiler's cost sections (2 op classes, 3 system
+ *            calls, 4 PMU events) add up row by row (heapprof_opcost.c).
+ *            Heap utilization (tag 7): each process's last dump's words,
  *            added.  False sharing (tag 6): each process's last dump's
  *            totals, added; its pairs' stack ids translated to the merged
  *            contexts (through the process's records in any dump) and
@@ -46,6 +48,7 @@
  * temporary name and renamed.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
+#include "heapprof_opcost.h"
 #include "heapprof_rawreader.h"
 
 #include <dirent.h>
@@ -415,6 +418,7 @@ typedef struct totals {
   uint64_t fs[FS_TOTALS]; /* head words 0..7 */
   fs_pair_t *pairs;
   size_t npairs;
+  hpo_section_t opcost[3]; /* tags 2, 3, 4; tag 0 while no dump had one */
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -496,7 +500,24 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   }
   /* Tagged sections (extension v3), ascending tags. */
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
-  put64(b, (util ? 1 : 0) + (t->have_fs ? 1 : 0));
+  uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0);
+  for (int i = 0; i < 3; i++)
+    nsec += t->opcost[i].tag != 0;
+  put64(b, nsec);
+  for (int i = 0; i < 3; i++) {
+    if (!t->opcost[i].tag)
+      continue;
+    uint64_t size;
+    uint8_t *p = hpo_encode(&t->opcost[i], &size);
+    if (!p) {
+      fprintf(stderr, "heapprof: error: out of memory\n");
+      exit(1);
+    }
+    put64(b, t->opcost[i].tag);
+    put64(b, size);
+    put(b, p, size);
+    free(p);
+  }
   if (t->have_fs) {
     put64(b, SEC_FALSE_SHARING);
     put64(b, (FS_HEAD + t->npairs * FS_ROW) * 8);
@@ -785,8 +806,9 @@ int heapprof_merge_main(int argc, char **argv) {
    * carries one without a rule is refused rather than merged with the
    * section silently dropped. */
   for (size_t i = 0; i < nd && !rc; i++)
-    for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++)
-      if (dumps[i].d->sections[k].tag == SEC_UTILIZATION &&
+    for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++) {
+      uint64_t tag = dumps[i].d->sections[k].tag;
+      if (tag == SEC_UTILIZATION &&
           dumps[i].d->sections[k].size < UTIL_WORDS * 8)
         rc = bad(dumps[i].path,
                  "the dump at offset 0x%llx has a heap utilization section "
@@ -794,20 +816,21 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size,
                  UTIL_WORDS * 8);
-      else if (dumps[i].d->sections[k].tag == SEC_FALSE_SHARING &&
+      else if (tag == SEC_FALSE_SHARING &&
                !fs_section_ok(&dumps[i].d->sections[k]))
         rc = bad(dumps[i].path,
                  "the dump at offset 0x%llx has a damaged false sharing "
                  "section (tag 6): its pair rows do not fit its %llu bytes",
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size);
-      else if (dumps[i].d->sections[k].tag != SEC_UTILIZATION &&
-               dumps[i].d->sections[k].tag != SEC_FALSE_SHARING)
+      else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
+               (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
                  "this heapprof merge does not know how to merge",
                  (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)dumps[i].d->sections[k].tag);
+                 (unsigned long long)tag);
+    }
   /* One binary: the main programs' build ids (segment 0) must agree. */
   for (size_t i = 1; i < nd && !rc; i++) {
     const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
@@ -897,6 +920,23 @@ int heapprof_merge_main(int argc, char **argv) {
       o->frees += d->bins[b].frees;
       o->freed_bytes += d->bins[b].freed_bytes;
     }
+    for (uint64_t s = 0; s < d->nsections && !rc; s++) {
+      const hpr_section_t *sec = &d->sections[s];
+      if (sec->tag < HPO_TAG_OP_CLASSES || sec->tag > HPO_TAG_PMU)
+        continue; /* 6 and 7 are taken from each process's last dump */
+      hpo_section_t o;
+      char err[256];
+      bool ok = hpo_decode(sec->tag, sec->data, sec->size, &o, err,
+                           sizeof(err));
+      if (ok) {
+        ok = hpo_add(&t->opcost[sec->tag - HPO_TAG_OP_CLASSES], &o, err,
+                     sizeof(err));
+        hpo_free(&o);
+      }
+      if (!ok)
+        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)d->offset, err);
+    }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
     if (last) {
       t->evictions += d->ext_evictions;
@@ -936,6 +976,8 @@ int heapprof_merge_main(int argc, char **argv) {
     free(layout.mods[i].segs);
   free(layout.mods);
   free(t->pairs);
+  for (int i = 0; i < 3; i++)
+    hpo_free(&t->opcost[i]);
   free(t);
   free(dumps);
   free(procs);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "profile_model.h"
 #include "progress.h"
+#include "heapprof_opcost.h"
 
 extern "C" {
 #include "heapprof_rawreader.h"
@@ -156,6 +157,10 @@ struct PairHash {
 class Loader {
 public:
   explicit Loader(Profile &P) : P(P) {}
+  ~Loader() {
+    for (hpo_section_t &C : Cost)
+      hpo_free(&C);
+  }
   bool load(const std::vector<std::string> &Inputs, std::string &Err);
 
 private:
@@ -182,6 +187,7 @@ private:
   std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
   std::vector<const hpr_section_t *> ProcSharing;
   Bin Bins[1026];
+  hpo_section_t Cost[3] = {}; // tags 2-4 added up
   bool AnyDump = false;
 };
 } // namespace
@@ -515,6 +521,24 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     T.Frees += B.Frees;
     T.FreedBytes += B.FreedBytes;
   }
+  // The allocator profiler's cost sections: deltas, added up.
+  for (uint64_t I = 0; I < D.nsections; I++) {
+    const hpr_section_t &S = D.sections[I];
+    if (S.tag < HPO_TAG_OP_CLASSES || S.tag > HPO_TAG_PMU)
+      continue;
+    hpo_section_t O;
+    char Msg[256];
+    bool Ok = hpo_decode(S.tag, S.data, S.size, &O, Msg, sizeof(Msg));
+    if (Ok) {
+      Ok = hpo_add(&Cost[S.tag - HPO_TAG_OP_CLASSES], &O, Msg, sizeof(Msg));
+      hpo_free(&O);
+    }
+    if (!Ok) {
+      Err = std::string(F.path) + ": corrupt: dump " +
+            std::to_string(R.Index) + ": " + Msg;
+      return false;
+    }
+  }
   return true;
 }
 
@@ -639,6 +663,16 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     for (const Bin &B : Bins)
       if (B.Allocs || B.Frees)
         P.Bins.push_back(B);
+  for (int I = 0; I < 3; I++) {
+    if (Cost[I].tag) {
+      uint64_t Size;
+      uint8_t *Bytes = hpo_encode(&Cost[I], &Size);
+      if (Bytes)
+        P.Cost[I].assign(Bytes, Bytes + Size);
+      free(Bytes);
+    }
+    hpo_free(&Cost[I]);
+  }
 
   // A process is named by its program: the main module's recorded path,
   // else the <exe> in heapprof.<exe>.<pid>... of its first file.

@@ -176,6 +176,10 @@ struct Profile {
   Counts Total;               // all contexts added up
   HeapUtilization Util;
   FalseSharing Sharing;
+  // The allocator profiler's cost sections (tags 2 op classes, 3 system
+  // calls, 4 PMU events) of every dump added up row by row, as payload
+  // bytes (heapprof_opcost.h decodes them); empty when no dump had one.
+  std::vector<uint8_t> Cost[3];
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

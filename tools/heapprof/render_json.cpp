@@ -166,6 +166,92 @@ static void percentAttr(OStream &J, const char *Key, double V) {
   J.attributeEnd();
 }
 
+static void classKeys(OStream &J, const OpClassKey &K) {
+  J.attribute("op", K.Op);
+  if (K.Op == "none")
+    return;
+  J.attribute("size", K.Size);
+  J.attribute("block", K.Block == "-" ? std::string("none") : K.Block);
+  J.attribute("phase", K.Phase);
+}
+
+// The allocator profiler's tables (docs/allocator-profiler.md): null when
+// the profile has no such section.
+static void costs(OStream &J, const Report &R) {
+  J.attributeBegin("op_classes");
+  if (!R.OpClassInfo.Known) {
+    J.value(nullptr);
+  } else {
+    J.array([&] {
+      for (const OpClassRow &C : R.OpClasses)
+        J.object([&] {
+          classKeys(J, C.K);
+          J.attribute("class", static_cast<int64_t>(C.K.Class));
+          J.attribute("count", static_cast<int64_t>(C.Count));
+          J.attribute("sampled", static_cast<int64_t>(C.Sampled));
+          J.attribute("cycles", static_cast<int64_t>(C.Cycles));
+          if (C.Sampled) {
+            J.attributeBegin("mean_cycles");
+            number(J, C.MeanCycles);
+            J.attributeEnd();
+            J.attribute("median_bucket", static_cast<int64_t>(C.MedianBucket));
+          } else {
+            J.attribute("mean_cycles", nullptr);
+            J.attribute("median_bucket", nullptr);
+          }
+          percentAttr(J, "percent_calls", C.PercentCalls);
+          percentAttr(J, "percent_cycles", C.PercentCycles);
+          J.attributeArray("histogram", [&] {
+            for (uint64_t V : C.Hist)
+              J.value(static_cast<int64_t>(V));
+          });
+        });
+    });
+  }
+  J.attributeEnd();
+  J.attributeBegin("syscalls");
+  if (!R.SyscallInfo.Known) {
+    J.value(nullptr);
+  } else {
+    J.array([&] {
+      for (const SyscallRow &S : R.Syscalls)
+        J.object([&] {
+          J.attribute("syscall", S.Syscall);
+          classKeys(J, S.K);
+          J.attribute("count", static_cast<int64_t>(S.Count));
+          J.attribute("bytes", static_cast<int64_t>(S.Bytes));
+          J.attribute("cycles", static_cast<int64_t>(S.Cycles));
+        });
+    });
+  }
+  J.attributeEnd();
+  J.attributeBegin("pmu");
+  if (!R.PmuEvents.Present) {
+    J.value(nullptr);
+  } else {
+    J.object([&] {
+      J.attribute("hardware", !R.PmuEvents.NoHardware);
+      J.attributeArray("events", [&] {
+        for (const std::string &E : R.PmuEvents.Events)
+          J.value(E);
+      });
+      J.attributeArray("rows", [&] {
+        for (const PmuRow &Row : R.Pmu)
+          J.object([&] {
+            classKeys(J, Row.K);
+            J.attribute("samples", static_cast<int64_t>(Row.Samples));
+            J.attributeObject("sums", [&] {
+              for (size_t E = 0; E < Row.Sums.size(); E++)
+                J.attribute(R.PmuEvents.Events[E],
+                            static_cast<int64_t>(Row.Sums[E]));
+            });
+          });
+      });
+    });
+  }
+  J.attributeEnd();
+}
+
 void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
   const Profile &P = *R.P;
   OStream J(OS, 1);
@@ -371,6 +457,8 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
       });
     }
     J.attributeEnd();
+
+    costs(J, R);
   });
   OS << "\n";
 }

@@ -497,6 +497,60 @@ static void falseSharing(const Report &R, raw_ostream &OS) {
   omitted(OS, R.SharingInfo, "pair", "pairs");
 }
 
+static std::string className(const OpClassKey &K) {
+  if (K.Op == "none")
+    return "outside any call";
+  return K.Op + " " + K.Size + " " + K.Block + " " + K.Phase;
+}
+
+// The allocator profiler (docs/allocator-profiler.md, sections 2-4).
+static void costs(const Report &R, raw_ostream &OS) {
+  heading(OS, "Allocator cost by operation class");
+  if (!R.OpClassInfo.Known)
+    return lacks(OS, R.OpClassInfo);
+  TextTable Tab({"calls", "%calls", "sampled", "mean cycles",
+                 "median", "%cycles", "class"},
+                "rrrrrrl");
+  for (const OpClassRow &C : R.OpClasses)
+    Tab.add({std::to_string(C.Count), percent(C.PercentCalls),
+             std::to_string(C.Sampled),
+             C.Sampled ? str("%.0f", C.MeanCycles) : "-",
+             C.Sampled ? "2^" + std::to_string(C.MedianBucket) : "-",
+             C.Sampled ? percent(C.PercentCycles) : "-", className(C.K)});
+  Tab.print(OS);
+  OS << "(class: op, small/large, new/reused block (- for frees), "
+        "serial/parallel; median: the log2 bucket of the median sample; "
+        "%cycles: mean x calls, of all classes)\n";
+  if (R.SyscallInfo.Known) {
+    heading(OS, "Allocator system calls");
+    TextTable S({"calls", "bytes", "cycles", "syscall", "caused by"},
+                "rrrll");
+    for (const SyscallRow &Row : R.Syscalls)
+      S.add({std::to_string(Row.Count), humanBytes(Row.Bytes),
+             std::to_string(Row.Cycles), Row.Syscall, className(Row.K)});
+    S.print(OS);
+  }
+  if (R.PmuEvents.Present) {
+    heading(OS, "PMU events per sampled allocator call");
+    if (R.PmuEvents.NoHardware)
+      OS << "(no hardware counters on this machine: software events only)\n";
+    std::vector<std::string> Head = {"samples"};
+    for (const std::string &E : R.PmuEvents.Events)
+      Head.push_back(E + "/call");
+    Head.push_back("class");
+    TextTable P(Head, std::string(Head.size() - 1, 'r') + "l");
+    for (const PmuRow &Row : R.Pmu) {
+      std::vector<std::string> Cells = {std::to_string(Row.Samples)};
+      for (uint64_t V : Row.Sums)
+        Cells.push_back(Row.Samples ? str("%.2f", double(V) / Row.Samples)
+                                    : "-");
+      Cells.push_back(className(Row.K));
+      P.add(Cells);
+    }
+    P.print(OS);
+  }
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -514,4 +568,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   measures(R, OS);
   heapUtilization(R, OS);
   falseSharing(R, OS);
+  costs(R, OS);
 }

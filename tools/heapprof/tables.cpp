@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tables.h"
+#include "heapprof_opcost.h"
 
 #include <algorithm>
 #include <cstring>
@@ -78,6 +79,7 @@ public:
     callGraph();
     cold();
     falseSharing();
+    costs();
     return std::move(R);
   }
 
@@ -98,6 +100,7 @@ private:
   void callGraph();
   void cold();
   void falseSharing();
+  void costs();
 
   const Profile &P;
   Report R;
@@ -483,6 +486,102 @@ void Builder::cold() {
   for (const auto &Row : Rows)
     R.Cold.push_back(Row.second);
   cut(R.Cold, R.ColdInfo);
+}
+
+static OpClassKey classKey(uint64_t Cls) {
+  OpClassKey K;
+  K.Class = Cls;
+  if (Cls >= HPO_NUM_CLASSES) {
+    K.Op = "none";
+    return K;
+  }
+  unsigned Op, Large, Block, Par;
+  hpo_class_split(Cls, &Op, &Large, &Block, &Par);
+  static const char *const Blocks[] = {"-", "new", "reused"};
+  K.Op = hpo_op_names[Op];
+  K.Size = Large ? "large" : "small";
+  K.Block = Blocks[Block];
+  K.Phase = Par ? "parallel" : "serial";
+  return K;
+}
+
+void Builder::costs() {
+  hpo_section_t S[3];
+  char Msg[256];
+  for (int I = 0; I < 3; I++) {
+    const std::vector<uint8_t> &B = P.Cost[I];
+    if (B.empty() ||
+        !hpo_decode(HPO_TAG_OP_CLASSES + I, B.data(), B.size(), &S[I], Msg,
+                    sizeof(Msg)))
+      S[I] = hpo_section_t{};
+  }
+  if (!S[0].tag) {
+    R.OpClassInfo.Known = false;
+    R.OpClassInfo.Lacks = "op classes (section 2)";
+  } else {
+    uint64_t Calls = 0;
+    double Est = 0;
+    for (uint64_t I = 0; I < S[0].nrows; I++) {
+      const uint64_t *X = S[0].rows + I * S[0].width;
+      OpClassRow Row;
+      Row.K = classKey(X[0]);
+      Row.Count = X[1];
+      Row.Sampled = X[2];
+      Row.Cycles = X[3];
+      Row.MeanCycles = ratio(X[3], X[2]);
+      Row.EstCycles = Row.MeanCycles * Row.Count;
+      Row.Hist.assign(X + 4, X + S[0].width);
+      while (!Row.Hist.empty() && !Row.Hist.back())
+        Row.Hist.pop_back();
+      uint64_t Seen = 0;
+      for (uint64_t B = 0; B < Row.Hist.size(); B++) {
+        Seen += Row.Hist[B];
+        if (2 * Seen >= Row.Sampled) {
+          Row.MedianBucket = B;
+          break;
+        }
+      }
+      Calls += Row.Count;
+      Est += Row.EstCycles;
+      R.OpClasses.push_back(std::move(Row));
+    }
+    for (OpClassRow &Row : R.OpClasses) {
+      Row.PercentCalls = 100.0 * ratio(Row.Count, Calls);
+      Row.PercentCycles = Est > 0 ? 100.0 * Row.EstCycles / Est : 0;
+    }
+  }
+  if (!S[1].tag) {
+    R.SyscallInfo.Known = false;
+    R.SyscallInfo.Lacks = "system calls (section 3)";
+  } else {
+    for (uint64_t I = 0; I < S[1].nrows; I++) {
+      const uint64_t *X = S[1].rows + I * S[1].width;
+      R.Syscalls.push_back({X[1] < HPO_NUM_SYSCALLS ? hpo_syscall_names[X[1]]
+                                                    : "unknown",
+                            classKey(X[0]), X[2], X[3], X[4]});
+    }
+  }
+  if (S[2].tag) {
+    R.PmuEvents.Present = true;
+    R.PmuEvents.NoHardware = S[2].head[1] & 1;
+    std::vector<uint64_t> Index;
+    for (uint64_t E = 0; E < S[2].head[0] && E < HPO_NUM_PMU_EVENTS; E++)
+      if (S[2].head[2] >> E & 1) {
+        R.PmuEvents.Events.push_back(hpo_pmu_event_names[E]);
+        Index.push_back(E);
+      }
+    for (uint64_t I = 0; I < S[2].nrows; I++) {
+      const uint64_t *X = S[2].rows + I * S[2].width;
+      PmuRow Row;
+      Row.K = classKey(X[0]);
+      Row.Samples = X[1];
+      for (uint64_t E : Index)
+        Row.Sums.push_back(X[2 + E]);
+      R.Pmu.push_back(std::move(Row));
+    }
+  }
+  for (hpo_section_t &X : S)
+    hpo_free(&X);
 }
 
 Report heapprof::buildReport(const Profile &P, const TableOptions &Opts) {

@@ -100,6 +100,38 @@ struct CallGraphEntry {
   std::vector<CallEdge> Callers, Callees;
 };
 
+// The allocator profiler's cost tables (docs/allocator-profiler.md): one
+// row per operation class (op kind, small/large, new/reused block,
+// serial/parallel) that had calls.
+struct OpClassKey {
+  std::string Op, Size, Block, Phase; // "malloc", "small", "new"|"reused"|"-", "serial"
+  uint64_t Class = 0;                 // the class number (docs/formats.md)
+};
+struct OpClassRow {
+  OpClassKey K;
+  uint64_t Count = 0, Sampled = 0, Cycles = 0;
+  double MeanCycles = 0;     // Cycles / Sampled (0 without samples)
+  double EstCycles = 0;      // MeanCycles x Count: the class's share
+  double PercentCalls = 0, PercentCycles = 0;
+  uint64_t MedianBucket = 0; // log2 bucket holding the median sample
+  std::vector<uint64_t> Hist; // samples per log2 bucket, trailing 0s cut
+};
+struct SyscallRow {
+  std::string Syscall; // mmap munmap mremap madvise mprotect brk
+  OpClassKey K;        // Op "none" for calls outside any allocator call
+  uint64_t Count = 0, Bytes = 0, Cycles = 0;
+};
+struct PmuRow {
+  OpClassKey K;
+  uint64_t Samples = 0;
+  std::vector<uint64_t> Sums; // per event of PmuInfo::Events
+};
+struct PmuInfo {
+  bool Present = false;
+  bool NoHardware = false;          // the runtime found no hardware PMU
+  std::vector<std::string> Events;  // the events counted
+};
+
 struct Table {
   bool Known = true; // false: the profile lacks what the table needs
   std::string Lacks; // then: which field, for the message
@@ -126,6 +158,12 @@ struct Report {
   // lines, most first.
   std::vector<FalseSharingPair> Sharing;
   Table SharingInfo;
+  std::vector<OpClassRow> OpClasses; // class order
+  Table OpClassInfo;
+  std::vector<SyscallRow> Syscalls;  // class order, then syscall
+  Table SyscallInfo;
+  std::vector<PmuRow> Pmu;
+  PmuInfo PmuEvents;
   std::vector<std::string> Warnings;
 };
 

@@ -42,6 +42,7 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.failed_allocs++;
   hp_thread_release(t);
+  hp_syscalls_charge_outside(); /* the failed mmap, if any */
   /* operator new handles its own failures (new_handler, nothrow). */
   if (!hp_flags.allocator_may_return_null && kind == HP_ALLOC_MALLOC)
     hp_report_out_of_memory(size, fp, why);
@@ -49,31 +50,59 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   return NULL;
 }
 
-/* One allocating call in cycle_sample_every, and one freeing call in as
- * many, get their cycles measured: a tick per kind, so a program that
- * strictly alternates malloc and free still has both sampled.  Decided at
+/* One call in cycle_sample_every of each operation kind (malloc, calloc,
+ * ..., free, delete: heapprof_opclass.h) gets its cycles measured: a tick
+ * per kind, so a program that strictly alternates malloc and free, or
+ * cycles through several kinds, still has every kind sampled.  Decided at
  * the call's start, so that only a measured call reads the TSC (a
- * thread-local count: the thread's state is not at hand yet there). */
-enum { HP_TICK_ALLOC, HP_TICK_FREE };
-static HP_TLS u32 cycle_tick[2];
-static HP_ALWAYS_INLINE bool sample_cycles(bool profiling, int kind) {
-  if (!HP_LIKELY(profiling) ||
-      ++cycle_tick[kind] < (u32)hp_flags.cycle_sample_every)
+ * thread-local count: the thread's state is not at hand yet there).  The
+ * halves of a moving realloc are never sampled: hp_reallocate measures the
+ * whole call. */
+static HP_TLS u32 cycle_tick[HP_NUM_OPS];
+static HP_ALWAYS_INLINE bool sample_cycles(bool profiling, u8 op) {
+  if (!HP_LIKELY(profiling) || op >= HP_NUM_OPS ||
+      ++cycle_tick[op] < (u32)hp_flags.cycle_sample_every)
     return false;
-  cycle_tick[kind] = 0;
+  cycle_tick[op] = 0;
   return true;
+}
+
+/* Op classes (heapprof_opclass.h): every call is counted in its class; a
+ * measured one adds its cycles there too, unless it is the first call of
+ * its thread (that one sets up the thread's state: an mmap, and for the
+ * first thread the rest of the runtime's lazy setup).  The system calls
+ * the call made (heapprof_syscalls.h) are charged to the class. */
+static HP_ALWAYS_INLINE void count_op(hp_thread_t *t, u8 op, bool large,
+                                      u32 block, u64 cycles) {
+  bool sys = hp_sys_pending;
+  if (HP_UNLIKELY(!hp_flags.op_classes) && HP_LIKELY(!sys) &&
+      HP_LIKELY(!hp_pmu_on))
+    return;
+  u32 cls = HP_OPC_CLASS(op, large, block, hp_thread_count() > 1);
+  if (HP_UNLIKELY(sys))
+    hp_syscalls_charge(cls);
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_end(cls);
+  if (HP_UNLIKELY(!hp_flags.op_classes))
+    return;
+  hp_opclass_count(&t->opc, cls);
+  if (HP_UNLIKELY(cycles) && t->stats.mallocs + t->stats.frees > 1)
+    hp_opclass_sample(&t->opc, cls, cycles);
 }
 
 /* cold: a hot/cold new hinted cold; the block comes from the cold twin of
  * its class (heapprof_allocator_primary.c).  Large chunks are mmap'd on
  * their own pages anyway. */
 static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
-                                       uptr fp, bool zero, bool cold) {
+                                       uptr fp, bool zero, bool cold, u8 op,
+                                       u32 *block_out) {
   if (HP_UNLIKELY(!hp_rtl.inited))
     __heapprof_init();
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(op);
   /* profiling=0 (the allocator alone) reads no clock. */
   bool profiling = hp_flags.profiling;
-  bool sampled = sample_cycles(profiling, HP_TICK_ALLOC);
+  bool sampled = sample_cycles(profiling, op);
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 now_ms = HP_LIKELY(profiling) ? hp_now_ms() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
@@ -151,14 +180,22 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
-  /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
+  /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
+   * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(sampled)) {
-    u64 cycles = hp_rdtsc() - t0;
-    t->stats.malloc_cycles += cycles;
-    t->stats.cycle_samples++;
-    h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : cycles ? (u32)cycles : 1;
+  if (HP_LIKELY(profiling && op != HP_OP_IN_REALLOC)) {
+    u64 cycles = 0;
+    if (HP_UNLIKELY(sampled)) {
+      cycles = hp_rdtsc() - t0;
+      cycles += !cycles;
+      t->stats.malloc_cycles += cycles;
+      t->stats.cycle_samples++;
+      h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+    }
+    count_op(t, op, !c, fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED, cycles);
   }
+  if (block_out)
+    *block_out = fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED;
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED,
                               user_beg != block + HP_CHUNK_HEADER_SIZE && c, kind, 0),
@@ -170,13 +207,15 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
 void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_allocate(size, align, kind, fp, zero);
-  return allocate(size, align, kind, fp, zero, false);
+  return allocate(size, align, kind, fp, zero, false,
+                  hp_op_of_alloc(kind, align, zero), NULL);
 }
 
 void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_allocate(size, align, kind, fp, false);
-  return allocate(size, align, kind, fp, false, hint < HP_COLD_HINT_LIMIT);
+  return allocate(size, align, kind, fp, false, hint < HP_COLD_HINT_LIMIT,
+                  HP_OP_NEW, NULL);
 }
 
 /* Where a pointer handed to free/realloc stands. */
@@ -307,15 +346,15 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
   e->live = false;
 }
 
-void hp_deallocate(void *p, u8 kind, uptr fp) {
+/* op: free or delete, realloc for realloc(p, 0), HP_OP_IN_REALLOC for a
+ * moving realloc's free half. */
+static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   if (!p)
     return;
-  if (HP_FOREIGN_HOOK()) {
-    hp_foreign_free(p, kind, fp);
-    return;
-  }
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(op);
   bool profiling = hp_flags.profiling;
-  bool sampled = sample_cycles(profiling, HP_TICK_FREE);
+  bool sampled = sample_cycles(profiling, op);
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   uptr u = (uptr)p;
@@ -374,8 +413,18 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (HP_LIKELY(profiling)) {
     e.free_cycles = cycles;
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    if (HP_LIKELY(op != HP_OP_IN_REALLOC))
+      count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles);
   }
   hp_thread_release(t);
+}
+
+void hp_deallocate(void *p, u8 kind, uptr fp) {
+  if (p && HP_FOREIGN_HOOK()) {
+    hp_foreign_free(p, kind, fp);
+    return;
+  }
+  deallocate(p, kind, fp, kind == HP_ALLOC_MALLOC ? HP_OP_FREE : HP_OP_DELETE);
 }
 
 /* realloc_in_place (phkmalloc keeps a chunk whose new size is in the same
@@ -402,7 +451,7 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
 static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                               uptr fp) {
   bool profiling = hp_flags.profiling;
-  bool sampled = sample_cycles(profiling, HP_TICK_ALLOC);
+  bool sampled = sample_cycles(profiling, HP_OP_REALLOC);
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   hp_chunk_header_t *h = l->h;
@@ -463,11 +512,16 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
   h->alloc_cycles = 0;
-  if (HP_UNLIKELY(sampled)) {
-    u64 cycles = hp_rdtsc() - t0;
-    t->stats.malloc_cycles += cycles;
-    t->stats.cycle_samples++;
-    h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : cycles ? (u32)cycles : 1;
+  if (HP_LIKELY(profiling)) {
+    u64 cycles = 0;
+    if (HP_UNLIKELY(sampled)) {
+      cycles = hp_rdtsc() - t0;
+      cycles += !cycles;
+      t->stats.malloc_cycles += cycles;
+      t->stats.cycle_samples++;
+      h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+    }
+    count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED, cycles);
   }
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
@@ -480,12 +534,15 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_realloc(p, size, fp);
   if (!p)
-    return hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
+    return allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false, HP_OP_REALLOC,
+                    NULL);
   if (size == 0) {
     /* glibc: realloc(p, 0) frees p and returns NULL. */
-    hp_deallocate(p, HP_ALLOC_MALLOC, fp);
+    deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_REALLOC);
     return NULL;
   }
+  if (HP_UNLIKELY(hp_pmu_on))
+    hp_pmu_begin(HP_OP_REALLOC);
   uptr u = (uptr)p;
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
@@ -517,15 +574,35 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     return NULL;
   }
   /* Move: the new chunk belongs to the realloc call's context and its
-   * counters start at zero; the copy is the runtime's, not counted. */
-  void *n = hp_allocate(size, 0, HP_ALLOC_MALLOC, fp, false);
+   * counters start at zero; the copy is the runtime's, not counted.  The
+   * whole call is one realloc: measured from here (when its tick says so)
+   * to the end, its cycles the new chunk's alloc_cycles. */
+  bool profiling = hp_flags.profiling;
+  bool sampled = sample_cycles(profiling, HP_OP_REALLOC);
+  u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
+  u32 moved_block;
+  void *n = allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
+                     HP_OP_IN_REALLOC, &moved_block);
   if (!n)
     return NULL; /* p untouched, errno = ENOMEM */
+  hp_chunk_header_t *nh = hp_chunk_header((uptr)n);
+  bool large = !hp_primary_owns((uptr)n);
   hp_memcpy(n, p, HP_MIN(old, size)); /* zero/junk fill covered the rest */
+  deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_IN_REALLOC);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
+  if (HP_LIKELY(profiling)) {
+    u64 cycles = 0;
+    if (HP_UNLIKELY(sampled)) {
+      cycles = hp_rdtsc() - t0;
+      cycles += !cycles;
+      t->stats.malloc_cycles += cycles;
+      t->stats.cycle_samples++;
+      nh->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+    }
+    count_op(t, HP_OP_REALLOC, large, moved_block, cycles);
+  }
   hp_thread_release(t);
-  hp_deallocate(p, HP_ALLOC_MALLOC, fp);
   return n;
 }
 

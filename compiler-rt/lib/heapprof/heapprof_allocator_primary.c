@@ -88,7 +88,7 @@ void hp_primary_init(void) {
     class_sizes[c] = class_sizes[HP_COLD_CLASS(c)] = compute_class_size(c);
   HP_CHECK(class_sizes[HP_NUM_CLASSES - 1] == HP_MAX_PRIMARY_BLOCK);
   uptr total = (uptr)HP_NUM_REGIONS * HP_REGION_SIZE;
-  space_beg = (uptr)hp_mmap_noreserve(total, "primary allocator space");
+  space_beg = (uptr)hp_sys_mmap_noreserve(total, "primary allocator space");
   space_end = space_beg + total;
   for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
     if (c == HP_NUM_CLASSES)
@@ -96,12 +96,12 @@ void hp_primary_init(void) {
     region_t *r = &regions[c];
     r->size = class_sizes[c];
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
-    r->free_idx = hp_mmap_noreserve(
+    r->free_idx = hp_sys_mmap_noreserve(
         (HP_REGION_SIZE / r->size + 1) * sizeof(u32), "primary free lists");
     /* Flags are parsed before the first allocation, so the map sees every
      * block's history. */
     if (hp_flags.release_freed_pages)
-      r->free_map = hp_mmap_noreserve(
+      r->free_map = hp_sys_mmap_noreserve(
           (HP_REGION_SIZE / r->size / 64 + 1) * sizeof(u64),
           "primary free-block maps");
   }
@@ -142,13 +142,13 @@ static bool page_free(const region_t *r, uptr pg) {
 static u64 release_range(uptr beg, uptr end) {
   if (end <= beg)
     return 0;
-  madvise((void *)beg, end - beg, MADV_DONTNEED);
+  hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED);
   if (hp_flags.profiling) {
     uptr span = (uptr)HP_PAGE_SIZE << HP_SHADOW_SCALE;
     uptr sb = HP_ROUND_UP(beg, span), se = HP_ROUND_DOWN(end, span);
     if (se > sb)
-      madvise(hp_shadow_counter(sb), (se - sb) >> HP_SHADOW_SCALE,
-              MADV_DONTNEED);
+      hp_sys_madvise(hp_shadow_counter(sb), (se - sb) >> HP_SHADOW_SCALE,
+                     MADV_DONTNEED);
   }
   return (end - beg) / HP_PAGE_SIZE;
 }

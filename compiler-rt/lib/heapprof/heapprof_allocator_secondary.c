@@ -43,13 +43,13 @@ static void grow_nolock(void) {
   uptr old_cap = table_cap;
   hp_large_t **old = table;
   table_cap = old_cap ? old_cap * 2 : 1024;
-  table = hp_mmap_or_die(table_cap * sizeof(*table), "large chunk registry");
+  table = hp_sys_mmap_or_die(table_cap * sizeof(*table), "large chunk registry");
   table_used = table_live = 0;
   for (uptr i = 0; i < old_cap; i++)
     if (old[i] && old[i] != TOMBSTONE)
       insert_nolock(old[i]);
   if (old)
-    hp_munmap(old, old_cap * sizeof(*old));
+    hp_sys_munmap(old, old_cap * sizeof(*old));
 }
 
 static void insert_nolock(hp_large_t *l) {
@@ -84,7 +84,7 @@ uptr hp_secondary_alloc(uptr size, uptr align) {
   if (need < size)
     return 0;
   uptr map_size = HP_ROUND_UP(need, HP_PAGE_SIZE);
-  void *m = hp_mmap(map_size);
+  void *m = hp_sys_mmap(map_size);
   if (!m)
     return 0;
   uptr map_beg = (uptr)m;
@@ -116,7 +116,7 @@ void hp_secondary_free(uptr user_beg) {
   mapped_bytes -= l->map_size;
   uptr beg = l->map_beg, sz = l->map_size;
   hp_spin_unlock(&lock);
-  hp_munmap((void *)beg, sz);
+  hp_sys_munmap((void *)beg, sz);
 }
 
 hp_large_t *hp_secondary_find(uptr user_beg) {

@@ -47,6 +47,8 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_hib_table_init(&hp_hib_table, (u32)hp_flags.hib_table_sets,
                     (u32)hp_flags.hib_table_ways);
   hp_thread_init();
+  hp_pmu_init();
+  hp_syscalls_charge_outside(); /* the allocator's reservations */
   hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
   hp_spin_unlock(&init_lock);

@@ -94,11 +94,14 @@ static void thread_exit(void *arg) {
     return;
   tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches, &t->stats);
+  hp_syscalls_charge_outside(); /* page releases of the drain */
+  hp_pmu_thread_exit();
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
 #undef X
+  hp_opclass_thread_exit(&t->opc);
   if (t->prev)
     t->prev->next = t->next;
   else
@@ -141,6 +144,14 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 }
 
 u32 hp_thread_count(void) { return live_threads; }
+
+void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg) {
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next)
+    fn(t, arg);
+  fn(&fallback, arg);
+  hp_spin_unlock(&registry_lock);
+}
 
 void hp_thread_flush_hibs(void) {
   /* Under the registry lock no thread can exit (and free its struct);
@@ -210,6 +221,9 @@ HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
     HP_CHECK(real && "cannot find the real pthread_create");
   }
   __heapprof_init();
+  /* The creating thread counts as alive from now on (the serial/parallel
+   * axis of heapprof_opclass.h), even if it never allocated. */
+  hp_thread_release(hp_thread_acquire());
   start_args_t *a = args_get();
   a->fn = fn;
   a->arg = arg;
@@ -238,6 +252,7 @@ void hp_thread_fork_child(void) {
    * blocks in their caches) stay out of use; their statistics were the
    * parent's. */
   hp_thread_t *self = tls_thread;
+  hp_pmu_thread_exit(); /* the parent's counters */
   threads = NULL;
   live_threads = 0;
   /* The cached HIBs are the parent's, like its table. */

@@ -13,10 +13,11 @@ typedef struct hp_thread {
   hp_cache_t caches[HP_NUM_CLASSES];
   hp_stats_t stats;
   uptr stack_top;      /* frames at or above this are not the program's */
-  u32 cycle_tick[2];   /* allocating / freeing calls since their last sample */
+  u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   u32 tid;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
+  hp_opc_table_t opc;  /* calls and cycles by operation class */
 } hp_thread_t;
 
 void hp_thread_init(void);
@@ -27,6 +28,9 @@ void hp_thread_release(hp_thread_t *t);
 /* Adds up every thread's statistics (and those of exited threads). */
 void hp_thread_sum_stats(hp_stats_t *out);
 u32 hp_thread_count(void);
+/* Calls fn for every live thread's state and the shared fallback state,
+ * under the registry lock (no thread exits meanwhile). */
+void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);

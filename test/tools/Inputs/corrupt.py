@@ -59,7 +59,8 @@ write("empty.profraw", b"")
 # two copies back to back: a valid two-dump file
 write("two-dumps.profraw", data + data)
 # extension version 3's tagged sections: the runtime's profile ends with
-# nsections = 0 at the end of the extension; put other lists in its place
+# nsections = 0 at the end of the extension (the tests run it with
+# op_classes=0:alloc_syscalls=0, so no section is written); put other lists in its place
 ext_size = struct.unpack_from("<Q", data, pos + 16)[0]
 assert pos + ext_size == len(data) and struct.unpack_from("<Q", data, len(data) - 8)[0] == 0
 

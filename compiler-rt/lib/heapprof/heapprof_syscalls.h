@@ -1,0 +1,50 @@
+/*===- heapprof_syscalls.h - the allocator's system calls ---------------===
+ *
+ * Part of heapprof.  Every system call heapprof's allocator makes (the
+ * primary's reservations and page releases, the secondary's mappings and
+ * its registry) goes through these wrappers, which count it with its
+ * length and TSC cycles.  A call is charged to the operation class
+ * (heapprof_opclass.h) of the allocator call that made it: the wrapper
+ * notes it in the thread's pending slot, and that call's end, which knows
+ * its class, moves it into the process-wide table (atomic adds: system
+ * calls are rare and cost microseconds).  Calls outside any allocator call
+ * (init, thread exit, a failed allocation) go to the extra row
+ * HP_SYS_OUTSIDE.  A dump writes the change since the previous one as
+ * tagged section 3 (docs/formats.md).
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_SYSCALLS_H
+#define HEAPPROF_SYSCALLS_H
+
+enum {
+  HP_SYS_MMAP,
+  HP_SYS_MUNMAP,
+  HP_SYS_MREMAP,   /* heapprof's allocator never calls these three; the */
+  HP_SYS_MADVISE,
+  HP_SYS_MPROTECT, /* rows exist so the layout serves other allocators */
+  HP_SYS_BRK,
+  HP_NUM_SYSCALLS,
+};
+/* The row of calls made outside any allocator call. */
+#define HP_SYS_OUTSIDE HP_OPC_NUM_CLASSES
+
+/* Set while this thread has uncharged system calls. */
+extern HP_TLS bool hp_sys_pending;
+
+void *hp_sys_mmap(uptr size);                            /* NULL on failure */
+void *hp_sys_mmap_or_die(uptr size, const char *what);
+void *hp_sys_mmap_noreserve(uptr size, const char *what);
+void hp_sys_munmap(void *p, uptr size);
+void hp_sys_madvise(void *p, uptr size, int advice);
+
+/* Charges this thread's pending calls to class cls (or HP_SYS_OUTSIDE). */
+void hp_syscalls_charge(u32 cls);
+static HP_ALWAYS_INLINE void hp_syscalls_charge_outside(void) {
+  if (HP_UNLIKELY(hp_sys_pending))
+    hp_syscalls_charge(HP_SYS_OUTSIDE);
+}
+
+/* Section 3's writer (heapprof_ext_sections.c). */
+struct hp_profile_info;
+void hp_syscalls_write_section(hp_buf_t *b, const struct hp_profile_info *info);
+
+#endif
