@@ -33,7 +33,8 @@ const char *const hpr_ext_names[] = {
     "free_cycles", "continuations", "live_at_dump", "max_size64",
     "malloc_samples", "free_samples", "live_bytes", "bytes_small",
     "bytes_medium", "bytes_large", "bytes_xlarge", "live_bytes_small",
-    "live_bytes_medium", "live_bytes_large", "live_bytes_xlarge"};
+    "live_bytes_medium", "live_bytes_large", "live_bytes_xlarge",
+    "peak_objects", "peak_bytes"};
 const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
 
 typedef struct cursor {

@@ -7,6 +7,7 @@
 #include "progress.h"
 
 extern "C" {
+#include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
 
@@ -54,6 +55,13 @@ void Counts::add(const Counts &O) {
   max_size = std::max(max_size, O.max_size);
 }
 
+uint64_t Peak::overhead(const char *Name) const {
+  for (const auto &KV : Overhead)
+    if (KV.first == Name)
+      return KV.second;
+  return 0;
+}
+
 std::vector<const Frame *> Context::frames(const Profile &P) const {
   std::vector<const Frame *> Out;
   for (uint32_t L : Stack)
@@ -87,7 +95,7 @@ namespace {
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
       FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
-      LiveBytes, Class[4], LiveClass[4];
+      LiveBytes, Class[4], LiveClass[4], PeakObjects, PeakBytes;
   ExtIndex() {
     auto Find = [](const char *Name) {
       for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
@@ -106,6 +114,8 @@ struct ExtIndex {
     MallocSamples = Find("malloc_samples");
     FreeSamples = Find("free_samples");
     LiveBytes = Find("live_bytes");
+    PeakObjects = Find("peak_objects");
+    PeakBytes = Find("peak_bytes");
     const char *Names[4] = {"small", "medium", "large", "xlarge"};
     for (int I = 0; I < 4; I++) {
       Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
@@ -159,7 +169,7 @@ private:
   uint32_t module(const std::string &BuildId, const std::string &Path,
                   bool Main, uint64_t Start);
   SegmentMap segments(const hpr_dump_t &D);
-  bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
+  bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last, bool PeakDump,
                std::string &Err);
 
   Profile &P;
@@ -271,7 +281,7 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
 }
 
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
-                     std::string &Err) {
+                     bool PeakDump, std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
   SegmentMap SM = segments(D);
   P.Processes[R.Process].MainModule = SM.Main;
@@ -387,6 +397,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.live_bytes_medium += ExtGet(M, Ext.LiveClass[1]);
       C.live_bytes_large += ExtGet(M, Ext.LiveClass[2]);
       C.live_bytes_xlarge += ExtGet(M, Ext.LiveClass[3]);
+    }
+    // Every dump that holds the same peak holds the same values for the
+    // contexts it has a record of.
+    if (PeakDump) {
+      C.peak_objects = ExtGet(M, Ext.PeakObjects);
+      C.peak_bytes = ExtGet(M, Ext.PeakBytes);
     }
   }
 
@@ -508,11 +524,69 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     if (L == SIZE_MAX || Refs[I].Order >= Refs[L].Order)
       L = I;
   }
+  // The peak: the process whose last dump has the most peak bytes.
+  size_t PeakRef = SIZE_MAX;
+  for (size_t Proc = 0; Proc < LastRef.size(); Proc++) {
+    if (LastRef[Proc] == SIZE_MAX)
+      continue;
+    const DumpRef &R = Refs[LastRef[Proc]];
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
+    uint64_t V;
+    if (!hpr_section_field(S, hpr_peak_names, hpr_num_peak_names,
+                           "peak_bytes", &V))
+      continue;
+    P.Peak.Processes++;
+    if (PeakRef == SIZE_MAX || V > P.Peak.Bytes) {
+      PeakRef = LastRef[Proc];
+      P.Peak.Bytes = V;
+    }
+  }
+  if (PeakRef != SIZE_MAX) {
+    const DumpRef &R = Refs[PeakRef];
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
+    auto Get = [&](const char *Name, uint64_t &Out) {
+      hpr_section_field(S, hpr_peak_names, hpr_num_peak_names, Name, &Out);
+    };
+    P.Peak.Known = true;
+    P.Peak.Pid = D.ext_pid;
+    Get("peak_block_bytes", P.Peak.BlockBytes);
+    Get("peak_objects", P.Peak.Objects);
+    Get("peak_ms", P.Peak.Ms);
+    Get("peak_contexts", P.Peak.Contexts);
+    Get("threshold_bytes", P.Peak.ThresholdBytes);
+    Get("snapshots", P.Peak.Snapshots);
+    const hpr_section_t *O = hpr_section(&D, HPR_TAG_OVERHEAD);
+    for (size_t I = 0; O && I < hpr_num_overhead_names; I++) {
+      uint64_t V;
+      if (hpr_section_field(O, hpr_overhead_names, hpr_num_overhead_names,
+                            hpr_overhead_names[I], &V))
+        P.Peak.Overhead.push_back({hpr_overhead_names[I], V});
+    }
+  }
+  P.Have[static_cast<unsigned>(Field::peak_objects)] &= P.Peak.Known;
+  P.Have[static_cast<unsigned>(Field::peak_bytes)] &= P.Peak.Known;
+
+  // A dump holds its process's peak so far; the contexts of the winning
+  // peak are named by every dump of that process holding the same peak
+  // (peak bytes only grow: equal bytes, the same snapshot).  A context all
+  // of whose chunks were freed before a checkpoint has a record only in
+  // that earlier dump.
+  auto SamePeak = [&](const DumpRef &R) {
+    if (PeakRef == SIZE_MAX || R.Process != Refs[PeakRef].Process)
+      return false;
+    uint64_t V;
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    return hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
+                             hpr_num_peak_names, "peak_bytes", &V) &&
+           V == P.Peak.Bytes;
+  };
   for (size_t I = 0; I < Refs.size(); I++) {
     const DumpRef &R = Refs[I];
     hpr_file_t Named = *Files[R.File];
     Named.path = Paths[R.File].c_str();
-    if (!addDump(Named, R, LastRef[R.Process] == I, Err))
+    if (!addDump(Named, R, LastRef[R.Process] == I, SamePeak(R), Err))
       return false;
     AnyDump = true;
   }

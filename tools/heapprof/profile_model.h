@@ -65,7 +65,9 @@ namespace heapprof {
   X(live_bytes_small, "live bytes in objects of 0-32 bytes")                   \
   X(live_bytes_medium, "live bytes in objects of 33-256 bytes")                \
   X(live_bytes_large, "live bytes in objects of 257-2048 bytes")               \
-  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")
+  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")              \
+  X(peak_objects, "objects live at the heap's peak (peak_objects)")           \
+  X(peak_bytes, "their requested bytes (peak_bytes)")
 
 enum class Field : unsigned {
 #define X(Name, Desc) Name,
@@ -133,6 +135,21 @@ struct Bin {
   uint64_t Allocs = 0, Bytes = 0, Frees = 0, FreedBytes = 0;
 };
 
+// The heap's peak (tags 1 and 5 of the extension).  A dump holds its
+// process's peak so far, so a process's peak is its last dump's; of several
+// processes the report shows the one with the largest peak (the contexts'
+// peak_objects and peak_bytes are that process's), as heapprof merge does.
+struct Peak {
+  bool Known = false;      // the winning process's last dump has tag 1
+  uint64_t Pid = 0;        // that process
+  size_t Processes = 0;    // processes with a peak
+  uint64_t Bytes = 0, BlockBytes = 0, Objects = 0, Ms = 0, Contexts = 0;
+  uint64_t ThresholdBytes = 0, Snapshots = 0;
+  // Tag 5, by name (heapprof_peak_sections.c's order); empty if absent.
+  std::vector<std::pair<std::string, uint64_t>> Overhead;
+  uint64_t overhead(const char *Name) const;
+};
+
 struct Profile {
   std::vector<Process> Processes;
   std::vector<Module> Modules;
@@ -142,6 +159,7 @@ struct Profile {
   bool HaveBins = false;      // every dump recorded its bins
   bool Have[NumFields] = {};  // every dump recorded the field
   Counts Total;               // all contexts added up
+  struct Peak Peak;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

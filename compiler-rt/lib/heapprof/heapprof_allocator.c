@@ -145,6 +145,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
+  bool arm = hp_peak.on && hp_peak_grow(&t->peak_pending, size);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle. */
   h->alloc_cycles = 0;
   if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
@@ -158,6 +159,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                               user_beg != block + HP_CHUNK_HEADER_SIZE && c, kind, 0),
                    __ATOMIC_RELEASE);
   hp_thread_release(t);
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm();
   return (void *)user_beg;
 }
 
@@ -300,6 +303,9 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
 void hp_deallocate(void *p, u8 kind, uptr fp) {
   if (!p)
     return;
+  /* At a top of the heap: snapshot it while this chunk is still live. */
+  if (HP_UNLIKELY(__atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   bool profiling = hp_flags.profiling;
   u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
@@ -349,6 +355,8 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
     hp_secondary_free(u);
   t->stats.frees++;
   t->stats.freed_bytes += size;
+  if (hp_peak.on)
+    hp_peak_shrink(&t->peak_pending, size);
   u64 cycles = 0;
   if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_FREE))) {
     cycles = hp_rdtsc() - t0;
@@ -386,6 +394,8 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
  * thread freed p meanwhile (reported). */
 static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                               uptr fp) {
+  if (HP_UNLIKELY(size < old && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   bool profiling = hp_flags.profiling;
   u64 t0 = HP_LIKELY(profiling) ? hp_rdtsc() : 0;
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
@@ -448,6 +458,11 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.malloced_bytes += size;
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
+  bool arm = false;
+  if (hp_peak.on && size >= old)
+    arm = hp_peak_grow(&t->peak_pending, size - old);
+  else if (hp_peak.on)
+    hp_peak_shrink(&t->peak_pending, old - size);
   h->alloc_cycles = 0;
   if (HP_UNLIKELY(profiling && sample_cycles(t, HP_TICK_ALLOC))) {
     u64 cycles = hp_rdtsc() - t0;
@@ -459,6 +474,8 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
                    __ATOMIC_RELEASE);
   hp_thread_release(t);
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm();
   return (void *)u;
 }
 

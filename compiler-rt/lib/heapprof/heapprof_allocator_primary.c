@@ -345,6 +345,17 @@ void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
   }
 }
 
+void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
+                                           u64 nfree, u32 size, void *arg),
+                                void *arg) {
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
+    region_t *r = &regions[c];
+    if (c != HP_NUM_CLASSES)
+      fn(c, r->beg, __atomic_load_n(&r->high, __ATOMIC_ACQUIRE),
+         __atomic_load_n(&r->nfree, __ATOMIC_RELAXED), r->size, arg);
+  }
+}
+
 void hp_primary_lock_all(void) {
   for (u32 c = 1; c < HP_NUM_REGIONS; c++)
     hp_spin_lock(&regions[c].lock);

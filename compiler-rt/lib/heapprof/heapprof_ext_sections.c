@@ -10,6 +10,8 @@ static const struct {
   u64 tag;
   hp_ext_section_writer_t *write;
 } sections[] = {
+    {HP_EXT_SEC_PEAK, hp_peak_write_section},
+    {HP_EXT_SEC_OVERHEAD, hp_peak_write_overhead},
     {0, NULL},
 };
 

@@ -20,7 +20,9 @@ typedef struct hp_mib {
 #undef HP_MIB_FIELD
 } hp_mib_t;
 
-/* heapprof's additions; fields summed on merge unless noted.  Sizes count
+/* heapprof's additions; fields summed on merge unless noted.  peak_objects
+ * and peak_bytes are no event's: a dump sets them on its records from the
+ * peak tracker (heapprof_peak.h), so merges inside a dump only add zeros.  Sizes count
  * as in TotalSize (a 0-byte request is 1 byte).  bytes_<class> are deltas
  * like TotalSize (a continuation adds 0); live_bytes and live_bytes_<class>
  * describe the dump's moment (only live events add to them), so within a
@@ -46,7 +48,9 @@ typedef struct hp_mib {
   X(live_bytes_small, "live_bytes of chunks of 0-32 bytes")                  \
   X(live_bytes_medium, "live_bytes of chunks of 33-256 bytes")               \
   X(live_bytes_large, "live_bytes of chunks of 257-2048 bytes")              \
-  X(live_bytes_xlarge, "live_bytes of chunks over 2048 bytes")
+  X(live_bytes_xlarge, "live_bytes of chunks over 2048 bytes")              \
+  X(peak_objects, "chunks live at the heap's peak so far (set at dump)")     \
+  X(peak_bytes, "their requested bytes (set at dump)")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;

@@ -68,6 +68,7 @@ typedef uintptr_t uptr;
 #include "heapprof_hib.h"
 #include "heapprof_hib_table.h"
 #include "heapprof_allocator.h"
+#include "heapprof_peak.h"
 #include "heapprof_thread.h"
 #include "heapprof_report.h"
 #include "heapprof_procmap.h"

@@ -95,6 +95,7 @@ static void thread_exit(void *arg) {
   tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches, &t->stats);
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
+  hp_peak_thread_exit(&t->peak_pending);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
@@ -141,6 +142,24 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 }
 
 u32 hp_thread_count(void) { return live_threads; }
+
+static u64 cached_bytes(const hp_thread_t *t) {
+  u64 n = 0;
+  for (u32 c = 1; c < HP_NUM_CLASSES; c++)
+    n += (u64)__atomic_load_n(&t->caches[c].count, __ATOMIC_RELAXED) *
+         hp_class_size(c);
+  return n;
+}
+
+u64 hp_thread_cached_bytes(u64 *nthreads) {
+  u64 n = 0, k = 0;
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next, k++)
+    n += cached_bytes(t);
+  hp_spin_unlock(&registry_lock);
+  *nthreads = k;
+  return n + cached_bytes(&fallback);
+}
 
 void hp_thread_flush_hibs(void) {
   /* Under the registry lock no thread can exit (and free its struct);

@@ -15,6 +15,7 @@ typedef struct hp_thread {
   uptr stack_top;      /* frames at or above this are not the program's */
   u32 cycle_tick[2];   /* allocating / freeing calls since their last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
+  s64 peak_pending;   /* requested bytes not yet published (heapprof_peak.h) */
   u32 tid;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
 } hp_thread_t;
@@ -27,6 +28,9 @@ void hp_thread_release(hp_thread_t *t);
 /* Adds up every thread's statistics (and those of exited threads). */
 void hp_thread_sum_stats(hp_stats_t *out);
 u32 hp_thread_count(void);
+/* Bytes of free blocks in every thread's caches (read racily: statistics);
+ * *threads gets the number of threads with state. */
+u64 hp_thread_cached_bytes(u64 *threads);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);
