@@ -39,7 +39,7 @@ typedef struct peak_ctx {
   X(large_mapped, "large chunks' mappings")                                  \
   X(thread_cached, "free blocks parked in per-thread caches")                \
   X(free_listed, "free blocks on the shared per-class free lists")           \
-  X(blowup, "thread_cached when more than one thread had heapprof state")    \
+  X(blowup, "of thread_cached, blocks freed there, with more than one thread")    \
   X(shadow_mapped, "shadow counters of heap_mapped (8 per 64 bytes)")        \
   X(shadow_resident, "of those, resident (mincore)")                         \
   X(depot_bytes, "stack depot")                                              \
@@ -200,8 +200,9 @@ static void measure(snapshot_t *s) {
   hp_secondary_for_each(large_cb, o);
   hp_secondary_unlock();
   o->heap_mapped = o->primary_carved + o->large_mapped;
-  o->thread_cached = hp_thread_cached_bytes(&o->threads);
-  o->blowup = o->threads > 1 ? o->thread_cached : 0;
+  u64 freed;
+  o->thread_cached = hp_thread_cached_bytes(&freed, &o->threads);
+  o->blowup = o->threads > 1 ? freed : 0;
   o->shadow_mapped = o->heap_mapped >> HP_SHADOW_SCALE;
   o->depot_bytes = hp_stackdepot_bytes();
   /* The table is mapped whole and touched set by set. */

@@ -143,22 +143,15 @@ void hp_thread_sum_stats(hp_stats_t *out) {
 
 u32 hp_thread_count(void) { return live_threads; }
 
-static u64 cached_bytes(const hp_thread_t *t) {
-  u64 n = 0;
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++)
-    n += (u64)__atomic_load_n(&t->caches[c].count, __ATOMIC_RELAXED) *
-         hp_class_size(c);
-  return n;
-}
-
-u64 hp_thread_cached_bytes(u64 *nthreads) {
+u64 hp_thread_cached_bytes(u64 *freed, u64 *nthreads) {
   u64 n = 0, k = 0;
+  *freed = 0;
   hp_spin_lock(&registry_lock);
   for (hp_thread_t *t = threads; t; t = t->next, k++)
-    n += cached_bytes(t);
+    n += hp_primary_cache_bytes(t->caches, freed);
   hp_spin_unlock(&registry_lock);
   *nthreads = k;
-  return n + cached_bytes(&fallback);
+  return n + hp_primary_cache_bytes(fallback.caches, freed);
 }
 
 void hp_thread_flush_hibs(void) {

@@ -29,8 +29,9 @@ void hp_thread_release(hp_thread_t *t);
 void hp_thread_sum_stats(hp_stats_t *out);
 u32 hp_thread_count(void);
 /* Bytes of free blocks in every thread's caches (read racily: statistics);
- * *threads gets the number of threads with state. */
-u64 hp_thread_cached_bytes(u64 *threads);
+ * *freed gets those freed there (not fresh), *threads the number of
+ * threads with state. */
+u64 hp_thread_cached_bytes(u64 *freed, u64 *threads);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);
