@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind peak"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind peak} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -422,6 +422,11 @@ if want report; then
   } >"$repblock"
 fi
 
+# The peak tracker on and off (bench/allocprof/peak.sh).
+pblock=$OUT/block-peak.md
+want peak && { log "peak tracker: bench/allocprof/peak.sh"; BUILD=$B bench/allocprof/peak.sh "$OUT" "$TIMEIT" >"$pblock" 2>"$LOGS/peak.log" ||
+  { fail "bench/allocprof/peak.sh failed (log: $OUTREL/logs/peak.log)"; echo "(failed: see $OUTREL/logs/peak.log)" >"$pblock"; }; }
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -553,6 +558,9 @@ want report && splice bench-report "$repblock"
 grep -q '^<!-- bench-unwind:begin -->$' "$DOC" ||
   printf '\n## Allocation stacks: frame pointers and CFI\n\n<!-- bench-unwind:begin -->\n<!-- bench-unwind:end -->\n' >>"$DOC"
 want unwind && splice bench-unwind "$ublock"
+grep -q '^<!-- bench-peak:begin -->$' "$DOC" ||
+  printf '\n## The peak tracker on and off\n\n<!-- bench-peak:begin -->\n<!-- bench-peak:end -->\n' >>"$DOC"
+want peak && splice bench-peak "$pblock"
 log "tables written to $DOC"
 
 if want main; then

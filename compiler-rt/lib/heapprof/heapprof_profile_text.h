@@ -15,8 +15,10 @@
  *   \tcache line utilization: P.PP% (T of G lines touched), page utilization: P.PP% (T of G pages touched)
  *   \tallocator cycles (ave): malloc A.AA, free A.AA
  *   \tlive at dump: N, continued from earlier dumps: N
+ *   \tat the peak: N objects, B bytes                   (if it held any)
  *   Stack for id <id>:                                  after all blocks
  *   \    #k 0xPC in func file:line:col
+ *   Peak: B bytes (K bytes of blocks), ...               (peak=1)
  *   Summary: ...
  *
  * The first five lines of a block are upstream MemProf's text shape; the
