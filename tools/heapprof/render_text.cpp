@@ -161,6 +161,11 @@ static void summary(const Report &R, raw_ostream &OS) {
   }
   Tab.add({"accesses", std::to_string(T.accesses)});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
+  if (P.Peak.Known)
+    Tab.add({"peak", objects(P.Peak.Objects) + ", " +
+                         std::to_string(P.Peak.Bytes) + " bytes (" +
+                         humanBytes(P.Peak.Bytes) + ") at " +
+                         std::to_string(P.Peak.Ms) + " ms (see The peak)"});
   uint64_t Span = 0;
   for (const Process &Proc : P.Processes)
     Span = std::max(Span, Proc.LastMs);

@@ -27,6 +27,9 @@
 // TEXT: Peak: 10485760 bytes (10526720 bytes of blocks), 10 objects, 1 contexts, at {{[0-9]+}} ms
 // The report's text.
 // RUN: heapprof report %t.o | FileCheck %s --check-prefix=REPORT
+// REPORT: == Summary
+// REPORT: contexts 2
+// REPORT-NEXT: peak 13 objects, 13631488 bytes (13.0 MiB) at {{[0-9]+}} ms (see The peak)
 // REPORT: == The peak: the largest live heap
 // REPORT-NEXT: 13631488 bytes (13.0 MiB) requested in 13 objects at {{[0-9]+}} ms; the allocator's blocks 13684736 bytes (13.1 MiB)
 // REPORT-NEXT: bytes       %  objects  site
