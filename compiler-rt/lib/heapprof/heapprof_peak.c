@@ -347,4 +347,16 @@ void hp_peak_print_text(hp_buf_t *b) {
 
 void hp_peak_fork_prepare(void) { hp_spin_lock(&lock); }
 void hp_peak_fork_parent(void) { hp_spin_unlock(&lock); }
-void hp_peak_fork_child(void) { hp_spin_unlock(&lock); }
+/* The child's profile starts afresh (its HIB table is cleared), so does
+ * its peak: the parent's contexts have no records in it.  Its heap, the
+ * parent's at the fork, stays counted in live. */
+void hp_peak_fork_child(void) {
+  best->bytes = best->objects = best->block_bytes = best->contexts = 0;
+  if (best->ctx)
+    hp_memset(best->ctx, 0, best->cap * sizeof(peak_ctx_t));
+  nsnapshots = 0;
+  __atomic_store_n(&hp_peak.armed, 0, __ATOMIC_RELAXED);
+  if (hp_peak.on)
+    __atomic_store_n(&hp_peak.arm_level, 1, __ATOMIC_RELAXED);
+  hp_spin_unlock(&lock);
+}
