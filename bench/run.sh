@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare opcost"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare opcost peak"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare opcost} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare opcost peak} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -440,6 +440,11 @@ if want opcost; then
     BUILD=$B bench/allocprof/opcost.sh "$OUT" 2>"$LOGS/opcost.log" || echo "(failed: see $OUTREL/logs/opcost.log)"; } >"$ocblock"
 fi
 
+# The peak tracker on and off (bench/allocprof/peak.sh).
+pblock=$OUT/block-peak.md
+want peak && { log "peak tracker: bench/allocprof/peak.sh"; BUILD=$B bench/allocprof/peak.sh "$OUT" "$TIMEIT" >"$pblock" 2>"$LOGS/peak.log" ||
+  { fail "bench/allocprof/peak.sh failed (log: $OUTREL/logs/peak.log)"; echo "(failed: see $OUTREL/logs/peak.log)" >"$pblock"; }; }
+
 # ---------------------------------------------------------------- report ---
 hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
@@ -583,6 +588,9 @@ want fshare && splice bench-fshare "$fsblock"
 grep -q '^<!-- bench-opcost:begin -->$' "$DOC" ||
   printf '\n## Allocator profiler: cost of each feature\n\n<!-- bench-opcost:begin -->\n<!-- bench-opcost:end -->\n' >>"$DOC"
 want opcost && splice bench-opcost "$ocblock"
+grep -q '^<!-- bench-peak:begin -->$' "$DOC" ||
+  printf '\n## The peak tracker on and off\n\n<!-- bench-peak:begin -->\n<!-- bench-peak:end -->\n' >>"$DOC"
+want peak && splice bench-peak "$pblock"
 log "tables written to $DOC"
 
 if want main; then

@@ -10,6 +10,7 @@
 #include "commands.h"
 
 extern "C" {
+#include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
 #include "heapprof_opcost.h"
@@ -150,6 +151,16 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
   }
   for (uint64_t i = 0; i < d->nsections; i++) {
     const hpr_section_t *s = &d->sections[i];
+    if (s->tag == HPR_TAG_PEAK) {
+      printf("  peak:");
+      hpr_print_section_fields(s, hpr_peak_names, hpr_num_peak_names);
+      continue;
+    }
+    if (s->tag == HPR_TAG_OVERHEAD) {
+      printf("  overhead at the peak:");
+      hpr_print_section_fields(s, hpr_overhead_names, hpr_num_overhead_names);
+      continue;
+    }
     if (show_utilization(s) || show_false_sharing(s))
       continue;
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,

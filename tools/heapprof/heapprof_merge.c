@@ -38,6 +38,16 @@
  *            refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
+ *   the peak (tag 1, tag 5, peak_objects, peak_bytes): a dump holds the
+ *            peak of its process so far, so a process's peak is its last
+ *            dump's; of the processes, the one with the largest peak bytes
+ *            (the first on a tie) gives the sections, and the contexts'
+ *            peak fields come from its dumps holding that same peak (a
+ *            context freed before a checkpoint has a record only there).
+ *            Processes that ran at different times never held their peaks
+ *            at once: the largest is a heap that existed, a sum would not
+ *            be, and the contexts still add up to it.
+ *   other tagged sections are refused (no merge rule yet).
  *
  * A process is a pid with its main program's load bias (a pid reused by a
  * later process has, under ASLR, another bias); a second dump with the
@@ -49,6 +59,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
 #include "heapprof_opcost.h"
+#include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 
 #include <dirent.h>
@@ -61,7 +72,7 @@
 #include <unistd.h>
 
 #define NMIB 27
-#define NEXT_OUT 26 /* extension fields written: hpr_ext_names */
+#define NEXT_OUT HP_EXT_MAX_FIELDS /* room; hpr_num_ext_names are written */
 #define EXT_MAGIC 0x0076005458455048ull
 #define RAW_MAGIC 0xff6d70726f667281ull
 
@@ -366,6 +377,11 @@ static bool state_field(size_t f) {
   return !strncmp(n, "live_", 5);
 }
 
+/* The peak's per-context fields: only the winning process's last dump. */
+static bool peak_field(size_t f) {
+  return !strncmp(hpr_ext_names[f], "peak_", 5);
+}
+
 /* ------------------------------------------------------------- output */
 
 typedef struct buf {
@@ -419,6 +435,7 @@ typedef struct totals {
   fs_pair_t *pairs;
   size_t npairs;
   hpo_section_t opcost[3]; /* tags 2, 3, 4; tag 0 while no dump had one */
+  const hpr_dump_t *peak; /* whose peak sections go out, or NULL */
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -466,11 +483,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   put64(b, t->ms);
   put64(b, t->pid);
   put64(b, t->evictions);
-  put64(b, NEXT_OUT);
+  put64(b, hpr_num_ext_names);
   put64(b, c->n);
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
-    put(b, c->v[i].ext, sizeof(c->v[i].ext));
+    put(b, c->v[i].ext, hpr_num_ext_names * 8);
   }
   put64(b, l->n);
   for (size_t i = 0; i < l->n; i++) {
@@ -498,12 +515,22 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->frees);
     put64(b, x->freed_bytes);
   }
-  /* Tagged sections (extension v3), ascending tags. */
+  /* Tagged sections (extension v3), ascending tags: 1 and 5 the winning
+   * process's peak, 2-4 summed, 6 and 7 from each process's last dump. */
+  const hpr_section_t *secs[2] = {
+      t->peak ? hpr_section(t->peak, HPR_TAG_PEAK) : NULL,
+      t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
-  uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0);
+  uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) +
+                  (secs[0] != NULL) + (secs[1] != NULL);
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
+  if (secs[0]) {
+    put64(b, secs[0]->tag);
+    put64(b, secs[0]->size);
+    put(b, secs[0]->data, secs[0]->size);
+  }
   for (int i = 0; i < 3; i++) {
     if (!t->opcost[i].tag)
       continue;
@@ -517,6 +544,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, size);
     put(b, p, size);
     free(p);
+  }
+  if (secs[1]) {
+    put64(b, secs[1]->tag);
+    put64(b, secs[1]->size);
+    put(b, secs[1]->data, secs[1]->size);
   }
   if (t->have_fs) {
     put64(b, SEC_FALSE_SHARING);
@@ -824,6 +856,7 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size);
       else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
+               tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
@@ -848,6 +881,19 @@ int heapprof_merge_main(int argc, char **argv) {
     qsort(dumps, nd, sizeof(dump_ref_t), cmp_dump);
   for (size_t i = 0; i < nd; i++)
     procs[dumps[i].proc].last = i;
+  /* The process with the largest peak (its last dump's). */
+  size_t peak_proc = np;
+  uint64_t peak_bytes = 0;
+  for (size_t p = 0; p < np && !rc; p++) {
+    uint64_t v;
+    const hpr_section_t *s = hpr_section(dumps[procs[p].last].d, HPR_TAG_PEAK);
+    if (hpr_section_field(s, hpr_peak_names, hpr_num_peak_names, "peak_bytes",
+                          &v) &&
+        (peak_proc == np || v > peak_bytes)) {
+      peak_proc = p;
+      peak_bytes = v;
+    }
+  }
 
   layout_t layout = {0};
   contexts_t ctx = {0};
@@ -856,6 +902,12 @@ int heapprof_merge_main(int argc, char **argv) {
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = dumps[i].d;
     bool last = procs[dumps[i].proc].last == i;
+    uint64_t pb;
+    bool same_peak =
+        dumps[i].proc == peak_proc &&
+        hpr_section_field(hpr_section(d, HPR_TAG_PEAK), hpr_peak_names,
+                          hpr_num_peak_names, "peak_bytes", &pb) &&
+        pb == peak_bytes;
     xlate_t *x = make_xlate(&layout, d, i == 0);
     /* The dump's stacks sorted by id, to find each MIB's. */
     const hpr_stack_t **by_id = xcalloc(d->nstacks, sizeof(*by_id));
@@ -901,9 +953,11 @@ int heapprof_merge_main(int argc, char **argv) {
         merge_mib(c->f, f);
       c->counted = true;
       uint64_t nf = mib->has_ext ? d->ext_nfields : 0;
-      for (size_t e = 0; e < NEXT_OUT && e < nf; e++) {
+      for (size_t e = 0; e < hpr_num_ext_names && e < nf; e++) {
         uint64_t v = mib->ext[e];
-        if (state_field(e))
+        if (peak_field(e))
+          c->ext[e] = same_peak ? v : c->ext[e];
+        else if (state_field(e))
           c->ext[e] += last ? v : 0;
         else if (!strcmp(hpr_ext_names[e], "max_size64"))
           c->ext[e] = v > c->ext[e] ? v : c->ext[e];
@@ -960,6 +1014,8 @@ int heapprof_merge_main(int argc, char **argv) {
   for (size_t p = 0; p < np; p++)
     free(fsp[p].v);
   free(fsp);
+  if (!rc && peak_proc < np)
+    t->peak = dumps[procs[peak_proc].last].d;
 
   if (!rc) {
     buf_t b = {0};

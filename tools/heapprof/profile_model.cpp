@@ -8,6 +8,7 @@
 #include "heapprof_opcost.h"
 
 extern "C" {
+#include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
 
@@ -55,6 +56,13 @@ void Counts::add(const Counts &O) {
   max_size = std::max(max_size, O.max_size);
 }
 
+uint64_t Peak::overhead(const char *Name) const {
+  for (const auto &KV : Overhead)
+    if (KV.first == Name)
+      return KV.second;
+  return 0;
+}
+
 std::vector<const Frame *> Context::frames(const Profile &P) const {
   std::vector<const Frame *> Out;
   for (uint32_t L : Stack)
@@ -88,7 +96,7 @@ namespace {
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
       FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
-      LiveBytes, Class[4], LiveClass[4], Util[6];
+      LiveBytes, Class[4], LiveClass[4], Util[6], PeakObjects, PeakBytes;
   ExtIndex() {
     auto Find = [](const char *Name) {
       for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
@@ -112,6 +120,8 @@ struct ExtIndex {
                                 "live_touched_pages", "live_page_bytes"};
     for (int I = 0; I < 6; I++)
       Util[I] = Find(UtilNames[I]);
+    PeakObjects = Find("peak_objects");
+    PeakBytes = Find("peak_bytes");
     const char *Names[4] = {"small", "medium", "large", "xlarge"};
     for (int I = 0; I < 4; I++) {
       Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
@@ -169,7 +179,7 @@ private:
   uint32_t module(const std::string &BuildId, const std::string &Path,
                   bool Main, uint64_t Start);
   SegmentMap segments(const hpr_dump_t &D);
-  bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
+  bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last, bool PeakDump,
                std::string &Err);
   void addHeapUtilization(const hpr_dump_t &D);
   void addFalseSharing();
@@ -359,7 +369,7 @@ void Loader::addFalseSharing() {
 }
 
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
-                     std::string &Err) {
+                     bool PeakDump, std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
   SegmentMap SM = segments(D);
   P.Processes[R.Process].MainModule = SM.Main;
@@ -500,6 +510,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.live_touched_pages += ExtGet(M, Ext.Util[4]);
       C.live_page_bytes += ExtGet(M, Ext.Util[5]);
     }
+    // Every dump that holds the same peak holds the same values for the
+    // contexts it has a record of.
+    if (PeakDump) {
+      C.peak_objects = ExtGet(M, Ext.PeakObjects);
+      C.peak_bytes = ExtGet(M, Ext.PeakBytes);
+    }
   }
 
   // Extension v2 always has its bin section (empty if nothing happened).
@@ -639,11 +655,69 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     if (L == SIZE_MAX || Refs[I].Order >= Refs[L].Order)
       L = I;
   }
+  // The peak: the process whose last dump has the most peak bytes.
+  size_t PeakRef = SIZE_MAX;
+  for (size_t Proc = 0; Proc < LastRef.size(); Proc++) {
+    if (LastRef[Proc] == SIZE_MAX)
+      continue;
+    const DumpRef &R = Refs[LastRef[Proc]];
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
+    uint64_t V;
+    if (!hpr_section_field(S, hpr_peak_names, hpr_num_peak_names,
+                           "peak_bytes", &V))
+      continue;
+    P.Peak.Processes++;
+    if (PeakRef == SIZE_MAX || V > P.Peak.Bytes) {
+      PeakRef = LastRef[Proc];
+      P.Peak.Bytes = V;
+    }
+  }
+  if (PeakRef != SIZE_MAX) {
+    const DumpRef &R = Refs[PeakRef];
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
+    auto Get = [&](const char *Name, uint64_t &Out) {
+      hpr_section_field(S, hpr_peak_names, hpr_num_peak_names, Name, &Out);
+    };
+    P.Peak.Known = true;
+    P.Peak.Pid = D.ext_pid;
+    Get("peak_block_bytes", P.Peak.BlockBytes);
+    Get("peak_objects", P.Peak.Objects);
+    Get("peak_ms", P.Peak.Ms);
+    Get("peak_contexts", P.Peak.Contexts);
+    Get("threshold_bytes", P.Peak.ThresholdBytes);
+    Get("snapshots", P.Peak.Snapshots);
+    const hpr_section_t *O = hpr_section(&D, HPR_TAG_OVERHEAD);
+    for (size_t I = 0; O && I < hpr_num_overhead_names; I++) {
+      uint64_t V;
+      if (hpr_section_field(O, hpr_overhead_names, hpr_num_overhead_names,
+                            hpr_overhead_names[I], &V))
+        P.Peak.Overhead.push_back({hpr_overhead_names[I], V});
+    }
+  }
+  P.Have[static_cast<unsigned>(Field::peak_objects)] &= P.Peak.Known;
+  P.Have[static_cast<unsigned>(Field::peak_bytes)] &= P.Peak.Known;
+
+  // A dump holds its process's peak so far; the contexts of the winning
+  // peak are named by every dump of that process holding the same peak
+  // (peak bytes only grow: equal bytes, the same snapshot).  A context all
+  // of whose chunks were freed before a checkpoint has a record only in
+  // that earlier dump.
+  auto SamePeak = [&](const DumpRef &R) {
+    if (PeakRef == SIZE_MAX || R.Process != Refs[PeakRef].Process)
+      return false;
+    uint64_t V;
+    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+    return hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
+                             hpr_num_peak_names, "peak_bytes", &V) &&
+           V == P.Peak.Bytes;
+  };
   for (size_t I = 0; I < Refs.size(); I++) {
     const DumpRef &R = Refs[I];
     hpr_file_t Named = *Files[R.File];
     Named.path = Paths[R.File].c_str();
-    if (!addDump(Named, R, LastRef[R.Process] == I, Err))
+    if (!addDump(Named, R, LastRef[R.Process] == I, SamePeak(R), Err))
       return false;
     AnyDump = true;
   }

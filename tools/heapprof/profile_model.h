@@ -71,7 +71,9 @@ namespace heapprof {
   X(live_line_bytes, "live bytes on the touched lines")                        \
   X(live_pages, "pages holding live objects at the last dump, each once")      \
   X(live_touched_pages, "of those, where a live object's line was touched")    \
-  X(live_page_bytes, "live bytes on the touched pages")
+  X(live_page_bytes, "live bytes on the touched pages")  \
+  X(peak_objects, "objects live at the heap's peak (peak_objects)")           \
+  X(peak_bytes, "their requested bytes (peak_bytes)")
 
 enum class Field : unsigned {
 #define X(Name, Desc) Name,
@@ -165,6 +167,21 @@ struct FalseSharing {
   std::vector<FalseSharingPair> Pairs;
 };
 
+// The heap's peak (tags 1 and 5 of the extension).  A dump holds its
+// process's peak so far, so a process's peak is its last dump's; of several
+// processes the report shows the one with the largest peak (the contexts'
+// peak_objects and peak_bytes are that process's), as heapprof merge does.
+struct Peak {
+  bool Known = false;      // the winning process's last dump has tag 1
+  uint64_t Pid = 0;        // that process
+  size_t Processes = 0;    // processes with a peak
+  uint64_t Bytes = 0, BlockBytes = 0, Objects = 0, Ms = 0, Contexts = 0;
+  uint64_t ThresholdBytes = 0, Snapshots = 0;
+  // Tag 5, by name (heapprof_peak_sections.c's order); empty if absent.
+  std::vector<std::pair<std::string, uint64_t>> Overhead;
+  uint64_t overhead(const char *Name) const;
+};
+
 struct Profile {
   std::vector<Process> Processes;
   std::vector<Module> Modules;
@@ -180,6 +197,7 @@ struct Profile {
   // calls, 4 PMU events) of every dump added up row by row, as payload
   // bytes (heapprof_opcost.h decodes them); empty when no dump had one.
   std::vector<uint8_t> Cost[3];
+  struct Peak Peak;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

@@ -120,6 +120,13 @@ static void summary(OStream &J, const Report &R) {
     Count("live_bytes", Field::live_bytes, P.Total.live_bytes);
     J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
     J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
+    if (P.Peak.Known) {
+      J.attribute("peak_bytes", static_cast<int64_t>(P.Peak.Bytes));
+      J.attribute("peak_ms", static_cast<int64_t>(P.Peak.Ms));
+    } else {
+      J.attribute("peak_bytes", nullptr);
+      J.attribute("peak_ms", nullptr);
+    }
     uint64_t Span = 0;
     for (const Process &Proc : P.Processes)
       Span = std::max(Span, Proc.LastMs);
@@ -249,6 +256,70 @@ static void costs(OStream &J, const Report &R) {
       });
     });
   }
+  J.attributeEnd();
+}
+
+// The peak's details (summary.peak_bytes and peak_ms are its headline):
+// null without a peak.
+static void peak(OStream &J, const Report &R) {
+  const Peak &K = R.P->Peak;
+  J.attributeBegin("peak");
+  if (!R.PeakInfo.Known) {
+    J.value(nullptr);
+    J.attributeEnd();
+    return;
+  }
+  J.object([&] {
+    J.attribute("bytes", static_cast<int64_t>(K.Bytes));
+    J.attribute("block_bytes", static_cast<int64_t>(K.BlockBytes));
+    J.attribute("objects", static_cast<int64_t>(K.Objects));
+    J.attribute("ms", static_cast<int64_t>(K.Ms));
+    J.attribute("contexts", static_cast<int64_t>(K.Contexts));
+    J.attribute("pid", static_cast<int64_t>(K.Pid));
+    J.attribute("processes", static_cast<int64_t>(K.Processes));
+    J.attribute("threshold_bytes", static_cast<int64_t>(K.ThresholdBytes));
+    J.attribute("snapshots", static_cast<int64_t>(K.Snapshots));
+    J.attribute("unnamed_bytes", static_cast<int64_t>(R.PeakUnnamed));
+    J.attributeArray("top", [&] {
+      for (const PeakRow &Row : R.Peak) {
+        const Context &Ctx = R.P->Contexts[Row.Context];
+        J.object([&] {
+          J.attributeArray("stack", [&] {
+            for (const Frame *F : Ctx.frames(*R.P))
+              jsonFrame(J, *F);
+          });
+          J.attribute("peak_objects", static_cast<int64_t>(Ctx.C.peak_objects));
+          J.attribute("peak_bytes", static_cast<int64_t>(Ctx.C.peak_bytes));
+          percentAttr(J, "percent", Row.Percent);
+        });
+      }
+    });
+    const OverheadRows &O = R.Overhead;
+    J.attributeBegin("overhead");
+    if (!O.Known) {
+      J.value(nullptr);
+    } else {
+      J.object([&] {
+        J.attribute("requested", static_cast<int64_t>(O.Requested));
+        J.attribute("blocks", static_cast<int64_t>(O.Blocks));
+        J.attribute("internal_fragmentation", static_cast<int64_t>(O.Internal));
+        J.attribute("headers", static_cast<int64_t>(O.Headers));
+        J.attribute("rounding", static_cast<int64_t>(O.Rounding));
+        J.attribute("blowup", static_cast<int64_t>(O.Blowup));
+        J.attribute("external_fragmentation", static_cast<int64_t>(O.External));
+        J.attribute("metadata", static_cast<int64_t>(O.Metadata));
+        J.attribute("heap_mapped", static_cast<int64_t>(O.HeapMapped));
+        J.attribute("heap_resident", static_cast<int64_t>(O.HeapResident));
+        J.attribute("process_resident", static_cast<int64_t>(O.ProcessRss));
+        J.attribute("threads", static_cast<int64_t>(O.Threads));
+        J.attributeObject("raw", [&] {
+          for (const auto &KV : K.Overhead)
+            J.attribute(KV.first, static_cast<int64_t>(KV.second));
+        });
+      });
+    }
+    J.attributeEnd();
+  });
   J.attributeEnd();
 }
 
@@ -459,6 +530,7 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
     J.attributeEnd();
 
     costs(J, R);
+    peak(J, R);
   });
   OS << "\n";
 }

@@ -161,6 +161,11 @@ static void summary(const Report &R, raw_ostream &OS) {
   }
   Tab.add({"accesses", std::to_string(T.accesses)});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
+  if (P.Peak.Known)
+    Tab.add({"peak", objects(P.Peak.Objects) + ", " +
+                         std::to_string(P.Peak.Bytes) + " bytes (" +
+                         humanBytes(P.Peak.Bytes) + ") at " +
+                         std::to_string(P.Peak.Ms) + " ms (see The peak)"});
   uint64_t Span = 0;
   for (const Process &Proc : P.Processes)
     Span = std::max(Span, Proc.LastMs);
@@ -551,6 +556,72 @@ static void costs(const Report &R, raw_ostream &OS) {
   }
 }
 
+static std::string bytesText(uint64_t B) {
+  return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
+}
+
+// The heap's peak: when, how big, who held it, and what the allocator's
+// bytes there are made of.
+static void peak(const Report &R, raw_ostream &OS) {
+  const Profile &P = *R.P;
+  const Peak &K = P.Peak;
+  heading(OS, "The peak: the largest live heap");
+  if (!R.PeakInfo.Known) {
+    OS << "(the profile has no peak: written with peak=0 or by an older "
+          "heapprof runtime)\n";
+    return;
+  }
+  std::string Who;
+  if (K.Processes > 1)
+    Who = " (pid " + std::to_string(K.Pid) + ", the largest of " +
+          std::to_string(K.Processes) + " processes)";
+  OS << bytesText(K.Bytes) << " requested in " << objects(K.Objects) << " at "
+     << K.Ms << " ms" << Who << "; the allocator's blocks "
+     << bytesText(K.BlockBytes) << "\n";
+  if (!R.Peak.empty()) {
+    TextTable Tab({"bytes", "%", "objects", "site"}, "rrrl");
+    for (const PeakRow &Row : R.Peak) {
+      const Context &Ctx = P.Contexts[Row.Context];
+      const Frame &F = P.Locations[Ctx.Stack[0]].Frames[0];
+      std::string W = where(F);
+      Tab.add({std::to_string(Ctx.C.peak_bytes), percent(Row.Percent),
+               std::to_string(Ctx.C.peak_objects),
+               F.Function + (W.empty() ? "" : " (" + W + ")")});
+    }
+    Tab.print(OS);
+    omitted(OS, R.PeakInfo, "context", "contexts");
+  }
+  if (R.PeakUnnamed)
+    OS << "(" << bytesText(R.PeakUnnamed)
+       << " of the peak in contexts these dumps don't name: their chunks "
+          "were freed before an earlier checkpoint; read it too)\n";
+  const OverheadRows &O = R.Overhead;
+  if (!O.Known)
+    return;
+  OS << "memory overhead at the peak:\n";
+  TextTable Tab({"", "", ""}, "lrl");
+  auto Pct = [&](uint64_t V) {
+    return O.HeapMapped ? percent(100.0 * V / O.HeapMapped) + " of the heap"
+                        : std::string();
+  };
+  Tab.add({"requested", bytesText(O.Requested), Pct(O.Requested)});
+  Tab.add({"internal fragmentation", bytesText(O.Internal), Pct(O.Internal)});
+  Tab.add({"  headers", bytesText(O.Headers), ""});
+  Tab.add({"  rounding and pages", bytesText(O.Rounding), ""});
+  Tab.add({"memory blowup", bytesText(O.Blowup),
+           O.Threads > 1 ? Pct(O.Blowup)
+                         : std::string("(one thread: none)")});
+  Tab.add({"external fragmentation", bytesText(O.External),
+           Pct(O.External)});
+  Tab.add({"heap mapped", bytesText(O.HeapMapped), ""});
+  Tab.add({"heap resident", bytesText(O.HeapResident), ""});
+  Tab.add({"metadata", bytesText(O.Metadata), "(besides the heap)"});
+  for (const auto &KV : O.MetadataParts)
+    Tab.add({"  " + KV.first, bytesText(KV.second), ""});
+  Tab.add({"process resident", bytesText(O.ProcessRss), ""});
+  Tab.print(OS, "  ");
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -569,4 +640,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   heapUtilization(R, OS);
   falseSharing(R, OS);
   costs(R, OS);
+  peak(R, OS);
 }

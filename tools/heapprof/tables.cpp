@@ -80,6 +80,7 @@ public:
     cold();
     falseSharing();
     costs();
+    peak();
     return std::move(R);
   }
 
@@ -101,6 +102,7 @@ private:
   void cold();
   void falseSharing();
   void costs();
+  void peak();
 
   const Profile &P;
   Report R;
@@ -582,6 +584,53 @@ void Builder::costs() {
   }
   for (hpo_section_t &X : S)
     hpo_free(&X);
+}
+
+void Builder::peak() {
+  if (!P.Peak.Known || !P.has(Field::peak_bytes)) {
+    R.PeakInfo.Known = false;
+    R.PeakInfo.Lacks = "the peak (tag 1)";
+    return;
+  }
+  uint64_t Named = 0;
+  for (uint32_t I = 0; I < P.Contexts.size(); I++)
+    if (P.Contexts[I].C.peak_objects) {
+      Named += P.Contexts[I].C.peak_bytes;
+      R.Peak.push_back(
+          {I, 100.0 * ratio(P.Contexts[I].C.peak_bytes, P.Peak.Bytes)});
+    }
+  R.PeakUnnamed = P.Peak.Bytes - std::min(P.Peak.Bytes, Named);
+  std::stable_sort(R.Peak.begin(), R.Peak.end(),
+                   [&](const PeakRow &A, const PeakRow &B) {
+                     return P.Contexts[A.Context].C.peak_bytes >
+                            P.Contexts[B.Context].C.peak_bytes;
+                   });
+  cut(R.Peak, R.PeakInfo);
+
+  const Peak &K = P.Peak;
+  if (K.Overhead.empty())
+    return;
+  OverheadRows &O = R.Overhead;
+  O.Known = true;
+  O.Requested = K.overhead("requested_bytes");
+  O.Blocks = K.overhead("block_bytes");
+  O.Internal = O.Blocks - std::min(O.Blocks, O.Requested);
+  O.Headers = std::min(K.overhead("header_bytes"), O.Internal);
+  O.Rounding = O.Internal - O.Headers;
+  O.HeapMapped = K.overhead("heap_mapped");
+  O.HeapResident = K.overhead("heap_resident");
+  O.Blowup = K.overhead("blowup");
+  uint64_t Used = O.Blocks + O.Blowup;
+  O.External = O.HeapMapped - std::min(O.HeapMapped, Used);
+  for (const char *Name :
+       {"shadow_resident", "depot_bytes", "hib_table_bytes",
+        "thread_state_bytes", "free_index_bytes", "peak_table_bytes"}) {
+    uint64_t V = K.overhead(Name);
+    O.MetadataParts.push_back({Name, V});
+    O.Metadata += V;
+  }
+  O.ProcessRss = K.overhead("process_rss");
+  O.Threads = K.overhead("threads");
 }
 
 Report heapprof::buildReport(const Profile &P, const TableOptions &Opts) {

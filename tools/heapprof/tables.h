@@ -12,6 +12,8 @@
 //   Direct     per function that called the allocator, by size class
 //   CallGraph  gprof-style entries, recursion cycles merged
 //   Cold       long-lived, rarely touched contexts
+//   Peak       contexts by their bytes at the heap's peak, and the
+//              allocator's overhead there (docs/allocator-profiler.md)
 //
 //===----------------------------------------------------------------------===//
 #ifndef HEAPPROF_TOOL_TABLES_H
@@ -132,6 +134,23 @@ struct PmuInfo {
   std::vector<std::string> Events;  // the events counted
 };
 
+struct PeakRow {
+  uint32_t Context;
+  double Percent; // of the peak's bytes
+};
+
+// Memory overhead at the peak, by the allocator-profiler definitions
+// (docs/allocator-profiler.md, section 5); every number in bytes.
+struct OverheadRows {
+  bool Known = false;
+  uint64_t Requested = 0, Blocks = 0, Internal = 0, Headers = 0,
+           Rounding = 0, Blowup = 0, External = 0, Metadata = 0,
+           HeapMapped = 0, HeapResident = 0, ProcessRss = 0;
+  uint64_t Threads = 0;
+  // The metadata's parts: name, bytes.
+  std::vector<std::pair<std::string, uint64_t>> MetadataParts;
+};
+
 struct Table {
   bool Known = true; // false: the profile lacks what the table needs
   std::string Lacks; // then: which field, for the message
@@ -164,6 +183,10 @@ struct Report {
   Table SyscallInfo;
   std::vector<PmuRow> Pmu;
   PmuInfo PmuEvents;
+  std::vector<PeakRow> Peak; // by peak bytes
+  Table PeakInfo;
+  uint64_t PeakUnnamed = 0; // peak bytes of contexts no dump read names
+  OverheadRows Overhead;
   std::vector<std::string> Warnings;
 };
 

@@ -180,6 +180,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
+  bool arm = hp_peak.on && hp_peak_grow(&t->peak_pending, size);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
@@ -201,6 +202,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                               user_beg != block + HP_CHUNK_HEADER_SIZE && c, kind, 0),
                    __ATOMIC_RELEASE);
   hp_thread_release(t);
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm();
   return (void *)user_beg;
 }
 
@@ -351,6 +354,9 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
 static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   if (!p)
     return;
+  /* At a top of the heap: snapshot it while this chunk is still live. */
+  if (HP_UNLIKELY(__atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   if (HP_UNLIKELY(hp_pmu_on))
     hp_pmu_begin(op);
   bool profiling = hp_flags.profiling;
@@ -403,6 +409,8 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
     hp_secondary_free(u);
   t->stats.frees++;
   t->stats.freed_bytes += size;
+  if (hp_peak.on)
+    hp_peak_shrink(&t->peak_pending, size);
   u64 cycles = 0;
   if (HP_UNLIKELY(sampled)) {
     cycles = hp_rdtsc() - t0;
@@ -450,6 +458,8 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
  * thread freed p meanwhile (reported). */
 static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                               uptr fp) {
+  if (HP_UNLIKELY(size < old && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   bool profiling = hp_flags.profiling;
   bool sampled = sample_cycles(profiling, HP_OP_REALLOC);
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
@@ -511,6 +521,11 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.malloced_bytes += size;
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
+  bool arm = false;
+  if (hp_peak.on && size >= old)
+    arm = hp_peak_grow(&t->peak_pending, size - old);
+  else if (hp_peak.on)
+    hp_peak_shrink(&t->peak_pending, old - size);
   h->alloc_cycles = 0;
   if (HP_LIKELY(profiling)) {
     u64 cycles = 0;
@@ -527,6 +542,8 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
                    __ATOMIC_RELEASE);
   hp_thread_release(t);
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm();
   return (void *)u;
 }
 

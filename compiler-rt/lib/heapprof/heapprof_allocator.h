@@ -60,6 +60,14 @@ bool hp_primary_owns(uptr p);
 /* Calls fn(block, class_size, arg) for every block ever handed out. */
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
                                void *arg);
+/* Bytes of the blocks in one thread's caches (read racily: statistics);
+ * *freed gets those that were freed there (not fresh from a region). */
+u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed);
+/* Calls fn for every region: its class id, start, bytes carved, blocks on
+ * its free list and block size (read without its lock: statistics). */
+void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
+                                           u64 nfree, u32 size, void *arg),
+                                void *arg);
 void hp_primary_lock_all(void);
 void hp_primary_unlock_all(void);
 u64 hp_primary_mapped_bytes(void);

@@ -345,6 +345,29 @@ void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
   }
 }
 
+u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed) {
+  u64 all = 0;
+  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
+    u32 n = HP_MIN(__atomic_load_n(&caches[c].count, __ATOMIC_RELAXED),
+                   (u32)HP_CACHE_MAX);
+    for (u32 i = 0; i < n; i++)
+      *freed += (caches[c].blocks[i] & FRESH_BIT) ? 0 : class_sizes[c];
+    all += (u64)n * class_sizes[c];
+  }
+  return all;
+}
+
+void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
+                                           u64 nfree, u32 size, void *arg),
+                                void *arg) {
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
+    region_t *r = &regions[c];
+    if (c != HP_NUM_CLASSES)
+      fn(c, r->beg, __atomic_load_n(&r->high, __ATOMIC_ACQUIRE),
+         __atomic_load_n(&r->nfree, __ATOMIC_RELAXED), r->size, arg);
+  }
+}
+
 void hp_primary_lock_all(void) {
   for (u32 c = 1; c < HP_NUM_REGIONS; c++)
     hp_spin_lock(&regions[c].lock);

@@ -10,9 +10,11 @@ static const struct {
   u64 tag;
   hp_ext_section_writer_t *write;
 } sections[] = {
+    {HP_EXT_SEC_PEAK, hp_peak_write_section},
     {HP_EXT_SEC_OP_CLASSES, hp_opclass_write_section},
     {HP_EXT_SEC_SYSCALLS, hp_syscalls_write_section},
     {HP_EXT_SEC_PMU, hp_pmu_write_section},
+    {HP_EXT_SEC_OVERHEAD, hp_peak_write_overhead},
     {HP_EXT_SEC_FALSE_SHARING, hp_fshare_section_write},
     {HP_EXT_SEC_UTILIZATION, hp_util_section_write},
     {0, NULL},

@@ -20,7 +20,9 @@ typedef struct hp_mib {
 #undef HP_MIB_FIELD
 } hp_mib_t;
 
-/* heapprof's additions; fields summed on merge unless noted.  Sizes count
+/* heapprof's additions; fields summed on merge unless noted.  peak_objects
+ * and peak_bytes are no event's: a dump sets them on its records from the
+ * peak tracker (heapprof_peak.h), so merges inside a dump only add zeros.  Sizes count
  * as in TotalSize (a 0-byte request is 1 byte).  bytes_<class> are deltas
  * like TotalSize (a continuation adds 0); live_bytes and live_bytes_<class>
  * describe the dump's moment (only live events add to them), so within a
@@ -55,7 +57,9 @@ typedef struct hp_mib {
   X(live_line_bytes, "live requested bytes on those touched lines")          \
   X(live_pages, "pages holding the live chunks' bytes, each once")           \
   X(live_touched_pages, "of those, where a live chunk has a touched line")   \
-  X(live_page_bytes, "live requested bytes on those touched pages")
+  X(live_page_bytes, "live requested bytes on those touched pages")   \
+  X(peak_objects, "chunks live at the heap's peak so far (set at dump)")     \
+  X(peak_bytes, "their requested bytes (set at dump)")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;

@@ -76,6 +76,10 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
                 (unsigned long long)x->live_at_dump,
                 (unsigned long long)x->continuations,
                 (unsigned long long)x->live_bytes);
+  if (x->peak_objects)
+    hp_buf_printf(b, "\tat the peak: %llu objects, %llu bytes\n",
+                  (unsigned long long)x->peak_objects,
+                  (unsigned long long)x->peak_bytes);
 }
 
 /* The terse line is for scripts: every one of its 16 fields is a number.
@@ -136,6 +140,7 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
     hp_buf_printf(b, "\n");
   }
   hp_util_text(b);
+  hp_peak_print_text(b);
   hp_buf_printf(b,
                 "Summary: %u contexts, %llu allocations, %llu bytes, %llu "
                 "accesses, %llu HIB table evictions\n",

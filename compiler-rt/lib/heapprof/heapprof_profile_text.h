@@ -16,9 +16,11 @@
  *   \tlive utilization: lines P.PP% (B live bytes on T touched of L lines), pages P.PP% (B live bytes on T touched of P pages)
  *   \tallocator cycles (ave): malloc A.AA, free A.AA
  *   \tlive at dump: N, continued from earlier dumps: N
+ *   \tat the peak: N objects, B bytes                   (if it held any)
  *   Stack for id <id>:                                  after all blocks
  *   \    #k 0xPC in func file:line:col
  *   Heap utilization: lines P.PP% (B live bytes on T touched of L lines), pages ...   (heap_utilization)
+ *   Peak: B bytes (K bytes of blocks), ...               (peak=1)
  *   Summary: ...
  *
  * The first five lines of a block are upstream MemProf's text shape; the

@@ -49,6 +49,7 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_thread_init();
   hp_pmu_init();
   hp_syscalls_charge_outside(); /* the allocator's reservations */
+  hp_peak_init();
   hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
   hp_spin_unlock(&init_lock);
@@ -99,6 +100,23 @@ static void map_put(dump_map_t *m, const hp_hib_t *h) {
 }
 
 static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
+
+/* A context's objects and bytes at the peak go into its record in this
+ * dump, if it has one.  One without (all its chunks were freed before an
+ * earlier checkpoint, which recorded them with the same peak) gets none:
+ * the readers take its values from that earlier dump (docs/formats.md). */
+static void peak_cb(u64 stack_id, u64 objects, u64 bytes, void *arg) {
+  dump_map_t *m = arg;
+  if (!m->cap)
+    return;
+  u32 i = (u32)((stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
+  while (m->slots[i].stack_id && m->slots[i].stack_id != stack_id)
+    i = (i + 1) & (m->cap - 1);
+  if (m->slots[i].stack_id) {
+    m->slots[i].ext.peak_objects = objects;
+    m->slots[i].ext.peak_bytes = bytes;
+  }
+}
 
 typedef struct fold_ctx {
   dump_map_t *map;
@@ -372,6 +390,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_util_dump_begin(); /* before the fold clears live chunks' counters */
   hp_for_each_live_chunk(fold_cb, &f);
   hp_util_dump_end();
+  hp_peak_dump(peak_cb, &map);
   u32 n = map_sorted(&map);
 
   hp_procmap_t pm;

@@ -378,6 +378,7 @@ static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
 
 static void fork_prepare(void) {
   hp_rtl_lock();
+  hp_peak_fork_prepare();
   hp_thread_fork_prepare();
   hp_stackdepot_lock();
   hp_primary_lock_all();
@@ -393,6 +394,7 @@ static void fork_parent(void) {
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_parent();
+  hp_peak_fork_parent();
   hp_rtl_unlock();
 }
 
@@ -407,6 +409,7 @@ static void fork_child(void) {
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_child();
+  hp_peak_fork_child();
   hp_rtl_unlock();
   hp_hib_table_clear(&hp_hib_table);
   hp_symbolizer_fork_child();

@@ -97,6 +97,7 @@ static void thread_exit(void *arg) {
   hp_syscalls_charge_outside(); /* page releases of the drain */
   hp_pmu_thread_exit();
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
+  hp_peak_thread_exit(&t->peak_pending);
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
@@ -151,6 +152,17 @@ void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg) {
     fn(t, arg);
   fn(&fallback, arg);
   hp_spin_unlock(&registry_lock);
+}
+
+u64 hp_thread_cached_bytes(u64 *freed, u64 *nthreads) {
+  u64 n = 0, k = 0;
+  *freed = 0;
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next, k++)
+    n += hp_primary_cache_bytes(t->caches, freed);
+  hp_spin_unlock(&registry_lock);
+  *nthreads = k;
+  return n + hp_primary_cache_bytes(fallback.caches, freed);
 }
 
 void hp_thread_flush_hibs(void) {

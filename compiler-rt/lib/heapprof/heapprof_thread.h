@@ -15,6 +15,7 @@ typedef struct hp_thread {
   uptr stack_top;      /* frames at or above this are not the program's */
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
+  s64 peak_pending;   /* requested bytes not yet published (heapprof_peak.h) */
   u32 tid;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
   hp_opc_table_t opc;  /* calls and cycles by operation class */
@@ -31,6 +32,10 @@ u32 hp_thread_count(void);
 /* Calls fn for every live thread's state and the shared fallback state,
  * under the registry lock (no thread exits meanwhile). */
 void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg);
+/* Bytes of free blocks in every thread's caches (read racily: statistics);
+ * *freed gets those freed there (not fresh), *threads the number of
+ * threads with state. */
+u64 hp_thread_cached_bytes(u64 *freed, u64 *threads);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);

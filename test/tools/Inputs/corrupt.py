@@ -58,15 +58,16 @@ b = bytearray(data); struct.pack_into("<Q", b, bins + 8, 1026); write("bin-size.
 write("empty.profraw", b"")
 # two copies back to back: a valid two-dump file
 write("two-dumps.profraw", data + data)
-# extension version 3's tagged sections: the runtime's profile ends with
-# nsections = 0 at the end of the extension (the tests run it with
-# op_classes=0:alloc_syscalls=0, so no section is written); put other lists in its place
+# extension version 3's tagged sections follow the bins and end the
+# extension; put other lists in their place
 ext_size = struct.unpack_from("<Q", data, pos + 16)[0]
-assert pos + ext_size == len(data) and struct.unpack_from("<Q", data, len(data) - 8)[0] == 0
+nbins = struct.unpack_from("<Q", data, bins)[0]
+sections = bins + 8 + 40 * nbins
+assert pos + ext_size == len(data) and sections < len(data)
 
 
 def with_sections(words):
-    b = bytearray(data[:-8]) + struct.pack("<%dQ" % len(words), *words)
+    b = bytearray(data[:sections]) + struct.pack("<%dQ" % len(words), *words)
     struct.pack_into("<Q", b, 16, len(b))
     struct.pack_into("<Q", b, pos + 16, len(b) - pos)
     return b

@@ -1,0 +1,67 @@
+// Memory blowup at the peak: memory one thread freed that another could
+// not reuse.  Thread T allocates 64 chunks of 1000 bytes (the 1280-byte
+// class: 1032 bytes need 1024 + 256) and frees them: all 64 stay in T's
+// cache (a cache of that class holds 64 blocks), where only T can reuse
+// them.  While T waits, main allocates 80 chunks of the same size -- new
+// blocks, T's are out of its reach -- and frees one: the snapshot at that
+// top (80000 bytes) finds T's 64 freed blocks cached: blowup 64 x 1280 =
+// 81920 bytes.  main's own cached blocks are fresh (never used), not
+// freed memory.  Run single-threaded (ONE=1: main does both), the same
+// blocks are main's to reuse: no blowup.
+// RUN: %clang_heapprof -O0 -g %s -o %t -lpthread
+// RUN: rm -rf %t.d %t.one && mkdir -p %t.d %t.one
+// RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
+// RUN: env ONE=1 HEAPPROF_OPTIONS=profile_dir=%t.one %run %t
+// RUN: heapprof report --format json %t.d > %t.json
+// RUN: heapprof report --format json %t.one > %t.one.json
+// RUN: %python %S/Inputs/peak_check.py %t.json site_main=80,80000 site_t=0,0
+// RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 81920 and o['threads'] == 2, o" %t.json
+// RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 0 and o['threads'] == 1, o" %t.one.json
+// RUN: heapprof report %t.d | FileCheck %s
+// CHECK: memory blowup                  81920 bytes (80.0 KiB)
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { N = 64, M = 80 };
+__attribute__((noinline)) static char *site_t(void) { return malloc(1000); }
+__attribute__((noinline)) static char *site_main(void) { return malloc(1000); }
+static pthread_barrier_t freed, done;
+
+static void t_phase(void) {
+  char *volatile p[N];
+  for (int i = 0; i < N; i++)
+    p[i] = site_t();
+  for (int i = 0; i < N; i++)
+    free(p[i]);
+}
+
+static void *thread_t(void *arg) {
+  t_phase();
+  pthread_barrier_wait(&freed);
+  pthread_barrier_wait(&done);
+  return arg;
+}
+
+int main(void) {
+  pthread_t t;
+  int one = getenv("ONE") != NULL;
+  pthread_barrier_init(&freed, NULL, 2);
+  pthread_barrier_init(&done, NULL, 2);
+  if (one)
+    t_phase();
+  else
+    pthread_create(&t, NULL, thread_t, NULL);
+  if (!one)
+    pthread_barrier_wait(&freed);
+  char *volatile q[M];
+  for (int i = 0; i < M; i++)
+    q[i] = site_main();
+  free(q[0]); // the top
+  if (!one) {
+    pthread_barrier_wait(&done);
+    pthread_join(t, NULL);
+  }
+  for (int i = 1; i < M; i++)
+    free(q[i]);
+  return 0;
+}

@@ -1,0 +1,54 @@
+/*===- heapprof_peak_sections.c - the peak's tagged sections ------------===
+ *
+ * Part of heapprof's tools.  See heapprof_peak_sections.h.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_peak_sections.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const hpr_peak_names[] = {
+    "peak_bytes", "peak_block_bytes", "peak_objects", "peak_ms",
+    "peak_contexts", "threshold_bytes", "snapshots"};
+const size_t hpr_num_peak_names =
+    sizeof(hpr_peak_names) / sizeof(hpr_peak_names[0]);
+
+/* heapprof_peak.c's HP_OVERHEAD_FIELDS, in order. */
+const char *const hpr_overhead_names[] = {
+    "requested_bytes", "block_bytes",     "header_bytes",
+    "heap_mapped",     "heap_resident",   "primary_carved",
+    "large_mapped",    "thread_cached",   "free_listed",
+    "blowup",          "shadow_mapped",   "shadow_resident",
+    "depot_bytes",     "hib_table_bytes", "thread_state_bytes",
+    "free_index_bytes", "peak_table_bytes", "process_rss",
+    "threads"};
+const size_t hpr_num_overhead_names =
+    sizeof(hpr_overhead_names) / sizeof(hpr_overhead_names[0]);
+
+bool hpr_section_field(const hpr_section_t *s, const char *const *names,
+                       size_t nnames, const char *name, uint64_t *out) {
+  if (!s)
+    return false;
+  for (size_t i = 0; i < nnames; i++) {
+    if (strcmp(names[i], name))
+      continue;
+    if ((i + 1) * 8 > s->size)
+      return false;
+    memcpy(out, s->data + 8 * i, 8);
+    return true;
+  }
+  return false;
+}
+
+void hpr_print_section_fields(const hpr_section_t *s, const char *const *names,
+                              size_t nnames) {
+  for (uint64_t w = 0; w < s->size / 8; w++) {
+    uint64_t v;
+    memcpy(&v, s->data + 8 * w, 8);
+    if (w < nnames)
+      printf(" %s=%llu", names[w], (unsigned long long)v);
+    else
+      printf(" field%llu=%llu", (unsigned long long)w, (unsigned long long)v);
+  }
+  printf("\n");
+}
