@@ -63,9 +63,14 @@ static struct {
 /* The std::nothrow_t argument: an empty struct, passed by reference. */
 static const char nothrow_tag;
 
-/* The class-accounting hook: one call per sampled operation of the wrapped
- * allocator, with its measured cycles.  Empty here; the op-class
- * accounting (issue 10) attaches to it. */
+/* The wrapped allocator's operations, counted in the operation classes
+ * of heapprof_opclass.h like heapprof's own (docs/allocator-profiler.md
+ * section 2), with two differences: "large" means a request over
+ * HP_FOREIGN_LARGE (glibc's default mmap threshold; what the allocator
+ * did is its own business), and the block axis is always "-": whether the
+ * wrapped allocator handed out a new or a reused block is not visible from
+ * outside it. */
+#define HP_FOREIGN_LARGE (128u << 10)
 enum {
   HP_FOREIGN_OP_MALLOC,
   HP_FOREIGN_OP_CALLOC,
@@ -73,10 +78,29 @@ enum {
   HP_FOREIGN_OP_MEMALIGN,
   HP_FOREIGN_OP_FREE,
 };
-static HP_ALWAYS_INLINE void foreign_op_cost(int op, uptr size, u64 cycles) {
-  (void)op;
-  (void)size;
-  (void)cycles;
+
+/* Every recorded operation (t: the calling thread's state, held): its
+ * class's count, its cycles when sampled (not the thread's first call),
+ * and the system calls it made (noted by count_syscall). */
+static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
+                            u64 cycles) {
+  bool sys = hp_sys_pending;
+  if (!hp_flags.op_classes && !sys)
+    return;
+  static const u8 ops[] = {HP_OP_MALLOC, HP_OP_CALLOC, HP_OP_REALLOC,
+                           HP_OP_MEMALIGN, HP_OP_FREE};
+  u8 o = ops[op];
+  if (kind != HP_ALLOC_MALLOC)
+    o = o == HP_OP_FREE ? HP_OP_DELETE : HP_OP_NEW;
+  u32 cls = HP_OPC_CLASS(o, size > HP_FOREIGN_LARGE, HP_BLOCK_NONE,
+                         hp_thread_count() > 1);
+  if (HP_UNLIKELY(sys))
+    hp_syscalls_charge(cls);
+  if (!hp_flags.op_classes)
+    return;
+  hp_opclass_count(&t->opc, cls);
+  if (cycles && t->stats.mallocs + t->stats.frees > 1)
+    hp_opclass_sample(&t->opc, cls, cycles);
 }
 
 /* --------------------------------------------------------- system calls */
@@ -110,8 +134,14 @@ static u64 slow_calls, slow_cycles;
 static bool glibc;            /* allocator=system */
 static uptr last_brk;
 
-static HP_ALWAYS_INLINE void count_syscall(int which) {
+/* One system call of the wrapped allocator: in print_stats' counts, and
+ * noted (with its length; its cycles are not measured) for the class of
+ * the operation that made it (tagged section 3). */
+static HP_ALWAYS_INLINE void count_syscall(int which, uptr bytes) {
+  static const u8 sys[HP_FOREIGN_NSYSCALLS] = {
+      HP_SYS_MMAP, HP_SYS_MUNMAP, HP_SYS_MADVISE, HP_SYS_MREMAP, HP_SYS_BRK};
   __atomic_add_fetch(&syscall_counts[which], 1, __ATOMIC_RELAXED);
+  hp_sys_note(sys[which], bytes, 0);
 }
 
 void hp_foreign_syscall_counts(u64 out[HP_FOREIGN_NSYSCALLS]) {
@@ -148,7 +178,7 @@ static void glibc_brk_check(void) {
   if (b != old && __atomic_compare_exchange_n(&last_brk, &old, b, false,
                                               __ATOMIC_RELAXED,
                                               __ATOMIC_RELAXED))
-    count_syscall(HP_FOREIGN_SYS_BRK);
+    count_syscall(HP_FOREIGN_SYS_BRK, b > old ? b - old : old - b);
 }
 
 /* glibc's chunk header: the size word before the user pointer, bit 1
@@ -157,13 +187,19 @@ static HP_ALWAYS_INLINE bool glibc_mmapped(const void *p) {
   return ((const uptr *)p)[-1] & 2;
 }
 
+/* The length of a glibc chunk's mapping (its size word without the flag
+ * bits). */
+static HP_ALWAYS_INLINE uptr glibc_chunk_len(const void *p) {
+  return ((const uptr *)p)[-1] & ~(uptr)7;
+}
+
 #ifdef HEAPPROF_SHARED_RUNTIME
 /* The interposed calls: the kernel's directly (what glibc's wrappers do),
  * counted inside a wrapped allocator call. */
 HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
                         off_t off) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MMAP);
+    count_syscall(HP_FOREIGN_SYS_MMAP, len);
   if (off & (HP_PAGE_SIZE - 1)) {
     errno = EINVAL;
     return MAP_FAILED;
@@ -174,7 +210,7 @@ HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
 HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
                           off_t off) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MMAP);
+    count_syscall(HP_FOREIGN_SYS_MMAP, len);
   if (off & (HP_PAGE_SIZE - 1)) {
     errno = EINVAL;
     return MAP_FAILED;
@@ -184,20 +220,20 @@ HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 
 HP_INTERFACE int munmap(void *addr, size_t len) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MUNMAP);
+    count_syscall(HP_FOREIGN_SYS_MUNMAP, len);
   return (int)syscall(SYS_munmap, addr, len);
 }
 
 HP_INTERFACE int madvise(void *addr, size_t len, int advice) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MADVISE);
+    count_syscall(HP_FOREIGN_SYS_MADVISE, len);
   return (int)syscall(SYS_madvise, addr, len, advice);
 }
 
 HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
                           int flags, ...) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MREMAP);
+    count_syscall(HP_FOREIGN_SYS_MREMAP, new_len);
   void *new_addr = NULL;
   if (flags & MREMAP_FIXED) {
     va_list ap;
@@ -221,7 +257,7 @@ static void resolve_brk(void) {
 
 HP_INTERFACE int brk(void *addr) {
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_BRK);
+    count_syscall(HP_FOREIGN_SYS_BRK, 0);
   if (HP_UNLIKELY(!next_brk))
     resolve_brk();
   return next_brk(addr);
@@ -229,7 +265,7 @@ HP_INTERFACE int brk(void *addr) {
 
 HP_INTERFACE void *sbrk(intptr_t inc) {
   if (in_wrapped && inc)
-    count_syscall(HP_FOREIGN_SYS_BRK);
+    count_syscall(HP_FOREIGN_SYS_BRK, inc < 0 ? (uptr)-inc : (uptr)inc);
   if (HP_UNLIKELY(!next_sbrk))
     resolve_brk();
   return next_sbrk(inc);
@@ -560,7 +596,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   int saved = errno;
   busy++;
   if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
-    count_syscall(HP_FOREIGN_SYS_MMAP);
+    count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
   u32 cpu = hp_cpu_id();
   hp_thread_t *t = hp_thread_acquire();
   fentry_t e;
@@ -578,11 +614,14 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   if (cycles) {
     t->stats.malloc_cycles += cycles;
     t->stats.cycle_samples++;
-    foreign_op_cost(op, size, cycles);
   }
+  foreign_op_cost(t, op, kind, size, cycles);
+  bool arm = hp_peak.on && hp_peak_grow(&t->peak_pending, size);
   hp_thread_release(t);
   table_insert(&e);
   busy--;
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm(); /* the heap's peak (heapprof_peak.h), as heapprof's own */
   errno = saved;
 }
 
@@ -607,9 +646,10 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->live = false;
 }
 
-/* Merges a freed entry's event; cycles: the freeing call's, or 0. */
+/* Merges a freed entry's event; cycles: the freeing call's, or 0; op: the
+ * call's class is counted (a free; not the freeing half of a realloc). */
 static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
-                        u64 cycles) {
+                        u64 cycles, bool op) {
   int saved = errno;
   busy++;
   ev->dealloc_ts = hp_end_ms(now_ms);
@@ -621,8 +661,11 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   if (cycles) {
     t->stats.free_cycles += cycles;
     t->stats.cycle_samples++;
-    foreign_op_cost(HP_FOREIGN_OP_FREE, e->size, cycles);
   }
+  if (op)
+    foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, e->size, cycles);
+  if (hp_peak.on)
+    hp_peak_shrink(&t->peak_pending, e->size);
   hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
   busy--;
@@ -783,6 +826,9 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
       release(p, kind);
     return;
   }
+  /* At a top of the heap: snapshot it while p is still live. */
+  if (HP_UNLIKELY(__atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   fentry_t e;
   busy++;
   bool found = table_remove((uptr)p, &e);
@@ -791,13 +837,13 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
     entry_event(&ev, &e);
   busy--;
   if (glibc && glibc_mmapped(p))
-    count_syscall(HP_FOREIGN_SYS_MUNMAP);
+    count_syscall(HP_FOREIGN_SYS_MUNMAP, glibc_chunk_len(p));
   op_t o;
   op_begin(&o, TICK_FREE);
   release(p, kind);
   u64 cycles = op_end(&o);
   if (found)
-    record_free(&ev, &e, o.now_ms, cycles);
+    record_free(&ev, &e, o.now_ms, cycles, true);
 }
 
 void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
@@ -812,6 +858,8 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     return boot_alloc(size, 0, false);
   if (HP_UNLIKELY(!ready()))
     return real.realloc(p, size);
+  if (HP_UNLIKELY(p && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
+    hp_peak_at_top();
   fentry_t e;
   busy++;
   bool found = p && table_remove((uptr)p, &e);
@@ -820,6 +868,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     entry_event(&ev, &e);
   busy--;
   bool old_mm = glibc && p && glibc_mmapped(p);
+  uptr old_len = old_mm ? glibc_chunk_len(p) : 0;
   op_t o;
   op_begin(&o, TICK_ALLOC);
   void *n = real.realloc(p, size);
@@ -827,9 +876,10 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
   if (glibc && (n || (p && !size))) {
     bool new_mm = n && glibc_mmapped(n);
     if (old_mm)
-      count_syscall(new_mm ? HP_FOREIGN_SYS_MREMAP : HP_FOREIGN_SYS_MUNMAP);
+      count_syscall(new_mm ? HP_FOREIGN_SYS_MREMAP : HP_FOREIGN_SYS_MUNMAP,
+                    new_mm ? glibc_chunk_len(n) : old_len);
     else if (new_mm)
-      count_syscall(HP_FOREIGN_SYS_MMAP);
+      count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(n));
   }
   if (!n && (size || !p)) {
     /* Failed: p is untouched and stays live (its counts so far were
@@ -843,7 +893,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     return NULL;
   }
   if (found)
-    record_free(&ev, &e, o.now_ms, 0);
+    record_free(&ev, &e, o.now_ms, 0, false);
   if (n)
     record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, cycles,
                  HP_FOREIGN_OP_REALLOC);

@@ -131,6 +131,15 @@ static void walk_large(hp_large_t *l, void *arg) {
     count(arg, h, l->requested_size, l->map_size, l->user_beg - l->map_beg);
 }
 
+/* An object of another allocator (allocator=system|PATH, heapprof_foreign.c):
+ * its block is the wrapped allocator's business, so it counts its
+ * requested bytes as its block and no header. */
+static void walk_foreign(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                         void *arg) {
+  (void)user_beg;
+  count(arg, h, size, size, 0);
+}
+
 /* ----------------------------------------------- the allocator's state */
 
 /* Resident bytes of [beg, beg + size) (page-aligned beg). */
@@ -248,6 +257,7 @@ static void take(void) {
   hp_secondary_lock();
   hp_secondary_for_each(walk_large, scratch);
   hp_secondary_unlock();
+  hp_foreign_for_each_live(walk_foreign, scratch);
   scratch->ms = hp_tsc_to_ms(tsc);
   nsnapshots++;
   u64 now = scratch->bytes;

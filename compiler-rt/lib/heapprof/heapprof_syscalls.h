@@ -36,6 +36,10 @@ void *hp_sys_mmap_noreserve(uptr size, const char *what);
 void hp_sys_munmap(void *p, uptr size);
 void hp_sys_madvise(void *p, uptr size, int advice);
 
+/* Notes one call made on the allocator's behalf by code heapprof does not
+ * wrap (another allocator's, heapprof_foreign.c): like the wrappers'. */
+void hp_sys_note(u32 sys, uptr bytes, u64 cycles);
+
 /* Charges this thread's pending calls to class cls (or HP_SYS_OUTSIDE). */
 void hp_syscalls_charge(u32 cls);
 static HP_ALWAYS_INLINE void hp_syscalls_charge_outside(void) {
