@@ -21,7 +21,8 @@ const char *const hpr_overhead_names[] = {
     "blowup",          "shadow_mapped",   "shadow_resident",
     "depot_bytes",     "hib_table_bytes", "thread_state_bytes",
     "free_index_bytes", "peak_table_bytes", "process_rss",
-    "threads"};
+    "threads",          "touched_lines",   "touched_line_live_bytes",
+    "touched_pages",    "touched_page_live_bytes"};
 const size_t hpr_num_overhead_names =
     sizeof(hpr_overhead_names) / sizeof(hpr_overhead_names[0]);
 

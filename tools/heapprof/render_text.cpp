@@ -619,6 +619,19 @@ static void peak(const Report &R, raw_ostream &OS) {
   for (const auto &KV : O.MetadataParts)
     Tab.add({"  " + KV.first, bytesText(KV.second), ""});
   Tab.add({"process resident", bytesText(O.ProcessRss), ""});
+  if (O.TouchedLines) {
+    auto Util = [](uint64_t Live, uint64_t N, uint64_t Unit) {
+      return percent(100.0 * static_cast<double>(Live) /
+                     static_cast<double>(N * Unit));
+    };
+    Tab.add({"line utilization", Util(O.TouchedLineLiveBytes, O.TouchedLines, 64),
+             "live bytes on the " + std::to_string(O.TouchedLines) +
+                 " touched lines"});
+    Tab.add({"page utilization",
+             Util(O.TouchedPageLiveBytes, O.TouchedPages, 4096),
+             "live bytes on the " + std::to_string(O.TouchedPages) +
+                 " touched pages"});
+  }
   Tab.print(OS, "  ");
 }
 

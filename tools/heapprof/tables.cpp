@@ -630,6 +630,10 @@ void Builder::peak() {
     O.Metadata += V;
   }
   O.ProcessRss = K.overhead("process_rss");
+  O.TouchedLines = K.overhead("touched_lines");
+  O.TouchedLineLiveBytes = K.overhead("touched_line_live_bytes");
+  O.TouchedPages = K.overhead("touched_pages");
+  O.TouchedPageLiveBytes = K.overhead("touched_page_live_bytes");
   O.Threads = K.overhead("threads");
 }
 

@@ -146,6 +146,9 @@ struct OverheadRows {
   uint64_t Requested = 0, Blocks = 0, Internal = 0, Headers = 0,
            Rounding = 0, Blowup = 0, External = 0, Metadata = 0,
            HeapMapped = 0, HeapResident = 0, ProcessRss = 0;
+  // Heap utilization at the peak (0 lines: not recorded).
+  uint64_t TouchedLines = 0, TouchedLineLiveBytes = 0, TouchedPages = 0,
+           TouchedPageLiveBytes = 0;
   uint64_t Threads = 0;
   // The metadata's parts: name, bytes.
   std::vector<std::pair<std::string, uint64_t>> MetadataParts;

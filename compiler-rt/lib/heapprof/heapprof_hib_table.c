@@ -20,6 +20,7 @@ void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways) {
   t->ways = hp_mmap_noreserve((uptr)sets * ways * sizeof(hp_hib_way_t),
                               "HIB table");
   t->locks = hp_mmap_noreserve((uptr)sets * sizeof(hp_spinlock_t), "HIB table");
+  t->used = hp_mmap_noreserve(sets, "HIB table");
 }
 
 static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
@@ -69,12 +70,18 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
   else
     hp_memcpy(&w->hib, h, sizeof(*h));
   w->tick = now;
+  if (HP_UNLIKELY(!t->used[set]))
+    __atomic_store_n(&t->used[set], 1, __ATOMIC_RELAXED);
   hp_spin_unlock(&t->locks[set]);
 }
 
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
   for (u32 s = 0; s < t->nsets; s++) {
+    /* A set filled after this read is the next drain's, as if it had been
+     * filled after the drain passed it. */
+    if (!__atomic_load_n(&t->used[s], __ATOMIC_RELAXED))
+      continue;
     hp_spin_lock(&t->locks[s]);
     hp_hib_way_t *w = &t->ways[(uptr)s * t->nways];
     for (u32 i = 0; i < t->nways; i++) {
@@ -83,6 +90,7 @@ void hp_hib_table_drain(hp_hib_table_t *t,
         w[i].hib.stack_id = 0;
       }
     }
+    __atomic_store_n(&t->used[s], 0, __ATOMIC_RELAXED);
     hp_spin_unlock(&t->locks[s]);
   }
   hp_spin_lock(&t->spill_lock);

@@ -43,6 +43,12 @@ typedef struct hp_hib_table {
   u32 nsets, nways;          /* fixed at init */
   hp_hib_way_t *ways;        /* nsets * nways, entries under locks[set] */
   hp_spinlock_t *locks;
+  /* used[s]: set s has held a HIB since the last drain (written under
+   * locks[s]).  A drain visits only those: reading the ways of an empty
+   * set would fault its pages in, and on kernels that give read faults on
+   * anonymous memory real pages (no shared zero page) that made every
+   * profile cost the whole table's memory. */
+  u8 *used;
   u64 tick;                  /* atomic, relaxed: recency only */
   u64 evictions;             /* atomic */
   hp_spinlock_t spill_lock;  /* protects spill* */

@@ -48,7 +48,11 @@ typedef struct peak_ctx {
   X(free_index_bytes, "free-list index arrays (4 bytes per carved block)")   \
   X(peak_table_bytes, "the peak tracker's own tables")                       \
   X(process_rss, "the process's resident memory (/proc/self/statm)")         \
-  X(threads, "threads with heapprof state")
+  X(threads, "threads with heapprof state")                                  \
+  X(touched_lines, "heap lines with an access (heap_utilization=1)")         \
+  X(touched_line_live_bytes, "live requested bytes on them")                 \
+  X(touched_pages, "heap pages with a touched line")                         \
+  X(touched_page_live_bytes, "live requested bytes on them")
 
 typedef struct overhead {
 #define X(name, desc) u64 name;
@@ -223,6 +227,17 @@ static void measure(snapshot_t *s) {
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
   o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);
   o->process_rss = process_rss();
+  /* Heap utilization at the peak (heapprof_util.h): the live bytes on the
+   * lines and pages touched since their chunks' allocation or the last
+   * dump.  One read of every shadow counter of the heap, as a dump's. */
+  if (hp_flags.heap_utilization) {
+    hp_util_heap_t u;
+    hp_util_heap_scan(&u);
+    o->touched_lines = u.touched_lines;
+    o->touched_line_live_bytes = u.touched_line_live_bytes;
+    o->touched_pages = u.touched_pages;
+    o->touched_page_live_bytes = u.touched_page_live_bytes;
+  }
 }
 
 /* ------------------------------------------------------------ snapshot */
