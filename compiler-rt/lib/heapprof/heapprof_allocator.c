@@ -90,6 +90,22 @@ static HP_ALWAYS_INLINE void count_op(hp_thread_t *t, u8 op, bool large,
     hp_opclass_sample(&t->opc, cls, cycles);
 }
 
+/* The cycles of an allocating call measured since t0 (at least 1), added
+ * to the thread's totals and kept in h as the chunk's alloc_cycles; 0 when
+ * the call is not sampled. */
+static HP_ALWAYS_INLINE u64 alloc_call_cycles(hp_thread_t *t,
+                                              hp_chunk_header_t *h,
+                                              bool sampled, u64 t0) {
+  if (HP_LIKELY(!sampled))
+    return 0;
+  u64 cycles = hp_rdtsc() - t0;
+  cycles += !cycles;
+  t->stats.malloc_cycles += cycles;
+  t->stats.cycle_samples++;
+  h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
+  return cycles;
+}
+
 /* cold: a hot/cold new hinted cold; the block comes from the cold twin of
  * its class (heapprof_allocator_primary.c).  Large chunks are mmap'd on
  * their own pages anyway. */
@@ -184,17 +200,9 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
-  if (HP_LIKELY(profiling && op != HP_OP_IN_REALLOC)) {
-    u64 cycles = 0;
-    if (HP_UNLIKELY(sampled)) {
-      cycles = hp_rdtsc() - t0;
-      cycles += !cycles;
-      t->stats.malloc_cycles += cycles;
-      t->stats.cycle_samples++;
-      h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
-    }
-    count_op(t, op, !c, fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED, cycles);
-  }
+  if (HP_LIKELY(profiling && op != HP_OP_IN_REALLOC))
+    count_op(t, op, !c, fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED,
+             alloc_call_cycles(t, h, sampled, t0));
   if (block_out)
     *block_out = fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED;
   __atomic_store_n(word0(h),
@@ -527,17 +535,9 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   else if (hp_peak.on)
     hp_peak_shrink(&t->peak_pending, old - size);
   h->alloc_cycles = 0;
-  if (HP_LIKELY(profiling)) {
-    u64 cycles = 0;
-    if (HP_UNLIKELY(sampled)) {
-      cycles = hp_rdtsc() - t0;
-      cycles += !cycles;
-      t->stats.malloc_cycles += cycles;
-      t->stats.cycle_samples++;
-      h->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
-    }
-    count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED, cycles);
-  }
+  if (HP_LIKELY(profiling))
+    count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED,
+             alloc_call_cycles(t, h, sampled, t0));
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
                    __ATOMIC_RELEASE);
@@ -608,17 +608,9 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_IN_REALLOC);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
-  if (HP_LIKELY(profiling)) {
-    u64 cycles = 0;
-    if (HP_UNLIKELY(sampled)) {
-      cycles = hp_rdtsc() - t0;
-      cycles += !cycles;
-      t->stats.malloc_cycles += cycles;
-      t->stats.cycle_samples++;
-      nh->alloc_cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
-    }
-    count_op(t, HP_OP_REALLOC, large, moved_block, cycles);
-  }
+  if (HP_LIKELY(profiling))
+    count_op(t, HP_OP_REALLOC, large, moved_block,
+             alloc_call_cycles(t, nh, sampled, t0));
   hp_thread_release(t);
   return n;
 }
@@ -646,14 +638,8 @@ typedef struct walk {
 
 static void walk_block(uptr block, u32 size, void *arg) {
   walk_t *w = arg;
-  hp_chunk_header_t *h = (hp_chunk_header_t *)block;
-  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
-  hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
-  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
-      tag->user_beg < block + size) {
-    user_beg = tag->user_beg;
-    h = hp_chunk_header(user_beg);
-  }
+  uptr user_beg = hp_block_user_beg(block, size);
+  hp_chunk_header_t *h = hp_chunk_header(user_beg);
   if (h->state == HP_CHUNK_ALLOCATED)
     w->fn(h, user_beg, h->requested_size, w->arg);
 }

@@ -82,4 +82,15 @@ static HP_ALWAYS_INLINE hp_chunk_header_t *hp_chunk_header(uptr user_beg) {
   return (hp_chunk_header_t *)(user_beg - HP_CHUNK_HEADER_SIZE);
 }
 
+/* The user start of the chunk a primary block of size bytes holds: the
+ * memalign tag's pointer when the block starts with a valid tag, else
+ * right after the header at the block's start. */
+static HP_ALWAYS_INLINE uptr hp_block_user_beg(uptr block, uptr size) {
+  const hp_memalign_tag_t *tag = (const hp_memalign_tag_t *)block;
+  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
+      tag->user_beg < block + size)
+    return tag->user_beg;
+  return block + HP_CHUNK_HEADER_SIZE;
+}
+
 #endif

@@ -196,8 +196,9 @@ static HP_ALWAYS_INLINE uptr glibc_chunk_len(const void *p) {
 #ifdef HEAPPROF_SHARED_RUNTIME
 /* The interposed calls: the kernel's directly (what glibc's wrappers do),
  * counted inside a wrapped allocator call. */
-HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
-                        off_t off) {
+/* mmap and mmap64 are one call on x86-64 (off_t is 64 bits). */
+static void *interposed_mmap(void *addr, size_t len, int prot, int flags,
+                             int fd, off_t off) {
   if (in_wrapped)
     count_syscall(HP_FOREIGN_SYS_MMAP, len);
   if (off & (HP_PAGE_SIZE - 1)) {
@@ -207,15 +208,14 @@ HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
   return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
 }
 
+HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                        off_t off) {
+  return interposed_mmap(addr, len, prot, flags, fd, off);
+}
+
 HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
                           off_t off) {
-  if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MMAP, len);
-  if (off & (HP_PAGE_SIZE - 1)) {
-    errno = EINVAL;
-    return MAP_FAILED;
-  }
-  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+  return interposed_mmap(addr, len, prot, flags, fd, off);
 }
 
 HP_INTERFACE int munmap(void *addr, size_t len) {

@@ -117,14 +117,8 @@ static bool live(const hp_chunk_header_t *h) {
 /* The block layouts of heapprof_chunk.h, as hp_for_each_live_chunk reads
  * them, plus the block's size and header. */
 static void walk_block(uptr block, u32 size, void *arg) {
-  hp_chunk_header_t *h = (hp_chunk_header_t *)block;
-  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
-  hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
-  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
-      tag->user_beg < block + size) {
-    user_beg = tag->user_beg;
-    h = hp_chunk_header(user_beg);
-  }
+  uptr user_beg = hp_block_user_beg(block, size);
+  hp_chunk_header_t *h = hp_chunk_header(user_beg);
   if (live(h))
     count(arg, h, h->requested_size, size, user_beg - block);
 }

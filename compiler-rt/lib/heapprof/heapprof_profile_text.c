@@ -21,6 +21,20 @@ static void percent(hp_buf_t *b, u64 part, u64 whole) {
   hp_buf_printf(b, "%%");
 }
 
+void hp_text_utilization(hp_buf_t *b, u64 line_bytes, u64 touched_lines,
+                         u64 lines, u64 page_bytes, u64 touched_pages,
+                         u64 pages) {
+  hp_buf_printf(b, "lines ");
+  percent(b, line_bytes, touched_lines * HP_GRANULE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu lines), pages ",
+                (unsigned long long)line_bytes,
+                (unsigned long long)touched_lines, (unsigned long long)lines);
+  percent(b, page_bytes, touched_pages * HP_PAGE_SIZE);
+  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu pages)\n",
+                (unsigned long long)page_bytes,
+                (unsigned long long)touched_pages, (unsigned long long)pages);
+}
+
 static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   const hp_mib_t *m = &h->mib;
   const hp_hib_ext_t *x = &h->ext;
@@ -55,17 +69,10 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   percent(b, x->touched_pages, x->pages);
   hp_buf_printf(b, " (%llu of %llu)\n", (unsigned long long)x->touched_pages,
                 (unsigned long long)x->pages);
-  hp_buf_printf(b, "\tlive utilization: lines ");
-  percent(b, x->live_line_bytes, x->live_touched_lines * HP_GRANULE_SIZE);
-  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu lines), pages ",
-                (unsigned long long)x->live_line_bytes,
-                (unsigned long long)x->live_touched_lines,
-                (unsigned long long)x->live_lines);
-  percent(b, x->live_page_bytes, x->live_touched_pages * HP_PAGE_SIZE);
-  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu pages)\n",
-                (unsigned long long)x->live_page_bytes,
-                (unsigned long long)x->live_touched_pages,
-                (unsigned long long)x->live_pages);
+  hp_buf_printf(b, "\tlive utilization: ");
+  hp_text_utilization(b, x->live_line_bytes, x->live_touched_lines,
+                      x->live_lines, x->live_page_bytes,
+                      x->live_touched_pages, x->live_pages);
   hp_buf_printf(b, "\tallocator cycles (ave of sampled calls): malloc ");
   ave(b, x->malloc_cycles, x->malloc_samples);
   hp_buf_printf(b, " (%llu sampled), free ", (unsigned long long)x->malloc_samples);

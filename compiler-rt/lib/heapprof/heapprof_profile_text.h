@@ -48,4 +48,10 @@ void hp_profile_text_write(hp_buf_t *out, const hp_profile_info_t *info,
                            const hp_hib_t *hibs, u32 n,
                            const hp_procmap_t *map, const hp_symbols_t *syms);
 
+/* "lines P% (B live bytes on T touched of N lines), pages ...\n": the
+ * utilization line of a context and of the whole heap (heapprof_util.c). */
+void hp_text_utilization(hp_buf_t *b, u64 line_bytes, u64 touched_lines,
+                         u64 lines, u64 page_bytes, u64 touched_pages,
+                         u64 pages);
+
 #endif

@@ -531,11 +531,7 @@ HP_INTERFACE void __heapprof_false_sharing_store(uintptr_t addr) {
   uptr block = hp_primary_block_of(addr, &c);
   if (!block)
     return;
-  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
-  const hp_memalign_tag_t *tag = (const hp_memalign_tag_t *)block;
-  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
-      tag->user_beg < block + hp_class_size(c))
-    user_beg = tag->user_beg;
+  uptr user_beg = hp_block_user_beg(block, hp_class_size(c));
   const hp_chunk_header_t *h = hp_chunk_header(user_beg);
   if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != HP_CHUNK_ALLOCATED ||
       !h->data_type_id || addr < user_beg ||

@@ -96,14 +96,8 @@ static void scan_range(scan_t *s, uptr beg, uptr end, uptr ub, uptr ue) {
 /* A primary block: its live chunk, if any (as hp_for_each_live_chunk finds
  * it: a memalign tag first, else the header at the block's start). */
 static void scan_block(uptr block, u32 size, void *arg) {
-  hp_chunk_header_t *h = (hp_chunk_header_t *)block;
-  uptr user_beg = block + HP_CHUNK_HEADER_SIZE;
-  hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
-  if (tag->magic == HP_MEMALIGN_MAGIC && tag->user_beg > block &&
-      tag->user_beg < block + size) {
-    user_beg = tag->user_beg;
-    h = hp_chunk_header(user_beg);
-  }
+  uptr user_beg = hp_block_user_beg(block, size);
+  hp_chunk_header_t *h = hp_chunk_header(user_beg);
   uptr ub = 0, ue = 0;
   if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED) {
     ub = user_beg;
@@ -250,30 +244,12 @@ void hp_util_section_write(hp_buf_t *b, const hp_profile_info_t *info) {
 #undef X
 }
 
-/* part / whole as a percentage with two decimals, or n/a. */
-static void pct(hp_buf_t *b, u64 part, u64 whole) {
-  if (!whole) {
-    hp_buf_printf(b, "n/a");
-    return;
-  }
-  u64 v = (u64)(((unsigned __int128)part * 10000) / whole);
-  hp_buf_printf(b, "%llu.%02llu%%", (unsigned long long)(v / 100),
-                (unsigned long long)(v % 100));
-}
-
 void hp_util_text(hp_buf_t *b) {
   if (!dump_heap_valid)
     return;
   const hp_util_heap_t *h = &dump_heap;
-  hp_buf_printf(b, "Heap utilization: lines ");
-  pct(b, h->touched_line_live_bytes, h->touched_lines * HP_GRANULE_SIZE);
-  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu lines), pages ",
-                (unsigned long long)h->touched_line_live_bytes,
-                (unsigned long long)h->touched_lines,
-                (unsigned long long)h->lines);
-  pct(b, h->touched_page_live_bytes, h->touched_pages * HP_PAGE_SIZE);
-  hp_buf_printf(b, " (%llu live bytes on %llu touched of %llu pages)\n",
-                (unsigned long long)h->touched_page_live_bytes,
-                (unsigned long long)h->touched_pages,
-                (unsigned long long)h->pages);
+  hp_buf_printf(b, "Heap utilization: ");
+  hp_text_utilization(b, h->touched_line_live_bytes, h->touched_lines,
+                      h->lines, h->touched_page_live_bytes, h->touched_pages,
+                      h->pages);
 }
