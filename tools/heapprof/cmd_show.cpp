@@ -46,7 +46,7 @@ static bool show_utilization(const hpr_section_t *s) {
 }
 
 // Tagged section 6, false sharing (heapprof_falseshare.h): the totals by
-// name, then one line per pair of contexts.
+// name and the layout they describe, then one line per pair of contexts.
 static bool show_false_sharing(const hpr_section_t *s) {
   static const char *const Names[] = {
       "objects",      "unplaced",      "lines",
@@ -63,7 +63,13 @@ static bool show_false_sharing(const hpr_section_t *s) {
   printf("  false sharing:");
   for (int I = 0; I < 8; I++)
     printf(" %s=%llu", Names[I], (unsigned long long)W[I]);
-  printf(" pairs=%llu\n", (unsigned long long)N);
+  // The word after the rows (runtimes since measured layouts; before: none,
+  // the simulated layout).
+  uint64_t Layout = 0;
+  if (s->size / 8 > Head + N * RowWords)
+    memcpy(&Layout, s->data + 8 * (Head + N * RowWords), 8);
+  printf(" pairs=%llu layout=%s\n", (unsigned long long)N,
+         Layout == 0 ? "simulated" : Layout == 1 ? "real" : "unknown");
   for (uint64_t I = 0; I < N; I++) {
     uint64_t R[5];
     memcpy(R, s->data + 8 * (Head + I * RowWords), sizeof(R));

@@ -431,6 +431,7 @@ typedef struct totals {
    * last dump's, added over processes; pairs translated to the merged
    * contexts and added.  Written when any process's last dump has it. */
   bool have_fs;
+  uint64_t fs_layout;     /* the word after the rows: 0 simulated, 1 real */
   uint64_t fs[FS_TOTALS]; /* head words 0..7 */
   fs_pair_t *pairs;
   size_t npairs;
@@ -552,7 +553,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   }
   if (t->have_fs) {
     put64(b, SEC_FALSE_SHARING);
-    put64(b, (FS_HEAD + t->npairs * FS_ROW) * 8);
+    put64(b, (FS_HEAD + t->npairs * FS_ROW + 1) * 8); /* + the layout */
     for (int i = 0; i < FS_TOTALS; i++)
       put64(b, t->fs[i]);
     put64(b, FS_ROW);
@@ -563,6 +564,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
       for (int w = 0; w < 3; w++)
         put64(b, t->pairs[i].w[w]);
     }
+    put64(b, t->fs_layout);
   }
   if (util) {
     put64(b, SEC_UTILIZATION);
@@ -589,6 +591,13 @@ static bool fs_section_ok(const hpr_section_t *s) {
     return false;
   uint64_t row = word(s, 8), n = word(s, 9);
   return row >= FS_ROW && n <= (s->size / 8 - FS_HEAD) / row;
+}
+
+/* The layout a section 6 describes: the word after its rows, 0 (simulated)
+ * when there is none (runtimes before the real layout). */
+static uint64_t fs_layout(const hpr_section_t *s) {
+  uint64_t end = FS_HEAD + word(s, 8) * word(s, 9);
+  return s->size / 8 > end ? word(s, end) : 0;
 }
 
 /* A process's stack ids and their merged contexts, from all its dumps. */
@@ -621,6 +630,7 @@ static void merge_false_sharing(totals_t *t, fs_proc_t *fp, size_t np) {
     if (!s)
       continue;
     t->have_fs = true;
+    t->fs_layout = fs_layout(s);
     for (int i = 0; i < FS_TOTALS; i++)
       t->fs[i] += word(s, (uint64_t)i);
     qsort(fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
@@ -1009,6 +1019,25 @@ int heapprof_merge_main(int argc, char **argv) {
   }
   if (nd)
     t->pid = dumps[0].d->ext_pid;
+  /* Sums over one layout only: a simulated and a measured count mean
+   * different things. */
+  const char *fs_first = NULL;
+  uint64_t fs_lay = 0;
+  for (size_t i = 0; i < nd && !rc; i++) {
+    const hpr_section_t *s = hpr_section(dumps[i].d, SEC_FALSE_SHARING);
+    if (!s)
+      continue;
+    if (!fs_first) {
+      fs_first = dumps[i].path;
+      fs_lay = fs_layout(s);
+    } else if (fs_layout(s) != fs_lay) {
+      rc = bad(dumps[i].path,
+               "its false sharing section (tag 6) describes the %s layout, "
+               "that of %s the %s one: merge profiles of one layout",
+               fs_layout(s) ? "real allocator's" : "simulated packed",
+               fs_first, fs_lay ? "real allocator's" : "simulated packed");
+    }
+  }
   if (!rc)
     merge_false_sharing(t, fsp, np);
   for (size_t p = 0; p < np; p++)

@@ -321,8 +321,9 @@ void Loader::addHeapUtilization(const hpr_dump_t &D) {
 // Tagged section 6 (heapprof_falseshare.h): u64 objects, unplaced, lines,
 // shared_lines, active_lines, active_events, same_object_events,
 // dropped_pairs, row_words, npairs, then npairs rows of row_words words
-// starting {stack id, stack id, lines, active events, active lines}.
-// Totals since the process started: its last dump's.
+// starting {stack id, stack id, lines, active events, active lines}, then
+// (runtimes since the real layout) u64 layout: 0 simulated, 1 real.
+// The process's last dump's.
 void Loader::addFalseSharing() {
   FalseSharing &FS = P.Sharing;
   struct Sum {
@@ -339,6 +340,11 @@ void Loader::addFalseSharing() {
     uint64_t RowWords = W[8], N = W[9];
     if (RowWords < 5 || N > (S->size / 8 - Head) / RowWords)
       continue; // damaged
+    uint64_t Layout = 0; // no word after the rows: the simulated layout
+    if (S->size / 8 > Head + N * RowWords)
+      memcpy(&Layout, S->data + 8 * (Head + N * RowWords), 8);
+    auto L = Layout == 1 ? FalseSharing::Real : FalseSharing::Simulated;
+    FS.Layout = !FS.Known || FS.Layout == L ? L : FalseSharing::Mixed;
     FS.Known = true;
     FS.Objects += W[0];
     FS.Unplaced += W[1];

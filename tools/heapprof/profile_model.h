@@ -150,9 +150,10 @@ struct HeapUtilization {
   uint64_t LiveBytes = 0, LiveChunks = 0;
 };
 
-// Passive and active false sharing on the simulated packed layout (tagged
-// section 6, false_sharing=1): totals since the start, each process's last
-// dump, added over processes.
+// Passive and active false sharing (tagged section 6, false_sharing=1), on
+// the simulated packed layout (totals since the start) or, with
+// allocator=system|PATH, measured on the real one (passive: the live
+// objects at the dump); each process's last dump, added over processes.
 struct FalseSharingPair {
   uint32_t A = 0, B = 0; // Contexts (A == B: one context, two threads)
   uint64_t Lines = 0;    // passive: lines holding objects of both, from 2 threads
@@ -161,6 +162,10 @@ struct FalseSharingPair {
 };
 struct FalseSharing {
   bool Known = false; // some process's last dump has the section
+  // Which layout the section describes: the word after its rows (absent in
+  // profiles written before measured layouts existed: simulated).
+  enum LayoutKind { Simulated = 0, Real = 1, Mixed = 2 };
+  LayoutKind Layout = Simulated;
   uint64_t Objects = 0, Unplaced = 0, Lines = 0, SharedLines = 0;
   uint64_t ActiveLines = 0, ActiveEvents = 0, SameObjectEvents = 0;
   uint64_t DroppedPairs = 0; // pairs the runtime's table or the reader lost

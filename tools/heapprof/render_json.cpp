@@ -530,6 +530,9 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
               });
           });
         }
+        J.attribute("layout", FS.Layout == FalseSharing::Simulated ? "simulated"
+                              : FS.Layout == FalseSharing::Real    ? "real"
+                                                                   : "mixed");
       });
     }
     J.attributeEnd();

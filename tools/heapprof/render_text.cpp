@@ -457,23 +457,41 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
         "heap with an access, the share of bytes live objects hold)\n";
 }
 
-// False sharing on the simulated packed layout.
+// False sharing on the simulated packed layout, or measured on the real
+// allocator's (allocator=system|PATH).
 static void falseSharing(const Report &R, raw_ostream &OS) {
   if (!R.SharingInfo.Known)
     return; // false_sharing=0: nothing simulated
   const Profile &P = *R.P;
   const FalseSharing &FS = P.Sharing;
-  heading(OS, "False sharing under a packed allocator "
-              "(simulated: 16-byte slots, one sequence per size)");
   auto Pct = [](uint64_t A, uint64_t B) {
     return B ? str("%.1f%%", 100.0 * static_cast<double>(A) /
                                  static_cast<double>(B))
              : std::string("-");
   };
-  OS << "passive: " << FS.SharedLines << " of " << FS.Lines
-     << " cache lines would hold objects allocated by different threads ("
-     << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
-     << " objects placed, " << FS.Unplaced << " over 1024 bytes not placed\n";
+  if (FS.Layout == FalseSharing::Simulated) {
+    heading(OS, "False sharing under a packed allocator "
+                "(simulated: 16-byte slots, one sequence per size)");
+    OS << "passive: " << FS.SharedLines << " of " << FS.Lines
+       << " cache lines would hold objects allocated by different threads ("
+       << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
+       << " objects placed, " << FS.Unplaced
+       << " over 1024 bytes not placed\n";
+  } else if (FS.Layout == FalseSharing::Real) {
+    heading(OS, "False sharing on the real allocator's layout "
+                "(measured: real addresses, live objects at the last dump)");
+    OS << "passive: " << FS.SharedLines << " of " << FS.Lines
+       << " cache lines hold live objects allocated by different threads ("
+       << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
+       << " live objects\n";
+  } else {
+    heading(OS, "False sharing (processes differ: simulated and real layouts "
+                "added up)");
+    OS << "passive: " << FS.SharedLines << " of " << FS.Lines
+       << " cache lines hold objects allocated by different threads ("
+       << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
+       << " objects\n";
+  }
   OS << "active: " << FS.ActiveLines << " lines written by one thread after "
      << "another wrote another object on them, " << FS.ActiveEvents
      << " such writes; " << FS.SameObjectEvents

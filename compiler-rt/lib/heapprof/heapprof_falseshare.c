@@ -68,31 +68,34 @@ static hp_spinlock_t pair_lock; /* protects pairs, npairs_used */
 static pair_t *pairs;           /* mmap'd on first use, NPAIRS entries */
 static u32 npairs_used;
 
-/* Adds to the pair (a, b) (a <= b): lines, events, active lines. */
+/* Adds to the pair (a, b) (a <= b) of the table tab (NPAIRS entries, used
+ * of them taken): lines, events, active lines.  False if it was full. */
+static bool pair_add(pair_t *tab, u32 *used, u64 a, u64 b, u64 lines,
+                     u64 events, u64 alines) {
+  u32 i = (u32)(((a * 31 + b) * 0x9E3779B97F4A7C15ull) >> 40) & (NPAIRS - 1);
+  /* At most 3/4 full: the probe ends. */
+  while (tab[i].a && (tab[i].a != a || tab[i].b != b))
+    i = (i + 1) & (NPAIRS - 1);
+  if (!tab[i].a && *used * 4 + 4 <= NPAIRS * 3) {
+    tab[i].a = a;
+    tab[i].b = b;
+    ++*used;
+  }
+  if (!tab[i].a)
+    return false;
+  tab[i].lines += lines;
+  tab[i].active_events += events;
+  tab[i].active_lines += alines;
+  return true;
+}
+
+/* The same on the table of the totals, under its lock. */
 static void add_pair(u64 a, u64 b, u64 lines, u64 events, u64 alines) {
   hp_spin_lock(&pair_lock);
   if (!pairs)
     pairs = hp_mmap(NPAIRS * sizeof(pair_t));
-  if (pairs) {
-    u32 i = (u32)(((a * 31 + b) * 0x9E3779B97F4A7C15ull) >> 40) &
-            (NPAIRS - 1);
-    /* At most 3/4 full: the probe ends. */
-    while (pairs[i].a && (pairs[i].a != a || pairs[i].b != b))
-      i = (i + 1) & (NPAIRS - 1);
-    if (!pairs[i].a && npairs_used * 4 + 4 <= NPAIRS * 3) {
-      pairs[i].a = a;
-      pairs[i].b = b;
-      npairs_used++;
-    }
-    if (pairs[i].a) {
-      pairs[i].lines += lines;
-      pairs[i].active_events += events;
-      pairs[i].active_lines += alines;
-      hp_spin_unlock(&pair_lock);
-      return;
-    }
-  }
-  totals.dropped_pairs++;
+  if (!pairs || !pair_add(pairs, &npairs_used, a, b, lines, events, alines))
+    totals.dropped_pairs++;
   hp_spin_unlock(&pair_lock);
 }
 
@@ -174,7 +177,9 @@ static line_state_t *lines_tab;
 static hp_spinlock_t line_locks[NSTRIPES];
 static HP_TLS u32 my_tid;
 
-void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj) {
+/* A store by the calling thread to the object obj (context stack_id) on
+ * the line key (a simulated line, or a real one with REAL_LINE set). */
+static void store_line(u64 key, u64 stack_id, uptr obj) {
   if (!lines_tab) {
     static hp_spinlock_t init_lock;
     hp_spin_lock(&init_lock);
@@ -188,9 +193,6 @@ void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj) {
   }
   if (HP_UNLIKELY(!my_tid))
     my_tid = (u32)syscall(SYS_gettid);
-  u64 cls = (pos - 1) >> POS_BITS;
-  u64 at = (u64)((pos - 1) & ((1u << POS_BITS) - 1)) * SLOT_ALIGN + offset;
-  u64 key = (cls << 40 | at / HP_GRANULE_SIZE) + 1;
   u32 i = (u32)((key * 0x9E3779B97F4A7C15ull) >> 48) & (NLINES - 1);
   line_state_t *l = &lines_tab[i];
   hp_spinlock_t *lock = &line_locks[i % NSTRIPES];
@@ -217,9 +219,340 @@ void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj) {
   hp_spin_unlock(lock);
 }
 
+void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj) {
+  u64 cls = (pos - 1) >> POS_BITS;
+  u64 at = (u64)((pos - 1) & ((1u << POS_BITS) - 1)) * SLOT_ALIGN + offset;
+  store_line((cls << 40 | at / HP_GRANULE_SIZE) + 1, stack_id, obj);
+}
+
+/* ------------------------------------------- the real layout (foreign) */
+
+/* With allocator=system|PATH the objects have real addresses.  For active
+ * sharing a store must find its object: an index of every live object by
+ * its first and last line (its edge lines, the only ones another object
+ * can share), in EDGE_STRIPES open-addressing tables keyed by line (one
+ * line has a record per object on it: a multimap; linear probing,
+ * backward-shift deletion), kept by the foreign path's allocations and
+ * frees while false_sharing=1.  A line strictly inside an object holds no
+ * other object, so it is not indexed and a store there is not followed. */
+#define REAL_LINE (1ull << 63) /* in a line key: a real line */
+#define EDGE_STRIPES 64u
+#define EDGE_INITIAL 1024u
+
+typedef struct edge {
+  u64 line;     /* line index + 1; 0: empty slot */
+  u64 beg, end; /* the object's bytes */
+  u64 stack_id;
+} edge_t;
+
+typedef struct edge_stripe {
+  hp_spinlock_t lock;
+  edge_t *slots;
+  u64 cap, n;
+} __attribute__((aligned(64))) edge_stripe_t;
+
+static edge_stripe_t edge_stripes[EDGE_STRIPES];
+/* Edges the index had no memory for (their stores are not followed). */
+static u64 edges_dropped;
+
+static HP_ALWAYS_INLINE u64 hash_line(u64 line) {
+  return line * 0x9E3779B97F4A7C15ull;
+}
+static HP_ALWAYS_INLINE u64 edge_home(u64 h, u64 cap) {
+  return (h >> 16) & (cap - 1);
+}
+
+static void edge_put(edge_t *slots, u64 cap, const edge_t *e) {
+  u64 i = edge_home(hash_line(e->line), cap);
+  while (slots[i].line)
+    i = (i + 1) & (cap - 1);
+  slots[i] = *e;
+}
+
+static void edge_insert(const edge_t *e) {
+  edge_stripe_t *s = &edge_stripes[hash_line(e->line) >> 58];
+  hp_spin_lock(&s->lock);
+  if ((s->n + 1) * 4 > s->cap * 3) {
+    u64 cap = s->cap ? s->cap * 2 : EDGE_INITIAL;
+    edge_t *slots = hp_mmap(cap * sizeof(edge_t));
+    if (!slots) {
+      hp_spin_unlock(&s->lock);
+      __atomic_fetch_add(&edges_dropped, 1, __ATOMIC_RELAXED);
+      return;
+    }
+    for (u64 i = 0; i < s->cap; i++)
+      if (s->slots[i].line)
+        edge_put(slots, cap, &s->slots[i]);
+    if (s->slots)
+      hp_munmap(s->slots, s->cap * sizeof(edge_t));
+    s->slots = slots;
+    s->cap = cap;
+  }
+  edge_put(s->slots, s->cap, e);
+  s->n++;
+  hp_spin_unlock(&s->lock);
+}
+
+static void edge_remove(u64 line, u64 beg) {
+  u64 h = hash_line(line);
+  edge_stripe_t *s = &edge_stripes[h >> 58];
+  hp_spin_lock(&s->lock);
+  if (!s->n) {
+    hp_spin_unlock(&s->lock);
+    return;
+  }
+  u64 mask = s->cap - 1, i = edge_home(h, s->cap);
+  while (s->slots[i].line != line || s->slots[i].beg != beg) {
+    if (!s->slots[i].line) {
+      hp_spin_unlock(&s->lock); /* not there (the index was full) */
+      return;
+    }
+    i = (i + 1) & mask;
+  }
+  for (u64 j = (i + 1) & mask; s->slots[j].line; j = (j + 1) & mask) {
+    u64 k = edge_home(hash_line(s->slots[j].line), s->cap);
+    bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (!stays) {
+      s->slots[i] = s->slots[j];
+      i = j;
+    }
+  }
+  s->slots[i].line = 0;
+  s->n--;
+  hp_spin_unlock(&s->lock);
+}
+
+/* The indexed object holding the byte at addr, into *out. */
+static bool edge_find(uptr addr, edge_t *out) {
+  u64 line = addr / HP_GRANULE_SIZE + 1, h = hash_line(line);
+  edge_stripe_t *s = &edge_stripes[h >> 58];
+  bool found = false;
+  hp_spin_lock(&s->lock);
+  if (s->n)
+    for (u64 i = edge_home(h, s->cap); s->slots[i].line;
+         i = (i + 1) & (s->cap - 1)) {
+      const edge_t *e = &s->slots[i];
+      if (e->line == line && e->beg <= addr && addr < e->end) {
+        *out = *e;
+        found = true;
+        break;
+      }
+    }
+  hp_spin_unlock(&s->lock);
+  return found;
+}
+
+static HP_ALWAYS_INLINE uptr obj_end(uptr beg, uptr size) {
+  return beg + (size ? size : 1);
+}
+
+void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id) {
+  uptr end = obj_end(beg, size);
+  edge_t e = {beg / HP_GRANULE_SIZE + 1, beg, end, stack_id};
+  edge_insert(&e);
+  u64 last = (end - 1) / HP_GRANULE_SIZE + 1;
+  if (last != e.line) {
+    e.line = last;
+    edge_insert(&e);
+  }
+}
+
+void hp_fshare_real_free(uptr beg, uptr size) {
+  u64 first = beg / HP_GRANULE_SIZE + 1;
+  u64 last = (obj_end(beg, size) - 1) / HP_GRANULE_SIZE + 1;
+  edge_remove(first, beg);
+  if (last != first)
+    edge_remove(last, beg);
+}
+
+void hp_fshare_store_real(uptr addr) {
+  edge_t e;
+  if (edge_find(addr, &e))
+    store_line(REAL_LINE | (addr / HP_GRANULE_SIZE), e.stack_id, e.beg);
+}
+
+/* Passive sharing on the real layout, measured at a dump over the live
+ * objects: sorted by address, each object's first line is the line the
+ * previous objects may have left open, as in the simulated model, but
+ * with the objects the real allocator placed there. */
+typedef struct live_obj {
+  u64 beg, end, stack_id;
+  u64 thread;
+} live_obj_t;
+
+typedef struct live_set {
+  live_obj_t *v;
+  u64 n, cap;
+  bool failed;
+} live_set_t;
+
+static void collect(uptr addr, uptr size, u64 stack_id, u32 thread,
+                    void *arg) {
+  live_set_t *ls = arg;
+  if (ls->n == ls->cap) {
+    u64 cap = ls->cap ? ls->cap * 2 : 4096;
+    live_obj_t *v = ls->failed ? NULL : hp_mmap(cap * sizeof(live_obj_t));
+    if (!v) {
+      ls->failed = true;
+      return;
+    }
+    if (ls->v) {
+      hp_memcpy(v, ls->v, ls->n * sizeof(live_obj_t));
+      hp_munmap(ls->v, ls->cap * sizeof(live_obj_t));
+    }
+    ls->v = v;
+    ls->cap = cap;
+  }
+  ls->v[ls->n++] = (live_obj_t){addr, obj_end(addr, size), stack_id, thread};
+}
+
+/* Heapsort by address: no recursion, no allocation. */
+static void sift(live_obj_t *a, u64 root, u64 n) {
+  for (;;) {
+    u64 c = 2 * root + 1;
+    if (c >= n)
+      return;
+    if (c + 1 < n && a[c + 1].beg > a[c].beg)
+      c++;
+    if (a[root].beg >= a[c].beg)
+      return;
+    live_obj_t t = a[root];
+    a[root] = a[c];
+    a[c] = t;
+    root = c;
+  }
+}
+static void sort_by_address(live_obj_t *a, u64 n) {
+  for (u64 i = n / 2; i-- > 0;)
+    sift(a, i, n);
+  for (u64 i = n; i-- > 1;) {
+    live_obj_t t = a[0];
+    a[0] = a[i];
+    a[i] = t;
+    sift(a, 0, i);
+  }
+}
+
+/* A real line: the objects on it (a line of 64 bytes holds at most 8
+ * objects of 8 bytes and the tail of one more; REAL_PER_LINE is room to
+ * spare) and the pairs already counted for it. */
+#define REAL_PER_LINE 16u
+typedef struct real_line {
+  u64 line; /* index + 1; 0: none */
+  u32 nocc, npairs;
+  bool shared;
+  occupant_t occ[REAL_PER_LINE];
+  u64 pairs[REAL_PER_LINE * (REAL_PER_LINE - 1) / 2][2];
+} real_line_t;
+
+typedef struct real_totals {
+  u64 objects, lines, shared_lines, dropped_pairs;
+} real_totals_t;
+
+static void real_join(real_line_t *l, const live_obj_t *o, pair_t *tab,
+                      u32 *used, real_totals_t *t) {
+  bool cross = false;
+  for (u32 k = 0; k < l->nocc; k++) {
+    if (l->occ[k].tid == o->thread)
+      continue;
+    cross = true;
+    u64 a = HP_MIN(l->occ[k].stack_id, o->stack_id);
+    u64 b = HP_MAX(l->occ[k].stack_id, o->stack_id);
+    bool seen = false;
+    for (u32 j = 0; j < l->npairs && !seen; j++)
+      seen = l->pairs[j][0] == a && l->pairs[j][1] == b;
+    if (seen)
+      continue;
+    l->pairs[l->npairs][0] = a;
+    l->pairs[l->npairs][1] = b;
+    l->npairs++;
+    if (!pair_add(tab, used, a, b, 1, 0, 0))
+      t->dropped_pairs++;
+  }
+  if (cross && !l->shared) {
+    l->shared = true;
+    t->shared_lines++;
+  }
+  if (l->nocc < REAL_PER_LINE)
+    l->occ[l->nocc++] = (occupant_t){(u32)o->thread, o->stack_id};
+}
+
+/* The live objects' lines and shared lines into *t, their pairs into tab. */
+static void real_passive(const live_set_t *ls, pair_t *tab, u32 *used,
+                         real_totals_t *t) {
+  static real_line_t l; /* under pair_lock: one dump at a time */
+  hp_memset(&l, 0, sizeof(l));
+  for (u64 i = 0; i < ls->n; i++) {
+    const live_obj_t *o = &ls->v[i];
+    u64 first = o->beg / HP_GRANULE_SIZE + 1;
+    u64 last = (o->end - 1) / HP_GRANULE_SIZE + 1;
+    u64 nlines = last - first + 1;
+    t->objects++;
+    if (first == l.line) {
+      real_join(&l, o, tab, used, t);
+      nlines--;
+    }
+    t->lines += nlines;
+    if (last != l.line) {
+      l.line = last;
+      l.nocc = 1;
+      l.occ[0] = (occupant_t){(u32)o->thread, o->stack_id};
+      l.shared = false;
+      l.npairs = 0;
+    }
+  }
+}
+
+/* Section 6 for the real layout: passive over the live objects now,
+ * active since the start. */
+static void real_section_write(hp_buf_t *b) {
+  live_set_t ls = {0};
+  hp_foreign_for_each_object(collect, &ls);
+  pair_t *tab = hp_mmap(NPAIRS * sizeof(pair_t));
+  if (tab && !ls.failed) {
+    sort_by_address(ls.v, ls.n);
+    hp_spin_lock(&pair_lock);
+    u32 used = 0;
+    real_totals_t t = {0};
+    t.dropped_pairs = totals.dropped_pairs;
+    for (u32 i = 0; pairs && i < NPAIRS; i++)
+      if (pairs[i].a && !pair_add(tab, &used, pairs[i].a, pairs[i].b, 0,
+                                  pairs[i].active_events,
+                                  pairs[i].active_lines))
+        t.dropped_pairs++;
+    real_passive(&ls, tab, &used, &t);
+    u64 head[HP_FSHARE_HEAD_WORDS] = {
+        t.objects,
+        0,
+        t.lines,
+        t.shared_lines,
+        __atomic_load_n(&totals.active_lines, __ATOMIC_RELAXED),
+        __atomic_load_n(&totals.active_events, __ATOMIC_RELAXED),
+        __atomic_load_n(&totals.same_object_events, __ATOMIC_RELAXED),
+        t.dropped_pairs,
+        ROW_WORDS,
+        used};
+    hp_buf_append(b, head, sizeof(head));
+    for (u32 i = 0; i < NPAIRS; i++)
+      if (tab[i].a)
+        hp_buf_append(b, &tab[i], sizeof(tab[i]));
+    u64 layout = HP_FSHARE_LAYOUT_REAL;
+    hp_buf_append(b, &layout, 8);
+    hp_spin_unlock(&pair_lock);
+  }
+  if (tab)
+    hp_munmap(tab, NPAIRS * sizeof(pair_t));
+  if (ls.v)
+    hp_munmap(ls.v, ls.cap * sizeof(live_obj_t));
+}
+
 void hp_fshare_section_write(hp_buf_t *b, const hp_profile_info_t *info) {
   if (!hp_flags.false_sharing)
     return;
+  if (hp_foreign_state == HP_FOREIGN_ON) {
+    real_section_write(b);
+    return;
+  }
   hp_spin_lock(&pair_lock);
   u64 row_words = ROW_WORDS, n = pairs ? npairs_used : 0;
   u64 head[HP_FSHARE_HEAD_WORDS] = {
@@ -235,6 +568,8 @@ void hp_fshare_section_write(hp_buf_t *b, const hp_profile_info_t *info) {
   for (u32 i = 0; pairs && i < NPAIRS; i++)
     if (pairs[i].a)
       hp_buf_append(b, &pairs[i], sizeof(pairs[i]));
+  u64 layout = HP_FSHARE_LAYOUT_SIMULATED;
+  hp_buf_append(b, &layout, 8);
   hp_spin_unlock(&pair_lock);
 }
 
@@ -243,6 +578,8 @@ void hp_fshare_lock_all(void) {
     hp_spin_lock(&classes[i].lock);
   for (u32 i = 0; i < NSTRIPES; i++)
     hp_spin_lock(&line_locks[i]);
+  for (u32 i = 0; i < EDGE_STRIPES; i++)
+    hp_spin_lock(&edge_stripes[i].lock);
   hp_spin_lock(&pair_lock);
 }
 
@@ -263,6 +600,9 @@ void hp_fshare_unlock_all(bool reset) {
     }
   }
   hp_spin_unlock(&pair_lock);
+  /* The index stays: the child's heap is the parent's. */
+  for (u32 i = EDGE_STRIPES; i-- > 0;)
+    hp_spin_unlock(&edge_stripes[i].lock);
   for (u32 i = NSTRIPES; i-- > 0;)
     hp_spin_unlock(&line_locks[i]);
   for (u32 i = NCLASSES; i-- > 0;)

@@ -41,6 +41,19 @@
  * between two writes of a line: ping-pong is counted, a line handed over
  * once counts one event.
  *
+ * Measured on the real layout.  With allocator=system|PATH
+ * (heapprof_foreign.h) the objects have the addresses the real allocator
+ * gave them -- its headers, size classes, thread caches and reuse of freed
+ * memory -- so nothing is simulated: section 6 then describes the real
+ * layout (its last word says which).  Passive: at each dump, over the live
+ * objects of the side table, the real 64-byte lines holding live objects
+ * that different threads allocated (the side table keeps each object's
+ * allocating thread), once per line and once per pair of contexts on it --
+ * a state at the dump, not a total since the start.  Active: the store
+ * hook finds the object a store hits through an index of every live
+ * object by its first and last line (hp_fshare_real_alloc/free, kept while
+ * false_sharing=1), and follows the real line as above.
+ *
  * Cost with false_sharing=1: a spin lock per slot class on every
  * allocating call (all threads allocating one size contend for it), and a
  * second lock for the pair table when a line turns shared; with the pass
@@ -60,10 +73,21 @@ u32 hp_fshare_alloc(u32 tid, u64 stack_id, uptr size);
  * (context stack_id) placed at pos (heapprof_rtl.c finds them). */
 void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj);
 
+/* allocator=system|PATH, false_sharing=1: an object of the wrapped
+ * allocator was allocated / is about to be freed (before the allocator
+ * can hand its memory out again). */
+void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id);
+void hp_fshare_real_free(uptr beg, uptr size);
+/* A store by the calling thread at addr (allocator=system|PATH). */
+void hp_fshare_store_real(uptr addr);
+
 /* Words before the pair rows in tagged section 6. */
 #define HP_FSHARE_HEAD_WORDS 10
+/* The word after the rows: which layout the section describes. */
+enum { HP_FSHARE_LAYOUT_SIMULATED = 0, HP_FSHARE_LAYOUT_REAL = 1 };
 
-/* Tagged section 6 (nothing when false_sharing=0). */
+/* Tagged section 6 (nothing when false_sharing=0): the real layout's when
+ * the foreign path serves, else the simulated one's. */
 void hp_fshare_section_write(hp_buf_t *b, const hp_profile_info_t *info);
 
 /* fork(): the model's locks are held across fork and released in both;

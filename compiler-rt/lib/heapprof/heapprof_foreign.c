@@ -312,7 +312,11 @@ static uptr boot_size(const void *p) { return ((const uptr *)p)[-1]; }
 
 typedef struct fentry {
   uptr addr; /* 0: empty slot */
-  u64 size;
+  /* size: below 2^48 (no larger allocation succeeds); thread: the
+   * allocating thread's number (thread_no), for false sharing measured on
+   * the real addresses (heapprof_falseshare.h). */
+  u64 size : 48;
+  u64 thread : 16;
   u32 stack_id;
   u32 ts_ms;
   u32 cycles; /* sampled allocating call, 0 if not sampled */
@@ -458,6 +462,22 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
   busy--;
 }
 
+void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {
+  if (hp_foreign_state != HP_FOREIGN_ON)
+    return;
+  busy++;
+  for (u32 si = 0; si < NSTRIPES; si++) {
+    stripe_t *s = &stripes[si];
+    hp_spin_lock(&s->lock);
+    for (u64 i = 0; i < s->cap; i++)
+      if (s->slots[i].addr)
+        fn(s->slots[i].addr, s->slots[i].size, s->slots[i].stack_id,
+           s->slots[i].thread, arg);
+    hp_spin_unlock(&s->lock);
+  }
+  busy--;
+}
+
 /* ----------------------------------------------------------------- init */
 
 /* The wrapped allocator's library: glibc for "system", else the library
@@ -590,6 +610,23 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   return o->sampled ? c + !c : 0;
 }
 
+/* The calling thread's number: 1, 2, ... in the order threads first
+ * allocate, 16 bits (after 65,535 threads numbers repeat: two threads of
+ * one number look like one, so false sharing between them is missed,
+ * never invented). */
+static HP_TLS u16 thread_no;
+static u32 threads_numbered;
+static HP_ALWAYS_INLINE u16 my_thread_no(void) {
+  if (HP_UNLIKELY(!thread_no)) {
+    u16 n;
+    do
+      n = (u16)__atomic_add_fetch(&threads_numbered, 1, __ATOMIC_RELAXED);
+    while (!n);
+    thread_no = n;
+  }
+  return thread_no;
+}
+
 /* Records p (size bytes, from the call whose frame is fp) in the table. */
 static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
                          u64 cycles, int op) {
@@ -609,6 +646,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.cpu = (u16)cpu;
   e.kind = kind;
   e.flags = 0;
+  e.thread = my_thread_no();
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   if (cycles) {
@@ -619,6 +657,8 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   bool arm = hp_peak.on && hp_peak_grow(&t->peak_pending, size);
   hp_thread_release(t);
   table_insert(&e);
+  if (HP_UNLIKELY(hp_flags.false_sharing))
+    hp_fshare_real_alloc(e.addr, size, e.stack_id);
   busy--;
   if (HP_UNLIKELY(arm))
     hp_peak_arm(); /* the heap's peak (heapprof_peak.h), as heapprof's own */
@@ -835,6 +875,8 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  if (HP_UNLIKELY(hp_flags.false_sharing) && found)
+    hp_fshare_real_free(e.addr, e.size);
   busy--;
   if (glibc && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MUNMAP, glibc_chunk_len(p));
@@ -866,6 +908,8 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
   hp_chunk_event_t ev;
   if (found)
     entry_event(&ev, &e);
+  if (HP_UNLIKELY(hp_flags.false_sharing) && found)
+    hp_fshare_real_free(e.addr, e.size);
   busy--;
   bool old_mm = glibc && p && glibc_mmapped(p);
   uptr old_len = old_mm ? glibc_chunk_len(p) : 0;
@@ -887,6 +931,8 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     if (found) {
       busy++;
       table_insert(&e);
+      if (HP_UNLIKELY(hp_flags.false_sharing))
+        hp_fshare_real_alloc(e.addr, e.size, e.stack_id);
       busy--;
     }
     count_failure();

@@ -527,6 +527,10 @@ HP_INTERFACE void __heapprof_store(uintptr_t addr) {
 HP_INTERFACE void __heapprof_false_sharing_store(uintptr_t addr) {
   if (HP_LIKELY(!hp_flags.false_sharing))
     return;
+  if (hp_foreign_state == HP_FOREIGN_ON) { /* real addresses: the index */
+    hp_fshare_store_real(addr);
+    return;
+  }
   u32 c;
   uptr block = hp_primary_block_of(addr, &c);
   if (!block)
