@@ -12,6 +12,12 @@
 #                         half kept live to the exit dump, where
 #                         heap_utilization=1 scans the heap's counters
 #
+# The same two again on glibc's malloc (allocator=system): false sharing
+# measured on the real layout, where false_sharing=1 keeps an index of the
+# live objects' edge lines (two striped locks per malloc/free pair) and
+# sorts the live objects at each dump; "off" there is
+# allocator=system:heap_utilization=0:false_sharing=0.
+#
 # Both built with heapprof-clang -fheapprof -O2, and again with -mllvm
 # -heapprof-false-sharing ("store hooks": a call per store, which returns at
 # once unless false_sharing=1).  Each variant runs RUNS
@@ -78,3 +84,21 @@ row() { # WORKLOAD_LABEL BINARY ARGS...
 }
 row "malloc_pairs 32 2 $PAIRS" "$dir/malloc_pairs" 32 2 "$PAIRS"
 row "live_heap $OBJECTS" "$dir/live_heap" "$OBJECTS"
+# The measured mode, on glibc's malloc: its own "off".
+sysrow() { # WORKLOAD_LABEL BINARY ARGS...
+  local label="$1 (allocator=system)" bin=$2 off t sys=allocator=system:heap_utilization=0
+  shift 2
+  local args=("$@")
+  off=$(cpu "$sys:false_sharing=0" "$bin" "${args[@]}")
+  printf '| %s | off | %s | 1.00× |\n' "$label" "$off"
+  one() { # VARIANT_LABEL OPTIONS BINARY
+    t=$(cpu "$2" "$3" "${args[@]}")
+    printf '| %s | %s | %s | %.2f× |\n' "$label" "$1" "$t" \
+      "$(echo "$t / $off" | bc -l)"
+  }
+  one "false_sharing=1 (measured passive)" "$sys:false_sharing=1" "$bin"
+  one "store hooks, false_sharing=0" "$sys:false_sharing=0" "$bin.fs"
+  one "store hooks, false_sharing=1 (measured passive + active)" "$sys:false_sharing=1" "$bin.fs"
+}
+sysrow "malloc_pairs 32 2 $PAIRS" "$dir/malloc_pairs" 32 2 "$PAIRS"
+sysrow "live_heap $OBJECTS" "$dir/live_heap" "$OBJECTS"

@@ -313,8 +313,11 @@ static uptr boot_size(const void *p) { return ((const uptr *)p)[-1]; }
 typedef struct fentry {
   uptr addr; /* 0: empty slot */
   /* size: below 2^48 (no larger allocation succeeds); thread: the
-   * allocating thread's number (thread_no), for false sharing measured on
-   * the real addresses (heapprof_falseshare.h). */
+   * allocating thread's number (hp_thread_t's seq: 1, 2, ... in creation
+   * order; after 65,535 threads numbers repeat, and two threads of one
+   * number look like one: false sharing between them is missed, never
+   * invented), for false sharing measured on the real addresses
+   * (heapprof_falseshare.h). */
   u64 size : 48;
   u64 thread : 16;
   u32 stack_id;
@@ -610,23 +613,6 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   return o->sampled ? c + !c : 0;
 }
 
-/* The calling thread's number: 1, 2, ... in the order threads first
- * allocate, 16 bits (after 65,535 threads numbers repeat: two threads of
- * one number look like one, so false sharing between them is missed,
- * never invented). */
-static HP_TLS u16 thread_no;
-static u32 threads_numbered;
-static HP_ALWAYS_INLINE u16 my_thread_no(void) {
-  if (HP_UNLIKELY(!thread_no)) {
-    u16 n;
-    do
-      n = (u16)__atomic_add_fetch(&threads_numbered, 1, __ATOMIC_RELAXED);
-    while (!n);
-    thread_no = n;
-  }
-  return thread_no;
-}
-
 /* Records p (size bytes, from the call whose frame is fp) in the table. */
 static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
                          u64 cycles, int op) {
@@ -646,7 +632,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.cpu = (u16)cpu;
   e.kind = kind;
   e.flags = 0;
-  e.thread = my_thread_no();
+  e.thread = t->seq; /* 0: the shared fallback state's */
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   if (cycles) {
@@ -668,11 +654,12 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
 /* The chunk event of an entry taken out of the table: its shadow granules
  * are scanned and cleared now, before the memory can be handed out again. */
 static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
+  uptr size = e->size;
   hp_shadow_scan_t s;
-  hp_shadow_scan(e->addr, e->size, &s);
-  hp_shadow_clear(e->addr, e->addr + (e->size ? e->size : 1));
+  hp_shadow_scan(e->addr, size, &s);
+  hp_shadow_clear(e->addr, e->addr + (size ? size : 1));
   ev->stack_id = e->stack_id;
-  ev->size = e->size;
+  ev->size = size;
   ev->accesses = s.accesses;
   ev->granules = s.granules;
   ev->touched_granules = s.touched_granules;
@@ -690,6 +677,7 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
  * call's class is counted (a free; not the freeing half of a realloc). */
 static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
                         u64 cycles, bool op) {
+  uptr size = e->size; /* read once: a bit-field */
   int saved = errno;
   busy++;
   ev->dealloc_ts = hp_end_ms(now_ms);
@@ -697,15 +685,15 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   ev->free_cycles = cycles;
   hp_thread_t *t = hp_thread_acquire();
   t->stats.frees++;
-  t->stats.freed_bytes += e->size;
+  t->stats.freed_bytes += size;
   if (cycles) {
     t->stats.free_cycles += cycles;
     t->stats.cycle_samples++;
   }
   if (op)
-    foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, e->size, cycles);
+    foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, size, cycles);
   if (hp_peak.on)
-    hp_peak_shrink(&t->peak_pending, e->size);
+    hp_peak_shrink(&t->peak_pending, size);
   hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
   busy--;

@@ -68,8 +68,8 @@ void hp_foreign_print_stats(void);
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg);
 
 /* Every live object of the side table: its address, requested size,
- * stack id and allocating thread's number (1, 2, ... by first allocation;
- * heapprof_foreign.c), for false sharing on the real layout.  fn runs
+ * stack id and allocating thread's number (hp_thread_t's seq), for false
+ * sharing on the real layout.  fn runs
  * under a stripe lock: it must not allocate or take a stripe. */
 typedef void (*hp_foreign_object_fn)(uptr addr, uptr size, u64 stack_id,
                                      u32 thread, void *arg);

@@ -74,6 +74,10 @@ static hp_thread_t *create(uptr stack_top) {
   hp_memset(t, 0, sizeof(*t));
   hp_primary_init_caches(t->caches);
   t->tid = (u32)syscall(SYS_gettid);
+  static u32 nseq;
+  do
+    t->seq = (u16)__atomic_add_fetch(&nseq, 1, __ATOMIC_RELAXED);
+  while (!t->seq);
   t->stack_top = stack_top ? stack_top : query_stack_top();
   hp_spin_lock(&registry_lock);
   t->next = threads;

@@ -17,6 +17,8 @@ typedef struct hp_thread {
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   s64 peak_pending;   /* requested bytes not yet published (heapprof_peak.h) */
   u32 tid;
+  u16 seq; /* 1, 2, ... in creation order, 16 bits (0 skipped): the
+            * allocating thread of allocator=system|PATH's side table */
   struct hp_thread *next, *prev; /* registry, under the registry lock */
   hp_opc_table_t opc;  /* calls and cycles by operation class */
 } hp_thread_t;
