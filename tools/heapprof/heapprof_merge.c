@@ -34,8 +34,9 @@
  *            added.  False sharing (tag 6): each process's last dump's
  *            totals, added; its pairs' stack ids translated to the merged
  *            contexts (through the process's records in any dump) and
- *            pairs of the same two contexts added.  Any other tag is
- *            refused.
+ *            pairs of the same two contexts added; all of one layout
+ *            (the word after the rows: simulated or real), else refused.
+ *            Any other tag is refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
  *   the peak (tag 1, tag 5, peak_objects, peak_bytes): a dump holds the

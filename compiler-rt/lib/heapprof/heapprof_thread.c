@@ -237,6 +237,14 @@ HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
     HP_CHECK(real && "cannot find the real pthread_create");
   }
   __heapprof_init();
+#ifdef HEAPPROF_SHARED_RUNTIME
+  /* A program built with -fheapprof has a runtime of its own, whose
+   * __heapprof_init preempts this library's: this copy never initialises
+   * (its allocator has no size classes) and only passes the call on, the
+   * program's runtime having wrapped fn already. */
+  if (!hp_rtl.inited)
+    return real(th, attr, fn, arg);
+#endif
   /* The creating thread counts as alive from now on (the serial/parallel
    * axis of heapprof_opclass.h), even if it never allocated. */
   hp_thread_release(hp_thread_acquire());

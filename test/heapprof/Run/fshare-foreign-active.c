@@ -32,16 +32,21 @@
 // RUN: heapprof report %t.dir | FileCheck %s
 // RUN: heapprof report %t.pad.dir | FileCheck %s --check-prefix=PAD
 // RUN: heapprof show %t.dir/*.profraw | FileCheck %s --check-prefix=SHOW
-// On jemalloc (preloaded; the program's own runtime calls through to it):
-// the same counts, as the program picks a pair that shares a line whatever
-// the allocator's spacing.  (Not through heapprof run: a program built
-// with -fheapprof that creates threads under heapprof run dies in the
-// preloaded runtime's pthread_create; see allocator-instrumented.c for
-// the single-threaded case.)
-// RUN: %if jemalloc %{ rm -rf %t.je && env LD_PRELOAD=%libjemalloc HEAPPROF_OPTIONS=allocator=%libjemalloc:false_sharing=1:profile_dir=%t.je %t | FileCheck %s --check-prefix=OUT %}
+// Through heapprof run, the same (the preloaded runtime passes
+// pthread_create on to libc: the program's own runtime serves).
+// RUN: rm -rf %t.run && env -u LD_PRELOAD HEAPPROF_OPTIONS=false_sharing=1 heapprof run -o %t.run --allocator=system -- %t | FileCheck %s --check-prefix=OUT
+// RUN: heapprof report %t.run | FileCheck %s
+// On jemalloc, preloaded by heapprof run: the same counts, as the program
+// picks a pair that shares a line whatever the allocator's spacing.
+// RUN: %if jemalloc %{ rm -rf %t.je && env -u LD_PRELOAD HEAPPROF_OPTIONS=false_sharing=1 heapprof run -o %t.je --allocator=%libjemalloc -- %t | FileCheck %s --check-prefix=OUT %}
 // RUN: %if jemalloc %{ heapprof report %t.je | FileCheck %s %}
-// RUN: %if jemalloc %{ rm -rf %t.je.pad && env LD_PRELOAD=%libjemalloc HEAPPROF_OPTIONS=allocator=%libjemalloc:false_sharing=1:profile_dir=%t.je.pad %t.pad | FileCheck %s --check-prefix=PADOUT %}
+// RUN: %if jemalloc %{ rm -rf %t.je.pad && env -u LD_PRELOAD HEAPPROF_OPTIONS=false_sharing=1 heapprof run -o %t.je.pad --allocator=%libjemalloc -- %t.pad | FileCheck %s --check-prefix=PADOUT %}
 // RUN: %if jemalloc %{ heapprof report %t.je.pad | FileCheck %s --check-prefix=PAD %}
+// A threaded program built with -fheapprof under heapprof run on heapprof's
+// own allocator runs too (it died in the preloaded runtime's
+// pthread_create before); heapprof's allocator gives no two chunks one
+// line, so the program finds no pair.
+// RUN: rm -rf %t.own && env -u LD_PRELOAD heapprof run -o %t.own -- %t | FileCheck %s --check-prefix=PADOUT
 
 // OUT: same line: yes
 // PADOUT: same line: no
