@@ -239,11 +239,19 @@ void hp_fshare_store(u32 pos, uptr offset, u64 stack_id, uptr obj) {
 #define EDGE_STRIPES 64u
 #define EDGE_INITIAL 1024u
 
+/* A record: the line (index + 1, 52 bits: any user address), and the
+ * object's bytes on it, [lo, hi) of 64, in one word; 0: an empty slot.
+ * On its line an object is known by lo, the offset of its first byte
+ * there: two objects cannot share one.  16 bytes per record, two records
+ * for an object over two lines or more. */
 typedef struct edge {
-  u64 line;     /* line index + 1; 0: empty slot */
-  u64 beg, end; /* the object's bytes */
+  u64 key;
   u64 stack_id;
 } edge_t;
+#define EDGE_KEY(line1, lo, hi) ((line1) << 12 | (u64)(lo) << 6 | ((hi) - 1))
+#define EDGE_LINE(k) ((k) >> 12)
+#define EDGE_LO(k) (((k) >> 6) & 63)
+#define EDGE_HI(k) (((k) & 63) + 1)
 
 typedef struct edge_stripe {
   hp_spinlock_t lock;
@@ -263,14 +271,14 @@ static HP_ALWAYS_INLINE u64 edge_home(u64 h, u64 cap) {
 }
 
 static void edge_put(edge_t *slots, u64 cap, const edge_t *e) {
-  u64 i = edge_home(hash_line(e->line), cap);
-  while (slots[i].line)
+  u64 i = edge_home(hash_line(EDGE_LINE(e->key)), cap);
+  while (slots[i].key)
     i = (i + 1) & (cap - 1);
   slots[i] = *e;
 }
 
 static void edge_insert(const edge_t *e) {
-  edge_stripe_t *s = &edge_stripes[hash_line(e->line) >> 58];
+  edge_stripe_t *s = &edge_stripes[hash_line(EDGE_LINE(e->key)) >> 58];
   hp_spin_lock(&s->lock);
   if ((s->n + 1) * 4 > s->cap * 3) {
     u64 cap = s->cap ? s->cap * 2 : EDGE_INITIAL;
@@ -281,7 +289,7 @@ static void edge_insert(const edge_t *e) {
       return;
     }
     for (u64 i = 0; i < s->cap; i++)
-      if (s->slots[i].line)
+      if (s->slots[i].key)
         edge_put(slots, cap, &s->slots[i]);
     if (s->slots)
       hp_munmap(s->slots, s->cap * sizeof(edge_t));
@@ -293,8 +301,9 @@ static void edge_insert(const edge_t *e) {
   hp_spin_unlock(&s->lock);
 }
 
-static void edge_remove(u64 line, u64 beg) {
-  u64 h = hash_line(line);
+/* Takes out the record of the object whose bytes on line1 start at lo. */
+static void edge_remove(u64 line1, u64 lo) {
+  u64 h = hash_line(line1);
   edge_stripe_t *s = &edge_stripes[h >> 58];
   hp_spin_lock(&s->lock);
   if (!s->n) {
@@ -302,38 +311,42 @@ static void edge_remove(u64 line, u64 beg) {
     return;
   }
   u64 mask = s->cap - 1, i = edge_home(h, s->cap);
-  while (s->slots[i].line != line || s->slots[i].beg != beg) {
-    if (!s->slots[i].line) {
+  while (EDGE_LINE(s->slots[i].key) != line1 ||
+         EDGE_LO(s->slots[i].key) != lo) {
+    if (!s->slots[i].key) {
       hp_spin_unlock(&s->lock); /* not there (the index was full) */
       return;
     }
     i = (i + 1) & mask;
   }
-  for (u64 j = (i + 1) & mask; s->slots[j].line; j = (j + 1) & mask) {
-    u64 k = edge_home(hash_line(s->slots[j].line), s->cap);
+  for (u64 j = (i + 1) & mask; s->slots[j].key; j = (j + 1) & mask) {
+    u64 k = edge_home(hash_line(EDGE_LINE(s->slots[j].key)), s->cap);
     bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
     if (!stays) {
       s->slots[i] = s->slots[j];
       i = j;
     }
   }
-  s->slots[i].line = 0;
+  s->slots[i].key = 0;
   s->n--;
   hp_spin_unlock(&s->lock);
 }
 
-/* The indexed object holding the byte at addr, into *out. */
-static bool edge_find(uptr addr, edge_t *out) {
-  u64 line = addr / HP_GRANULE_SIZE + 1, h = hash_line(line);
+/* The indexed object holding the byte at addr: its context and the
+ * address of its first byte on addr's line. */
+static bool edge_find(uptr addr, u64 *stack_id, uptr *obj) {
+  u64 line1 = addr / HP_GRANULE_SIZE + 1, off = addr % HP_GRANULE_SIZE;
+  u64 h = hash_line(line1);
   edge_stripe_t *s = &edge_stripes[h >> 58];
   bool found = false;
   hp_spin_lock(&s->lock);
   if (s->n)
-    for (u64 i = edge_home(h, s->cap); s->slots[i].line;
+    for (u64 i = edge_home(h, s->cap); s->slots[i].key;
          i = (i + 1) & (s->cap - 1)) {
-      const edge_t *e = &s->slots[i];
-      if (e->line == line && e->beg <= addr && addr < e->end) {
-        *out = *e;
+      u64 k = s->slots[i].key;
+      if (EDGE_LINE(k) == line1 && EDGE_LO(k) <= off && off < EDGE_HI(k)) {
+        *stack_id = s->slots[i].stack_id;
+        *obj = (line1 - 1) * HP_GRANULE_SIZE + EDGE_LO(k);
         found = true;
         break;
       }
@@ -347,12 +360,14 @@ static HP_ALWAYS_INLINE uptr obj_end(uptr beg, uptr size) {
 }
 
 void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id) {
-  uptr end = obj_end(beg, size);
-  edge_t e = {beg / HP_GRANULE_SIZE + 1, beg, end, stack_id};
+  uptr last_byte = obj_end(beg, size) - 1;
+  u64 first = beg / HP_GRANULE_SIZE + 1, last = last_byte / HP_GRANULE_SIZE + 1;
+  u64 lo = beg % HP_GRANULE_SIZE, hi = last_byte % HP_GRANULE_SIZE + 1;
+  edge_t e = {EDGE_KEY(first, lo, first == last ? hi : HP_GRANULE_SIZE),
+              stack_id};
   edge_insert(&e);
-  u64 last = (end - 1) / HP_GRANULE_SIZE + 1;
-  if (last != e.line) {
-    e.line = last;
+  if (last != first) {
+    e.key = EDGE_KEY(last, 0, hi);
     edge_insert(&e);
   }
 }
@@ -360,15 +375,16 @@ void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id) {
 void hp_fshare_real_free(uptr beg, uptr size) {
   u64 first = beg / HP_GRANULE_SIZE + 1;
   u64 last = (obj_end(beg, size) - 1) / HP_GRANULE_SIZE + 1;
-  edge_remove(first, beg);
+  edge_remove(first, beg % HP_GRANULE_SIZE);
   if (last != first)
-    edge_remove(last, beg);
+    edge_remove(last, 0);
 }
 
 void hp_fshare_store_real(uptr addr) {
-  edge_t e;
-  if (edge_find(addr, &e))
-    store_line(REAL_LINE | (addr / HP_GRANULE_SIZE), e.stack_id, e.beg);
+  u64 stack_id;
+  uptr obj;
+  if (edge_find(addr, &stack_id, &obj))
+    store_line(REAL_LINE | (addr / HP_GRANULE_SIZE), stack_id, obj);
 }
 
 /* Passive sharing on the real layout, measured at a dump over the live
@@ -406,31 +422,36 @@ static void collect(uptr addr, uptr size, u64 stack_id, u32 thread,
   ls->v[ls->n++] = (live_obj_t){addr, obj_end(addr, size), stack_id, thread};
 }
 
-/* Heapsort by address: no recursion, no allocation. */
-static void sift(live_obj_t *a, u64 root, u64 n) {
-  for (;;) {
-    u64 c = 2 * root + 1;
-    if (c >= n)
-      return;
-    if (c + 1 < n && a[c + 1].beg > a[c].beg)
-      c++;
-    if (a[root].beg >= a[c].beg)
-      return;
-    live_obj_t t = a[root];
-    a[root] = a[c];
-    a[c] = t;
-    root = c;
+/* By address: a least-significant-digit radix sort, a byte at a time,
+ * through tmp (n entries), skipping the bytes all addresses share (a heap
+ * sort's random accesses cost a cache miss per step on a large heap).
+ * Returns the array that holds the result: a or tmp. */
+static live_obj_t *sort_by_address(live_obj_t *a, live_obj_t *tmp, u64 n) {
+  u64 count[256];
+  u64 all_or = 0, all_and = ~0ull;
+  for (u64 i = 0; i < n; i++) {
+    all_or |= a[i].beg;
+    all_and &= a[i].beg;
   }
-}
-static void sort_by_address(live_obj_t *a, u64 n) {
-  for (u64 i = n / 2; i-- > 0;)
-    sift(a, i, n);
-  for (u64 i = n; i-- > 1;) {
-    live_obj_t t = a[0];
-    a[0] = a[i];
-    a[i] = t;
-    sift(a, 0, i);
+  for (u32 shift = 0; shift < 64; shift += 8) {
+    if (!(((all_or ^ all_and) >> shift) & 0xff))
+      continue; /* every address has the same byte here */
+    hp_memset(count, 0, sizeof(count));
+    for (u64 i = 0; i < n; i++)
+      count[(a[i].beg >> shift) & 0xff]++;
+    u64 at = 0;
+    for (u32 d = 0; d < 256; d++) {
+      u64 c = count[d];
+      count[d] = at;
+      at += c;
+    }
+    for (u64 i = 0; i < n; i++)
+      tmp[count[(a[i].beg >> shift) & 0xff]++] = a[i];
+    live_obj_t *t = a;
+    a = tmp;
+    tmp = t;
   }
+  return a;
 }
 
 /* A real line: the objects on it (a line of 64 bytes holds at most 8
@@ -509,8 +530,11 @@ static void real_section_write(hp_buf_t *b) {
   live_set_t ls = {0};
   hp_foreign_for_each_object(collect, &ls);
   pair_t *tab = hp_mmap(NPAIRS * sizeof(pair_t));
-  if (tab && !ls.failed) {
-    sort_by_address(ls.v, ls.n);
+  live_obj_t *tmp = ls.cap ? hp_mmap(ls.cap * sizeof(live_obj_t)) : NULL;
+  if (tab && !ls.failed && (tmp || !ls.cap)) {
+    live_set_t sorted = ls;
+    if (ls.n)
+      sorted.v = sort_by_address(ls.v, tmp, ls.n);
     hp_spin_lock(&pair_lock);
     u32 used = 0;
     real_totals_t t = {0};
@@ -520,7 +544,7 @@ static void real_section_write(hp_buf_t *b) {
                                   pairs[i].active_events,
                                   pairs[i].active_lines))
         t.dropped_pairs++;
-    real_passive(&ls, tab, &used, &t);
+    real_passive(&sorted, tab, &used, &t);
     u64 head[HP_FSHARE_HEAD_WORDS] = {
         t.objects,
         0,
@@ -542,6 +566,8 @@ static void real_section_write(hp_buf_t *b) {
   }
   if (tab)
     hp_munmap(tab, NPAIRS * sizeof(pair_t));
+  if (tmp)
+    hp_munmap(tmp, ls.cap * sizeof(live_obj_t));
   if (ls.v)
     hp_munmap(ls.v, ls.cap * sizeof(live_obj_t));
 }
