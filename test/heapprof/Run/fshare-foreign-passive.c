@@ -24,9 +24,9 @@
 // tcache bin, served from the second thread's own arena, far from the main
 // thread's lines: no line holds objects of both threads.
 //
-// jemalloc packs 16-byte objects 16 bytes apart with no header, from a
-// fresh page-aligned slab (these are the process's first objects of that
-// size): 4 per line, the 14 on lines of 4, 4, 4 and 2 objects.  Its thread
+// jemalloc (and tcmalloc likewise) packs 16-byte objects 16 bytes apart
+// with no header, from a fresh page-aligned slab (these are the process's
+// first objects of that size): 4 per line, the 14 on lines of 4, 4, 4 and 2 objects.  Its thread
 // cache is last in first out as well (once the thread's first call set it
 // up: the warm-up allocation), so the second thread gets the 7 odd slots
 // back and each of the 4 lines holds objects of both threads: 4 shared
@@ -60,6 +60,9 @@
 // RUN: %if jemalloc %{ heapprof report %t.je | FileCheck %s --check-prefix=JE %}
 // RUN: %if jemalloc %{ env -u LD_PRELOAD HEAPPROF_OPTIONS=false_sharing=1 heapprof run -o %t.je.other --allocator=%libjemalloc -- %t.other | FileCheck %s --check-prefix=JE-OTHER-OUT %}
 // RUN: %if jemalloc %{ heapprof report %t.je.other | FileCheck %s --check-prefix=OTHER %}
+// tcmalloc's small objects and thread cache behave the same way here.
+// RUN: %if tcmalloc %{ rm -rf %t.tc && env -u LD_PRELOAD HEAPPROF_OPTIONS=false_sharing=1 heapprof run -o %t.tc --allocator=%libtcmalloc -- %t | FileCheck %s --check-prefix=JE-OUT %}
+// RUN: %if tcmalloc %{ heapprof report %t.tc | FileCheck %s --check-prefix=JE %}
 
 // OUT: stride 32, first at offset {{0|16}} of its line
 // OUT: reused: 7 of 7
