@@ -18,6 +18,7 @@
 bool hp_faults_on;
 static u64 fault_cycles; /* the measured cost of one fault */
 static u64 totals[3];    /* print_stats: by bucket */
+static u64 desched_calls, desched_cycles; /* sampled calls off the CPU */
 enum { OUTSIDE, OWN, IN_CALL };
 
 #define RING_BYTES (2 * HP_PAGE_SIZE) /* the control page and one data page */
@@ -30,6 +31,7 @@ typedef struct fault_thread {
   u32 depth; /* profiled entry points under way (nested ones count once) */
   u64 mark;  /* the ring's head at the previous boundary */
   u64 in_call; /* faults of the last wrapped call, not yet noted */
+  u32 lock;    /* the control page's seqcount at the call's start */
 } fault_thread_t;
 static HP_TLS fault_thread_t ft;
 
@@ -136,17 +138,25 @@ void hp_faults_enter(void) {
 void hp_faults_call_begin(void) {
   if (ft.depth != 1 || !ft.ring)
     return;
+  ft.lock = __atomic_load_n(&ft.ring->lock, __ATOMIC_ACQUIRE);
   u64 n = since_mark();
   if (HP_UNLIKELY(n))
     charge(OWN, n);
 }
 
-void hp_faults_call_end(void) {
+bool hp_faults_call_end(u64 cycles) {
   if (ft.depth != 1 || !ft.ring)
-    return;
+    return false;
   u64 n = since_mark();
   if (HP_UNLIKELY(n))
     charge(IN_CALL, n);
+  if (HP_LIKELY(__atomic_load_n(&ft.ring->lock, __ATOMIC_ACQUIRE) == ft.lock))
+    return false;
+  if (cycles) {
+    __atomic_add_fetch(&desched_calls, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&desched_cycles, cycles, __ATOMIC_RELAXED);
+  }
+  return true;
 }
 
 void hp_faults_leave(void) {
@@ -216,6 +226,14 @@ void hp_faults_print_stats(void) {
               (unsigned long long)__atomic_load_n(&totals[b],
                                                   __ATOMIC_RELAXED),
               desc[b]);
+  hp_printf("  %-16s %20llu  %s\n", "descheduled",
+            (unsigned long long)__atomic_load_n(&desched_calls,
+                                                __ATOMIC_RELAXED),
+            "sampled calls that lost the CPU (not in the cycle totals)");
+  hp_printf("  %-16s %20llu  %s\n", "desched_cycles",
+            (unsigned long long)__atomic_load_n(&desched_cycles,
+                                                __ATOMIC_RELAXED),
+            "their cycles");
   hp_printf("  %-16s %20llu  %s\n", "fault_cycles",
             (unsigned long long)fault_cycles,
             "measured TSC cycles of one page fault (first touch)");

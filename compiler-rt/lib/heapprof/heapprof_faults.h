@@ -33,7 +33,13 @@ void hp_faults_init(void);
 void hp_faults_enter(void);
 void hp_faults_leave(void);
 void hp_faults_call_begin(void);
-void hp_faults_call_end(void);
+/* The wrapped call ended after cycles (0: not sampled); true if the thread
+ * was scheduled out during it: the kernel rewrites the ring's control page
+ * (its seqcount `lock` moves) whenever the thread is scheduled back in, so
+ * a changed `lock` across the call means it lost the CPU (preempted, or
+ * blocked in the allocator).  Such a sampled call is counted apart
+ * (print_stats: descheduled_calls/cycles), not as a sample. */
+bool hp_faults_call_end(u64 cycles);
 
 /* The recorded call's faults join its pending system calls (charged to its
  * class with them); a call not recorded drops them (print_stats keeps). */

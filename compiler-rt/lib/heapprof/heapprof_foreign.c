@@ -26,7 +26,9 @@
  * free ignores its pointers and realloc moves them to the real allocator.
  *
  * Cycles: only the wrapped call is timed (the allocator's own cost, not the
- * profiler's), on the same sampled ticks as heapprof's allocator.
+ * profiler's), on the same sampled ticks as heapprof's allocator; with
+ * alloc_faults, page faults are counted in and outside the calls and a call
+ * during which the thread lost the CPU is not a sample (heapprof_faults.h).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -581,10 +583,12 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
 /* The sampled call's cycles (at least 1), or 0. */
 static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   u64 c = o->sampled ? hp_rdtsc() - o->t0 : 0;
-  if (HP_UNLIKELY(hp_faults_on))
-    hp_faults_call_end();
+  /* A sampled call during which the thread lost the CPU is not a sample:
+   * its cycles are the scheduler's as much as the allocator's
+   * (heapprof_faults.h; counted apart). */
+  bool off_cpu = HP_UNLIKELY(hp_faults_on) && hp_faults_call_end(c);
   in_wrapped--;
-  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES)) {
+  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES) && !off_cpu) {
     __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&slow_cycles, c, __ATOMIC_RELAXED);
   }
@@ -593,7 +597,7 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
     glibc_brk_check();
     errno = saved;
   }
-  return o->sampled ? c + !c : 0;
+  return o->sampled && !off_cpu ? c + !c : 0;
 }
 
 /* Records p (size bytes, from the call whose frame is fp) in the table. */
