@@ -13,6 +13,11 @@
 // RUN: heapprof report %t.dir | FileCheck %s
 // RUN: heapprof report --format json %t.dir > %t.json
 // RUN: %python %S/Inputs/faults_json.py %t.json
+// Two runs merged: section 3's rows add up, so 2 x (255 to 269) outside.
+// RUN: env -u LD_PRELOAD heapprof run -o %t.dir --allocator=system -- %t
+// RUN: heapprof merge -o %t.merged.profraw %t.dir/*.profraw
+// RUN: heapprof show %t.merged.profraw | FileCheck %s --check-prefix=MERGED
+// MERGED: fault by outside any call: count={{5[1-3][0-9]}} bytes=
 // alloc_faults=0: no fault rows, and the report has no figure with faults.
 // RUN: rm -rf %t.off && env -u LD_PRELOAD HEAPPROF_OPTIONS=alloc_faults=0 heapprof run -o %t.off --allocator=system -- %t
 // RUN: heapprof report %t.off | FileCheck %s --check-prefix=OFF
