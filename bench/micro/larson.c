@@ -13,7 +13,9 @@
  * whose connections move between worker threads.  Prints the allocator
  * throughput (malloc+free pairs per second, wall clock of the whole run)
  * and a checksum that does not depend on the allocator, then the process's
- * minor page faults (getrusage).
+ * minor page faults (getrusage).  Also the CPU time (user + system, all
+ * threads) per pair over the same interval: on a shared machine the wall
+ * clock also counts time spent waiting for a CPU.
  *===----------------------------------------------------------------------===*/
 #include "bench_common.h"
 
@@ -63,6 +65,14 @@ static void *round_thread(void *arg) {
   return NULL;
 }
 
+/* User plus system CPU seconds of all the process's threads so far. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 int main(int argc, char **argv) {
   long threads = bench_arg(argc, argv, 1, 2, 1, "THREADS");
   long rounds = bench_arg(argc, argv, 2, 20, 1, "ROUNDS");
@@ -72,6 +82,7 @@ int main(int argc, char **argv) {
   long max = bench_arg(argc, argv, 6, 1000, min, "MAX");
   struct chain *cs = bench_xmalloc(threads * sizeof *cs);
   struct timespec t0, t1;
+  double cpu0 = cpu_seconds();
   clock_gettime(CLOCK_MONOTONIC, &t0);
   chains_left = threads;
   for (long t = 0; t < threads; t++) {
@@ -103,6 +114,7 @@ int main(int argc, char **argv) {
     pthread_cond_wait(&done_cond, &done_lock);
   pthread_mutex_unlock(&done_lock);
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  double cpu = cpu_seconds() - cpu0;
   uint64_t sum = 0;
   for (long t = 0; t < threads; t++) {
     sum = sum * 1000003 + cs[t].sum;
@@ -114,6 +126,8 @@ int main(int argc, char **argv) {
   free(cs);
   double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
   printf("pairs_per_sec %.0f\n", (double)threads * rounds * ops / secs);
+  printf("cpu_ns_per_pair %.1f\n",
+         cpu * 1e9 / ((double)threads * rounds * ops));
   printf("checksum %" PRIu64 "\n", sum);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru); /* page faults on the blocks: the allocator's

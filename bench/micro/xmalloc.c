@@ -12,7 +12,8 @@
  * thread's block, and the allocator's thread caches see one-way traffic.
  * Prints the throughput (blocks allocated and freed per second, wall clock)
  * and a checksum that does not depend on the allocator, then the process's
- * minor page faults (getrusage).
+ * minor page faults (getrusage).  Also the CPU time (user + system, all
+ * threads) per block over the same interval.
  *===----------------------------------------------------------------------===*/
 #include "bench_common.h"
 
@@ -75,6 +76,14 @@ static void *consumer(void *arg) {
   }
 }
 
+/* User plus system CPU seconds of all the process's threads so far. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 int main(int argc, char **argv) {
   long pairs = bench_arg(argc, argv, 1, 1, 1, "PAIRS_OF_THREADS");
   nbatches = bench_arg(argc, argv, 2, 2000, 1, "BATCHES");
@@ -85,6 +94,7 @@ int main(int argc, char **argv) {
   pthread_t *th = bench_xmalloc(2 * pairs * sizeof *th);
   uint64_t *sums = calloc(pairs, sizeof *sums);
   struct timespec t0, t1;
+  double cpu0 = cpu_seconds();
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (long i = 0; i < pairs; i++) {
     if (pthread_create(&th[i], NULL, producer, (void *)(uintptr_t)i) ||
@@ -94,11 +104,14 @@ int main(int argc, char **argv) {
   for (long i = 0; i < 2 * pairs; i++)
     pthread_join(th[i], NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  double cpu = cpu_seconds() - cpu0;
   uint64_t sum = 0;
   for (long i = 0; i < pairs; i++)
     sum += sums[i];
   double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
   printf("blocks_per_sec %.0f\n", (double)pairs * nbatches * batch_size / secs);
+  printf("cpu_ns_per_block %.1f\n",
+         cpu * 1e9 / ((double)pairs * nbatches * batch_size));
   printf("checksum %" PRIu64 "\n", sum);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru); /* page faults on the blocks: the allocator's

@@ -10,7 +10,7 @@
 const char *const hpo_op_names[HPO_NUM_OPS] = {
     "malloc", "calloc", "realloc", "memalign", "new", "free", "delete"};
 const char *const hpo_syscall_names[HPO_NUM_SYSCALLS] = {
-    "mmap", "munmap", "mremap", "madvise", "mprotect", "brk"};
+    "mmap", "munmap", "mremap", "madvise", "mprotect", "brk", "fault"};
 const char *const hpo_pmu_event_names[HPO_NUM_PMU_EVENTS] = {
     "instructions", "cache_misses", "dtlb_misses",      "page_faults",
     "minor_faults", "major_faults", "context_switches", "task_clock_ns"};

@@ -33,7 +33,8 @@ void hpo_class_split(uint64_t cls, unsigned *op, unsigned *large,
 /* "malloc small new serial"; class HPO_NUM_CLASSES: "outside any call". */
 const char *hpo_class_name(uint64_t cls, char *buf, size_t size);
 
-#define HPO_NUM_SYSCALLS 6
+#define HPO_NUM_SYSCALLS 7
+#define HPO_SYSCALL_FAULT 6 /* page faults (not a call): docs/formats.md */
 extern const char *const hpo_syscall_names[HPO_NUM_SYSCALLS];
 #define HPO_NUM_PMU_EVENTS 8
 extern const char *const hpo_pmu_event_names[HPO_NUM_PMU_EVENTS];

@@ -216,6 +216,38 @@ static void costs(OStream &J, const Report &R) {
     });
   }
   J.attributeEnd();
+  J.attributeBegin("cost_per_op");
+  if (!R.Cost.Known) {
+    J.value(nullptr);
+  } else {
+    const OpCost &C = R.Cost;
+    J.object([&] {
+      J.attribute("calls", static_cast<int64_t>(C.Calls));
+      J.attributeBegin("cycles_in_calls");
+      number(J, C.CallCycles);
+      J.attributeEnd();
+      J.attributeBegin("per_op");
+      number(J, C.PerOp);
+      J.attributeEnd();
+      if (!C.Faults) {
+        J.attribute("faults", nullptr);
+        J.attribute("per_op_with_faults", nullptr);
+        return;
+      }
+      J.attributeObject("faults", [&] {
+        J.attribute("in_calls", static_cast<int64_t>(C.FaultsInCalls));
+        J.attribute("outside", static_cast<int64_t>(C.FaultsOutside));
+        J.attribute("outside_cycles", static_cast<int64_t>(C.OutsideCycles));
+        J.attributeBegin("cycles_each");
+        number(J, C.FaultCycles);
+        J.attributeEnd();
+      });
+      J.attributeBegin("per_op_with_faults");
+      number(J, C.PerOpWithFaults);
+      J.attributeEnd();
+    });
+  }
+  J.attributeEnd();
   J.attributeBegin("syscalls");
   if (!R.SyscallInfo.Known) {
     J.value(nullptr);

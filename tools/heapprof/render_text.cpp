@@ -544,6 +544,18 @@ static void costs(const Report &R, raw_ostream &OS) {
   OS << "(class: op, small/large, new/reused block (- for frees), "
         "serial/parallel; median: the log2 bucket of the median sample; "
         "%cycles: mean x calls, of all classes)\n";
+  if (R.Cost.Known) {
+    const OpCost &C = R.Cost;
+    OS << "cost per operation: " << str("%.0f", C.PerOp)
+       << " cycles in the allocator's calls (" << C.Calls << " calls)";
+    if (C.Faults)
+      OS << "; " << str("%.0f", C.PerOpWithFaults)
+         << " with the " << C.FaultsOutside
+         << " page faults taken outside its calls, at "
+         << str("%.0f", C.FaultCycles) << " cycles each (" << C.FaultsInCalls
+         << " more inside its calls are in their cycles)";
+    OS << "\n";
+  }
   if (R.SyscallInfo.Known) {
     heading(OS, "Allocator system calls");
     TextTable S({"calls", "bytes", "cycles", "syscall", "caused by"},

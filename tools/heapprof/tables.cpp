@@ -551,6 +551,10 @@ void Builder::costs() {
       Row.PercentCalls = 100.0 * ratio(Row.Count, Calls);
       Row.PercentCycles = Est > 0 ? 100.0 * Row.EstCycles / Est : 0;
     }
+    R.Cost.Known = Calls > 0;
+    R.Cost.Calls = Calls;
+    R.Cost.CallCycles = Est;
+    R.Cost.PerOp = Calls ? Est / Calls : 0;
   }
   if (!S[1].tag) {
     R.SyscallInfo.Known = false;
@@ -561,7 +565,20 @@ void Builder::costs() {
       R.Syscalls.push_back({X[1] < HPO_NUM_SYSCALLS ? hpo_syscall_names[X[1]]
                                                     : "unknown",
                             classKey(X[0]), X[2], X[3], X[4]});
+      if (X[1] == HPO_SYSCALL_FAULT) {
+        R.Cost.Faults = true;
+        if (X[0] >= HPO_NUM_CLASSES) {
+          R.Cost.FaultsOutside += X[2];
+          R.Cost.OutsideCycles += X[4];
+        } else {
+          R.Cost.FaultsInCalls += X[2];
+        }
+      }
     }
+    OpCost &C = R.Cost;
+    C.FaultCycles = ratio(C.OutsideCycles, C.FaultsOutside);
+    C.PerOpWithFaults = C.Calls ? (C.CallCycles + C.OutsideCycles) / C.Calls : 0;
+    C.Faults = C.Faults && C.Known;
   }
   if (S[2].tag) {
     R.PmuEvents.Present = true;

@@ -123,6 +123,21 @@ struct SyscallRow {
   OpClassKey K;        // Op "none" for calls outside any allocator call
   uint64_t Count = 0, Bytes = 0, Cycles = 0;
 };
+// The allocator's cost per operation (docs/allocator-profiler.md, "Cost
+// per operation including faults"): its calls' estimated cycles (each
+// class's mean x calls) over all calls, and the same with the page faults
+// taken outside its calls at their measured cost (section 3's "fault"
+// rows; Faults false when the profile has none: alloc_faults=0, or
+// heapprof's own allocator).
+struct OpCost {
+  bool Known = false;
+  uint64_t Calls = 0;
+  double CallCycles = 0, PerOp = 0;
+  bool Faults = false;
+  uint64_t FaultsInCalls = 0, FaultsOutside = 0, OutsideCycles = 0;
+  double FaultCycles = 0; // measured cost of one fault
+  double PerOpWithFaults = 0;
+};
 struct PmuRow {
   OpClassKey K;
   uint64_t Samples = 0;
@@ -182,6 +197,7 @@ struct Report {
   Table SharingInfo;
   std::vector<OpClassRow> OpClasses; // class order
   Table OpClassInfo;
+  OpCost Cost;
   std::vector<SyscallRow> Syscalls;  // class order, then syscall
   Table SyscallInfo;
   std::vector<PmuRow> Pmu;

@@ -26,7 +26,9 @@
  * free ignores its pointers and realloc moves them to the real allocator.
  *
  * Cycles: only the wrapped call is timed (the allocator's own cost, not the
- * profiler's), on the same sampled ticks as heapprof's allocator.
+ * profiler's), on the same sampled ticks as heapprof's allocator; with
+ * alloc_faults, page faults are counted in and outside the calls and a call
+ * during which the thread lost the CPU is not a sample (heapprof_faults.h).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -84,6 +86,8 @@ enum {
  * and the system calls it made (noted by count_syscall). */
 static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
                             u64 cycles) {
+  if (HP_UNLIKELY(hp_faults_on))
+    hp_faults_note_call(); /* its page faults, as pending system calls */
   bool sys = hp_sys_pending;
   if (!hp_flags.op_classes && !sys)
     return;
@@ -594,14 +598,20 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
   in_wrapped++;
   errno = saved;
   o->now_ms = hp_now_ms();
+  if (HP_UNLIKELY(hp_faults_on))
+    hp_faults_call_begin();
   o->t0 = o->sampled ? hp_rdtsc() : 0;
 }
 
 /* The sampled call's cycles (at least 1), or 0. */
 static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   u64 c = o->sampled ? hp_rdtsc() - o->t0 : 0;
+  /* A sampled call during which the thread lost the CPU is not a sample:
+   * its cycles are the scheduler's as much as the allocator's
+   * (heapprof_faults.h; counted apart). */
+  bool off_cpu = HP_UNLIKELY(hp_faults_on) && hp_faults_call_end(c);
   in_wrapped--;
-  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES)) {
+  if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES) && !off_cpu) {
     __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&slow_cycles, c, __ATOMIC_RELAXED);
   }
@@ -610,7 +620,7 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
     glibc_brk_check();
     errno = saved;
   }
-  return o->sampled ? c + !c : 0;
+  return o->sampled && !off_cpu ? c + !c : 0;
 }
 
 /* Records p (size bytes, from the call whose frame is fp) in the table. */
@@ -710,6 +720,16 @@ static void count_failure(void) {
 
 /* ---------------------------------------------------------- entry points */
 
+/* Page-fault boundaries of a profiled entry point (heapprof_faults.h). */
+static HP_ALWAYS_INLINE void faults_enter(void) {
+  if (HP_UNLIKELY(hp_faults_on))
+    hp_faults_enter();
+}
+static HP_ALWAYS_INLINE void faults_leave(void) {
+  if (HP_UNLIKELY(hp_faults_on))
+    hp_faults_leave();
+}
+
 /* The common shape: bootstrap before resolution, pass-through before
  * init, else time the call and record its result. */
 #define ALLOC_CALL(op, size, kind, fp, boot_expr, call_expr)                 \
@@ -718,6 +738,7 @@ static void count_failure(void) {
       return boot_expr;                                                      \
     if (HP_UNLIKELY(!ready()))                                               \
       return call_expr;                                                      \
+    faults_enter();                                                          \
     op_t o;                                                                  \
     op_begin(&o, TICK_ALLOC);                                                \
     void *p = call_expr;                                                     \
@@ -726,6 +747,7 @@ static void count_failure(void) {
       record_alloc(p, size, kind, fp, &o, cycles, op);                       \
     else                                                                     \
       count_failure();                                                       \
+    faults_leave();                                                          \
     return p;                                                                \
   } while (0)
 
@@ -801,6 +823,7 @@ int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
   } else if (HP_UNLIKELY(!ready())) {
     p = posix_memalign_ptr(align, size, &rc);
   } else {
+    faults_enter();
     op_t o;
     op_begin(&o, TICK_ALLOC);
     p = posix_memalign_ptr(align, size, &rc);
@@ -810,6 +833,7 @@ int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
                    HP_FOREIGN_OP_MEMALIGN);
     else
       count_failure();
+    faults_leave();
   }
   if (!rc)
     *out = p;
@@ -854,6 +878,7 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
       release(p, kind);
     return;
   }
+  faults_enter();
   /* At a top of the heap: snapshot it while p is still live. */
   if (HP_UNLIKELY(__atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
     hp_peak_at_top();
@@ -874,6 +899,7 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   u64 cycles = op_end(&o);
   if (found)
     record_free(&ev, &e, o.now_ms, cycles, true);
+  faults_leave();
 }
 
 void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
@@ -888,6 +914,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     return boot_alloc(size, 0, false);
   if (HP_UNLIKELY(!ready()))
     return real.realloc(p, size);
+  faults_enter();
   if (HP_UNLIKELY(p && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
     hp_peak_at_top();
   fentry_t e;
@@ -924,6 +951,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
       busy--;
     }
     count_failure();
+    faults_leave();
     return NULL;
   }
   if (found)
@@ -938,6 +966,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     hp_thread_release(t);
     errno = saved;
   }
+  faults_leave();
   return n;
 }
 

@@ -48,6 +48,7 @@ HP_INTERFACE void __heapprof_init(void) {
                     (u32)hp_flags.hib_table_ways);
   hp_thread_init();
   hp_pmu_init();
+  hp_faults_init();
   hp_syscalls_charge_outside(); /* the allocator's reservations */
   hp_peak_init();
   hp_rtl.initing = false;
@@ -365,6 +366,7 @@ void hp_rtl_print_stats(void) {
   hp_printf("  %-16s %20u  %s\n", "threads", hp_thread_count(),
             "threads with heapprof state now");
   hp_foreign_print_stats();
+  hp_faults_print_stats();
 }
 
 int hp_rtl_dump(const char *reason, u32 seq) {
@@ -379,6 +381,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     return -1;
   }
   int saved_errno = errno;
+  /* This thread's page faults so far are the program's; the dump's own are
+   * not the allocator's (heapprof_faults.h). */
+  hp_faults_flush();
   u32 now_ms = hp_now_ms();
   u32 cpu = hp_cpu_id();
   dump_map_t map = {0};
@@ -464,6 +469,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_procmap_free(&pm);
   if (map.slots)
     hp_munmap(map.slots, (uptr)map.cap * sizeof(hp_hib_t));
+  hp_faults_skip();
   errno = saved_errno;
   hp_spin_unlock(&dump_lock);
   return result;

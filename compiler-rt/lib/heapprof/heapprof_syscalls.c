@@ -48,6 +48,15 @@ void hp_sys_note(u32 sys, uptr bytes, u64 cycles) {
   hp_sys_pending = true;
 }
 
+void hp_sys_note_many(u32 sys, u64 count, uptr bytes, u64 cycles) {
+  if (!hp_flags.alloc_syscalls)
+    return;
+  pending.count[sys] += count;
+  pending.bytes[sys] += bytes;
+  pending.cycles[sys] += cycles;
+  hp_sys_pending = true;
+}
+
 void *hp_sys_mmap(uptr size) {
   u64 t0 = hp_rdtsc();
   void *p = hp_mmap(size);

@@ -22,6 +22,7 @@ enum {
   HP_SYS_MADVISE,
   HP_SYS_MPROTECT, /* rows exist so the layout serves other allocators */
   HP_SYS_BRK,
+  HP_SYS_FAULT,    /* not a call: page faults (heapprof_faults.h) */
   HP_NUM_SYSCALLS,
 };
 /* The row of calls made outside any allocator call. */
@@ -39,6 +40,8 @@ void hp_sys_madvise(void *p, uptr size, int advice);
 /* Notes one call made on the allocator's behalf by code heapprof does not
  * wrap (another allocator's, heapprof_foreign.c): like the wrappers'. */
 void hp_sys_note(u32 sys, uptr bytes, u64 cycles);
+/* count of them at once (page faults, HP_SYS_FAULT). */
+void hp_sys_note_many(u32 sys, u64 count, uptr bytes, u64 cycles);
 
 /* Charges this thread's pending calls to class cls (or HP_SYS_OUTSIDE). */
 void hp_syscalls_charge(u32 cls);

@@ -100,6 +100,7 @@ static void thread_exit(void *arg) {
   hp_primary_drain(t->caches, &t->stats);
   hp_syscalls_charge_outside(); /* page releases of the drain */
   hp_pmu_thread_exit();
+  hp_faults_thread_exit();
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_peak_thread_exit(&t->peak_pending);
   hp_spin_lock(&registry_lock);
@@ -277,6 +278,7 @@ void hp_thread_fork_child(void) {
    * parent's. */
   hp_thread_t *self = tls_thread;
   hp_pmu_thread_exit(); /* the parent's counters */
+  hp_faults_fork_child();
   threads = NULL;
   live_threads = 0;
   /* The cached HIBs are the parent's, like its table. */

@@ -1,0 +1,59 @@
+/*===- heapprof_faults.h - page faults in and outside allocator calls ---===
+ *
+ * Part of heapprof.  allocator=system|PATH with alloc_faults=1: every page
+ * fault a thread takes in user space is counted as taken inside the wrapped
+ * allocator's call (already in its cycles), inside heapprof's own work
+ * around the call (not the allocator's: print_stats only), or outside any
+ * allocator call -- mostly the program's first touches of memory the
+ * allocator handed out fresh or purged, a cost the allocator causes that
+ * its call cycles do not see.  Each thread opens a software page-fault
+ * event (perf_event_open, sample period 1) whose ring buffer it maps read
+ * only: the kernel advances the ring's head by one 8-byte record per fault,
+ * so a fault count at a boundary is one load, with no system call.  The
+ * cost of one fault is measured once at init (the median TSC cycles of a
+ * first touch of fresh anonymous pages).  In-call faults are charged to the
+ * call's operation class and outside faults to HP_SYS_OUTSIDE as rows of
+ * section 3 (HP_SYS_FAULT: count, 4096 bytes a fault, count x the measured
+ * cost in cycles).  docs/allocator-profiler.md, "Cost per operation
+ * including faults".
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_FAULTS_H
+#define HEAPPROF_FAULTS_H
+
+/* alloc_faults && alloc_syscalls && a foreign allocator is profiled; set
+ * once by hp_faults_init. */
+extern bool hp_faults_on;
+
+/* After hp_foreign_init and hp_clock_init: decides and measures the cost of
+ * one fault. */
+void hp_faults_init(void);
+
+/* A profiled entry point begins / ends (nested calls count as the outer
+ * one); the wrapped call begins / ends inside it. */
+void hp_faults_enter(void);
+void hp_faults_leave(void);
+void hp_faults_call_begin(void);
+/* The wrapped call ended after cycles (0: not sampled); true if the thread
+ * was scheduled out during it: the kernel rewrites the ring's control page
+ * (its seqcount `lock` moves) whenever the thread is scheduled back in, so
+ * a changed `lock` across the call means it lost the CPU (preempted, or
+ * blocked in the allocator).  Such a sampled call is counted apart
+ * (print_stats: descheduled_calls/cycles), not as a sample. */
+bool hp_faults_call_end(u64 cycles);
+
+/* The recorded call's faults join its pending system calls (charged to its
+ * class with them); a call not recorded drops them (print_stats keeps). */
+void hp_faults_note_call(void);
+
+/* Charges this thread's faults since its last boundary as outside calls
+ * (the dump's thread, thread exit). */
+void hp_faults_flush(void);
+/* The faults since the last boundary were heapprof's own (a dump's). */
+void hp_faults_skip(void);
+/* Thread exit: flush and close; fork child: drop the parent's ring. */
+void hp_faults_thread_exit(void);
+void hp_faults_fork_child(void);
+
+void hp_faults_print_stats(void);
+
+#endif

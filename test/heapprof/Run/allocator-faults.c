@@ -1,0 +1,41 @@
+// alloc_faults (on by default under --allocator): the page faults the
+// program takes outside the wrapped allocator's calls, counted per thread
+// and charged at a measured cost per fault (section 3's "fault" rows, the
+// report's cost per operation including faults).  One malloc of 1 MiB:
+// over glibc's 128 KiB mmap threshold, so glibc maps it fresh and writes
+// the chunk header on its first page inside malloc (a fault in the call);
+// the program then writes one byte on each of the other 255 pages: 255
+// faults outside any allocator call, plus at most a few of its own (stack,
+// libc's data at exit).  The dump's own faults are not counted.
+// RUN: %clang_plain -O0 -g %s -o %t
+// RUN: rm -rf %t.dir && env -u LD_PRELOAD HEAPPROF_OPTIONS=print_stats=1 heapprof run -o %t.dir --allocator=system -- %t > %t.stats 2>&1
+// RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: heapprof report %t.dir | FileCheck %s
+// RUN: heapprof report --format json %t.dir > %t.json
+// RUN: %python %S/Inputs/faults_json.py %t.json
+// Two runs merged: section 3's rows add up, so 2 x (255 to 269) outside.
+// RUN: env -u LD_PRELOAD heapprof run -o %t.dir --allocator=system -- %t
+// RUN: heapprof merge -o %t.merged.profraw %t.dir/*.profraw
+// RUN: heapprof show %t.merged.profraw | FileCheck %s --check-prefix=MERGED
+// MERGED: fault by outside any call: count={{5[1-3][0-9]}} bytes=
+// alloc_faults=0: no fault rows, and the report has no figure with faults.
+// RUN: rm -rf %t.off && env -u LD_PRELOAD HEAPPROF_OPTIONS=alloc_faults=0 heapprof run -o %t.off --allocator=system -- %t
+// RUN: heapprof report %t.off | FileCheck %s --check-prefix=OFF
+// STATS: faults_outside {{25[5-9]|26[0-9]}} page faults outside
+// STATS: faults_in_calls {{[1-9][0-9]*}} page faults inside
+// STATS: fault_cycles {{[1-9][0-9]*}} measured
+// CHECK: cost per operation: {{[0-9]+}} cycles in the allocator's calls (2 calls); {{[0-9]+}} with the {{25[5-9]|26[0-9]}} page faults taken outside its calls, at {{[1-9][0-9]*}} cycles each ({{[1-9][0-9]*}} more inside its calls are in their cycles)
+// CHECK: == Allocator system calls
+// CHECK: {{^ *[1-9][0-9]* +.* fault +malloc large - serial}}
+// CHECK: {{^ *(25[5-9]|26[0-9]) +.* fault +outside any call}}
+// OFF: cost per operation: {{[0-9]+}} cycles in the allocator's calls (2 calls){{$}}
+// OFF-NOT: {{ fault }}
+#include <stdlib.h>
+
+int main(void) {
+  char *volatile p = malloc(1 << 20);
+  for (int i = 0; i < 256; i++)
+    p[i * 4096] = 1;
+  free(p);
+  return 0;
+}
