@@ -83,5 +83,6 @@ typedef uintptr_t uptr;
 #include "heapprof_interceptors.h"
 #include "heapprof_util.h"
 #include "heapprof_falseshare.h"
+#include "heapprof_sample.h"
 
 #endif
