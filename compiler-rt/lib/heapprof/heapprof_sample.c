@@ -31,7 +31,9 @@ extern void *__libc_malloc(size_t);
 extern void __libc_free(void *);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
+/* The runtime defines __libc_memalign itself (an interceptor): glibc's
+ * memalign is looked up in libc.so.6 at init. */
+static void *(*libc_memalign)(size_t, size_t);
 
 u64 hp_sample_bytes;
 
@@ -231,7 +233,7 @@ static void *alloc_sampled(uptr size, uptr align, u8 kind, uptr fp,
     errno = ENOMEM;
     return NULL;
   }
-  void *base = align > 16 ? __libc_memalign(align, total)
+  void *base = align > 16 ? libc_memalign(align, total)
                : zero     ? __libc_calloc(1, total)
                           : __libc_malloc(total);
   if (!base)
@@ -346,7 +348,7 @@ static uptr glibc_usable(void *p) {
 void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
   if (HP_LIKELY(!take(size))) {
     if (align > 16)
-      return __libc_memalign(align, size);
+      return libc_memalign(align, size);
     return zero ? __libc_calloc(1, size) : __libc_malloc(size);
   }
   return alloc_sampled(size, align, kind, fp, zero);
@@ -428,7 +430,7 @@ static bool is_pow2(uptr a) { return a && !(a & (a - 1)); }
  * to a power of two. */
 void *hp_sample_memalign(uptr align, uptr size, uptr fp) {
   if (HP_LIKELY(!take(size)))
-    return __libc_memalign(align, size);
+    return libc_memalign(align, size);
   if (align > ((uptr)-1) / 2 + 1) {
     errno = EINVAL;
     return NULL;
@@ -564,7 +566,14 @@ void hp_sample_init(void) {
   hp_flags.peak = false;
   hp_flags.heap_utilization = false;
   hp_flags.false_sharing = false;
+  /* On before dlopen and dlsym: what they allocate goes to glibc. */
   __atomic_store_n(&hp_foreign_state, HP_FOREIGN_SAMPLED, __ATOMIC_RELEASE);
+  void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
+  libc_memalign =
+      libc ? (void *(*)(size_t, size_t))dlsym(libc, "memalign") : NULL;
+  if (!libc_memalign)
+    hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
+                         "allocator, and glibc's memalign was not found");
   if (hp_flags.verbosity)
     hp_printf("HeapProf: sampled mode: one sample per %llu bytes on average "
               "(glibc's allocator; estimated profiles)\n",
