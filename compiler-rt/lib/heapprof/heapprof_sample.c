@@ -24,6 +24,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <unistd.h>
 
 /* glibc's allocator under the names that bypass the interposed ones. */
@@ -550,6 +551,10 @@ void hp_sample_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
 
 /* ----------------------------------------------------------------- init */
 
+/* fork(): the child gets the list in a state no other thread is changing. */
+static void fork_lock(void) { hp_spin_lock(&list_lock); }
+static void fork_unlock(void) { hp_spin_unlock(&list_lock); }
+
 void hp_sample_init(void) {
   const char *a = hp_flags.allocator;
   if (a[0] && hp_strcmp(a, "heapprof") && hp_strcmp(a, "system"))
@@ -574,6 +579,7 @@ void hp_sample_init(void) {
   if (!libc_memalign)
     hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
                          "allocator, and glibc's memalign was not found");
+  pthread_atfork(fork_lock, fork_unlock, fork_unlock);
   if (hp_flags.verbosity)
     hp_printf("HeapProf: sampled mode: one sample per %llu bytes on average "
               "(glibc's allocator; estimated profiles)\n",
