@@ -336,13 +336,10 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   errno = saved;
 }
 
-/* glibc's usable size of one of its own pointers. */
-static uptr glibc_usable(void *p) {
-  static size_t (*real_usable)(void *);
-  if (!real_usable)
-    real_usable = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
-  return real_usable ? real_usable(p) : 0;
-}
+/* glibc's usable size of one of its own pointers (the runtime defines
+ * malloc_usable_size: glibc's is looked up at init). */
+static size_t (*libc_usable)(void *);
+static uptr glibc_usable(void *p) { return libc_usable(p); }
 
 /* --------------------------------------------------------- entry points */
 
@@ -576,9 +573,12 @@ void hp_sample_init(void) {
   void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
   libc_memalign =
       libc ? (void *(*)(size_t, size_t))dlsym(libc, "memalign") : NULL;
-  if (!libc_memalign)
+  libc_usable =
+      libc ? (size_t(*)(void *))dlsym(libc, "malloc_usable_size") : NULL;
+  if (!libc_memalign || !libc_usable)
     hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
-                         "allocator, and glibc's memalign was not found");
+                         "allocator, and glibc's memalign or "
+                         "malloc_usable_size was not found");
   pthread_atfork(fork_lock, fork_unlock, fork_unlock);
   if (hp_flags.verbosity)
     hp_printf("HeapProf: sampled mode: one sample per %llu bytes on average "
