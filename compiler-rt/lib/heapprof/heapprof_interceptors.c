@@ -183,11 +183,14 @@ typedef void *(*memchr_fn)(const void *, int, size_t);
 #define X(ret, name, params, args) static ret(*sampled_##name) params;
 HP_SAMPLED_PASS_FUNCS(X)
 #undef X
-/* In sampled mode, once resolved: the libc function fn, called with args. */
+/* In sampled mode, once resolved: the libc function fn, called with args,
+ * as a tail call (fn has the entry point's type), so an unsampled program
+ * pays a test and a jump, not a frame (the runtime is built without
+ * sibling calls, for the allocation entry points' stacks). */
 #define SAMPLED_PASS(fn, args)                                               \
   do {                                                                       \
     if (HP_UNLIKELY(hp_sample_bytes) && fn)                                  \
-      return fn args;                                                        \
+      __attribute__((musttail)) return fn args;                              \
   } while (0)
 
 /* Set once by hp_interceptors_resolve (after init); NULL before. */
