@@ -120,17 +120,9 @@ void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e) {
   u64 size;
   event_mib(&h->mib, e, &size);
   add_event_ext(&h->ext, e, size);
-  if (HP_UNLIKELY(hp_sample_bytes))
-    hp_sample_weigh(h, e->size); /* sampled mode: an estimate */
 }
 
 void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e) {
-  if (HP_UNLIKELY(hp_sample_bytes)) {
-    hp_hib_t h; /* weighted by hp_hib_from_event */
-    hp_hib_from_event(&h, e);
-    hp_hib_merge(dst, &h);
-    return;
-  }
   hp_mib_t one;
   u64 size;
   event_mib(&one, e, &size);

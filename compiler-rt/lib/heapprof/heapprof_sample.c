@@ -287,8 +287,8 @@ static obj_state_t classify(uptr q, u64 w) {
   return w & MARK_LIVE ? OBJ_LIVE : OBJ_FREED;
 }
 
-/* A pointer free/realloc cannot take: reported as heapprof reports them in
- * its default mode (false: the caller returns, halt_on_error=0). */
+/* A pointer free/realloc cannot take: reported as the default mode reports
+ * them (with halt_on_error=0 the caller then leaves it alone). */
 static void report_bad(uptr q, obj_state_t st, uptr fp, const char *op) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.invalid_frees++;
@@ -299,8 +299,8 @@ static void report_bad(uptr q, obj_state_t st, uptr fp, const char *op) {
     hp_report_invalid_free(q, fp, op, 0);
 }
 
-/* Takes a live sampled object out of the profile: its chunk event goes to
- * the thread's HIB cache (weighted there), its memory back to glibc. */
+/* Takes a live sampled object out of the profile: its weighted record goes
+ * to the HIB table, its memory back to glibc. */
 static void free_sampled(uptr q, u8 kind, uptr fp) {
   sobj_t *o = obj_of(q);
   int saved = errno;
@@ -331,8 +331,17 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.frees++;
   t->stats.freed_bytes += size;
-  hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
   hp_thread_release(t);
+  /* Weighted, straight into the table (a sampled free is one in
+   * thousands: its lock is no contention, and the free path of the default
+   * mode keeps no test for this). */
+  hp_hib_t hib;
+  hp_hib_from_event(&hib, &e);
+  hp_sample_weigh(&hib, size);
+  hp_hib_table_insert(&hp_hib_table, &hib);
+  hp_spin_lock(&hp_hib_table.bins_lock);
+  hp_size_bins_add_event(&hp_hib_table.bins, &e);
+  hp_spin_unlock(&hp_hib_table.bins_lock);
   errno = saved;
 }
 

@@ -49,7 +49,8 @@ void hp_sample_for_each_live(hp_chunk_fn fn, void *arg);
 
 /* Scales the sums of h, built from one event of a sampled object of size
  * bytes, by that object's weight 1/p(size), rounded stochastically (each
- * sum's expectation is exact).  Called by heapprof_hib.c in sampled mode. */
+ * sum's expectation is exact).  For frees here; for live objects, by the
+ * dump's fold (heapprof_rtl.c). */
 void hp_sample_weigh(hp_hib_t *h, u64 size);
 
 /* p(size) and the exponential draw, exposed for the unit test. */
