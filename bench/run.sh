@@ -27,7 +27,7 @@
 #                          under 15 minutes on 2 cores
 #   BENCH_ONLY=REGEX       only workloads whose name matches (grep -E)
 #   BENCH_NO_ALLOC=1       skip the allocator-only table
-#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare opcost peak"   the tables to measure (and
+#   BENCH_SECTIONS="main alloc rss report unwind allocators fshare opcost peak sampled"   the tables to measure (and
 #                          rewrite in the doc); e.g. BENCH_SECTIONS=rss runs
 #                          only the RSS rows and leaves the other tables alone
 #   BENCH_NO_REPORT=1      skip heapprof report at scale (bench/report/run.sh;
@@ -57,7 +57,7 @@ DEADLINE=${BENCH_DEADLINE:-840}
 ONLY=${BENCH_ONLY:-}
 JOBS=${BENCH_JOBS:-$(nproc)}
 STRICT=${BENCH_STRICT:-0}
-SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare opcost peak} "
+SECTIONS=" ${BENCH_SECTIONS:-main alloc rss report unwind allocators fshare opcost peak sampled} "
 [ "${BENCH_NO_REPORT:-0}" = 1 ] && SECTIONS=${SECTIONS/ report / }
 [ "${BENCH_NO_ALLOC:-0}" = 1 ] && SECTIONS=${SECTIONS/ alloc / }
 want() { [[ $SECTIONS == *" $1 "* ]]; }
@@ -593,6 +593,12 @@ want opcost && splice bench-opcost "$ocblock"
 grep -q '^<!-- bench-peak:begin -->$' "$DOC" ||
   printf '\n## The peak tracker on and off\n\n<!-- bench-peak:begin -->\n<!-- bench-peak:end -->\n' >>"$DOC"
 want peak && splice bench-peak "$pblock"
+# Sampled mode against the plain programs (bench/sampled.sh).
+want sampled && { log "sampled mode: bench/sampled.sh"
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/sampled.sh (\`BENCH_SECTIONS=sampled\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null): Lua and SQLite compiled without instrumentation, linked plain or with the runtime; CPU seconds, the fastest of several alternating runs; ratio = against plain."; echo
+    BUILD=$B bench/sampled.sh "$OUT" "$TIMEIT" 2>"$LOGS/sampled.log" || echo "(failed: see $OUTREL/logs/sampled.log)"; } >"$OUT/block-sampled.md"
+  grep -q '^<!-- bench-sampled:begin -->$' "$DOC" || printf '\n## Sampled mode\n\n<!-- bench-sampled:begin -->\n<!-- bench-sampled:end -->\n' >>"$DOC"
+  splice bench-sampled "$OUT/block-sampled.md"; }
 log "tables written to $DOC"
 
 if want main; then

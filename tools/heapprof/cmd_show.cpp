@@ -169,6 +169,14 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     }
     if (show_utilization(s) || show_false_sharing(s))
       continue;
+    if (s->tag == 8 && s->size >= 8) {
+      uint64_t n;
+      memcpy(&n, s->data, 8);
+      printf("  sampled: estimated, sampled at %llu bytes (sample_bytes; the "
+             "MIBs' sums are estimates)\n",
+             (unsigned long long)n);
+      continue;
+    }
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     // The allocator profiler's sections, readably; a malformed one gets

@@ -36,7 +36,10 @@
  *            contexts (through the process's records in any dump) and
  *            pairs of the same two contexts added; all of one layout
  *            (the word after the rows: simulated or real), else refused.
- *            Any other tag is refused.
+ *            Sampled mode (tag 8): written when any dump has it, with the
+ *            dumps' sample_bytes when they agree, else 0 (several rates);
+ *            the records are estimates either way and add up.  Any other
+ *            tag is refused.
  *   bins     add up.  Header: checkpoint 0, the latest ms, the first
  *            process's pid, the evictions of each process's last dump added.
  *   the peak (tag 1, tag 5, peak_objects, peak_bytes): a dump holds the
@@ -413,6 +416,7 @@ static const unsigned mib_widths[NMIB] = {
 /* Tagged sections this merge combines (docs/formats.md has each rule). */
 enum { SEC_FALSE_SHARING = 6, FS_HEAD = 10, FS_ROW = 5, FS_TOTALS = 8 };
 enum { SEC_UTILIZATION = 7, UTIL_WORDS = 8 };
+enum { SEC_SAMPLED = 8 };
 
 /* Section 6's pair rows in the merged profile: context indices. */
 typedef struct fs_pair {
@@ -437,6 +441,11 @@ typedef struct totals {
   fs_pair_t *pairs;
   size_t npairs;
   hpo_section_t opcost[3]; /* tags 2, 3, 4; tag 0 while no dump had one */
+  /* Section 8, sampled mode: written when any dump has it; the dumps'
+   * sample_bytes when they agree, else 0 (several rates).  Records are
+   * estimates either way, and estimates add up. */
+  bool sampled;
+  uint64_t sample_bytes;
   const hpr_dump_t *peak; /* whose peak sections go out, or NULL */
 } totals_t;
 
@@ -523,7 +532,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
       t->peak ? hpr_section(t->peak, HPR_TAG_PEAK) : NULL,
       t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
-  uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) +
+  uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
                   (secs[0] != NULL) + (secs[1] != NULL);
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
@@ -572,6 +581,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, UTIL_WORDS * 8);
     for (int i = 0; i < UTIL_WORDS; i++)
       put64(b, t->util[i]);
+  }
+  if (t->sampled) {
+    put64(b, SEC_SAMPLED);
+    put64(b, 8);
+    put64(b, t->sample_bytes);
   }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
@@ -866,7 +880,14 @@ int heapprof_merge_main(int argc, char **argv) {
                  "section (tag 6): its pair rows do not fit its %llu bytes",
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size);
+      else if (tag == SEC_SAMPLED && dumps[i].d->sections[k].size < 8)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a sampled-mode section "
+                 "(tag 8) of %llu bytes, less than its 8",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].size);
       else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
+               tag != SEC_SAMPLED &&
                tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
@@ -1003,6 +1024,13 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)d->offset, err);
     }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
+    const hpr_section_t *sm = hpr_section(d, SEC_SAMPLED);
+    if (sm && sm->size >= 8) {
+      uint64_t n;
+      memcpy(&n, sm->data, 8);
+      t->sample_bytes = !t->sampled || t->sample_bytes == n ? n : 0;
+      t->sampled = true;
+    }
     if (last) {
       t->evictions += d->ext_evictions;
       t->last_dumps++;

@@ -543,6 +543,13 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     T.Frees += B.Frees;
     T.FreedBytes += B.FreedBytes;
   }
+  // Sampled mode: the rate, as heapprof merge combines it.
+  if (const hpr_section_t *S = hpr_section(&D, 8); S && S->size >= 8) {
+    uint64_t N;
+    memcpy(&N, S->data, 8);
+    P.SampleBytes = !P.Sampled || P.SampleBytes == N ? N : 0;
+    P.Sampled = true;
+  }
   // The allocator profiler's cost sections: deltas, added up.
   for (uint64_t I = 0; I < D.nsections; I++) {
     const hpr_section_t &S = D.sections[I];

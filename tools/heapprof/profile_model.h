@@ -203,6 +203,11 @@ struct Profile {
   // bytes (heapprof_opcost.h decodes them); empty when no dump had one.
   std::vector<uint8_t> Cost[3];
   struct Peak Peak;
+  // Sampled mode (tag 8): some dump's records are estimates from sampled
+  // objects; SampleBytes is their sample_bytes when all such dumps agree,
+  // else 0 (several rates).
+  bool Sampled = false;
+  uint64_t SampleBytes = 0;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
 };
 

@@ -120,6 +120,11 @@ static void summary(OStream &J, const Report &R) {
     Count("live_bytes", Field::live_bytes, P.Total.live_bytes);
     J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
     J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
+    // Sampled mode: null if exact; else the rate (0: several).
+    if (P.Sampled)
+      J.attribute("sampled_bytes", static_cast<int64_t>(P.SampleBytes));
+    else
+      J.attribute("sampled_bytes", nullptr);
     if (P.Peak.Known) {
       J.attribute("peak_bytes", static_cast<int64_t>(P.Peak.Bytes));
       J.attribute("peak_ms", static_cast<int64_t>(P.Peak.Ms));

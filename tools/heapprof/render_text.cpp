@@ -141,11 +141,24 @@ static std::string objects(uint64_t N) {
   return std::to_string(N) + (N == 1 ? " object" : " objects");
 }
 
+// Sampled mode: what the numbers are (docs/user-guide.md "Sampled mode").
+static std::string sampledNote(const Profile &P) {
+  std::string Rate = P.SampleBytes ? "at " + std::to_string(P.SampleBytes) +
+                                         " bytes"
+                                   : "at several rates";
+  return "estimated, sampled " + Rate +
+         ": counts, bytes and lifetimes are estimates of the whole program's; "
+         "accesses were counted on the sampled objects only (scaled the same "
+         "way); size bins count the sampled objects as seen";
+}
+
 static void summary(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Counts &T = P.Total;
   heading(OS, "Summary");
   TextTable Tab({"", ""}, "ll");
+  if (P.Sampled)
+    Tab.add({"sampled", sampledNote(P)});
   Tab.add({"allocations", objects(T.allocs) + ", " +
                               std::to_string(T.bytes) + " bytes (" +
                               humanBytes(T.bytes) + ")"});

@@ -17,6 +17,7 @@ static const struct {
     {HP_EXT_SEC_OVERHEAD, hp_peak_write_overhead},
     {HP_EXT_SEC_FALSE_SHARING, hp_fshare_section_write},
     {HP_EXT_SEC_UTILIZATION, hp_util_section_write},
+    {HP_EXT_SEC_SAMPLED, hp_sample_write_section},
     {0, NULL},
 };
 

@@ -88,6 +88,8 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "verbosity";
   if (!hp_profile_mode_bits(f->profile_mode))
     return "profile_mode";
+  if (f->sample_bytes < 0 || f->sample_bytes > (1ll << 40))
+    return "sample_bytes";
   if (f->deadly_signal_timeout_s < 1 || f->deadly_signal_timeout_s > 3600)
     return "deadly_signal_timeout_s";
   return NULL;

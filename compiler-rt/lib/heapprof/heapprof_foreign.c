@@ -438,6 +438,10 @@ static void unlock_all(void) {
 }
 
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
+  if (hp_foreign_state == HP_FOREIGN_SAMPLED) {
+    hp_sample_for_each_live(fn, arg);
+    return;
+  }
   if (hp_foreign_state != HP_FOREIGN_ON)
     return;
   busy++;
@@ -496,6 +500,10 @@ static void *lib;
 static void *next_fn(const char *name) { return dlsym(lib, name); }
 
 void hp_foreign_init(void) {
+  if (hp_flags.sample_bytes) {
+    hp_sample_init(); /* sampled mode: heapprof_sample.c */
+    return;
+  }
   const char *a = hp_flags.allocator;
   if (!a[0] || !hp_strcmp(a, "heapprof")) {
     __atomic_store_n(&hp_foreign_state, HP_FOREIGN_OFF, __ATOMIC_RELEASE);
@@ -561,7 +569,7 @@ void hp_foreign_init(void) {
 
 bool hp_foreign_decide(void) {
   __heapprof_init();
-  return __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) ==
+  return __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) >=
          HP_FOREIGN_ON;
 }
 
@@ -730,6 +738,13 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
     hp_faults_leave();
 }
 
+/* sample_bytes=N: every entry point's first test hands over. */
+#define SAMPLED(call)                                                        \
+  do {                                                                       \
+    if (HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED))                 \
+      return call;                                                           \
+  } while (0)
+
 /* The common shape: bootstrap before resolution, pass-through before
  * init, else time the call and record its result. */
 #define ALLOC_CALL(op, size, kind, fp, boot_expr, call_expr)                 \
@@ -752,11 +767,13 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
   } while (0)
 
 void *hp_foreign_malloc(uptr size, uptr fp) {
+  SAMPLED(hp_sample_allocate(size, 0, HP_ALLOC_MALLOC, fp, false));
   ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, HP_ALLOC_MALLOC, fp,
              boot_alloc(size, 0, false), real.malloc(size));
 }
 
 void *hp_foreign_calloc(uptr n, uptr size, uptr fp) {
+  SAMPLED(hp_sample_calloc(n, size, fp));
   uptr total;
   if (__builtin_mul_overflow(n, size, &total))
     total = 0; /* the wrapped calloc fails it */
@@ -765,6 +782,7 @@ void *hp_foreign_calloc(uptr n, uptr size, uptr fp) {
 }
 
 void *hp_foreign_memalign(uptr align, uptr size, uptr fp) {
+  SAMPLED(hp_sample_memalign(align, size, fp));
   if (real.memalign || !resolved())
     ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
                boot_alloc(size, align, false), real.memalign(align, size));
@@ -773,6 +791,7 @@ void *hp_foreign_memalign(uptr align, uptr size, uptr fp) {
 }
 
 void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp) {
+  SAMPLED(hp_sample_aligned_alloc(align, size, fp));
   if (real.aligned_alloc || !resolved())
     ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
                boot_alloc(size, align, false),
@@ -782,6 +801,7 @@ void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp) {
 }
 
 void *hp_foreign_valloc(uptr size, uptr fp) {
+  SAMPLED(hp_sample_valloc(size, fp));
   if (real.valloc || !resolved())
     ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
                boot_alloc(size, HP_PAGE_SIZE, false), real.valloc(size));
@@ -790,6 +810,7 @@ void *hp_foreign_valloc(uptr size, uptr fp) {
 }
 
 void *hp_foreign_pvalloc(uptr size, uptr fp) {
+  SAMPLED(hp_sample_pvalloc(size, fp));
   if (real.pvalloc || !resolved())
     ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
                boot_alloc(HP_ROUND_UP(size, HP_PAGE_SIZE), HP_PAGE_SIZE,
@@ -815,6 +836,7 @@ static void *aligned_malloc(uptr align, uptr size) {
 }
 
 int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
+  SAMPLED(hp_sample_posix_memalign(out, align, size, fp));
   void *p;
   int rc = 0;
   if (HP_UNLIKELY(!resolved())) {
@@ -842,6 +864,7 @@ int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
 
 void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp,
                           bool zero) {
+  SAMPLED(hp_sample_allocate(size, align, kind, fp, zero));
   if (kind != HP_ALLOC_MALLOC && !align && !zero && real.new_nt)
     ALLOC_CALL(HP_FOREIGN_OP_MALLOC, size, kind, fp,
                boot_alloc(size, 0, false),
@@ -870,6 +893,10 @@ static HP_ALWAYS_INLINE void release(void *p, u8 kind) {
 }
 
 void hp_foreign_free(void *p, u8 kind, uptr fp) {
+  if (HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)) {
+    hp_sample_free(p, kind, fp);
+    return;
+  }
   (void)fp;
   if (!p || is_boot(p))
     return;
@@ -903,6 +930,7 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
 }
 
 void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
+  SAMPLED(hp_sample_realloc(p, size, fp));
   if (HP_UNLIKELY(p && is_boot(p))) {
     /* Off the arena: a fresh object of the wrapped allocator. */
     void *n = hp_foreign_malloc(size, fp);
@@ -980,6 +1008,7 @@ void *hp_foreign_reallocarray(void *p, uptr n, uptr size, uptr fp) {
 }
 
 uptr hp_foreign_usable_size(const void *p) {
+  SAMPLED(hp_sample_usable_size(p));
   if (!p)
     return 0;
   if (is_boot(p))

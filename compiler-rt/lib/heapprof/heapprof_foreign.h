@@ -16,14 +16,21 @@
 #ifndef HEAPPROF_FOREIGN_H
 #define HEAPPROF_FOREIGN_H
 
-enum { HP_FOREIGN_UNKNOWN = 0, HP_FOREIGN_OFF = 1, HP_FOREIGN_ON = 2 };
+/* HP_FOREIGN_SAMPLED: sample_bytes=N, the entry points' foreign forms hand
+ * over to heapprof_sample.h at once. */
+enum {
+  HP_FOREIGN_UNKNOWN = 0,
+  HP_FOREIGN_OFF = 1,
+  HP_FOREIGN_ON = 2,
+  HP_FOREIGN_SAMPLED = 3
+};
 extern int hp_foreign_state;
 
 /* Decides (runs init if it has not run): true if the foreign path serves. */
 bool hp_foreign_decide(void);
 static HP_ALWAYS_INLINE bool hp_foreign_wanted(void) {
   int s = hp_foreign_state;
-  return s == HP_FOREIGN_ON || (s == HP_FOREIGN_UNKNOWN && hp_foreign_decide());
+  return s >= HP_FOREIGN_ON || (s == HP_FOREIGN_UNKNOWN && hp_foreign_decide());
 }
 /* Called by __heapprof_init once the flags are read: sets the state and,
  * when on, resolves the wrapped allocator. */

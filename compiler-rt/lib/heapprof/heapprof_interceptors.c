@@ -30,11 +30,22 @@ static void count(const void *p, uptr n) {
  * call); the others test here, keeping the wrapped allocator's own
  * argument checks and errno. */
 
+/* Sampled mode (heapprof_sample.h): malloc, free, calloc and realloc
+ * hand over here, before hp_allocate and the foreign hook, which would cost
+ * an unsampled call two more calls (measured: docs/design.md). */
+#define SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
+
 HP_INTERFACE void *malloc(size_t size) {
+  if (SAMPLED_MODE())
+    return hp_sample_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
 
 HP_INTERFACE void free(void *p) {
+  if (SAMPLED_MODE()) {
+    hp_sample_free(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+    return;
+  }
   hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
@@ -43,6 +54,8 @@ HP_INTERFACE void cfree(void *p) {
 }
 
 HP_INTERFACE void *calloc(size_t n, size_t size) {
+  if (SAMPLED_MODE())
+    return hp_sample_calloc(n, size, HP_ENTRY_FP());
   if (HP_FOREIGN_HOOK())
     return hp_foreign_calloc(n, size, HP_ENTRY_FP());
   size_t total;
@@ -53,6 +66,8 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
 }
 
 HP_INTERFACE void *realloc(void *p, size_t size) {
+  if (SAMPLED_MODE())
+    return hp_sample_realloc(p, size, HP_ENTRY_FP());
   return hp_reallocate(p, size, HP_ENTRY_FP());
 }
 
@@ -151,6 +166,33 @@ typedef size_t (*strnlen_fn)(const char *, size_t);
 typedef int (*memcmp_fn)(const void *, const void *, size_t);
 typedef void *(*memchr_fn)(const void *, int, size_t);
 
+/* Sampled mode counts no ranges (docs/user-guide.md "Sampled mode"): the
+ * functions go straight to libc's.  These are the ones the runtime has no
+ * libc pointer for otherwise; resolved only in sampled mode. */
+#define HP_SAMPLED_PASS_FUNCS(X)                                             \
+  X(char *, strcpy, (char *, const char *), (d, s))                          \
+  X(char *, stpcpy, (char *, const char *), (d, s))                          \
+  X(char *, strncpy, (char *, const char *, size_t), (d, s, n))              \
+  X(char *, strcat, (char *, const char *), (d, s))                          \
+  X(char *, strncat, (char *, const char *, size_t), (d, s, n))              \
+  X(int, strcmp, (const char *, const char *), (a, b))                       \
+  X(int, strncmp, (const char *, const char *, size_t), (a, b, n))           \
+  X(char *, strchr, (const char *, int), (s, c))                             \
+  X(char *, strrchr, (const char *, int), (s, c))                            \
+  X(int, bcmp, (const void *, const void *, size_t), (a, b, n))
+#define X(ret, name, params, args) static ret(*sampled_##name) params;
+HP_SAMPLED_PASS_FUNCS(X)
+#undef X
+/* In sampled mode, once resolved: the libc function fn, called with args,
+ * as a tail call (fn has the entry point's type), so an unsampled program
+ * pays a test and a jump, not a frame (the runtime is built without
+ * sibling calls, for the allocation entry points' stacks). */
+#define SAMPLED_PASS(fn, args)                                               \
+  do {                                                                       \
+    if (HP_UNLIKELY(hp_sample_bytes) && fn)                                  \
+      __attribute__((musttail)) return fn args;                              \
+  } while (0)
+
 /* Set once by hp_interceptors_resolve (after init); NULL before. */
 static memcpy_fn real_memcpy, real_memmove;
 static memset_fn real_memset;
@@ -167,6 +209,11 @@ void hp_interceptors_resolve(void) {
   real_strnlen = (strnlen_fn)dlsym(RTLD_NEXT, "strnlen");
   real_memcmp = (memcmp_fn)dlsym(RTLD_NEXT, "memcmp");
   real_memchr = (memchr_fn)dlsym(RTLD_NEXT, "memchr");
+  if (hp_sample_bytes) {
+#define X(ret, name, params, args) sampled_##name = (ret(*) params)dlsym(RTLD_NEXT, #name);
+    HP_SAMPLED_PASS_FUNCS(X)
+#undef X
+  }
 }
 
 static HP_ALWAYS_INLINE void do_memcpy(void *d, const void *s, size_t n) {
@@ -222,18 +269,27 @@ static HP_ALWAYS_INLINE void *counted_memset(void *d, int c, size_t n) {
 }
 
 HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+  SAMPLED_PASS(real_memcpy, (d, s, n));
   return counted_memcpy(d, s, n);
 }
 
 HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
+  SAMPLED_PASS(real_memmove, (d, s, n));
   return counted_memmove(d, s, n);
 }
 
 HP_INTERFACE void *memset(void *d, int c, size_t n) {
+  SAMPLED_PASS(real_memset, (d, c, n));
   return counted_memset(d, c, n);
 }
 
-HP_INTERFACE void bzero(void *d, size_t n) { counted_memset(d, 0, n); }
+HP_INTERFACE void bzero(void *d, size_t n) {
+  if (HP_UNLIKELY(hp_sample_bytes) && real_memset) {
+    real_memset(d, 0, n);
+    return;
+  }
+  counted_memset(d, 0, n);
+}
 
 HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
   return counted_memcpy(d, s, n);
@@ -266,6 +322,7 @@ static size_t compared(const void *a, const void *b, size_t n, int *r) {
 }
 
 HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
+  SAMPLED_PASS(real_memcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
   count(a, k);
@@ -274,6 +331,7 @@ HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
 }
 
 HP_INTERFACE int bcmp(const void *a, const void *b, size_t n) {
+  SAMPLED_PASS(sampled_bcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
   count(a, k);
@@ -282,6 +340,7 @@ HP_INTERFACE int bcmp(const void *a, const void *b, size_t n) {
 }
 
 HP_INTERFACE void *memchr(const void *s, int c, size_t n) {
+  SAMPLED_PASS(real_memchr, (s, c, n));
   void *r = real_memchr ? real_memchr(s, c, n) : NULL;
   if (!real_memchr) {
     const u8 *p = s;
@@ -296,18 +355,21 @@ HP_INTERFACE void *memchr(const void *s, int c, size_t n) {
 }
 
 HP_INTERFACE size_t strlen(const char *s) {
+  SAMPLED_PASS(real_strlen, (s));
   size_t n = do_strlen(s);
   count(s, n + 1);
   return n;
 }
 
 HP_INTERFACE size_t strnlen(const char *s, size_t max) {
+  SAMPLED_PASS(real_strnlen, (s, max));
   size_t n = do_strnlen(s, max);
   count(s, n < max ? n + 1 : max);
   return n;
 }
 
 HP_INTERFACE char *strcpy(char *d, const char *s) {
+  SAMPLED_PASS(sampled_strcpy, (d, s));
   size_t n = do_strlen(s) + 1;
   count(s, n);
   count(d, n);
@@ -316,6 +378,7 @@ HP_INTERFACE char *strcpy(char *d, const char *s) {
 }
 
 HP_INTERFACE char *stpcpy(char *d, const char *s) {
+  SAMPLED_PASS(sampled_stpcpy, (d, s));
   size_t n = do_strlen(s);
   count(s, n + 1);
   count(d, n + 1);
@@ -324,6 +387,7 @@ HP_INTERFACE char *stpcpy(char *d, const char *s) {
 }
 
 HP_INTERFACE char *strncpy(char *d, const char *s, size_t n) {
+  SAMPLED_PASS(sampled_strncpy, (d, s, n));
   size_t len = do_strnlen(s, n);
   count(s, len < n ? len + 1 : n);
   count(d, n);
@@ -334,6 +398,7 @@ HP_INTERFACE char *strncpy(char *d, const char *s, size_t n) {
 }
 
 HP_INTERFACE char *strcat(char *d, const char *s) {
+  SAMPLED_PASS(sampled_strcat, (d, s));
   size_t dl = do_strlen(d), sl = do_strlen(s);
   count(d, dl + sl + 1);
   count(s, sl + 1);
@@ -342,6 +407,7 @@ HP_INTERFACE char *strcat(char *d, const char *s) {
 }
 
 HP_INTERFACE char *strncat(char *d, const char *s, size_t n) {
+  SAMPLED_PASS(sampled_strncat, (d, s, n));
   size_t dl = do_strlen(d), sl = do_strnlen(s, n);
   count(d, dl + sl + 1);
   count(s, sl < n ? sl + 1 : n);
@@ -351,6 +417,7 @@ HP_INTERFACE char *strncat(char *d, const char *s, size_t n) {
 }
 
 HP_INTERFACE int strcmp(const char *a, const char *b) {
+  SAMPLED_PASS(sampled_strcmp, (a, b));
   size_t i = 0;
   while (a[i] && a[i] == b[i])
     i++;
@@ -360,6 +427,7 @@ HP_INTERFACE int strcmp(const char *a, const char *b) {
 }
 
 HP_INTERFACE int strncmp(const char *a, const char *b, size_t n) {
+  SAMPLED_PASS(sampled_strncmp, (a, b, n));
   size_t i = 0;
   int r = 0;
   for (; i < n; i++) {
@@ -375,6 +443,7 @@ HP_INTERFACE int strncmp(const char *a, const char *b, size_t n) {
 }
 
 HP_INTERFACE char *strchr(const char *s, int c) {
+  SAMPLED_PASS(sampled_strchr, (s, c));
   size_t i = 0;
   for (;; i++) {
     if (s[i] == (char)c) {
@@ -389,6 +458,7 @@ HP_INTERFACE char *strchr(const char *s, int c) {
 }
 
 HP_INTERFACE char *strrchr(const char *s, int c) {
+  SAMPLED_PASS(sampled_strrchr, (s, c));
   size_t n = do_strlen(s);
   count(s, n + 1);
   for (size_t i = n + 1; i-- > 0;)

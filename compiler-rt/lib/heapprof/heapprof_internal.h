@@ -84,5 +84,6 @@ typedef uintptr_t uptr;
 #include "heapprof_util.h"
 #include "heapprof_falseshare.h"
 #include "heapprof_faults.h"
+#include "heapprof_sample.h"
 
 #endif

@@ -122,6 +122,11 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
   hp_buf_printf(b, "HeapProf profile: %s pid %u, %s, dump %u, %u ms\n",
                 hp_exe_path(), info->pid, info->reason, info->seq,
                 info->now_ms);
+  if (hp_sample_bytes)
+    hp_buf_printf(b, "Estimated, sampled at %llu bytes (sample_bytes): counts, "
+                     "sizes and lifetimes estimate the whole program's; "
+                     "accesses were counted on the sampled objects only\n",
+                  (unsigned long long)hp_sample_bytes);
   if (hp_flags.print_module_map) {
     hp_buf_printf(b, "Process memory map:\n");
     hp_procmap_print(map, b);

@@ -1,0 +1,63 @@
+/*===- heapprof_sample.h - sampled mode (sample_bytes=N) ----------------===
+ *
+ * Part of heapprof.  Poisson byte sampling for production, as tcmalloc and
+ * jemalloc sample: every thread counts down an exponentially distributed
+ * number of bytes (mean N); the allocation that reaches zero is sampled, so
+ * an allocation of s bytes is sampled with probability p(s) = 1 - e^(-s/N).
+ *
+ *   unsampled: glibc's allocator straight away (__libc_malloc ...), no
+ *     stack, no HIB, no shadow work: the countdown is all heapprof adds.
+ *   sampled: glibc memory with an 80-byte prefix holding a chunk header
+ *     (heapprof_chunk.h), so the object is profiled like one of heapprof's
+ *     own chunks (stack, shadow, HIB at free, folded into dumps); its
+ *     profile record is weighted by 1/p(s) (hp_sample_weigh), so the
+ *     profile's sums estimate the whole program's without bias.
+ *
+ * free tells the two apart from the word just before the pointer: glibc
+ * keeps a chunk's size there, a multiple of 16 with flags in bits 0-2, so
+ * bit 3 is never set; a sampled object's mark word has it set (and the
+ * rest ties it to its address), see heapprof_sample.c.
+ *
+ * The entry points reach this through heapprof_foreign.h's hook
+ * (hp_foreign_state == HP_FOREIGN_SAMPLED); docs/design.md "Sampled mode".
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_SAMPLE_H
+#define HEAPPROF_SAMPLE_H
+
+/* sample_bytes as read at init; 0: off.  Written once by hp_sample_init. */
+extern u64 hp_sample_bytes;
+
+/* From hp_foreign_init when sample_bytes is set: checks the flags that
+ * cannot go with it and turns the mode on. */
+void hp_sample_init(void);
+
+/* The entry points' sampled forms (the same contracts as the foreign ones,
+ * heapprof_foreign.h). */
+void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
+void *hp_sample_calloc(uptr n, uptr size, uptr fp);
+void *hp_sample_realloc(void *p, uptr size, uptr fp);
+void hp_sample_free(void *p, u8 kind, uptr fp);
+void *hp_sample_memalign(uptr align, uptr size, uptr fp);
+void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp);
+int hp_sample_posix_memalign(void **out, uptr align, uptr size, uptr fp);
+void *hp_sample_valloc(uptr size, uptr fp);
+void *hp_sample_pvalloc(uptr size, uptr fp);
+uptr hp_sample_usable_size(const void *p);
+
+/* Dumps: every live sampled object, as hp_foreign_for_each_live. */
+void hp_sample_for_each_live(hp_chunk_fn fn, void *arg);
+
+/* Scales the sums of h, built from one event of a sampled object of size
+ * bytes, by that object's weight 1/p(size), rounded stochastically (each
+ * sum's expectation is exact).  For frees here; for live objects, by the
+ * dump's fold (heapprof_rtl.c). */
+void hp_sample_weigh(hp_hib_t *h, u64 size);
+
+/* p(size) and the exponential draw, exposed for the unit test. */
+double hp_sample_probability(u64 size, u64 mean);
+double hp_sample_neg_log(double u); /* -ln(u), 0 < u <= 1 */
+
+/* Tagged section 8 (docs/formats.md): u64 sample_bytes, when sampled. */
+void hp_sample_write_section(hp_buf_t *b, const hp_profile_info_t *info);
+
+#endif
