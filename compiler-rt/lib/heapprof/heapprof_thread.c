@@ -29,7 +29,7 @@ static hp_spinlock_t registry_lock;
 static hp_thread_t *threads;
 static hp_thread_t *free_threads;
 static hp_stats_t dead_stats;
-static u32 live_threads;
+u32 hp_live_threads;
 
 /* Shared state for threads without their own; under fallback_lock. */
 static hp_spinlock_t fallback_lock;
@@ -114,7 +114,7 @@ static hp_thread_t *create(uptr stack_top) {
   if (threads)
     threads->prev = t;
   threads = t;
-  live_threads++;
+  hp_live_threads++;
   hp_spin_unlock(&registry_lock);
   if (key_ready)
     pthread_setspecific(exit_key, t);
@@ -143,7 +143,7 @@ static void thread_exit(void *arg) {
     threads = t->next;
   if (t->next)
     t->next->prev = t->prev;
-  live_threads--;
+  hp_live_threads--;
   t->next = free_threads;
   free_threads = t;
   hp_spin_unlock(&registry_lock);
@@ -175,7 +175,6 @@ void hp_thread_sum_stats(hp_stats_t *out) {
   hp_spin_unlock(&registry_lock);
 }
 
-u32 hp_thread_count(void) { return live_threads; }
 
 void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg) {
   hp_spin_lock(&registry_lock);
@@ -305,7 +304,7 @@ void hp_thread_fork_child(void) {
   hp_thread_t *self = hp_tls_thread;
   hp_pmu_thread_exit(); /* the parent's counters */
   threads = NULL;
-  live_threads = 0;
+  hp_live_threads = 0;
   /* The cached HIBs are the parent's, like its table. */
   hp_hib_cache_clear(&hp_fallback_thread.hibs);
   if ((uptr)self > (uptr)TLS_DEAD) {
@@ -313,7 +312,7 @@ void hp_thread_fork_child(void) {
     self->next = self->prev = NULL;
     self->tid = (u32)syscall(SYS_gettid);
     threads = self;
-    live_threads = 1;
+    hp_live_threads = 1;
   }
   hp_spin_unlock(&registry_lock);
   hp_spin_unlock(&fallback_lock);

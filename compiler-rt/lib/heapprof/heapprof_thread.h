@@ -88,7 +88,10 @@ static HP_ALWAYS_INLINE void hp_thread_release(hp_thread_t *t) {
 }
 /* Adds up every thread's statistics (and those of exited threads). */
 void hp_thread_sum_stats(hp_stats_t *out);
-u32 hp_thread_count(void);
+extern u32 hp_live_threads; /* written under the registry lock */
+static HP_ALWAYS_INLINE u32 hp_thread_count(void) {
+  return __atomic_load_n(&hp_live_threads, __ATOMIC_RELAXED);
+}
 /* Calls fn for every live thread's state and the shared fallback state,
  * under the registry lock (no thread exits meanwhile). */
 void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg);
