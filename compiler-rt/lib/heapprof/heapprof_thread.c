@@ -48,14 +48,7 @@ void hp_thread_quiesce_begin(void) {
   __atomic_add_fetch(&hp_quiesce, 1, __ATOMIC_SEQ_CST);
   if (!membarrier_ok)
     return; /* hp_quiesce never was 0: no owner section ever ran */
-  if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
-    /* Registered at init (and again in a forked child): not expected.
-     * Sections end from now on; only ones already running can remain, and
-     * the wait below is the best left for them. */
-    __atomic_add_fetch(&hp_quiesce, 1, __ATOMIC_SEQ_CST);
-    membarrier_ok = false;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  }
+  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
   hp_spin_lock(&registry_lock);
   for (hp_thread_t *t = threads; t; t = t->next)
     while (__atomic_load_n(&t->owning, __ATOMIC_ACQUIRE))
@@ -290,14 +283,6 @@ void hp_thread_fork_parent(void) {
 }
 
 void hp_thread_fork_child(void) {
-  /* membarrier registration belongs to the address space: the child's is
-   * new.  Only this thread exists, so giving up sections here is safe. */
-  if (membarrier_ok &&
-      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-              0) != 0) {
-    membarrier_ok = false;
-    __atomic_add_fetch(&hp_quiesce, 1, __ATOMIC_SEQ_CST);
-  }
   /* Only the forking thread exists now.  The others' structs (and the
    * blocks in their caches) stay out of use; their statistics were the
    * parent's. */
