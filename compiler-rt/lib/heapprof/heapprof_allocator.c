@@ -6,9 +6,8 @@
  *     StackDepot id -> block -> header -> zero the chunk's shadow counters
  *     -> publish state ALLOCATED.
  *   free: validate the pointer against the allocator's own metadata (never
- *     trusting the memory it points to) -> ALLOCATED->AVAILABLE (a second
- *     free fails here: double free; a plain store in the thread's owner
- *     section, heapprof_thread.h, else a CAS) -> read the chunk's counters
+ *     trusting the memory it points to) -> atomically ALLOCATED->AVAILABLE
+ *     (a second free fails here: double free) -> read the chunk's counters
  *     -> return the block -> merge the chunk's event into the thread's HIB
  *     cache (written back to the table on conflict, exit and dumps).
  *
@@ -376,20 +375,6 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
   e->live = false;
 }
 
-/* A free found its chunk's state word w not ALLOCATED: reported. */
-static HP_NOINLINE void report_bad_state(u32 w, const lookup_t *l, uptr u,
-                                         uptr fp, u8 kind) {
-  hp_thread_t *t = hp_thread_acquire();
-  t->stats.invalid_frees++;
-  hp_thread_release(t);
-  if ((w & 0xff) == HP_CHUNK_AVAILABLE)
-    hp_report_double_free(u, fp, kind_free_name(kind), l->h, 0);
-  else if ((w & 0xff) == 0 && hp_primary_block_released(l->class_id))
-    hp_report_double_free(u, fp, kind_free_name(kind), NULL, 0);
-  else
-    hp_report_invalid_free(u, fp, kind_free_name(kind), 0);
-}
-
 /* op: free or delete, realloc for realloc(p, 0), HP_OP_IN_REALLOC for a
  * moving realloc's free half. */
 static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
@@ -411,41 +396,30 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
     report_lookup(r, &l, u, fp, kind_free_name(kind));
     return;
   }
-  /* The header and the HIB cache are updated in an owner section
-   * (heapprof_thread.h): plain stores, no compare-and-swap, no lock, unless
-   * a profile is being written. */
-  hp_thread_t *t = hp_thread_acquire();
-  bool owned = hp_thread_own_begin(t);
   hp_chunk_header_t *h = l.h;
   u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
   for (;;) {
     if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
-      if (owned)
-        hp_thread_own_end(t);
+      hp_thread_t *t = hp_thread_acquire();
+      t->stats.invalid_frees++;
       hp_thread_release(t);
-      report_bad_state(w, &l, u, fp, kind);
+      if ((w & 0xff) == HP_CHUNK_AVAILABLE)
+        hp_report_double_free(u, fp, kind_free_name(kind), h, 0);
+      else if ((w & 0xff) == 0 && hp_primary_block_released(l.class_id))
+        hp_report_double_free(u, fp, kind_free_name(kind), NULL, 0);
+      else
+        hp_report_invalid_free(u, fp, kind_free_name(kind), 0);
       return;
     }
     u32 nw = (w & ~0xffu) | HP_CHUNK_AVAILABLE;
-    if (HP_LIKELY(owned)) {
-      __atomic_store_n(word0(h), nw, __ATOMIC_RELEASE);
-      break;
-    }
     if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE))
       break;
   }
   u8 alloc_kind = (u8)(w >> 16);
-  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch)) {
-    /* A report may write the profile: never inside a section. */
-    if (owned)
-      hp_thread_own_end(t);
-    hp_thread_release(t);
+  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch))
     hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind),
                                kind_free_name(kind));
-    t = hp_thread_acquire();
-    owned = hp_thread_own_begin(t);
-  }
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
   if (HP_LIKELY(profiling))
@@ -454,6 +428,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   if (HP_UNLIKELY(hp_flags.junk_fill) && l.block)
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
+  hp_thread_t *t = hp_thread_acquire();
   if (l.block)
     hp_primary_free(t->caches, l.class_id, l.block, &t->stats);
   else
@@ -471,15 +446,10 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   }
   if (HP_LIKELY(profiling)) {
     e.free_cycles = cycles;
-    if (HP_LIKELY(owned))
-      hp_hib_cache_add_event_owned(&t->hibs, &hp_hib_table, &e);
-    else
-      hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
     if (HP_LIKELY(op != HP_OP_IN_REALLOC))
       count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles);
   }
-  if (HP_LIKELY(owned))
-    hp_thread_own_end(t);
   hp_thread_release(t);
 }
 

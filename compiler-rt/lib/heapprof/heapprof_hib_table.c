@@ -201,11 +201,12 @@ static void pending_apply(hp_hib_cache_t *c, hp_hib_t *slot,
       key_apply(c, slot, &p->k[i]);
 }
 
-static HP_ALWAYS_INLINE void cache_add(hp_hib_cache_t *c, hp_hib_table_t *t,
-                                       const hp_chunk_event_t *e) {
+void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
+                            const hp_chunk_event_t *e) {
   u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
   hp_hib_t *slot = &c->slots[i];
   hp_hib_pending_t *p = &c->pending[i];
+  hp_spin_lock(&c->lock);
   if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
     hp_hib_add_head(slot, e);
     u32 lifetime = hp_event_lifetime(e);
@@ -244,18 +245,7 @@ static HP_ALWAYS_INLINE void cache_add(hp_hib_cache_t *c, hp_hib_table_t *t,
     else
       hp_hib_from_event(slot, e);
   }
-}
-
-void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
-                            const hp_chunk_event_t *e) {
-  hp_spin_lock(&c->lock);
-  cache_add(c, t, e);
   hp_spin_unlock(&c->lock);
-}
-
-void hp_hib_cache_add_event_owned(hp_hib_cache_t *c, hp_hib_table_t *t,
-                                  const hp_chunk_event_t *e) {
-  cache_add(c, t, e);
 }
 
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {

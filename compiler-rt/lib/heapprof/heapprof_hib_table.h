@@ -104,10 +104,6 @@ void hp_hib_table_drain(hp_hib_table_t *t,
 void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
 void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e);
-/* The same without the cache's lock, inside the owning thread's owner
- * section (heapprof_thread.h), where no flush can run. */
-void hp_hib_cache_add_event_owned(hp_hib_cache_t *c, hp_hib_table_t *t,
-                                  const hp_chunk_event_t *e);
 /* Writes every cached HIB and the bins back into t and empties the cache. */
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
 /* Empties the cache without writing it back (fork child, reset). */

@@ -382,9 +382,6 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   u32 now_ms = hp_now_ms();
   u32 cpu = hp_cpu_id();
   dump_map_t map = {0};
-  /* No free is inside an owner section (heapprof_thread.h) while the
-   * caches are flushed and live chunks are marked reported. */
-  hp_thread_quiesce_begin();
   hp_thread_flush_hibs();
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
@@ -392,7 +389,6 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
   hp_util_dump_begin(); /* before the fold clears live chunks' counters */
   hp_for_each_live_chunk(fold_cb, &f);
-  hp_thread_quiesce_end();
   hp_util_dump_end();
   hp_peak_dump(peak_cb, &map);
   u32 n = map_sorted(&map);
@@ -503,9 +499,7 @@ HP_INTERFACE int __heapprof_dump(void) {
 
 HP_INTERFACE void __heapprof_reset(void) {
   __heapprof_init();
-  hp_thread_quiesce_begin();
   hp_thread_flush_hibs();
-  hp_thread_quiesce_end();
   hp_hib_table_clear(&hp_hib_table);
 }
 

@@ -10,7 +10,6 @@
 #include "heapprof_internal.h"
 
 #include <dlfcn.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,33 +39,7 @@ static bool key_ready;
 
 static void thread_exit(void *arg);
 
-/* Set (never 0) until membarrier is known to work: see heapprof_thread.h. */
-u32 hp_quiesce = 1;
-static bool membarrier_ok;
-
-void hp_thread_quiesce_begin(void) {
-  __atomic_add_fetch(&hp_quiesce, 1, __ATOMIC_SEQ_CST);
-  if (!membarrier_ok)
-    return; /* hp_quiesce never was 0: no owner section ever ran */
-  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  hp_spin_lock(&registry_lock);
-  for (hp_thread_t *t = threads; t; t = t->next)
-    while (__atomic_load_n(&t->owning, __ATOMIC_ACQUIRE))
-      __builtin_ia32_pause();
-  hp_spin_unlock(&registry_lock);
-}
-
-void hp_thread_quiesce_end(void) {
-  __atomic_sub_fetch(&hp_quiesce, 1, __ATOMIC_RELEASE);
-}
-
 void hp_thread_init(void) {
-  if (!membarrier_ok &&
-      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-              0) == 0) {
-    membarrier_ok = true;
-    __atomic_sub_fetch(&hp_quiesce, 1, __ATOMIC_RELEASE);
-  }
   hp_primary_init_caches(hp_fallback_thread.caches);
   hp_fallback_thread.stack_top = (uptr)__libc_stack_end;
   if (!key_ready && pthread_key_create(&exit_key, thread_exit) == 0)

@@ -19,7 +19,6 @@ typedef struct hp_thread {
   u32 tid;
   struct hp_thread *next, *prev; /* registry, under the registry lock */
   hp_opc_table_t opc;  /* calls and cycles by operation class */
-  u32 owning;          /* inside an owner section (hp_thread_own_begin) */
 } hp_thread_t;
 
 void hp_thread_init(void);
@@ -31,51 +30,6 @@ extern HP_TLS hp_thread_t *hp_tls_thread;
 extern hp_thread_t hp_fallback_thread;
 hp_thread_t *hp_thread_acquire_slow(void);
 void hp_thread_release_fallback(void);
-
-/* Owner sections: a free updates its chunk's header and its thread's HIB
- * cache without an atomic read-modify-write (a compare-and-swap and a lock
- * exchange cost ~11 ns each on these VMs).  The only other writers of
- * those are profile writing (marking live chunks REPORTED, flushing every
- * thread's HIB cache) -- and a racing second free of the same chunk, a
- * program bug caught only when the two do not overlap.  The asymmetric
- * handshake (an asymmetric Dekker, as userspace RCU uses
- * membarrier(2)):
- *   owner: owning = 1; compiler barrier; if hp_quiesce is set, owning = 0
- *          and take the atomic path; else work; owning = 0 (release).
- *   dump:  hp_quiesce++; membarrier(PRIVATE_EXPEDITED), a full barrier on
- *          every running thread of the process; wait until every thread's
- *          owning is 0; work (with atomics and locks); hp_quiesce--.
- * After the membarrier every owner either saw hp_quiesce set or has its
- * owning = 1 visible to the dump, which then waits for it.  Without
- * membarrier (an old kernel, valgrind) hp_quiesce stays set: always the
- * atomic path.  A section counts as a held lock (hp_locks_held), so a
- * deadly signal that lands in one is deferred to its end like one that
- * lands under a spin lock; nothing in a section may report an error or
- * write a profile (the dump would wait for its own thread). */
-extern u32 hp_quiesce;
-static HP_ALWAYS_INLINE bool hp_thread_own_begin(hp_thread_t *t) {
-  if (HP_UNLIKELY(t == &hp_fallback_thread))
-    return false;
-  hp_locks_held++;
-  __atomic_store_n(&t->owning, 1, __ATOMIC_RELAXED);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (HP_LIKELY(!__atomic_load_n(&hp_quiesce, __ATOMIC_RELAXED)))
-    return true;
-  __atomic_store_n(&t->owning, 0, __ATOMIC_RELEASE);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (HP_UNLIKELY(--hp_locks_held <= 0 && hp_deferred_signal))
-    hp_spin_run_deferred();
-  return false;
-}
-static HP_ALWAYS_INLINE void hp_thread_own_end(hp_thread_t *t) {
-  __atomic_store_n(&t->owning, 0, __ATOMIC_RELEASE);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (HP_UNLIKELY(--hp_locks_held <= 0 && hp_deferred_signal))
-    hp_spin_run_deferred();
-}
-/* Profile writing: no owner section runs between these two calls. */
-void hp_thread_quiesce_begin(void);
-void hp_thread_quiesce_end(void);
 static HP_ALWAYS_INLINE hp_thread_t *hp_thread_acquire(void) {
   hp_thread_t *t = hp_tls_thread;
   if (HP_LIKELY((uptr)t > 2))

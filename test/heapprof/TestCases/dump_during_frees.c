@@ -1,7 +1,6 @@
-// Checkpoints written while 4 threads allocate and free: every free's
-// header update and HIB merge happen in its thread's owner section, without
-// atomics, and a dump must wait those out before it flushes the threads' HIB
-// caches and marks live chunks reported.  Summed over the 20 checkpoints
+// Checkpoints written while 4 threads allocate and free: a dump flushes the
+// threads' HIB caches and marks live chunks reported while frees update
+// chunk headers and merge into those caches.  Summed over the 20 checkpoints
 // and the exit profile, the worker context must count each of its
 // 4 x 30000 objects exactly once (a lost or doubled update changes the sum).
 // RUN: %clang_rt_heapprof -O0 -fno-builtin -pthread %s -o %t
