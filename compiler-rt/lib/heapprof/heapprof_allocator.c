@@ -259,7 +259,25 @@ static lookup_result_t interior_kind(const lookup_t *l) {
   return LOOKUP_NOT_OURS; /* a block handed out to a cache, never used */
 }
 
-static lookup_result_t lookup(uptr u, lookup_t *l) {
+static HP_NOINLINE lookup_result_t lookup_rest(uptr u, lookup_t *l);
+
+/* Inline: the common case, the start of a primary chunk without alignment
+ * padding, costs the region lookup and one comparison. */
+static HP_ALWAYS_INLINE lookup_result_t lookup(uptr u, lookup_t *l) {
+  u32 c = 0;
+  uptr block = hp_primary_block_of(u, &c);
+  if (HP_LIKELY(block && u == block + HP_CHUNK_HEADER_SIZE)) {
+    l->h = (hp_chunk_header_t *)block;
+    l->block = block;
+    l->class_id = c;
+    l->large = NULL;
+    l->chunk_beg = 0;
+    return LOOKUP_OK;
+  }
+  return lookup_rest(u, l);
+}
+
+static lookup_result_t lookup_rest(uptr u, lookup_t *l) {
   hp_memset(l, 0, sizeof(*l));
   l->block = hp_primary_block_of(u, &l->class_id);
   if (l->block) {

@@ -30,14 +30,47 @@ typedef struct hp_cache {
 } hp_cache_t;
 
 void hp_primary_init(void);
-u32 hp_size_to_class(uptr block_size); /* 0 if too big for the primary */
-u32 hp_class_size(u32 class_id);
+
+/* Block size of each region id (header included; 0 for the unused ids).
+ * Set up once by hp_primary_init. */
+extern u32 hp_class_sizes[HP_NUM_REGIONS];
+
+/* The class of a block of b bytes; 0 if too big for the primary.  Inline:
+ * every allocation asks. */
+static HP_ALWAYS_INLINE u32 hp_size_to_class(uptr b) {
+  if (b <= 64)
+    return 1;
+  if (b <= 512)
+    return (u32)((b + 31) / 32) - 1;
+  if (b > HP_MAX_PRIMARY_BLOCK)
+    return 0;
+  u32 l = 63 - (u32)__builtin_clzll((u64)(b - 1)); /* 2^l < b <= 2^(l+1) */
+  u32 step = 1u << (l - 2);
+  u32 idx = (u32)((b - (1u << l) + step - 1) >> (l - 2)); /* 1..4 */
+  return 15 + (l - 9) * 4 + idx;
+}
+
+static HP_ALWAYS_INLINE u32 hp_class_size(u32 c) {
+  return c < HP_NUM_REGIONS ? hp_class_sizes[c] : 0;
+}
 /* A block of the class: from the cache, else refilled from the region. NULL
  * when the region is exhausted. fresh is set when the block was never used
  * (its memory is still zero). */
 struct hp_stats;
-uptr hp_primary_alloc(hp_cache_t *caches, u32 class_id, bool *fresh,
-                      struct hp_stats *st);
+uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 class_id, bool *fresh,
+                           struct hp_stats *st);
+/* Bit 0 of a cached block: it is fresh from the region (still zero). */
+#define HP_FRESH_BIT 1u
+static HP_ALWAYS_INLINE uptr hp_primary_alloc(hp_cache_t *caches, u32 c,
+                                              bool *fresh,
+                                              struct hp_stats *st) {
+  hp_cache_t *cache = &caches[c];
+  if (HP_UNLIKELY(!cache->count))
+    return hp_primary_alloc_slow(caches, c, fresh, st);
+  uptr b = cache->blocks[--cache->count];
+  *fresh = b & HP_FRESH_BIT;
+  return b & ~(uptr)HP_FRESH_BIT;
+}
 /* The same from the class's cold region (no cache; takes its lock). The
  * block's class id, as hp_primary_block_of reports it, is
  * HP_COLD_CLASS(class_id). */
@@ -45,8 +78,20 @@ uptr hp_primary_alloc_cold(u32 class_id, bool *fresh);
 /* class_id may be a cold id: the block goes straight back to its region. */
 /* st gets the cache drains and, with release_freed_pages, the pages
  * returned to the kernel. */
-void hp_primary_free(hp_cache_t *caches, u32 class_id, uptr block,
-                     struct hp_stats *st);
+void hp_primary_free_slow(hp_cache_t *caches, u32 class_id, uptr block,
+                          struct hp_stats *st);
+static HP_ALWAYS_INLINE void hp_primary_free(hp_cache_t *caches, u32 c,
+                                             uptr block,
+                                             struct hp_stats *st) {
+  if (HP_LIKELY(c < HP_NUM_CLASSES)) {
+    hp_cache_t *cache = &caches[c];
+    if (HP_LIKELY(cache->count < cache->max)) {
+      cache->blocks[cache->count++] = block;
+      return;
+    }
+  }
+  hp_primary_free_slow(caches, c, block, st);
+}
 /* Returns every cached block to its region (thread exit). */
 void hp_primary_drain(hp_cache_t *caches, struct hp_stats *st);
 /* True once release_freed_pages handed pages of region class_id back to the

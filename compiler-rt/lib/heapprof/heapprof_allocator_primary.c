@@ -11,8 +11,9 @@
  *   each region HP_REGION_SIZE bytes; blocks carved upward from its start
  *
  * so the region of any pointer is (p - space_beg) >> 35 and its block is a
- * division away: free() validates a pointer without touching the memory it
- * points to.  A region id is a class id; cold ids are HP_COLD_CLASS(c).  Free blocks are kept as indices on a per-region stack that
+ * multiplication away (by the class size's reciprocal, exact for every
+ * offset in a region): free() validates a pointer without touching the
+ * memory it points to.  A region id is a class id; cold ids are HP_COLD_CLASS(c).  Free blocks are kept as indices on a per-region stack that
  * lives in separate metadata, never inside the freed memory.  Each thread
  * caches up to HP_CACHE_MAX blocks per class, so malloc/free take no lock
  * until a cache runs empty or full; then half a cache moves at once.  Cold
@@ -48,14 +49,17 @@ typedef struct region {
   u64 release_mark;   /* free_idx[release_mark..nfree) are new since the
                          last pass */
   bool released_any;  /* a pass released pages: headers may read as 0 */
+  u64 recip;          /* ceil(2^64 / size): off / size = (off * recip) >> 64
+                         for every off < HP_REGION_SIZE, since the error
+                         off * (recip * size - 2^64) < 2^35 * 2^17 < 2^64 */
 } region_t;
 
 /* Set up once by hp_primary_init (init, single-threaded). */
 static region_t regions[HP_NUM_REGIONS];
 static uptr space_beg, space_end;
-static u32 class_sizes[HP_NUM_REGIONS];
-/* Bit 0 of a cached block: it is fresh from the region (still zero). */
-#define FRESH_BIT 1u
+u32 hp_class_sizes[HP_NUM_REGIONS];
+#define class_sizes hp_class_sizes
+#define FRESH_BIT HP_FRESH_BIT
 
 static u32 compute_class_size(u32 c) {
   if (c <= 15)
@@ -65,21 +69,6 @@ static u32 compute_class_size(u32 c) {
   u32 step = 1u << (l - 2);
   return (1u << l) + (k % 4 + 1) * step;
 }
-
-u32 hp_size_to_class(uptr b) {
-  if (b <= 64)
-    return 1;
-  if (b > HP_MAX_PRIMARY_BLOCK)
-    return 0;
-  if (b <= 512)
-    return (u32)((b + 31) / 32) - 1;
-  u32 l = 63 - (u32)__builtin_clzll((u64)(b - 1)); /* 2^l < b <= 2^(l+1) */
-  u32 step = 1u << (l - 2);
-  u32 idx = (u32)((b - (1u << l) + step - 1) / step); /* 1..4 */
-  return 15 + (l - 9) * 4 + idx;
-}
-
-u32 hp_class_size(u32 c) { return c < HP_NUM_REGIONS ? class_sizes[c] : 0; }
 
 void hp_primary_init(void) {
   if (space_beg)
@@ -96,6 +85,7 @@ void hp_primary_init(void) {
     region_t *r = &regions[c];
     r->size = class_sizes[c];
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
+    r->recip = (u64)((((unsigned __int128)1 << 64) + r->size - 1) / r->size);
     r->free_idx = hp_sys_mmap_noreserve(
         (HP_REGION_SIZE / r->size + 1) * sizeof(u32), "primary free lists");
     /* Flags are parsed before the first allocation, so the map sees every
@@ -274,7 +264,8 @@ static void drain(region_t *r, hp_cache_t *cache, u32 n, hp_stats_t *st) {
   hp_spin_unlock(&r->lock);
 }
 
-uptr hp_primary_alloc(hp_cache_t *caches, u32 c, bool *fresh, hp_stats_t *st) {
+uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
+                           hp_stats_t *st) {
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(!cache->count)) {
     refill(&regions[c], cache, HP_MAX(1u, cache->max / 2));
@@ -298,7 +289,8 @@ uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
   return one.blocks[0] & ~(uptr)FRESH_BIT;
 }
 
-void hp_primary_free(hp_cache_t *caches, u32 c, uptr block, hp_stats_t *st) {
+void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
+                          hp_stats_t *st) {
   if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
@@ -332,7 +324,8 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   if (off >= __atomic_load_n(&r->high, __ATOMIC_ACQUIRE))
     return 0;
   *class_id = c;
-  return r->beg + off - off % r->size;
+  u64 idx = (u64)(((unsigned __int128)off * r->recip) >> 64);
+  return r->beg + idx * r->size;
 }
 
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),

@@ -10,6 +10,13 @@
 #include <time.h>
 
 hp_clock_t hp_clock;
+long hp_cpu_rseq_off;
+
+/* glibc's description of the rseq area it registered (weak: absent before
+ * glibc 2.35).  struct rseq begins { u32 cpu_id_start; u32 cpu_id; ... }. */
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+#define HP_RSEQ_CPU_ID 4
 
 static u64 mono_ns(void) {
   struct timespec ts;
@@ -26,6 +33,9 @@ u64 hp_coarse_ns(void) {
 void hp_clock_init(void) {
   if (hp_clock.ready)
     return;
+  if (&__rseq_size && &__rseq_offset && __rseq_size >= 2 * sizeof(u32) &&
+      __rseq_offset + HP_RSEQ_CPU_ID != 0)
+    hp_cpu_rseq_off = (long)__rseq_offset + HP_RSEQ_CPU_ID;
   struct timespec res;
   u64 res_ns = 4000000; /* HZ=250, if the kernel does not say */
   if (!clock_getres(CLOCK_MONOTONIC_COARSE, &res))
@@ -47,7 +57,7 @@ void hp_clock_init(void) {
   __atomic_store_n(&hp_clock.ready, true, __ATOMIC_RELEASE);
 }
 
-u32 hp_cpu_id(void) {
+u32 hp_cpu_id_slow(void) {
   int c = sched_getcpu();
   return c < 0 ? 0 : (u32)c;
 }

@@ -130,6 +130,48 @@ void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e) {
   add_event_ext(&dst->ext, e, size);
 }
 
+void hp_hib_add_body(hp_hib_t *dst, u64 size, u64 accesses, u32 lifetime,
+                     bool continuation, u64 k) {
+  if (!size)
+    size = 1;
+  u64 density = accesses * 100 / size;
+  u64 lt_density = density * 1000 / (lifetime ? lifetime : 1);
+  hp_mib_t *d = &dst->mib;
+  hp_hib_ext_t *x = &dst->ext;
+  if (!continuation) {
+    u64 v_access_count = accesses, v_size = clamp32(size),
+        v_lifetime = lifetime, v_access_density = clamp32(density),
+        v_lifetime_access_density = clamp32(lt_density);
+    if (!d->alloc_count) {
+#define X(f) d->min_##f = d->max_##f = v_##f;
+      HP_MIB_RANGES(X)
+#undef X
+    } else {
+#define X(f)                                                                 \
+  d->min_##f = HP_MIN(d->min_##f, v_##f), d->max_##f = HP_MAX(d->max_##f, v_##f);
+      HP_MIB_RANGES(X)
+#undef X
+    }
+    d->alloc_count += k;
+    d->total_size += k * size;
+    x->max_size64 = HP_MAX(x->max_size64, size);
+    if (size <= 32)
+      x->bytes_small += k * size;
+    else if (size <= 256)
+      x->bytes_medium += k * size;
+    else if (size <= 2048)
+      x->bytes_large += k * size;
+    else
+      x->bytes_xlarge += k * size;
+  } else {
+    x->continuations += k;
+  }
+  d->total_access_count += k * accesses;
+  d->total_lifetime += k * lifetime;
+  d->total_access_density += k * density;
+  d->total_lifetime_access_density += k * lt_density;
+}
+
 void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src) {
   merge_mib(&dst->mib, &src->mib);
 #define X(name, desc) dst->ext.name += src->ext.name;

@@ -96,5 +96,47 @@ void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src);
 /* Merges one chunk event into dst: exactly hp_hib_merge(dst, HIB of e),
  * without building that HIB (the free path's fast way). */
 void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e);
+/* hp_hib_add_event(dst, e) for an event that is not live, in two parts
+ * whose sum is exact in any order (the per-thread cache's batching,
+ * heapprof_hib_table.h):
+ *   hp_hib_add_head: what depends on the event merged before (the pairwise
+ *     counts, the last-event fields) and the plain sums (cycles, granules,
+ *     pages, migrations), done at once;
+ *   hp_hib_add_body: what depends only on the event's size, accesses,
+ *     lifetime and continuation (counts, totals, ranges, densities with
+ *     their two divisions), done for k such events at once.
+ * Order does not matter for the body: its sums commute, and the ranges are
+ * the min/max over the events that count an object (before the first such
+ * event they hold hp_hib_from_event's values, which the first one
+ * replaces). */
+static HP_ALWAYS_INLINE void hp_hib_add_head(hp_hib_t *dst,
+                                             const hp_chunk_event_t *e) {
+  hp_mib_t *m = &dst->mib;
+  m->num_lifetime_overlaps += e->alloc_ts < m->dealloc_timestamp;
+  m->num_same_alloc_cpu += e->alloc_cpu == m->alloc_cpu_id;
+  m->num_same_dealloc_cpu += e->dealloc_cpu == m->dealloc_cpu_id;
+  m->num_migrated_cpu += e->alloc_cpu != e->dealloc_cpu;
+  m->alloc_timestamp = e->alloc_ts;
+  m->dealloc_timestamp = e->dealloc_ts;
+  m->alloc_cpu_id = e->alloc_cpu;
+  m->dealloc_cpu_id = e->dealloc_cpu;
+  hp_hib_ext_t *x = &dst->ext;
+  x->granules += e->granules;
+  x->touched_granules += e->touched_granules;
+  x->pages += e->pages;
+  x->touched_pages += e->touched_pages;
+  if (HP_UNLIKELY(e->malloc_cycles | e->free_cycles)) {
+    x->malloc_cycles += e->malloc_cycles;
+    x->free_cycles += e->free_cycles;
+    x->malloc_samples += e->malloc_cycles != 0;
+    x->free_samples += e->free_cycles != 0;
+  }
+}
+/* The lifetime hp_hib_add_body takes for an event. */
+static HP_ALWAYS_INLINE u32 hp_event_lifetime(const hp_chunk_event_t *e) {
+  return e->dealloc_ts >= e->alloc_ts ? e->dealloc_ts - e->alloc_ts : 0;
+}
+void hp_hib_add_body(hp_hib_t *dst, u64 size, u64 accesses, u32 lifetime,
+                     bool continuation, u64 k);
 
 #endif

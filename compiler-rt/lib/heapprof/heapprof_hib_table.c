@@ -173,17 +173,77 @@ u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
 
 /* ------------------------------------------------------ per-thread cache */
 
+static HP_ALWAYS_INLINE void bins_add_n(hp_size_bins_t *b, u64 size,
+                                        bool continuation, u64 k) {
+  u64 bin = size > 1024 ? HP_SIZE_BIN_BIG : size;
+  if (!continuation)
+    b->allocs[bin] += k;
+  b->frees[bin] += k;
+  if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
+    b->big_bytes += continuation ? 0 : k * size;
+    b->big_freed_bytes += k * size;
+  }
+}
+
+/* Merges a pending key's events into slot, and their size bins into c's. */
+static HP_NOINLINE void key_apply(hp_hib_cache_t *c, hp_hib_t *slot,
+                                  hp_hib_key_t *k) {
+  hp_hib_add_body(slot, k->size, k->accesses, k->lifetime, k->continuation,
+                  k->n);
+  bins_add_n(&c->bins, k->size, k->continuation, k->n);
+  k->n = 0;
+}
+
+static void pending_apply(hp_hib_cache_t *c, hp_hib_t *slot,
+                          hp_hib_pending_t *p) {
+  for (u32 i = 0; i < HP_HIB_KEYS; i++)
+    if (p->k[i].n)
+      key_apply(c, slot, &p->k[i]);
+}
+
 void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
                             const hp_chunk_event_t *e) {
-  hp_hib_t *slot = &c->slots[e->stack_id % HP_HIB_CACHE_SLOTS];
+  u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
+  hp_hib_t *slot = &c->slots[i];
+  hp_hib_pending_t *p = &c->pending[i];
   hp_spin_lock(&c->lock);
-  bins_add(&c->bins, e);
-  if (HP_LIKELY(slot->stack_id == e->stack_id)) {
-    hp_hib_add_event(slot, e);
+  if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
+    hp_hib_add_head(slot, e);
+    u32 lifetime = hp_event_lifetime(e);
+    hp_hib_key_t *k = &p->k[0];
+    if (HP_UNLIKELY(k->size != e->size || k->accesses != e->accesses ||
+                    k->lifetime != lifetime ||
+                    k->continuation != e->continuation || !k->n)) {
+      k = &p->k[1];
+      if (k->size != e->size || k->accesses != e->accesses ||
+          k->lifetime != lifetime || k->continuation != e->continuation ||
+          !k->n) {
+        /* Neither: the older key goes, the new one takes its place. */
+        if (k->n)
+          key_apply(c, slot, k);
+        k->size = e->size;
+        k->accesses = e->accesses;
+        k->lifetime = lifetime;
+        k->continuation = e->continuation;
+      }
+      /* The key just used goes first. */
+      hp_hib_key_t tmp = p->k[0];
+      p->k[0] = *k;
+      *k = tmp;
+      k = &p->k[0];
+    }
+    k->n++;
   } else {
-    if (slot->stack_id)
-      hp_hib_table_insert(t, slot);
-    hp_hib_from_event(slot, e);
+    if (slot->stack_id) {
+      pending_apply(c, slot, p);
+      if (slot->stack_id != e->stack_id)
+        hp_hib_table_insert(t, slot);
+    }
+    bins_add(&c->bins, e);
+    if (slot->stack_id == e->stack_id)
+      hp_hib_add_event(slot, e);
+    else
+      hp_hib_from_event(slot, e);
   }
   hp_spin_unlock(&c->lock);
 }
@@ -192,6 +252,7 @@ void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
   hp_spin_lock(&c->lock);
   for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++) {
     if (c->slots[i].stack_id) {
+      pending_apply(c, &c->slots[i], &c->pending[i]);
       hp_hib_table_insert(t, &c->slots[i]);
       c->slots[i].stack_id = 0;
     }
@@ -204,8 +265,11 @@ void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
 }
 
 void hp_hib_cache_clear(hp_hib_cache_t *c) {
-  for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++)
+  for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++) {
     c->slots[i].stack_id = 0;
+    for (u32 j = 0; j < HP_HIB_KEYS; j++)
+      c->pending[i].k[j].n = 0;
+  }
   hp_memset(&c->bins, 0, sizeof(c->bins));
   c->lock.state = 0;
 }

@@ -65,9 +65,29 @@ typedef struct hp_hib_table {
  * cached HIBs back into the table.  The cache also counts the size bins of
  * its events (see hp_size_bins_t).  Valid zero-initialised. */
 #define HP_HIB_CACHE_SLOTS 64
+/* Batching (mprof's; PROMPT: the merge off the free path): a context's
+ * frees in a loop mostly differ only in what is cheap to merge.  A hit
+ * merges hp_hib_add_head at once (pairwise counts, last-event fields,
+ * plain sums) and only counts the event under its key -- size, accesses,
+ * lifetime, continuation -- in one of the slot's two pending keys; a key's
+ * hp_hib_add_body (the divisions, ranges and totals) is merged once for
+ * all its events, when the key is displaced or the slot is written back or
+ * flushed.  Two keys, because a context's events often alternate between
+ * two kinds (a tree's leaves and inner nodes). */
+#define HP_HIB_KEYS 2
+typedef struct hp_hib_key {
+  u64 n;        /* events under this key not merged yet; 0 = unused */
+  u64 size, accesses;
+  u32 lifetime;
+  bool continuation;
+} hp_hib_key_t;
+typedef struct hp_hib_pending {
+  hp_hib_key_t k[HP_HIB_KEYS];
+} hp_hib_pending_t;
 typedef struct hp_hib_cache {
   hp_spinlock_t lock;
   hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
+  hp_hib_pending_t pending[HP_HIB_CACHE_SLOTS];
   hp_size_bins_t bins;
 } hp_hib_cache_t;
 

@@ -21,7 +21,7 @@ void hp_shadow_init(void) {
   __heapprof_shadow_memory_dynamic_address = (uptr)p;
 }
 
-void hp_shadow_clear(uptr beg, uptr end) {
+void hp_shadow_clear_slow(uptr beg, uptr end) {
   if (end <= beg || end > HP_USER_SPACE_END)
     return;
   uptr s = (uptr)hp_shadow_counter(beg);
@@ -42,7 +42,7 @@ void hp_shadow_clear(uptr beg, uptr end) {
 }
 
 
-void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out) {
+void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out) {
   hp_shadow_scan_t r = {0, 0, 0, 0, 0};
   if (!size)
     size = 1;

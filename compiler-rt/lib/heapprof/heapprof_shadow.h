@@ -28,8 +28,21 @@ static HP_ALWAYS_INLINE u64 *hp_shadow_counter(uptr a) {
 }
 
 void hp_shadow_init(void);
-/* Zeroes the counters of every granule overlapping [beg, end). */
-void hp_shadow_clear(uptr beg, uptr end);
+/* Zeroes the counters of every granule overlapping [beg, end).  Inline
+ * for a chunk of one or two granules (most small blocks: every malloc asks),
+ * else hp_shadow_clear_slow. */
+void hp_shadow_clear_slow(uptr beg, uptr end);
+static HP_ALWAYS_INLINE void hp_shadow_clear(uptr beg, uptr end) {
+  if (HP_LIKELY(end > beg && end <= HP_USER_SPACE_END)) {
+    u64 *s = hp_shadow_counter(beg), *e = hp_shadow_counter(end - 1);
+    if (HP_LIKELY(e - s <= 1)) {
+      *e = 0;
+      *s = 0;
+      return;
+    }
+  }
+  hp_shadow_clear_slow(beg, end);
+}
 
 /* What a chunk's counters say at free or dump time. */
 typedef struct hp_shadow_scan {
@@ -39,8 +52,27 @@ typedef struct hp_shadow_scan {
   u64 pages;            /* 4 KiB pages overlapping the range */
   u64 touched_pages;    /* of those, with a touched granule */
 } hp_shadow_scan_t;
-/* Scans the granules overlapping [beg, beg + size) (size 0 counts as 1). */
-void hp_shadow_scan(uptr beg, uptr size, hp_shadow_scan_t *out);
+/* Scans the granules overlapping [beg, beg + size) (size 0 counts as 1).
+ * Inline for one or two granules in one page (every free asks), else
+ * hp_shadow_scan_slow. */
+void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out);
+static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
+                                            hp_shadow_scan_t *out) {
+  uptr last = beg + (size ? size : 1) - 1;
+  uptr g0 = beg / HP_GRANULE_SIZE, g1 = last / HP_GRANULE_SIZE;
+  if (HP_LIKELY(last < HP_USER_SPACE_END && last >= beg && g1 - g0 <= 1 &&
+                beg / HP_PAGE_SIZE == last / HP_PAGE_SIZE)) {
+    const u64 *c = hp_shadow_counter(beg), *d = hp_shadow_counter(last);
+    u64 a = *c, b = c == d ? 0 : *d;
+    out->accesses = a + b;
+    out->granules = 1 + (c != d);
+    out->touched_granules = (a != 0) + (b != 0);
+    out->pages = 1;
+    out->touched_pages = (a | b) != 0;
+    return;
+  }
+  hp_shadow_scan_slow(beg, size, out);
+}
 
 /* Adds the range rule's counts for [p, p + n). */
 void hp_shadow_record_range(uptr p, uptr n);

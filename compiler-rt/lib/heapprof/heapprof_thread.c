@@ -20,7 +20,7 @@ extern void *__libc_stack_end;
 #define TLS_BUSY ((hp_thread_t *)1) /* being created: use the fallback */
 #define TLS_DEAD ((hp_thread_t *)2) /* torn down: use the fallback */
 
-static HP_TLS hp_thread_t *tls_thread;
+HP_TLS hp_thread_t *hp_tls_thread;
 
 /* Registry of live threads; exited threads' stats fold into dead_stats and
  * their structs go on the free list.  All under registry_lock. */
@@ -28,11 +28,11 @@ static hp_spinlock_t registry_lock;
 static hp_thread_t *threads;
 static hp_thread_t *free_threads;
 static hp_stats_t dead_stats;
-static u32 live_threads;
+u32 hp_live_threads;
 
 /* Shared state for threads without their own; under fallback_lock. */
 static hp_spinlock_t fallback_lock;
-static hp_thread_t fallback;
+hp_thread_t hp_fallback_thread;
 
 static pthread_key_t exit_key;
 static bool key_ready;
@@ -40,8 +40,8 @@ static bool key_ready;
 static void thread_exit(void *arg);
 
 void hp_thread_init(void) {
-  hp_primary_init_caches(fallback.caches);
-  fallback.stack_top = (uptr)__libc_stack_end;
+  hp_primary_init_caches(hp_fallback_thread.caches);
+  hp_fallback_thread.stack_top = (uptr)__libc_stack_end;
   if (!key_ready && pthread_key_create(&exit_key, thread_exit) == 0)
     key_ready = true;
 }
@@ -62,7 +62,7 @@ static uptr query_stack_top(void) {
 }
 
 static hp_thread_t *create(uptr stack_top) {
-  tls_thread = TLS_BUSY;
+  hp_tls_thread = TLS_BUSY;
   hp_thread_t *t;
   hp_spin_lock(&registry_lock);
   t = free_threads;
@@ -84,19 +84,19 @@ static hp_thread_t *create(uptr stack_top) {
   if (threads)
     threads->prev = t;
   threads = t;
-  live_threads++;
+  hp_live_threads++;
   hp_spin_unlock(&registry_lock);
   if (key_ready)
     pthread_setspecific(exit_key, t);
-  tls_thread = t;
+  hp_tls_thread = t;
   return t;
 }
 
 static void thread_exit(void *arg) {
   hp_thread_t *t = arg;
-  if (!t || t != tls_thread)
+  if (!t || t != hp_tls_thread)
     return;
-  tls_thread = TLS_DEAD;
+  hp_tls_thread = TLS_DEAD;
   hp_primary_drain(t->caches, &t->stats);
   hp_syscalls_charge_outside(); /* page releases of the drain */
   hp_pmu_thread_exit();
@@ -114,26 +114,23 @@ static void thread_exit(void *arg) {
     threads = t->next;
   if (t->next)
     t->next->prev = t->prev;
-  live_threads--;
+  hp_live_threads--;
   t->next = free_threads;
   free_threads = t;
   hp_spin_unlock(&registry_lock);
 }
 
-hp_thread_t *hp_thread_acquire(void) {
-  hp_thread_t *t = tls_thread;
+hp_thread_t *hp_thread_acquire_slow(void) {
+  hp_thread_t *t = hp_tls_thread;
   if (HP_LIKELY((uptr)t > (uptr)TLS_DEAD))
     return t;
   if (t == TLS_NONE)
     return create(0);
   hp_spin_lock(&fallback_lock);
-  return &fallback;
+  return &hp_fallback_thread;
 }
 
-void hp_thread_release(hp_thread_t *t) {
-  if (HP_UNLIKELY(t == &fallback))
-    hp_spin_unlock(&fallback_lock);
-}
+void hp_thread_release_fallback(void) { hp_spin_unlock(&fallback_lock); }
 
 void hp_thread_sum_stats(hp_stats_t *out) {
   hp_spin_lock(&registry_lock);
@@ -143,19 +140,18 @@ void hp_thread_sum_stats(hp_stats_t *out) {
     HP_STATS(X)
 #undef X
   }
-#define X(name, desc) out->name += fallback.stats.name;
+#define X(name, desc) out->name += hp_fallback_thread.stats.name;
   HP_STATS(X)
 #undef X
   hp_spin_unlock(&registry_lock);
 }
 
-u32 hp_thread_count(void) { return live_threads; }
 
 void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg) {
   hp_spin_lock(&registry_lock);
   for (hp_thread_t *t = threads; t; t = t->next)
     fn(t, arg);
-  fn(&fallback, arg);
+  fn(&hp_fallback_thread, arg);
   hp_spin_unlock(&registry_lock);
 }
 
@@ -167,7 +163,7 @@ u64 hp_thread_cached_bytes(u64 *freed, u64 *nthreads) {
     n += hp_primary_cache_bytes(t->caches, freed);
   hp_spin_unlock(&registry_lock);
   *nthreads = k;
-  return n + hp_primary_cache_bytes(fallback.caches, freed);
+  return n + hp_primary_cache_bytes(hp_fallback_thread.caches, freed);
 }
 
 void hp_thread_flush_hibs(void) {
@@ -178,7 +174,7 @@ void hp_thread_flush_hibs(void) {
     hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_spin_unlock(&registry_lock);
   hp_spin_lock(&fallback_lock);
-  hp_hib_cache_flush(&fallback.hibs, &hp_hib_table);
+  hp_hib_cache_flush(&hp_fallback_thread.hibs, &hp_hib_table);
   hp_spin_unlock(&fallback_lock);
 }
 
@@ -225,7 +221,7 @@ static HP_NOINLINE void *thread_start(void *p) {
   void *(*fn)(void *) = a->fn;
   void *arg = a->arg;
   args_put(a);
-  if (tls_thread == TLS_NONE)
+  if (hp_tls_thread == TLS_NONE)
     create((uptr)__builtin_frame_address(0));
   return fn(arg);
 }
@@ -276,19 +272,19 @@ void hp_thread_fork_child(void) {
   /* Only the forking thread exists now.  The others' structs (and the
    * blocks in their caches) stay out of use; their statistics were the
    * parent's. */
-  hp_thread_t *self = tls_thread;
+  hp_thread_t *self = hp_tls_thread;
   hp_pmu_thread_exit(); /* the parent's counters */
   hp_faults_fork_child();
   threads = NULL;
-  live_threads = 0;
+  hp_live_threads = 0;
   /* The cached HIBs are the parent's, like its table. */
-  hp_hib_cache_clear(&fallback.hibs);
+  hp_hib_cache_clear(&hp_fallback_thread.hibs);
   if ((uptr)self > (uptr)TLS_DEAD) {
     hp_hib_cache_clear(&self->hibs);
     self->next = self->prev = NULL;
     self->tid = (u32)syscall(SYS_gettid);
     threads = self;
-    live_threads = 1;
+    hp_live_threads = 1;
   }
   hp_spin_unlock(&registry_lock);
   hp_spin_unlock(&fallback_lock);

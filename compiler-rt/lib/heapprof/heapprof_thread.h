@@ -25,12 +25,29 @@ typedef struct hp_thread {
 
 void hp_thread_init(void);
 /* The calling thread's state, locked if it is the shared fallback; pair
- * with hp_thread_release. */
-hp_thread_t *hp_thread_acquire(void);
-void hp_thread_release(hp_thread_t *t);
+ * with hp_thread_release.  Inline: every malloc and free asks.  The TLS
+ * pointer holds the state, or 0 (none yet), 1 (being created) or 2 (torn
+ * down), for which the slow path hands out the locked fallback. */
+extern HP_TLS hp_thread_t *hp_tls_thread;
+extern hp_thread_t hp_fallback_thread;
+hp_thread_t *hp_thread_acquire_slow(void);
+void hp_thread_release_fallback(void);
+static HP_ALWAYS_INLINE hp_thread_t *hp_thread_acquire(void) {
+  hp_thread_t *t = hp_tls_thread;
+  if (HP_LIKELY((uptr)t > 2))
+    return t;
+  return hp_thread_acquire_slow();
+}
+static HP_ALWAYS_INLINE void hp_thread_release(hp_thread_t *t) {
+  if (HP_UNLIKELY(t == &hp_fallback_thread))
+    hp_thread_release_fallback();
+}
 /* Adds up every thread's statistics (and those of exited threads). */
 void hp_thread_sum_stats(hp_stats_t *out);
-u32 hp_thread_count(void);
+extern u32 hp_live_threads; /* written under the registry lock */
+static HP_ALWAYS_INLINE u32 hp_thread_count(void) {
+  return __atomic_load_n(&hp_live_threads, __ATOMIC_RELAXED);
+}
 /* Calls fn for every live thread's state and the shared fallback state,
  * under the registry lock (no thread exits meanwhile). */
 void hp_thread_for_each(void (*fn)(hp_thread_t *t, void *arg), void *arg);

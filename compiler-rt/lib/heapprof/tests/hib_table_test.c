@@ -31,6 +31,85 @@ static void reset(void) {
   records = 0;
 }
 
+/* The per-thread cache batches repeated events (hp_hib_run_t): it must
+ * leave exactly what merging every event one at a time leaves.  The
+ * reference is that plain cache, written out here: a slot per id mod
+ * HP_HIB_CACHE_SLOTS, hp_hib_add_event on a hit, write-back into its own
+ * table on a conflict, then a flush.  Both tables are drained in the same
+ * order and every record must be byte for byte the same, size bins too. */
+#define REC_MAX 4096
+static hp_hib_t recs[2][REC_MAX];
+static u32 nrecs[2];
+static void keep(const hp_hib_t *h, void *arg) {
+  u32 w = (u32)(uptr)arg;
+  if (nrecs[w] < REC_MAX)
+    recs[w][nrecs[w]] = *h;
+  nrecs[w]++;
+}
+
+static void check_cache_repeats(void) {
+  static hp_hib_table_t t_new, t_ref;
+  static hp_hib_cache_t cache;
+  static hp_hib_t ref_slots[HP_HIB_CACHE_SLOTS];
+  static hp_size_bins_t ref_bins, new_bins;
+  hp_hib_table_init(&t_new, 7, 2);
+  hp_hib_table_init(&t_ref, 7, 2);
+  u64 x = 99;
+  u32 repeats = 0;
+  hp_chunk_event_t prev;
+  hp_memset(&prev, 0, sizeof(prev));
+  for (int i = 0; i < 20000; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    u32 r = (u32)(x >> 33);
+    hp_chunk_event_t e;
+    hp_memset(&e, 0, sizeof(e));
+    /* Runs of one context, then another: ids 1..150 share the 64 slots. */
+    e.stack_id = (r % 8) ? (prev.stack_id ? prev.stack_id : 1)
+                         : 1 + (r >> 3) % 150;
+    e.size = (r >> 6) % 5 ? 24 : (r >> 9) % 3000;
+    e.accesses = (r >> 12) % 4 ? 3 : (r >> 14) % 7;
+    e.granules = 1 + e.size / 64 + (r >> 25) % 2;
+    e.touched_granules = e.accesses ? 1 : 0;
+    e.pages = 1;
+    e.touched_pages = e.touched_granules;
+    e.alloc_ts = (u32)(i / 300) + ((r >> 17) % 9 == 0);
+    e.dealloc_ts = (u32)(i / 300) + 4;
+    e.alloc_cpu = (r >> 20) % 11 == 0;
+    e.dealloc_cpu = (r >> 21) % 13 == 0;
+    e.continuation = (r >> 22) % 17 == 0;
+    e.malloc_cycles = (r >> 23) % 16 == 0 ? 100 + r % 50 : 0;
+    e.free_cycles = (r >> 24) % 16 == 0 ? 200 + r % 70 : 0;
+    repeats += e.stack_id == prev.stack_id && e.size == prev.size &&
+               e.accesses == prev.accesses && e.alloc_ts == prev.alloc_ts;
+    prev = e;
+    hp_hib_cache_add_event(&cache, &t_new, &e);
+    hp_hib_t *s = &ref_slots[e.stack_id % HP_HIB_CACHE_SLOTS];
+    hp_size_bins_add_event(&ref_bins, &e);
+    if (s->stack_id == e.stack_id) {
+      hp_hib_add_event(s, &e);
+    } else {
+      if (s->stack_id)
+        hp_hib_table_insert(&t_ref, s);
+      hp_hib_from_event(s, &e);
+    }
+  }
+  EXPECT(repeats > 5000); /* the batching was exercised */
+  hp_hib_cache_flush(&cache, &t_new);
+  for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++)
+    if (ref_slots[i].stack_id)
+      hp_hib_table_insert(&t_ref, &ref_slots[i]);
+  hp_hib_table_drain(&t_new, keep, (void *)0);
+  hp_hib_table_drain(&t_ref, keep, (void *)1);
+  EXPECT_EQ(nrecs[0], nrecs[1]);
+  EXPECT(nrecs[0] > 150 && nrecs[0] <= REC_MAX);
+  u32 differ = 0;
+  for (u32 i = 0; i < nrecs[0] && i < REC_MAX; i++)
+    differ += hp_memcmp(&recs[0][i], &recs[1][i], sizeof(hp_hib_t)) != 0;
+  EXPECT_EQ(differ, 0);
+  hp_hib_table_take_bins(&t_new, &new_bins);
+  EXPECT_EQ(hp_memcmp(&new_bins, &ref_bins, sizeof(ref_bins)), 0);
+}
+
 int main(void) {
   static hp_hib_table_t t;
   hp_hib_table_init(&t, 3, 2);
@@ -90,5 +169,6 @@ int main(void) {
   }
   EXPECT_EQ(diff, 0);
   EXPECT_EQ(sum, 5000);
+  check_cache_repeats();
   return hp_test_done("hib_table_test");
 }
