@@ -725,7 +725,10 @@ bool HeapProfiler::isAccumulatingLoop(const Loop *L, ScalarEvolution &SE) {
     for (const Instruction &I : *BB) {
       if (isHarmlessIntrinsic(&I))
         continue;
-      if (isa<CallBase>(I) || I.isAtomic() || I.isVolatile())
+      // An exceptional edge (funclet returns, resume) or an indirect one
+      // would be an exit whose block cannot take code or be split.
+      if (isa<CallBase>(I) || I.isAtomic() || I.isVolatile() ||
+          I.isEHPad() || I.isSpecialTerminator() || isa<IndirectBrInst>(I))
         return false;
       if (!I.isTerminator() && !isGuaranteedToTransferExecutionToSuccessor(&I))
         return false;
