@@ -1,4 +1,5 @@
-; Counter-update consolidation: accesses to the very same pointer in one
+; Counter-update consolidation: accesses to the same address (one pointer
+; value, or one base and the same constant offset) in one
 ; basic block, with nothing between them that could stop the second from
 ; running (a call, a possibly non-returning instruction), share one +N update.
 ; REQUIRES: pass-plugin
@@ -82,8 +83,8 @@ done:
 ; CHECK:         add i64 %{{.*}}, 1
 ; CHECK:         store i32 0, ptr %p
 
-; Same address through two different pointer values is not merged (only
-; the identical value proves one granule).
+; Different addresses (offsets 0 and 4 of %p) are not merged: whether they
+; are in one granule depends on where %p is.
 define void @different_values(ptr %p) {
   %v = load i32, ptr %p, align 4
   %q = getelementptr i8, ptr %p, i64 4
@@ -95,4 +96,48 @@ define void @different_values(ptr %p) {
 ; CHECK:         add i64 %{{.*}}, 1
 ; CHECK:         store i32 %v, ptr %q
 
+; The same address through two pointer values (one base, the same constant
+; offset): merged.
+define void @same_address(ptr %p) {
+  %q = getelementptr inbounds i8, ptr %p, i64 8
+  %v = load i32, ptr %q, align 4
+  %r = getelementptr inbounds i32, ptr %p, i64 2
+  store i32 %v, ptr %r, align 4
+  ret void
+}
+; CHECK-LABEL: define void @same_address(
+; CHECK:         add i64 %{{.*}}, 2
+; CHECK-NOT:     add i64 %heapprof.count
+; CHECK:         ret void
+; OFF-LABEL: define void @same_address(
+; OFF:           add i64 %{{.*}}, 1
+; OFF:           add i64 %{{.*}}, 1
+
+; An intrinsic that touches no memory and always returns (llvm.ctpop) is no
+; call at run time: x = popcount(x) is one "+2".
+define void @pure_intrinsic(ptr %p) {
+  %v = load i64, ptr %p, align 8
+  %c = call i64 @llvm.ctpop.i64(i64 %v)
+  store i64 %c, ptr %p, align 8
+  ret void
+}
+; CHECK-LABEL: define void @pure_intrinsic(
+; CHECK:         add i64 %{{.*}}, 2
+; CHECK-NOT:     add i64 %heapprof.count
+; CHECK:         ret void
+
+; llvm.trap does not return: a barrier.
+define void @trap_between(ptr %p, i1 %c) {
+  %v = load i64, ptr %p, align 8
+  call void @llvm.trap()
+  store i64 %v, ptr %p, align 8
+  ret void
+}
+; CHECK-LABEL: define void @trap_between(
+; CHECK:         add i64 %{{.*}}, 1
+; CHECK:         call void @llvm.trap()
+; CHECK:         add i64 %{{.*}}, 1
+
+declare i64 @llvm.ctpop.i64(i64)
+declare void @llvm.trap()
 declare void @opaque()

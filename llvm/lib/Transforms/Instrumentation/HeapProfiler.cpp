@@ -19,16 +19,19 @@
 // active lane of llvm.masked.{load,store,gather,scatter}.  llvm.mem{cpy,move,
 // set} become calls to __heapprof_mem{cpy,move,set}, which count both ranges
 // by the runtime's range rule and then do the operation.  What is not: accesses
-// whose every possible underlying object is stack (alloca, byval argument) or
-// a global (both switchable), compiler-internal globals (never), non-zero
-// address spaces, swifterror, instructions marked !nosanitize, and functions
-// that opt out (see shouldInstrumentFunction).  docs/compiler.md is the user
-// documentation of all this.
+// whose every possible underlying object is stack (alloca, byval argument),
+// a global or a constant address (all switchable), compiler-internal globals
+// (never), non-zero address spaces, swifterror, instructions marked
+// !nosanitize, and functions that opt out (see shouldInstrumentFunction).
+// docs/compiler.md is the user documentation of all this.
 //
 // The function pass works in two phases: collect a list of CounterUpdates
-// without touching the IR, then emit them.  Merging updates that provably hit
-// one granule into a single "+N" (not done: it must never change a count)
-// would be a step between the two.
+// without touching the IR, then emit them.  Between the two, updates of one
+// address in a stretch of a block with no call merge into one "+N", and
+// updates of a loop-invariant address in a loop without calls become a sum
+// in a register added to the counter at the loop's exits; neither changes a
+// count (docs/design.md, "The pass: fewer counter updates, the same
+// counts").
 //
 // The module pass adds heapprof.module_ctor (priority 1) calling
 // __heapprof_init and the ABI version check, and for -fheapprof=DIR the weak
@@ -41,10 +44,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
@@ -60,7 +66,10 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include <optional>
 #include <string>
 
@@ -175,11 +184,25 @@ static cl::opt<bool> ClGuardAgainstVersionMismatch(
 
 static cl::opt<bool> ClConsolidate(
     "heapprof-consolidate", cl::init(true), cl::Hidden,
-    cl::desc("Merge the counter updates of accesses to the same pointer in "
+    cl::desc("Merge the counter updates of accesses to the same address (the "
+             "same pointer value, or the same base and constant offset) in "
              "one basic block into one +N update when the later access is "
-             "guaranteed to run whenever the earlier one does (no call or "
-             "possibly-non-returning instruction between them); never "
-             "changes a count"));
+             "guaranteed to run whenever the earlier one does (no call other "
+             "than a pure intrinsic, no possibly-non-returning instruction "
+             "between them); never changes a count"));
+
+static cl::opt<bool> ClHoistLoopInvariant(
+    "heapprof-hoist-loop-invariant", cl::init(true), cl::Hidden,
+    cl::desc("Count the accesses to a loop-invariant address in a loop "
+             "without calls, volatile or atomic operations in a register, "
+             "and add the sum to the counter on every exit of the loop; "
+             "never changes a count"));
+
+static cl::opt<bool> ClSkipConstantAddresses(
+    "heapprof-skip-constant-addresses", cl::init(true), cl::Hidden,
+    cl::desc("Do not count accesses whose every possible underlying object "
+             "is a constant address (an integer constant cast to a pointer): "
+             "the heap's addresses are chosen at run time"));
 
 static cl::opt<std::string>
     ClDebugFunc("heapprof-debug-func",
@@ -197,6 +220,10 @@ STATISTIC(NumFalseSharingHooks,
           "Number of store hooks emitted for -heapprof-false-sharing");
 STATISTIC(NumConsolidated,
           "Number of counter updates merged into an earlier one");
+STATISTIC(NumHoisted,
+          "Number of counter updates moved to the exits of their loop");
+STATISTIC(NumSkippedConstant,
+          "Number of accesses not counted: constant addresses only");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
 STATISTIC(NumSkippedGlobal, "Number of accesses not counted: globals only");
 STATISTIC(NumSkippedScalable,
@@ -227,7 +254,7 @@ struct ShadowMapping {
 
 /// Why an access is or is not counted, from the objects its address may be
 /// based on.
-enum class TargetKind { Counted, Stack, Global, Never };
+enum class TargetKind { Counted, Stack, Global, Constant, Never };
 
 enum class AccessKind { Read, Write, Atomic };
 
@@ -266,12 +293,20 @@ struct CounterUpdate {
   Value *LaneMask = nullptr;
 };
 
+/// "+(the accumulator's value)" on the counter of Ptr's granule, at the start
+/// of an exit block of the loop whose accesses to Ptr were summed in Slot.
+struct ExitUpdate {
+  BasicBlock *Exit;
+  AllocaInst *Slot;
+  Value *Ptr;
+};
+
 /// Instruments one function.
 class HeapProfiler {
 public:
   explicit HeapProfiler(Module &M);
 
-  bool instrumentFunction(Function &F);
+  bool instrumentFunction(Function &F, FunctionAnalysisManager &FAM);
 
 private:
   bool shouldInstrumentFunction(const Function &F) const;
@@ -283,8 +318,13 @@ private:
                       SmallVectorImpl<CounterUpdate> &Updates);
   void emitUpdate(const CounterUpdate &U);
   void consolidate(SmallVectorImpl<CounterUpdate> &Updates) const;
+  bool isAccumulatingLoop(const Loop *L, ScalarEvolution &SE);
+  void accumulateInLoops(Function &F, FunctionAnalysisManager &FAM,
+                         SmallVectorImpl<CounterUpdate> &Updates,
+                         SmallVectorImpl<ExitUpdate> &Exits);
+  void emitExitUpdate(const ExitUpdate &E);
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
-                     uint64_t Count);
+                     Value *Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
   void loadShadowBase(Function &F);
   void markNoSanitize(Instruction *I) const;
@@ -296,6 +336,10 @@ private:
   PointerType *PtrTy;
   ShadowMapping Mapping;
   Value *ShadowBase = nullptr;
+  /// isAccumulatingLoop's answers.
+  DenseMap<const Loop *, bool> LoopVerdicts;
+  /// The accumulators' slots, promoted to registers once all code is in.
+  SmallVector<AllocaInst *, 4> Accumulators;
 };
 
 HeapProfiler::HeapProfiler(Module &M)
@@ -424,6 +468,10 @@ static TargetKind classifyObject(const Value *Obj) {
     return TargetKind::Global;
   if (isa<ConstantPointerNull>(Obj) || isa<UndefValue>(Obj))
     return TargetKind::Never; // not an object at all
+  // Any other constant, e.g. inttoptr (i64 753664 to ptr): an address fixed
+  // when the program was compiled, so not one the allocator handed out.
+  if (isa<Constant>(Obj))
+    return TargetKind::Constant;
   return TargetKind::Counted;
 }
 
@@ -432,7 +480,7 @@ static TargetKind classifyObject(const Value *Obj) {
 TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Addr, Objects);
-  bool SawStack = false, SawGlobal = false;
+  bool SawStack = false, SawGlobal = false, SawConstant = false;
   for (const Value *Obj : Objects) {
     switch (classifyObject(Obj)) {
     case TargetKind::Counted:
@@ -447,6 +495,11 @@ TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
         return TargetKind::Counted;
       SawGlobal = true;
       break;
+    case TargetKind::Constant:
+      if (!ClSkipConstantAddresses)
+        return TargetKind::Counted;
+      SawConstant = true;
+      break;
     case TargetKind::Never:
       break;
     }
@@ -455,6 +508,8 @@ TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
     return TargetKind::Stack;
   if (SawGlobal)
     return TargetKind::Global;
+  if (SawConstant)
+    return TargetKind::Constant;
   return TargetKind::Never;
 }
 
@@ -467,6 +522,9 @@ bool HeapProfiler::isCountedAddress(const Value *Addr) {
     return false;
   case TargetKind::Global:
     ++NumSkippedGlobal;
+    return false;
+  case TargetKind::Constant:
+    ++NumSkippedConstant;
     return false;
   case TargetKind::Never:
     return false;
@@ -549,13 +607,15 @@ void HeapProfiler::loadShadowBase(Function &F) {
 }
 
 void HeapProfiler::emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
-                                 uint64_t Count) {
+                                 Value *Count) {
   Value *AddrInt = IRB.CreatePtrToInt(Addr, IntptrTy);
   if (ClUseCallbacks) {
+    // One call per access: only constant counts (no accumulators) here.
     FunctionCallee Callback = M.getOrInsertFunction(
         IsWrite ? HeapProfStoreName : HeapProfLoadName, IRB.getVoidTy(),
         IntptrTy);
-    for (uint64_t K = 0; K < Count; ++K)
+    for (uint64_t K = 0, N = cast<ConstantInt>(Count)->getZExtValue(); K < N;
+         ++K)
       IRB.CreateCall(Callback, AddrInt);
     return;
   }
@@ -565,33 +625,54 @@ void HeapProfiler::emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
   Value *CounterPtr = IRB.CreateIntToPtr(CounterAddr, PtrTy);
   LoadInst *Old = IRB.CreateLoad(Int64Ty, CounterPtr, "heapprof.count");
   markNoSanitize(Old);
-  Value *New = IRB.CreateAdd(Old, ConstantInt::get(Int64Ty, Count));
+  Value *New = IRB.CreateAdd(Old, Count);
   markNoSanitize(IRB.CreateStore(New, CounterPtr));
+}
+
+/// A call that is no call at run time: an intrinsic that touches no memory,
+/// always returns and cannot unwind (llvm.fmuladd, llvm.smax, llvm.ctpop,
+/// ...), or a hint to the optimizer (debug info, lifetime markers, assume,
+/// noalias scopes).  It can neither free nor dump, nor leave the block.
+static bool isHarmlessIntrinsic(const Instruction *I) {
+  const auto *II = dyn_cast<IntrinsicInst>(I);
+  if (!II)
+    return false;
+  if (isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd())
+    return true;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+    return true;
+  default:
+    return II->doesNotAccessMemory() && II->willReturn() &&
+           II->doesNotThrow();
+  }
 }
 
 /// True if execution may not go from I to the next instruction, or I may do
 /// anything to the counters (a call can free, dump or reset): the end of a
 /// stretch in which updates may merge.
 static bool isConsolidationBarrier(const Instruction *I) {
-  if (isa<DbgInfoIntrinsic>(I))
+  if (isHarmlessIntrinsic(I))
     return false;
-  if (const auto *II = dyn_cast<IntrinsicInst>(I))
-    if (II->isLifetimeStartOrEnd() || II->getIntrinsicID() == Intrinsic::assume)
-      return false;
   return isa<CallBase>(I) || !isGuaranteedToTransferExecutionToSuccessor(I);
 }
 
-/// Merges each plain (non-lane) update into an earlier one on the very same
-/// pointer value in the same basic block when nothing between the two
-/// accesses is a barrier: whenever the first access runs, the second does,
-/// so "+1 here, +1 there" and "+2 here" leave the same count in the same
-/// counter.  Lanes, masked updates and callbacks mode (where loads and
-/// stores are separate calls) are left alone.
+/// Merges each plain (non-lane) update into an earlier one on the same
+/// address in the same basic block when nothing between the two accesses is
+/// a barrier: whenever the first access runs, the second does, so "+1 here,
+/// +1 there" and "+2 here" leave the same count in the same counter.  The
+/// same address: the same pointer value, or two values that are one base
+/// plus the same constant offset (a GEP the optimizer did not fold into the
+/// other).  Lanes, masked updates and callbacks mode (where loads and stores
+/// are separate calls) are left alone.
 void HeapProfiler::consolidate(SmallVectorImpl<CounterUpdate> &Updates) const {
   if (!ClConsolidate || ClUseCallbacks || Updates.size() < 2)
     return;
+  const DataLayout &DL = M.getDataLayout();
   SmallVector<CounterUpdate, 16> Out;
-  DenseMap<Value *, size_t> Open; // pointer -> its update in Out
+  // (base, constant offset) of the address -> its update in Out.
+  DenseMap<std::pair<const Value *, int64_t>, size_t> Open;
   const Instruction *Last = nullptr;
   for (const CounterUpdate &U : Updates) {
     if (!Last || U.InsertPt->getParent() != Last->getParent()) {
@@ -606,7 +687,10 @@ void HeapProfiler::consolidate(SmallVectorImpl<CounterUpdate> &Updates) const {
     }
     Last = U.InsertPt;
     if (U.Lane == CounterUpdate::NotALane && !U.LaneMask) {
-      auto It = Open.find(U.Ptr);
+      int64_t Offset = 0;
+      const Value *Base = GetPointerBaseWithConstantOffset(
+          U.Ptr, Offset, DL, /*AllowNonInbounds=*/true);
+      auto It = Open.find({Base, Offset});
       if (It != Open.end()) {
         Out[It->second].Count += U.Count;
         // One store hook for the merged accesses: the same thread writes
@@ -615,11 +699,132 @@ void HeapProfiler::consolidate(SmallVectorImpl<CounterUpdate> &Updates) const {
         ++NumConsolidated;
         continue;
       }
-      Open[U.Ptr] = Out.size();
+      Open[{Base, Offset}] = Out.size();
     }
     Out.push_back(U);
   }
   Updates.assign(Out.begin(), Out.end());
+}
+
+/// A loop whose accesses may be summed in a register and added to their
+/// counters when it exits: nothing in it can free, dump or read a counter
+/// (no call but harmless intrinsics), nothing in it can observe another
+/// thread (no volatile or atomic access, no fence), and it terminates: its
+/// trip count has a bound scalar evolution can state, or it is mustprogress
+/// (C11 and C++ loops whose condition is not a constant), which with no
+/// side effect in it means it must end.  So it leaves through an exit edge,
+/// where the sum is added.
+bool HeapProfiler::isAccumulatingLoop(const Loop *L, ScalarEvolution &SE) {
+  auto [It, New] = LoopVerdicts.try_emplace(L, false);
+  if (!New)
+    return It->second;
+  if (!isMustProgress(L) &&
+      isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(L)))
+    return false;
+  for (const BasicBlock *BB : L->blocks())
+    for (const Instruction &I : *BB) {
+      if (isHarmlessIntrinsic(&I))
+        continue;
+      // An exceptional edge (funclet returns, resume) or an indirect one
+      // would be an exit whose block cannot take code or be split.
+      if (isa<CallBase>(I) || I.isAtomic() || I.isVolatile() ||
+          I.isEHPad() || I.isSpecialTerminator() || isa<IndirectBrInst>(I))
+        return false;
+      if (!I.isTerminator() && !isGuaranteedToTransferExecutionToSuccessor(&I))
+        return false;
+    }
+  LoopVerdicts[L] = true;
+  return true;
+}
+
+/// Takes the updates on loop-invariant pointers out of the loops they are
+/// in: each (loop, pointer) gets an i64 accumulator (an alloca, promoted to
+/// a register at the end), zeroed in the preheader, incremented where the
+/// update was, and added to the counter in every exit block when non-zero.
+/// An update is taken out of the outermost enclosing loop in which its
+/// pointer is invariant and which isAccumulatingLoop accepts.
+void HeapProfiler::accumulateInLoops(Function &F,
+                                     FunctionAnalysisManager &FAM,
+                                     SmallVectorImpl<CounterUpdate> &Updates,
+                                     SmallVectorImpl<ExitUpdate> &Exits) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return;
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+
+  // Decide every update's loop first, on the IR as it is.
+  SmallVector<Loop *, 16> Targets;
+  for (const CounterUpdate &U : Updates) {
+    Loop *Target = nullptr;
+    // Lanes and masked updates stay; so do stores when every store must
+    // call the false-sharing hook.
+    if (U.Lane == CounterUpdate::NotALane && !U.LaneMask &&
+        !(ClFalseSharing && U.IsWrite))
+      for (Loop *L = LI.getLoopFor(U.InsertPt->getParent()); L;
+           L = L->getParentLoop()) {
+        if (!L->isLoopInvariant(U.Ptr) || !isAccumulatingLoop(L, SE))
+          break;
+        Target = L;
+      }
+    Targets.push_back(Target);
+  }
+
+  // Then give those loops a preheader to zero the sums in and exit blocks
+  // entered only from the loop, to add them in (LoopSimplify's shape; the
+  // end of the -O pipeline no longer guarantees it).  Splitting edges moves
+  // no instruction, so the updates' insertion points stay valid.
+  DenseMap<Loop *, bool> Shaped;
+  for (Loop *L : Targets) {
+    if (!L || Shaped.count(L))
+      continue;
+    if (!L->getLoopPreheader())
+      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!L->hasDedicatedExits())
+      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    Shaped[L] = L->getLoopPreheader() && L->hasDedicatedExits();
+  }
+
+  DenseMap<std::pair<const Loop *, Value *>, AllocaInst *> Slots;
+  SmallVector<CounterUpdate, 16> Kept;
+  for (auto [U, Target] : zip(Updates, Targets)) {
+    if (!Target || !Shaped[Target]) {
+      Kept.push_back(U);
+      continue;
+    }
+    AllocaInst *&Slot = Slots[{Target, U.Ptr}];
+    if (!Slot) {
+      BasicBlock &Entry = F.getEntryBlock();
+      IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+      Slot = EB.CreateAlloca(Int64Ty, nullptr, "heapprof.acc");
+      Accumulators.push_back(Slot);
+      IRBuilder<> PB(Target->getLoopPreheader()->getTerminator());
+      PB.CreateStore(ConstantInt::get(Int64Ty, 0), Slot);
+      SmallVector<BasicBlock *, 4> ExitBlocks;
+      Target->getUniqueExitBlocks(ExitBlocks);
+      for (BasicBlock *Exit : ExitBlocks)
+        Exits.push_back({Exit, Slot, U.Ptr});
+    }
+    IRBuilder<> IRB(U.InsertPt);
+    Value *Sum = IRB.CreateLoad(Int64Ty, Slot);
+    IRB.CreateStore(IRB.CreateAdd(Sum, ConstantInt::get(Int64Ty, U.Count)),
+                    Slot);
+    ++NumHoisted;
+  }
+  Updates.assign(Kept.begin(), Kept.end());
+}
+
+void HeapProfiler::emitExitUpdate(const ExitUpdate &E) {
+  IRBuilder<> IRB(E.Exit, E.Exit->getFirstInsertionPt());
+  Value *Sum = IRB.CreateLoad(Int64Ty, E.Slot);
+  auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(Sum, IRB.getInt64(0)));
+  // A loop that never reached its access may have a pointer that is not
+  // one (null, poison): only a non-zero sum touches the counter.
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      NonZero, std::next(NonZero->getIterator()), /*Unreachable=*/false);
+  IRBuilder<> TB(Then);
+  emitIncrement(TB, E.Ptr, /*IsWrite=*/false, Sum);
+  ++NumCounterUpdates;
 }
 
 void HeapProfiler::emitUpdate(const CounterUpdate &U) {
@@ -648,7 +853,7 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
     Addr = IRB.CreateExtractElement(U.Ptr, U.LaneIdx);
     break;
   }
-  emitIncrement(IRB, Addr, U.IsWrite, U.Count);
+  emitIncrement(IRB, Addr, U.IsWrite, ConstantInt::get(Int64Ty, U.Count));
   if (ClFalseSharing && U.IsWrite) {
     FunctionCallee Hook = M.getOrInsertFunction(
         HeapProfFalseSharingStoreName, IRB.getVoidTy(), IntptrTy);
@@ -713,7 +918,8 @@ static bool stripMemoryAttributes(Function &F) {
   return Changed;
 }
 
-bool HeapProfiler::instrumentFunction(Function &F) {
+bool HeapProfiler::instrumentFunction(Function &F,
+                                      FunctionAnalysisManager &FAM) {
   if (F.isDeclaration())
     return false;
   bool Changed = stripMemoryAttributes(F);
@@ -744,13 +950,25 @@ bool HeapProfiler::instrumentFunction(Function &F) {
   // Phase 1b: merge updates that provably hit one counter back to back.
   consolidate(Updates);
 
+  // Phase 1c: sum the updates on loop-invariant pointers in registers (may
+  // split edges to give the loops a preheader and dedicated exits).
+  SmallVector<ExitUpdate, 4> Exits;
+  if (ClHoistLoopInvariant && !ClUseCallbacks && !Updates.empty())
+    accumulateInLoops(F, FAM, Updates, Exits);
+
   // Phase 2: emit.
-  if (!Updates.empty() && !ClUseCallbacks)
+  if ((!Updates.empty() || !Exits.empty()) && !ClUseCallbacks)
     loadShadowBase(F);
+  for (const ExitUpdate &E : Exits)
+    emitExitUpdate(E);
   for (const CounterUpdate &U : Updates)
     emitUpdate(U);
   for (MemIntrinsic *MI : MemIntrinsics)
     instrumentMemIntrinsic(MI);
+  if (!Accumulators.empty()) {
+    DominatorTree DT(F); // the emission split blocks
+    PromoteMemToReg(Accumulators, DT);
+  }
   return true;
 }
 
@@ -813,9 +1031,9 @@ bool ModuleHeapProfiler::instrumentModule(Module &M) {
 } // end anonymous namespace
 
 PreservedAnalyses HeapProfilerPass::run(Function &F,
-                                        FunctionAnalysisManager &) {
+                                        FunctionAnalysisManager &FAM) {
   HeapProfiler Profiler(*F.getParent());
-  if (Profiler.instrumentFunction(F))
+  if (Profiler.instrumentFunction(F, FAM))
     return PreservedAnalyses::none();
   return PreservedAnalyses::all();
 }
