@@ -374,6 +374,61 @@ static void install_deadly(int sig, bool only_default) {
 
 static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
 
+/* ---------------------------------------------------------------- _exit */
+
+/* _exit and _Exit end the process without atexit handlers or destructors,
+ * so heapprof_fini never runs: they write the exit profile themselves,
+ * then end the process as glibc's _exit does (exit_group).  Not when:
+ *  - the caller is not the process this state belongs to: a vfork child
+ *    (or a clone without CLONE_THREAD) shares the parent's memory, and
+ *    writing would corrupt it.  owner_pid is set at init and by the fork
+ *    handler, which vfork does not run;
+ *  - the thread is inside heapprof (a handler that interrupted an
+ *    allocator call or a dump): its locks are held;
+ *  - a forked child made no allocator call since the fork (fork, a failed
+ *    exec, _exit(127)): its profile would only repeat the objects it
+ *    inherited.  glibc's own exit() reaches the kernel without passing
+ *    through these (and has written the profile already). */
+static u32 owner_pid;
+static bool forked_child;
+static u64 calls_at_fork;
+
+static u64 own_calls(void) {
+  hp_thread_t *t = hp_tls_thread;
+  if ((uptr)t <= 2)
+    return 0;
+  return t->stats.mallocs + t->stats.frees + t->stats.reallocs;
+}
+
+static bool exit_writes_profile(void) {
+  if (!hp_rtl.inited || !hp_flags.dump_at_exit)
+    return false;
+  if ((u32)syscall(SYS_getpid) != __atomic_load_n(&owner_pid, __ATOMIC_RELAXED))
+    return false;
+  if (hp_locks_held > 0)
+    return false;
+  if (forked_child && hp_thread_count() <= 1 && own_calls() == calls_at_fork)
+    return false;
+  return true;
+}
+
+static HP_NORETURN void exit_group_now(int status) {
+  for (;;)
+    syscall(SYS_exit_group, status);
+}
+
+HP_INTERFACE void _exit(int status) {
+  if (exit_writes_profile())
+    hp_rtl_dump_final("_exit");
+  exit_group_now(status);
+}
+
+HP_INTERFACE void _Exit(int status) {
+  if (exit_writes_profile())
+    hp_rtl_dump_final("_exit");
+  exit_group_now(status);
+}
+
 /* ------------------------------------------------------------------ fork */
 
 static void fork_prepare(void) {
@@ -411,6 +466,9 @@ static void fork_child(void) {
   hp_thread_fork_child();
   hp_peak_fork_child();
   hp_rtl_unlock();
+  owner_pid = (u32)syscall(SYS_getpid);
+  forked_child = true;
+  calls_at_fork = own_calls();
   hp_hib_table_clear(&hp_hib_table);
   hp_symbolizer_fork_child();
   if (dump_signo > 0 && dump_pipe[0] >= 0) {
@@ -423,6 +481,7 @@ static void fork_child(void) {
 }
 
 void hp_signals_init(void) {
+  owner_pid = (u32)syscall(SYS_getpid);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
   if (hp_flags.handle_segv) {
