@@ -84,6 +84,26 @@ function summary_table(    i, w, b, j, v, key, p, line) {
     }
     print line " |"
   }
+  geomean_line()
+}
+
+# The geometric mean of the cpu ratios over the rows that stand for real
+# programs (Lua, SQLite, and the larson- and xmalloc-style servers): issue
+# 13's "real programs" goal is read from it.
+function geomean_line(    i, w, b, j, v, key, n, s, out) {
+  out = ""
+  for (j = 1; j <= 2; j++) {
+    v = (j == 1) ? "upstream" : "heapprof"; n = 0; s = 0
+    for (i = 1; i <= nw; i++) {
+      w = order[i]
+      if (w !~ /^(lua|sqlite|larson|xmalloc) /) continue
+      b = w SUBSEP "base"; key = w SUBSEP v
+      if (problem(b) != "" || problem(key) != "" || mc[b] + 0 == 0 || mc[key] + 0 == 0) continue
+      n++; s += log(mc[key] / mc[b])
+    }
+    if (n) out = out (out == "" ? "" : ", ") v " " fx(exp(s / n)) " over " n
+  }
+  if (out != "") { print ""; print "Geometric mean of the cpu ratios over the real-program rows (lua, sqlite, larson, xmalloc): " out "." }
 }
 
 function detail_table(    i, w, j, v, key, p) {
