@@ -274,11 +274,14 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (Allocator != "heapprof")
     Opts += (Opts.empty() ? "" : ":") + std::string("allocator='") +
             (AllocLib.empty() ? Allocator : AllocLib) + "'";
-  if (!Opts.empty()) {
-    const char *OldOpts = getenv("HEAPPROF_OPTIONS");
+  // Saved even when unchanged: the runtime gives children back exactly
+  // what HEAPPROF_RUN_SAVED_* says, and removes a variable without one.
+  const char *OldOpts = getenv("HEAPPROF_OPTIONS");
+  if (!Opts.empty())
     setWithSave("HEAPPROF_OPTIONS",
                 OldOpts && *OldOpts ? std::string(OldOpts) + ":" + Opts : Opts);
-  }
+  else if (OldOpts)
+    setWithSave("HEAPPROF_OPTIONS", OldOpts);
   setenv("HEAPPROF_RUN", FollowExec ? "follow-exec" : "1", 1);
   execv(Prog.c_str(), Argv + I);
   return fail("cannot run '" + Prog + "': " + strerror(errno));

@@ -50,12 +50,48 @@ static void env_remove(long i) {
 static const char *const restored_vars[] = {"LD_PRELOAD", "HEAPPROF_OPTIONS"};
 #define SAVED_PREFIX "HEAPPROF_RUN_SAVED_"
 
+/* What heapprof run gave this image, kept (the strings stay where the
+ * kernel put them; restoring only edits environ's array) for an exec by
+ * the image's own process (hp_preload_exec_env).  Set by the constructor
+ * when HEAPPROF_RUN=1, before the restore; read-only afterwards.  Per
+ * variable: its value as heapprof run set it, and the caller's value
+ * (HEAPPROF_RUN_SAVED_<VAR>), each NULL when absent. */
+static struct {
+  bool restoring;
+  const char *set[2], *caller[2];
+} given;
+
+/* The value of name in envp (NAME=value), or NULL. */
+static const char *value_in(char *const *envp, const char *name) {
+  size_t n = hp_strlen(name);
+  for (u32 i = 0; envp && envp[i]; i++)
+    if (!hp_strncmp(envp[i], name, n) && envp[i][n] == '=')
+      return envp[i] + n + 1;
+  return NULL;
+}
+
+static void remember_given(void) {
+  given.restoring = true;
+  for (u32 v = 0; v < HP_ARRAY_SIZE(restored_vars); v++) {
+    char saved_name[64];
+    hp_snprintf(saved_name, sizeof(saved_name), SAVED_PREFIX "%s",
+                restored_vars[v]);
+    given.set[v] = value_in(environ, restored_vars[v]);
+    const char *c = value_in(environ, saved_name); /* "VAR=value" */
+    size_t n = hp_strlen(restored_vars[v]);
+    given.caller[v] = c && !hp_strncmp(c, restored_vars[v], n) && c[n] == '='
+                          ? c + n + 1
+                          : NULL;
+  }
+}
+
 static void restore_environment(void) {
   if (!environ)
     return;
   long run = env_index("HEAPPROF_RUN", 12);
   if (run < 0 || !hp_strcmp(environ[run] + 13, "follow-exec"))
     return;
+  remember_given();
   for (u32 v = 0; v < HP_ARRAY_SIZE(restored_vars); v++) {
     char saved_name[64];
     const char *var = restored_vars[v];
@@ -83,6 +119,117 @@ static void restore_environment(void) {
     while ((i = env_index(saved_name, hp_strlen(saved_name))) >= 0)
       env_remove(i);
   }
+}
+
+/* --------------------------------------------------------------- exec */
+
+/* heapprof run's part of a variable: LD_PRELOAD is set to "OURS:CALLER's",
+ * HEAPPROF_OPTIONS to "CALLER's:OURS" (cmd_run.cpp); *len its length. */
+static const char *our_part(u32 v, size_t *len) {
+  const char *set = given.set[v], *caller = given.caller[v];
+  if (!set) {
+    *len = 0;
+    return "";
+  }
+  size_t n = hp_strlen(set), c = caller ? hp_strlen(caller) : 0;
+  if (caller && v == 0 && n > c && set[n - c - 1] == ':' &&
+      !hp_strcmp(set + n - c, caller)) {
+    *len = n - c - 1;
+    return set;
+  }
+  if (caller && v == 1 && n > c && set[c] == ':' &&
+      !hp_strncmp(set, caller, c)) {
+    *len = n - c - 1;
+    return set + c + 1;
+  }
+  if (caller) { /* changed since: nothing of ours to tell apart */
+    *len = 0;
+    return "";
+  }
+  *len = n;
+  return set;
+}
+
+static char *put(char *p, const char *s, size_t n) {
+  hp_memcpy(p, s, n);
+  return p + n;
+}
+
+/* Under heapprof run without --follow-exec, an exec by the image's own
+ * process passes on envp (the program's choice) with heapprof run's
+ * variables added again the way heapprof run adds them: our part of
+ * LD_PRELOAD and HEAPPROF_OPTIONS joined to envp's values, those values
+ * saved in HEAPPROF_RUN_SAVED_<VAR>, HEAPPROF_RUN=1.  The new image's
+ * runtime then restores envp's values for its own children. */
+char *const *hp_preload_exec_env(char *const *envp, void **map,
+                                 uptr *map_size) {
+  if (!given.restoring)
+    return envp;
+  u32 n = 0;
+  uptr bytes = 64;
+  for (; envp && envp[n]; n++)
+    ;
+  const char *ours[2], *theirs[2];
+  size_t our_len[2];
+  for (u32 v = 0; v < 2; v++) {
+    ours[v] = our_part(v, &our_len[v]);
+    theirs[v] = value_in(envp, restored_vars[v]);
+    size_t t = theirs[v] ? hp_strlen(theirs[v]) : 0;
+    /* VAR=OURS:THEIRS and HEAPPROF_RUN_SAVED_VAR=VAR=THEIRS */
+    bytes += 3 * hp_strlen(restored_vars[v]) + 2 * t + our_len[v] +
+             hp_strlen(SAVED_PREFIX) + 8;
+  }
+  bytes += (n + 8) * sizeof(char *);
+  bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
+  char **out = hp_mmap(bytes);
+  if (!out)
+    return envp; /* the exec goes on, unprofiled */
+  char *str = (char *)(out + n + 8);
+  u32 k = 0;
+  for (u32 i = 0; i < n; i++) {
+    const char *e = envp[i];
+    if (!hp_strncmp(e, "HEAPPROF_RUN", 12) ||
+        (!hp_strncmp(e, "LD_PRELOAD", 10) && e[10] == '=') ||
+        (!hp_strncmp(e, "HEAPPROF_OPTIONS", 16) && e[16] == '='))
+      continue;
+    out[k++] = (char *)e;
+  }
+  for (u32 v = 0; v < 2; v++) {
+    const char *var = restored_vars[v];
+    size_t vn = hp_strlen(var), t = theirs[v] ? hp_strlen(theirs[v]) : 0;
+    if (!our_len[v] && !theirs[v])
+      continue;
+    out[k++] = str;
+    str = put(str, var, vn);
+    *str++ = '=';
+    if (v == 0) { /* LD_PRELOAD=OURS[:THEIRS] */
+      str = put(str, ours[v], our_len[v]);
+      if (our_len[v] && theirs[v])
+        *str++ = ':';
+      str = put(str, theirs[v] ? theirs[v] : "", t);
+    } else { /* HEAPPROF_OPTIONS=[THEIRS:]OURS */
+      str = put(str, theirs[v] ? theirs[v] : "", t);
+      if (our_len[v] && theirs[v])
+        *str++ = ':';
+      str = put(str, ours[v], our_len[v]);
+    }
+    *str++ = 0;
+    if (theirs[v]) {
+      out[k++] = str;
+      str = put(str, SAVED_PREFIX, hp_strlen(SAVED_PREFIX));
+      str = put(str, var, vn);
+      *str++ = '=';
+      str = put(str, var, vn);
+      *str++ = '=';
+      str = put(str, theirs[v], t);
+      *str++ = 0;
+    }
+  }
+  out[k++] = "HEAPPROF_RUN=1";
+  out[k] = NULL;
+  *map = out;
+  *map_size = bytes;
+  return out;
 }
 
 /* After heapprof_rtl.c's constructor (101): the options are read. */

@@ -56,6 +56,7 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_spin_unlock(&init_lock);
   /* dlsym may allocate: only now that malloc works. */
   hp_interceptors_resolve();
+  hp_exec_init();
   hp_signals_init();
   if (hp_flags.verbosity)
     hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
@@ -236,12 +237,66 @@ static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
   hp_snprintf(d->path, sizeof(d->path), "%s/%s", d->dir, d->name);
 }
 
+/* Gives the finished temporary file tmp its final name without replacing
+ * a profile already there: one of an earlier image of this process (an
+ * exec: the pid and often the program name stay the same,
+ * heapprof_exec.c), or of an earlier run whose pid was the same.  Such a
+ * name gets -2, -3, ... before its extension, and d says which name it
+ * got.  A hard link fails when the name exists, where rename would replace
+ * it.  What is there and is not a profile this user could have written (a
+ * symbolic link, a hard link, a FIFO, another user's file: planted, see
+ * heapprof_secure.c) is replaced by the rename, as before; so is anything
+ * on a file system without hard links.  append_dumps means to extend the
+ * file that is there: the rename. */
+static int publish(int dirfd, const char *tmp, profile_dest_t *d) {
+  if (hp_flags.append_dumps)
+    return renameat(dirfd, tmp, dirfd, d->name);
+  char base[512], name[512];
+  hp_strlcpy(base, d->name, sizeof(base));
+  const char *ext = NULL;
+  for (const char *p = base; *p; p++)
+    if (*p == '.')
+      ext = p;
+  size_t stem = ext ? (size_t)(ext - base) : hp_strlen(base);
+  for (u32 k = 1; k <= 1000; k++) {
+    if (k == 1)
+      hp_strlcpy(name, base, sizeof(name));
+    else
+      hp_snprintf(name, sizeof(name), "%.*s-%u%s", (int)stem, base, k,
+                  ext ? ext : "");
+    int r;
+    struct stat st;
+    if (linkat(dirfd, tmp, dirfd, name, 0) == 0) {
+      unlinkat(dirfd, tmp, 0);
+      r = 0;
+    } else if (errno != EEXIST) {
+      bool no_links = errno == EPERM || errno == EOPNOTSUPP ||
+                      errno == EMLINK || errno == EXDEV;
+      return no_links ? renameat(dirfd, tmp, dirfd, d->name) : -1;
+    } else if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+               st.st_uid == geteuid()) {
+      continue; /* a profile: the next name */
+    } else {
+      r = renameat(dirfd, tmp, dirfd, name); /* planted: replaced */
+    }
+    if (r == 0 && k > 1) {
+      size_t dl = hp_strlen(d->path) - hp_strlen(d->name);
+      hp_snprintf(d->path + dl, sizeof(d->path) - dl, "%s", name);
+      hp_strlcpy(d->name, name, sizeof(d->name));
+    }
+    return r;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 /* Writes the profile into the checked directory dirfd: a new temporary
- * file (after the old contents with append_dumps), then renamed over the
- * final name.  false with *why on failure, leaving nothing behind.  Which
- * directories, names and modes are safe: heapprof_secure.c. */
-static bool write_in_dir(int dirfd, const profile_dest_t *d,
-                         const hp_buf_t *b, char *why, size_t why_size) {
+ * file (after the old contents with append_dumps), then published under
+ * the final name.  false with *why on failure, leaving nothing behind.
+ * Which directories, names and modes are safe: heapprof_secure.c. */
+static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
+                         char *why, size_t why_size) {
   int old = -1;
   if (hp_flags.append_dumps) {
     old = hp_profile_open_old(dirfd, d->name, why, why_size);
@@ -289,7 +344,7 @@ static bool write_in_dir(int dirfd, const profile_dest_t *d,
     ok = false;
     err = errno;
   }
-  if (ok && renameat(dirfd, tmp, dirfd, d->name) == 0)
+  if (ok && publish(dirfd, tmp, d) == 0)
     return true;
   if (ok)
     err = errno;
@@ -487,6 +542,11 @@ void hp_rtl_dump_final(const char *reason) {
   hp_rtl_dump(reason, 0);
 }
 
+int hp_rtl_checkpoint(const char *reason) {
+  u32 seq = __atomic_add_fetch(&hp_rtl.checkpoints, 1, __ATOMIC_RELAXED);
+  return hp_rtl_dump(reason, seq);
+}
+
 /* Programs linked with the runtime but not compiled with -fheapprof have no
  * module constructor calling __heapprof_init: start before their own
  * constructors, so options are checked and a profile is written even if
@@ -501,8 +561,7 @@ __attribute__((destructor(101))) static void heapprof_fini(void) {
 }
 
 HP_INTERFACE int __heapprof_dump(void) {
-  u32 seq = __atomic_add_fetch(&hp_rtl.checkpoints, 1, __ATOMIC_RELAXED);
-  return hp_rtl_dump("checkpoint", seq);
+  return hp_rtl_checkpoint("checkpoint");
 }
 
 HP_INTERFACE void __heapprof_reset(void) {

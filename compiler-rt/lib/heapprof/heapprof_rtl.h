@@ -19,6 +19,9 @@ extern hp_rtl_t hp_rtl;
 int hp_rtl_dump(const char *reason, u32 seq);
 /* The last profile, at most once (exit, fatal error). */
 void hp_rtl_dump_final(const char *reason);
+/* The next checkpoint (numbered 1, 2, ...), for reason: __heapprof_dump,
+ * the dump signal, an exec (heapprof_exec.c). */
+int hp_rtl_checkpoint(const char *reason);
 /* Statistics to stderr (print_stats). */
 void hp_rtl_print_stats(void);
 /* fork(): the profile-writing lock. */
@@ -26,6 +29,18 @@ void hp_rtl_lock(void);
 void hp_rtl_unlock(void);
 /* heapprof_signals.c: installed at the end of init. */
 void hp_signals_init(void);
+/* The caller is the process this image started in: not a fork child, not a
+ * vfork child (which runs in its parent's memory). */
+bool hp_signals_own_image(void);
+/* heapprof_exec.c: the exec family (after init: dlsym may allocate). */
+void hp_exec_init(void);
+/* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the
+ * static runtime's weak one, which returns envp): the environment an exec
+ * by the image's own process passes on, so that under heapprof run the
+ * program that replaces itself is still profiled.  *map is what to unmap
+ * if the exec fails (NULL: nothing). */
+char *const *hp_preload_exec_env(char *const *envp, void **map,
+                                 uptr *map_size);
 /* The deadly signal deferred while this thread held runtime locks: raised
  * again now that the last one is released (hp_spin_unlock). */
 void hp_signals_run_deferred(void);

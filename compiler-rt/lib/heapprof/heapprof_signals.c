@@ -412,6 +412,12 @@ static bool exit_writes_profile(void) {
   return true;
 }
 
+bool hp_signals_own_image(void) {
+  return (u32)syscall(SYS_getpid) ==
+             __atomic_load_n(&owner_pid, __ATOMIC_RELAXED) &&
+         !forked_child;
+}
+
 static HP_NORETURN void exit_group_now(int status) {
   for (;;)
     syscall(SYS_exit_group, status);

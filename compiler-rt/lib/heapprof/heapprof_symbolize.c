@@ -153,7 +153,8 @@ HP_NORETURN static void exec_symbolizer(int sock, const char *exe,
     }
   }
   sigprocmask(SIG_SETMASK, mask, NULL);
-  execve(exe, argv, envp);
+  /* The system call: not heapprof's own execve (heapprof_exec.c). */
+  syscall(SYS_execve, exe, argv, envp);
   _exit(127);
 }
 

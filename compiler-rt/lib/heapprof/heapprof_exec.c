@@ -1,0 +1,161 @@
+/*===- heapprof_exec.c - the profile at exec ----------------------------===
+ *
+ * Part of heapprof.  An exec replaces the process image: no exit, no
+ * destructor runs, so without this the image's profile would be lost, and
+ * under heapprof run a program that replaces itself (a wrapper script's
+ * `exec`, a pyenv or rbenv shim: `python3` that is really bash running
+ * `exec .../python3.11`) would leave no profile at all.  The exec family
+ * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp;
+ * libc's own internal execs, as in system() or posix_spawn, do not pass
+ * through here) is interposed, in both runtimes:
+ *
+ *  - The image's own process (not a fork or vfork child: what a shell does
+ *    between fork and exec is not a profile) writes its profile first, as
+ *    a checkpoint with reason "exec": the last of its series if the exec
+ *    succeeds, and if it fails the process goes on and its exit profile
+ *    ends the series as usual (each dump holds what happened since the
+ *    previous one).
+ *  - Under heapprof run without --follow-exec, that process's exec is the
+ *    program replacing itself, not a child: the new image is still the
+ *    program the user asked to profile, so it gets heapprof run's
+ *    environment back (hp_preload_exec_env, heapprof_preload.c) and with it
+ *    the runtime, and writes heapprof.<its exe>.<pid>.profraw.  Children (a
+ *    fork, then an exec) stay unprofiled.  The static runtime has no such
+ *    environment: its hp_preload_exec_env is the weak one below.
+ *
+ * The exec itself is the execve system call (glibc's execve is nothing
+ * more); the PATH search of execvp/execvpe/execlp is glibc's execvpe,
+ * resolved at init (hp_exec_init), never in a vfork child.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+/* Set once by hp_exec_init (after init: dlsym may allocate). */
+static execvpe_fn real_execvpe;
+
+void hp_exec_init(void) {
+  real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+}
+
+/* The static runtime's: no heapprof run environment to give back. */
+HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void **map,
+                                         uptr *map_size) {
+  (void)map;
+  (void)map_size;
+  return envp;
+}
+
+typedef struct exec_state {
+  void *map; /* hp_preload_exec_env's environment, unmapped if exec fails */
+  uptr map_size;
+} exec_state_t;
+
+/* What happens before the exec; returns the environment to pass. */
+static char *const *before_exec(char *const *envp, exec_state_t *s) {
+  s->map = NULL;
+  s->map_size = 0;
+  /* Not inside heapprof (a handler that interrupted an allocator call or a
+   * dump holds its locks), and only the image's own process. */
+  if (!hp_rtl.inited || hp_locks_held > 0 || !hp_signals_own_image())
+    return envp;
+  if (hp_flags.dump_at_exit)
+    hp_rtl_checkpoint("exec");
+  return hp_preload_exec_env(envp, &s->map, &s->map_size);
+}
+
+/* The exec failed and the process goes on: -1, with the exec's errno. */
+static int exec_failed(exec_state_t *s) {
+  int e = errno;
+  if (s->map)
+    hp_munmap(s->map, s->map_size);
+  errno = e;
+  return -1;
+}
+
+static int do_execve(const char *path, char *const argv[],
+                     char *const envp[]) {
+  exec_state_t s;
+  char *const *env = before_exec(envp, &s);
+  syscall(SYS_execve, path, argv, env);
+  return exec_failed(&s);
+}
+
+static int do_execvpe(const char *file, char *const argv[],
+                      char *const envp[]) {
+  execvpe_fn real = real_execvpe;
+  if (HP_UNLIKELY(!real)) { /* an exec before init: resolve it now */
+    real = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+    if (!real) {
+      errno = ENOSYS;
+      return -1;
+    }
+  }
+  exec_state_t s;
+  char *const *env = before_exec(envp, &s);
+  real(file, argv, env);
+  return exec_failed(&s);
+}
+
+HP_INTERFACE int execve(const char *path, char *const argv[],
+                        char *const envp[]) {
+  return do_execve(path, argv, envp);
+}
+
+HP_INTERFACE int execv(const char *path, char *const argv[]) {
+  return do_execve(path, argv, environ);
+}
+
+HP_INTERFACE int execvpe(const char *file, char *const argv[],
+                         char *const envp[]) {
+  return do_execvpe(file, argv, envp);
+}
+
+HP_INTERFACE int execvp(const char *file, char *const argv[]) {
+  return do_execvpe(file, argv, environ);
+}
+
+/* execl, execle, execlp: the arguments up to the NULL, as an array on the
+ * stack (glibc's own do the same). */
+static u32 count_args(const char *arg, va_list ap) {
+  u32 n = 1;
+  while (arg && va_arg(ap, const char *))
+    n++;
+  return arg ? n + 1 : 1; /* and the NULL */
+}
+
+#define COLLECT_ARGS(argv, n, arg, last)                                     \
+  va_list ap;                                                                \
+  va_start(ap, arg);                                                         \
+  u32 n = count_args(arg, ap);                                               \
+  va_end(ap);                                                                \
+  char *argv[n];                                                             \
+  argv[0] = (char *)arg;                                                     \
+  va_start(ap, arg);                                                         \
+  for (u32 k = 1; k < n; k++)                                                \
+    argv[k] = va_arg(ap, char *);                                            \
+  last;                                                                      \
+  va_end(ap)
+
+HP_INTERFACE int execl(const char *path, const char *arg, ...) {
+  COLLECT_ARGS(argv, n, arg, (void)0);
+  return do_execve(path, argv, environ);
+}
+
+HP_INTERFACE int execlp(const char *file, const char *arg, ...) {
+  COLLECT_ARGS(argv, n, arg, (void)0);
+  return do_execvpe(file, argv, environ);
+}
+
+HP_INTERFACE int execle(const char *path, const char *arg, ...) {
+  char *const *envp;
+  COLLECT_ARGS(argv, n, arg, envp = va_arg(ap, char *const *));
+  return do_execve(path, argv, envp);
+}
