@@ -172,7 +172,11 @@ static void summary(const Report &R, raw_ostream &OS) {
   } else {
     Tab.add({"frees", "unknown (the profile lacks live_at_dump)"});
   }
-  Tab.add({"accesses", std::to_string(T.accesses)});
+  Tab.add({"accesses",
+           T.accesses ? std::to_string(T.accesses)
+                      : std::string("0 (none counted: a program not compiled "
+                                    "with -fheapprof, as under heapprof run, "
+                                    "has no access counts)")});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
   if (P.Peak.Known)
     Tab.add({"peak", objects(P.Peak.Objects) + ", " +
@@ -254,8 +258,10 @@ static void top(const Report &R, raw_ostream &OS) {
       if (LiveBytes)
         OS << " (" << humanBytes(C.live_bytes) << ")";
     }
-    OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
-       << " (" << str("%.1f", D.AccessesPerObject) << " per object)\n";
+    if (P.Total.accesses) // else the summary says why there are none
+      OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
+         << " (" << str("%.1f", D.AccessesPerObject) << " per object)";
+    OS << "\n";
     stack(R, Ctx, OS);
   }
   omitted(OS, R.TopInfo, "context", "contexts");
