@@ -66,28 +66,28 @@ int main() {
 // Top by bytes (the default): 10 gadgets of 48 B, 3 kept, rank before the
 // 20 freed 8-byte blocks.  (libstdc++'s emergency pool is one more context.)
 // CHECK-NOT: sorted top
-// CHECK: row top {{[0-9]+}}: shop::Factory<Gadget>::make() html.cpp:{{[0-9]+}} rank={{[0-9]+}} bytes=480 allocs=10 frees=7 live_objects=3 live_bytes=144
-// CHECK: row top {{[0-9]+}}: many_small() html.cpp:{{[0-9]+}} rank={{[0-9]+}} bytes=160 allocs=20 frees=20 live_objects=0 live_bytes=0
-// CHECK: row leaks {{[0-9]+}}: shop::Factory<Gadget>::make() html.cpp:{{[0-9]+}} bytes=144 objects=3
+// CHECK: row top {{[0-9]+}}: shop::Factory::make html.cpp:{{[0-9]+}} rank={{[0-9]+}} bytes=480 allocs=10 frees=7 live_objects=3 live_bytes=144
+// CHECK: row top {{[0-9]+}}: many_small html.cpp:{{[0-9]+}} rank={{[0-9]+}} bytes=160 allocs=20 frees=20 live_objects=0 live_bytes=0
+// CHECK: row leaks {{[0-9]+}}: shop::Factory::make html.cpp:{{[0-9]+}} bytes=144 objects=3
 // The flame graph by bytes: main = 480 + 160; every width is its share.
 // CHECK: flame bytes
 // CHECK-NOT: WRONG
 // CHECK-DAG: frame main value=640 depth=1 {{.*}} ok
-// CHECK-DAG: frame many_small() value=160 depth=2 {{.*}} ok
-// CHECK-DAG: frame shop::Factory<Gadget>::make() value=480 depth=2 {{.*}} ok
+// CHECK-DAG: frame many_small value=160 depth=2 {{.*}} ok
+// CHECK-DAG: frame shop::Factory::make value=480 depth=2 {{.*}} ok
 
 // Clicking "allocs" (the #sort hook): the 20 small blocks come first.
 // SORTED: sorted top allocs:desc
-// SORTED: row top 1: many_small() {{.*}} allocs=20
-// SORTED: row top 2: shop::Factory<Gadget>::make() {{.*}} allocs=10
+// SORTED: row top 1: many_small {{.*}} allocs=20
+// SORTED: row top 2: shop::Factory::make {{.*}} allocs=10
 
 // By allocations, zoomed into main: main is the whole width (30 calls),
 // many_small 20/30, make 10/30.
 // ZOOM: flame allocs
 // ZOOM-NOT: WRONG
 // ZOOM-DAG: frame main value=30 depth=1 width=100.00 share=100.00 ok
-// ZOOM-DAG: frame many_small() value=20 depth=2 width=66.67 share=66.67 ok
-// ZOOM-DAG: frame shop::Factory<Gadget>::make() value=10 depth=2 width=33.33 share=33.33 ok
+// ZOOM-DAG: frame many_small value=20 depth=2 width=66.67 share=66.67 ok
+// ZOOM-DAG: frame shop::Factory::make value=10 depth=2 width=33.33 share=33.33 ok
 
 // NOOUT: heapprof: error: no output file given (-o OUT.html)
 // BADINPUT: heapprof: error: {{.*}}html.cpp: not a MemProf raw profile

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cli.h"
+#include "names.h"
 #include "profile_model.h"
 #include "symbolize.h"
 #include "tables.h"
@@ -40,6 +41,7 @@ void Options::symbolize(SymbolizeOptions &Sym) {
     Sym.DebugDirs.push_back(V);
     return std::string();
   });
+  flag("--full-names", Sym.FullNames);
 }
 
 // Up to 9 digits, so it fits an unsigned.
@@ -147,6 +149,9 @@ bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
   for (const std::string &W : Warnings)
     fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
   mergeSameStacks(P);
+  // Contexts were told apart by the whole names; people read short ones.
+  if (!Sym.FullNames)
+    shortenFunctionNames(P);
   return true;
 }
 

@@ -48,7 +48,8 @@ public:
   // The options several commands share, with their one spelling and
   // message each.
   void output(std::string &Path);            // -o, --output FILE
-  void symbolize(SymbolizeOptions &Sym);     // --binary, --debug-dir
+  void symbolize(SymbolizeOptions &Sym);     // --binary, --debug-dir,
+                                             // --full-names
   void top(unsigned &Top);                   // --top N (0: all)
   void tables(TableOptions &T);              // --sort, --top, --depth
   void format(bool &Json);                   // --format text|json
@@ -69,8 +70,9 @@ private:
   std::vector<Spec> Specs;
 };
 
-// Loads Inputs (raw profiles and directories of them), symbolizes them and
-// merges the contexts whose stacks read the same.  Prints the error (one
+// Loads Inputs (raw profiles and directories of them), symbolizes them,
+// merges the contexts whose stacks read the same and, unless
+// Sym.FullNames, shortens C++ names (names.h).  Prints the error (one
 // `heapprof: error:` line naming the file) or the warnings itself.
 bool loadSymbolized(const std::vector<std::string> &Inputs,
                     const SymbolizeOptions &Sym, Profile &P);

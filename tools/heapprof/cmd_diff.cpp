@@ -52,7 +52,9 @@ const char heapprof::DiffUsage[] =
     "  --output FILE      write the diff to FILE instead of stdout\n"
     "  --binary FILE      a profiled program (or library) that moved; matched\n"
     "                     by build id; may be repeated\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --full-names       C++ names whole (default: without template arguments\n"
+    "                     and parameters, e.g. std::map::operator[])\n";
 
 namespace {
 struct DiffOptions {

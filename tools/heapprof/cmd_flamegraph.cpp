@@ -38,7 +38,9 @@ const char heapprof::FlamegraphUsage[] =
     "  --title TEXT       the SVG's title\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --full-names       C++ names whole (default: without template arguments\n"
+    "                     and parameters, e.g. std::map::operator[])\n";
 
 namespace {
 struct FlameOptions {

@@ -31,8 +31,8 @@ const char heapprof::HtmlUsage[] =
     "  the report as one self-contained web page: summary, sortable tables,\n"
     "  flame graph of every context (click to zoom); no network needed\n"
     "  -o, --output FILE  the page to write (required)\n"
-    "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR\n"
-    "                     as for heapprof report\n";
+    "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR,\n"
+    "  --full-names       as for heapprof report\n";
 
 // The JSON text made safe inside <script>: '<' only occurs in strings,
 // where \u003c means the same character.

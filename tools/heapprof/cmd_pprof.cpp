@@ -34,7 +34,9 @@ const char heapprof::PprofUsage[] =
     "  -o, --output FILE  the file to write (required)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --full-names       C++ names whole (default: without template arguments\n"
+    "                     and parameters, e.g. std::map::operator[])\n";
 
 namespace {
 // The sample types, in Sample.value order, and the Counts they come from.
@@ -140,13 +142,16 @@ static void build(const Profile &P, Builder &B) {
   for (const Location &L : P.Locations) {
     FirstLine.push_back(B.Lines.size());
     for (const Frame &F : L.Frames) { // innermost first, as pprof wants
-      auto Key = std::make_pair(F.Function, F.File);
+      const std::string &System = F.Whole.empty() ? F.Function : F.Whole;
+      auto Key = std::make_pair(System, F.File);
       auto It = FunctionIds.find(Key);
       if (It == FunctionIds.end()) {
         Perftools__Profiles__Function Fn = PERFTOOLS__PROFILES__FUNCTION__INIT;
         Fn.id = B.Functions.size() + 1;
         Fn.name = B.Str.get(F.Function);
-        Fn.system_name = Fn.name; // the symbolizer gives demangled names
+        // The whole demangled name (the symbolizer gives no mangled one);
+        // name is the short one the other outputs show (names.h).
+        Fn.system_name = B.Str.get(System);
         Fn.filename = B.Str.get(F.File);
         B.Functions.push_back(Fn);
         It = FunctionIds.emplace(Key, Fn.id).first;

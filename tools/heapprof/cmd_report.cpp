@@ -33,7 +33,9 @@ const char heapprof::ReportUsage[] =
     "  --output FILE      write the report to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n";
+    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --full-names       C++ names whole (default: without template arguments\n"
+    "                     and parameters, e.g. std::map::operator[])\n";
 
 int heapprof::cmdReport(int Argc, char **Argv) {
   std::vector<std::string> Inputs;

@@ -108,6 +108,8 @@ struct Module {
 // inlined: innermost first, the outer ones marked Inlined=false last.
 struct Frame {
   std::string Function; // demangled; "??" when unknown
+  std::string Whole;    // the whole name when Function was shortened
+                        // (names.h), else ""
   std::string File;     // "" when unknown
   uint32_t Line = 0, Column = 0;
   bool Inlined = false; // inlined into the frame after it

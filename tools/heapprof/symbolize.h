@@ -24,6 +24,7 @@ namespace heapprof {
 struct SymbolizeOptions {
   std::vector<std::string> Binaries;  // --binary
   std::vector<std::string> DebugDirs; // --debug-dir
+  bool FullNames = false;             // --full-names (names.h)
 };
 
 // Resolves P's modules to files and fills every Location's Frames.  A

@@ -19,8 +19,8 @@
 // OUT: bad_alloc
 // OUT: nothrow null
 // CHECK: == Direct allocation
-// CHECK-DAG: {{^ *[0-9.]+% +400 B +0 B +4 .* site_arr\(\)$}}
-// CHECK-DAG: {{^ *[0-9.]+% +288 B +0 B +6 .* site_new\(\)$}}
+// CHECK-DAG: {{^ *[0-9.]+% +400 B +0 B +4 .* site_arr$}}
+// CHECK-DAG: {{^ *[0-9.]+% +288 B +0 B +6 .* site_new$}}
 #include <cstdio>
 #include <new>
 

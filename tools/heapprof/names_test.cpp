@@ -1,0 +1,83 @@
+//===- names_test.cpp - shortFunctionName on the names demanglers make -----===//
+//
+// Part of heapprof.  Each case is a name as llvm-symbolizer demangles it
+// and the short form a person reads (names.h).  Exit status 1 on any
+// mismatch, printing it.
+//
+//===----------------------------------------------------------------------===//
+#include "names.h"
+
+#include <cstdio>
+
+int main() {
+  struct Case {
+    const char *In, *Out;
+  } Cases[] = {
+      // C names, unknown frames and module+offset are left alone.
+      {"main", "main"},
+      {"??", "??"},
+      {"python3.11+0x647d96", "python3.11+0x647d96"},
+      {"_IO_file_doallocate", "_IO_file_doallocate"},
+      // Template arguments and parameter lists go.
+      {"std::__cxx11::basic_string<char, std::char_traits<char>, "
+       "std::allocator<char>>::_M_construct(unsigned long, char)",
+       "std::__cxx11::basic_string::_M_construct"},
+      {"std::map<int, std::__cxx11::basic_string<char, "
+       "std::char_traits<char>, std::allocator<char>>, std::less<int>, "
+       "std::allocator<std::pair<int const, std::__cxx11::basic_string<char, "
+       "std::char_traits<char>, std::allocator<char>>>>>::operator[](int "
+       "const&)",
+       "std::map::operator[]"},
+      // A leading return type goes.
+      {"std::_Rb_tree_node<std::pair<int const, int>>* std::_Rb_tree<int, "
+       "std::pair<int const, int>, std::_Select1st<std::pair<int const, "
+       "int>>, std::less<int>, std::allocator<std::pair<int const, "
+       "int>>>::_M_create_node<std::piecewise_construct_t "
+       "const&>(std::piecewise_construct_t const&)",
+       "std::_Rb_tree::_M_create_node"},
+      {"void std::vector<int, std::allocator<int>>::_M_realloc_insert<int "
+       "const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int, "
+       "std::allocator<int>>>, int const&)",
+       "std::vector::_M_realloc_insert"},
+      // Qualifiers after the parameter list go with it.
+      {"Widget::size() const", "Widget::size"},
+      {"Widget::take() &&", "Widget::take"},
+      // Operators keep their spelling, including the ones made of brackets.
+      {"std::less<int>::operator()(int const&, int const&) const",
+       "std::less::operator()"},
+      {"operator new(unsigned long)", "operator new"},
+      {"operator new[](unsigned long, std::nothrow_t const&)",
+       "operator new[]"},
+      {"operator delete(void*, unsigned long)", "operator delete"},
+      {"bool std::operator< <char>(std::basic_string<char> const&, "
+       "std::basic_string<char> const&)",
+       "std::operator<"},
+      {"Buffer::operator<<(int)", "Buffer::operator<<"},
+      {"Buffer::operator<=>(Buffer const&) const", "Buffer::operator<=>"},
+      {"Ptr::operator->() const", "Ptr::operator->"},
+      {"Flag::operator bool() const", "Flag::operator bool"},
+      // Anonymous namespaces and lambdas stay readable.
+      {"(anonymous namespace)::Pool::grow(unsigned long)",
+       "(anonymous namespace)::Pool::grow"},
+      {"void (anonymous namespace)::fill<int>(int)",
+       "(anonymous namespace)::fill"},
+      {"main::{lambda(int)#1}::operator()(int) const",
+       "main::{lambda#1}::operator()"},
+      // gcc's clone suffixes go.
+      {"parse(char const*) [clone .cold]", "parse"},
+      // Unbalanced brackets: left alone.
+      {"broken<int(", "broken<int("},
+  };
+  int Bad = 0;
+  for (const Case &C : Cases) {
+    std::string Got = heapprof::shortFunctionName(C.In);
+    if (Got != C.Out) {
+      printf("FAIL: %s\n  expected: %s\n  got:      %s\n", C.In, C.Out,
+             Got.c_str());
+      Bad++;
+    }
+  }
+  printf("%d of %zu names\n", (int)(sizeof(Cases) / sizeof(Cases[0])) - Bad,
+         sizeof(Cases) / sizeof(Cases[0]));
+  return Bad ? 1 : 0;
+}
