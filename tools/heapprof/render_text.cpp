@@ -118,8 +118,10 @@ static void heading(raw_ostream &OS, const std::string &Title) {
 }
 
 static void lacks(raw_ostream &OS, const Table &T) {
-  OS << "(the profile lacks " << T.Lacks
-     << ": it was written by an older heapprof runtime)\n";
+  OS << "(the profile lacks " << T.Lacks << ": "
+     << (T.Why.empty() ? "it was written by an older heapprof runtime"
+                       : T.Why)
+     << ")\n";
 }
 
 static void omitted(raw_ostream &OS, const Table &T, const char *One,
@@ -545,11 +547,7 @@ static std::string className(const OpClassKey &K) {
   return K.Op + " " + K.Size + " " + K.Block + " " + K.Phase;
 }
 
-// The allocator profiler (docs/allocator-profiler.md, sections 2-4).
-static void costs(const Report &R, raw_ostream &OS) {
-  heading(OS, "Allocator cost by operation class");
-  if (!R.OpClassInfo.Known)
-    return lacks(OS, R.OpClassInfo);
+static void opClasses(const Report &R, raw_ostream &OS) {
   TextTable Tab({"calls", "%calls", "sampled", "mean cycles",
                  "median", "%cycles", "class"},
                 "rrrrrrl");
@@ -575,14 +573,25 @@ static void costs(const Report &R, raw_ostream &OS) {
          << " more inside its calls are in their cycles)";
     OS << "\n";
   }
+}
+
+static void syscallsAndPmu(const Report &R, raw_ostream &OS) {
   if (R.SyscallInfo.Known) {
     heading(OS, "Allocator system calls");
     TextTable S({"calls", "bytes", "cycles", "syscall", "caused by"},
                 "rrrll");
-    for (const SyscallRow &Row : R.Syscalls)
+    bool Reserved = false;
+    for (const SyscallRow &Row : R.Syscalls) {
       S.add({std::to_string(Row.Count), humanBytes(Row.Bytes),
              std::to_string(Row.Cycles), Row.Syscall, className(Row.K)});
+      Reserved |= Row.K.Op == "none" && Row.Syscall == "mmap" &&
+                  Row.Bytes >= (1ull << 40);
+    }
     S.print(OS);
+    if (Reserved)
+      OS << "(outside any call: mostly heapprof's allocator reserving its "
+            "address space at start, MAP_NORESERVE: address space, not "
+            "memory)\n";
   }
   if (R.PmuEvents.Present) {
     heading(OS, "PMU events per sampled allocator call");
@@ -603,6 +612,16 @@ static void costs(const Report &R, raw_ostream &OS) {
     }
     P.print(OS);
   }
+}
+
+// The allocator profiler (docs/allocator-profiler.md, sections 2-4).
+static void costs(const Report &R, raw_ostream &OS) {
+  heading(OS, "Allocator cost by operation class");
+  if (!R.OpClassInfo.Known)
+    lacks(OS, R.OpClassInfo); // the system calls may still be there
+  else
+    opClasses(R, OS);
+  syscallsAndPmu(R, OS);
 }
 
 static std::string bytesText(uint64_t B) {

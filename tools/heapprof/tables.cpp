@@ -520,6 +520,9 @@ void Builder::costs() {
   if (!S[0].tag) {
     R.OpClassInfo.Known = false;
     R.OpClassInfo.Lacks = "op classes (section 2)";
+    R.OpClassInfo.Why = "no allocator call was counted (op_classes=0, or "
+                        "dumps before the first call), or an older heapprof "
+                        "runtime wrote it";
   } else {
     uint64_t Calls = 0;
     double Est = 0;

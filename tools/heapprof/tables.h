@@ -172,6 +172,7 @@ struct OverheadRows {
 struct Table {
   bool Known = true; // false: the profile lacks what the table needs
   std::string Lacks; // then: which field, for the message
+  std::string Why;   // and why, when not "an older heapprof runtime"
   size_t Omitted = 0; // rows beyond --top
 };
 

@@ -7,6 +7,14 @@
 // RUN: %clang_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=log_path=%t.dir/p:print_raw=1:print_text=0 %run %t
 // RUN: heapprof show %t.dir/p.*.1.profraw | FileCheck %s --check-prefix=INIT
+// RUN: heapprof report %t.dir | FileCheck %s --check-prefix=INITREPORT
+// The init checkpoint alone has system calls but no allocator call yet:
+// the report says so and still shows them.
+// RUN: heapprof report %t.dir/p.*.1.profraw | FileCheck %s --check-prefix=NOCALLS
+// NOCALLS: == Allocator cost by operation class
+// NOCALLS-NEXT: (the profile lacks op classes (section 2): no allocator call was counted
+// NOCALLS: == Allocator system calls
+// NOCALLS: {{^ *}}95 {{.*}} mmap {{ *}}outside any call
 // RUN: heapprof show %t.dir/p.*.2.profraw | FileCheck %s --check-prefix=FIRST
 // RUN: heapprof show %t.dir/p.*.3.profraw | FileCheck %s --check-prefix=LARGE
 // RUN: heapprof report --format json %t.dir/p.*.3.profraw | FileCheck %s --check-prefix=JSON
@@ -43,6 +51,11 @@ int main(void) {
 // outside any allocator call.
 // INIT: system calls: 1 rows
 // INIT-NEXT: mmap by outside any call: count=95 bytes={{[0-9]+}} cycles=
+// The report of the run says what those terabytes are.
+// INITREPORT: == Allocator system calls
+// INITREPORT-NEXT: calls {{.*}} caused by
+// INITREPORT: {{^ *}}95 {{ *[0-9.]+}} TiB {{.*}} mmap {{ *}}outside any call
+// INITREPORT-NEXT: (outside any call: mostly heapprof's allocator reserving its address space at start, MAP_NORESERVE: address space, not memory)
 //
 // A large chunk of 200,000 bytes maps its header page and the rounded-up
 // rest: 4096 + 200000 rounded up to pages = 50 pages = 204800 bytes; the
