@@ -27,6 +27,15 @@
 // RUN: %python %S/Inputs/check-diff.py builds %t.out/builds.json
 // RUN: heapprof diff --match functions --format json %t.one %t.three > %t.out/builds-fn.json
 // RUN: %python %S/Inputs/check-diff.py builds %t.out/builds-fn.json
+// The same two builds made from two copies of the source in different
+// directories (two checkouts): files match by name, so the same change.
+// RUN: rm -rf %t.src1 %t.src3 %t.cp1 %t.cp3 && mkdir -p %t.src1 %t.src3 %t.cp1 %t.cp3
+// RUN: cp %s %t.src1/diff.c && cp %s %t.src3/diff.c
+// RUN: cd %t.src1 && %clang_heapprof -O0 -g diff.c -o %t.cp1.exe
+// RUN: cd %t.src3 && %clang_heapprof -O0 -g -DSCALE=3 diff.c -o %t.cp3.exe
+// RUN: %env_heapprof_opts=profile_dir=%t.cp1 %run %t.cp1.exe
+// RUN: %env_heapprof_opts=profile_dir=%t.cp3 %run %t.cp3.exe
+// RUN: heapprof diff %t.cp1 %t.cp3 | FileCheck %s --check-prefix=BUILDS
 // Reversed, the c's shrank.
 // RUN: heapprof diff %t.three %t.one | FileCheck %s --check-prefix=SHRANK
 //

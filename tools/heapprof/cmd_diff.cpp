@@ -45,7 +45,8 @@ const char heapprof::DiffUsage[] =
     "  --base PATH        one more BASE file or DIR; may be repeated\n"
     "  --new PATH         one more NEW file or DIR; may be repeated\n"
     "  --match lines|functions\n"
-    "                     a frame matches by function, file and line (default)\n"
+    "                     a frame matches by function, file name and line\n"
+    "                     (default; the directory is not compared)\n"
     "                     or by function only (builds whose lines moved)\n"
     "  --top N            contexts shown (default 10; 0: all)\n"
     "  --format text|json output form (default text)\n"
@@ -189,12 +190,19 @@ static bool shareProcess(const Profile &Base, const Profile &New) {
 }
 
 // What --match compares of a frame, numbered: each distinct (function,
-// file, line, inlined), or (function, inlined), gets one number for both
+// file name, line, inlined), or (function, inlined), gets one number for both
 // profiles.  A Location's key is the bytes of its frames' numbers and a
 // context's key the concatenation of its Locations', so equal keys are
 // stacks that match, and 100,000 contexts make no strings of names.
 using FrameNumbers =
     std::map<std::tuple<std::string, std::string, uint32_t, bool>, uint32_t>;
+
+// A file by its name alone: two checkouts (or build trees) of one source
+// give the same file different directories.
+static std::string fileName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
 
 static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
                                              FrameNumbers &Numbers) {
@@ -204,7 +212,8 @@ static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
       uint32_t Id =
           Numbers
               .emplace(std::make_tuple(F.Function,
-                                       Functions ? std::string() : F.File,
+                                       Functions ? std::string()
+                                                 : fileName(F.File),
                                        Functions ? 0 : F.Line, F.Inlined),
                        Numbers.size())
               .first->second;
