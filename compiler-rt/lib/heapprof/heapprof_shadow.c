@@ -106,3 +106,60 @@ void hp_shadow_record_range(uptr p, uptr n) {
     *hp_shadow_counter(g * HP_GRANULE_SIZE) += hi - lo + 1;
   }
 }
+
+/* One access at a time, each checked: walks of 64 bytes or more a step
+ * (every access in a granule of its own), and walks the inline updates
+ * could not have made (leaving user space, or wrapping around). */
+static void record_strided_each(uptr base, intptr_t stride, u64 n, u64 each) {
+  for (u64 k = 0; k < n; k++, base += (uptr)stride)
+    if (base < HP_USER_SPACE_END)
+      *hp_shadow_counter(base) += each;
+}
+
+/* The walk a granule at a time: from address a, the accesses up to the end
+ * of a's granule (stride > 0) or down to its start (stride < 0) are counted
+ * together.  For a power-of-two step, once the first granule is done every
+ * whole granule gets 64 / step of them, so the middle is a run of counters
+ * that each get the same. */
+void __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t n,
+                               uint64_t each) {
+  if (!n || !__heapprof_shadow_memory_dynamic_address)
+    return;
+  bool up = stride > 0;
+  u64 step = up ? (u64)stride : -(u64)stride;
+  if (step == 0 || step >= HP_GRANULE_SIZE || base >= HP_USER_SPACE_END ||
+      n - 1 > HP_USER_SPACE_END / step) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  uptr last = up ? base + (n - 1) * step : base - (n - 1) * step;
+  if (last >= HP_USER_SPACE_END || (up ? last < base : last > base)) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  const u64 per = HP_GRANULE_SIZE / step; /* whole granule, power of two */
+  const bool pow2 = (step & (step - 1)) == 0;
+  uptr a = base;
+  u64 left = n;
+  while (left) {
+    uptr off = a & (HP_GRANULE_SIZE - 1);
+    u64 m = up ? (HP_GRANULE_SIZE - off + step - 1) / step : off / step + 1;
+    if (m > left)
+      m = left;
+    *hp_shadow_counter(a) += m * each;
+    left -= m;
+    a = up ? a + m * step : a - m * step;
+    if (pow2 && left >= per) {
+      u64 full = left / per;
+      u64 *c = hp_shadow_counter(a);
+      if (up)
+        for (u64 i = 0; i < full; i++)
+          c[i] += per * each;
+      else
+        for (u64 i = 0; i < full; i++)
+          *(c - i) += per * each;
+      left -= full * per;
+      a = up ? a + full * HP_GRANULE_SIZE : a - full * HP_GRANULE_SIZE;
+    }
+  }
+}

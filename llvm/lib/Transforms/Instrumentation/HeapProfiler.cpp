@@ -29,9 +29,11 @@
 // without touching the IR, then emit them.  Between the two, updates of one
 // address in a stretch of a block with no call merge into one "+N", and
 // updates of a loop-invariant address in a loop without calls become a sum
-// in a register added to the counter at the loop's exits; neither changes a
-// count (docs/design.md, "The pass: fewer counter updates, the same
-// counts").
+// in a register added to the counter at the loop's exits, and updates of an
+// address that walks memory with a constant stride, once per iteration,
+// become one record of the whole walk at the loop's exits; none of these
+// changes a count (docs/design.md, "The pass: fewer counter updates, the
+// same counts").
 //
 // The module pass adds heapprof.module_ctor (priority 1) calling
 // __heapprof_init and the ABI version check, and for -fheapprof=DIR the weak
@@ -40,12 +42,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "llvm/Transforms/Instrumentation/HeapProfiler.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
@@ -70,6 +76,7 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include <optional>
 #include <string>
 
@@ -102,6 +109,7 @@ constexpr char HeapProfMemcpyName[] = "__heapprof_memcpy";
 constexpr char HeapProfMemmoveName[] = "__heapprof_memmove";
 constexpr char HeapProfMemsetName[] = "__heapprof_memset";
 constexpr char HeapProfRecordRangeName[] = "__heapprof_record_access_range";
+constexpr char HeapProfRecordStridedName[] = "__heapprof_record_strided";
 constexpr char HeapProfProfileDirVar[] = "__heapprof_profile_dir";
 
 // Compiler-side names.
@@ -198,6 +206,22 @@ static cl::opt<bool> ClHoistLoopInvariant(
              "and add the sum to the counter on every exit of the loop; "
              "never changes a count"));
 
+static cl::opt<bool> ClStridedLoops(
+    "heapprof-strided-loops", cl::init(true), cl::Hidden,
+    cl::desc("In a loop without calls, volatile or atomic operations, "
+             "replace the updates of an access whose address advances by a "
+             "constant stride every iteration, and which runs once in every "
+             "iteration but the last, by one record of the whole walk at the "
+             "loop's exits (inline when it stays in one granule, else "
+             "__heapprof_record_strided); never changes a count"));
+
+static cl::opt<unsigned> ClStridedMinTrips(
+    "heapprof-strided-min-trips", cl::init(4), cl::Hidden,
+    cl::desc("Leave a loop to per-access updates when scalar evolution "
+             "proves it runs at most this many iterations (a vectorized "
+             "loop's remainder): the record at the exit would cost more "
+             "than the updates it saves"));
+
 static cl::opt<bool> ClSkipConstantAddresses(
     "heapprof-skip-constant-addresses", cl::init(true), cl::Hidden,
     cl::desc("Do not count accesses whose every possible underlying object "
@@ -222,6 +246,10 @@ STATISTIC(NumConsolidated,
           "Number of counter updates merged into an earlier one");
 STATISTIC(NumHoisted,
           "Number of counter updates moved to the exits of their loop");
+STATISTIC(NumStrided,
+          "Number of counter updates replaced by a strided walk's record");
+STATISTIC(NumStridedWalks,
+          "Number of strided walks recorded at their loop's exits");
 STATISTIC(NumSkippedConstant,
           "Number of accesses not counted: constant addresses only");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
@@ -301,6 +329,32 @@ struct ExitUpdate {
   Value *Ptr;
 };
 
+/// The accesses of one or more updates in block B of loop L, which runs once
+/// in every iteration of L but the last (where it may or may not run): in
+/// iteration k, the update adds Weight to the counter of Start + k * Stride.
+/// Updates whose starts are PerIter equally spaced points of one stride
+/// (a vectorized or unrolled loop's parts) are one walk of PerIter accesses
+/// an iteration, Stride then being the spacing.
+struct StridedWalk {
+  Loop *L;
+  BasicBlock *B;
+  const SCEV *Start;
+  int64_t Stride;
+  uint64_t PerIter;
+  uint64_t Weight;
+  /// Start, expanded in L's preheader and frozen.
+  Value *StartV = nullptr;
+};
+
+/// The walks of block B of loop L, recorded at every exit block when the
+/// block ran at all: Slot counts the iterations in which it ran.
+struct StridedGroup {
+  Loop *L;
+  BasicBlock *B;
+  AllocaInst *Slot = nullptr;
+  SmallVector<StridedWalk, 4> Walks;
+};
+
 /// Instruments one function.
 class HeapProfiler {
 public:
@@ -323,6 +377,13 @@ private:
                          SmallVectorImpl<CounterUpdate> &Updates,
                          SmallVectorImpl<ExitUpdate> &Exits);
   void emitExitUpdate(const ExitUpdate &E);
+  bool runsOncePerIteration(const BasicBlock *B, const Loop *L,
+                            const DominatorTree &DT, const LoopInfo &LI,
+                            const Function &F);
+  void recordStridedWalks(Function &F, FunctionAnalysisManager &FAM,
+                          SmallVectorImpl<CounterUpdate> &Updates,
+                          SmallVectorImpl<StridedGroup> &Groups);
+  void emitStridedExit(const StridedGroup &G, BasicBlock *Exit);
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
                      Value *Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -340,6 +401,8 @@ private:
   DenseMap<const Loop *, bool> LoopVerdicts;
   /// The accumulators' slots, promoted to registers once all code is in.
   SmallVector<AllocaInst *, 4> Accumulators;
+  /// Whether F has a cycle that is no natural loop (asked once).
+  std::optional<bool> Irreducible;
 };
 
 HeapProfiler::HeapProfiler(Module &M)
@@ -827,6 +890,230 @@ void HeapProfiler::emitExitUpdate(const ExitUpdate &E) {
   ++NumCounterUpdates;
 }
 
+/// True if B runs once in every iteration of L that goes back to L's
+/// header, and at most once in the iteration that leaves L, so that the
+/// iterations in which it ran are the first N for some N.  B must dominate
+/// every latch (an iteration cannot return to the header without running
+/// it) and belong to L itself, not to a subloop, in a function without
+/// irreducible cycles: then running B twice in one iteration would need a
+/// cycle that does not pass L's header, and every such cycle is a subloop.
+bool HeapProfiler::runsOncePerIteration(const BasicBlock *B, const Loop *L,
+                                        const DominatorTree &DT,
+                                        const LoopInfo &LI,
+                                        const Function &F) {
+  if (LI.getLoopFor(B) != L)
+    return false;
+  SmallVector<BasicBlock *, 4> Latches;
+  L->getLoopLatches(Latches);
+  if (Latches.empty() || !all_of(Latches, [&](const BasicBlock *Latch) {
+        return DT.dominates(B, Latch);
+      }))
+    return false;
+  if (!Irreducible) {
+    ReversePostOrderTraversal<const Function *> RPOT(&F);
+    Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
+  }
+  return !*Irreducible;
+}
+
+/// Takes the updates of strided walks out of their loops.  An update
+/// qualifies when its address is {Start,+,Stride}<L> for the innermost loop
+/// L of its block B (constant, non-zero Stride), L is a loop in which sums
+/// may be kept (isAccumulatingLoop: no call, volatile or atomic, certain
+/// to end), B runs once an iteration (runsOncePerIteration) and Start can
+/// be computed before the loop.  Then the accesses that ran are those of
+/// iterations 0 .. N-1, at Start + k * Stride, where N is the number of
+/// iterations in which B ran: an i64 counter per (L, B), zeroed in the
+/// preheader and incremented in B, gives N at every exit, where the walk is
+/// recorded (emitStridedExit).  Updates in one block whose starts are m
+/// equally spaced points of one stride (a vectorized loop's two halves)
+/// become one walk of m * N accesses.
+void HeapProfiler::recordStridedWalks(Function &F,
+                                      FunctionAnalysisManager &FAM,
+                                      SmallVectorImpl<CounterUpdate> &Updates,
+                                      SmallVectorImpl<StridedGroup> &Groups) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return;
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  SCEVExpander Expander(SE, M.getDataLayout(), "heapprof.walk");
+
+  // Decide on the IR as it is: which updates walk, in which (loop, block).
+  struct Candidate {
+    size_t Idx;
+    const SCEV *Start;
+    int64_t Stride;
+    uint64_t Weight;
+  };
+  MapVector<std::pair<Loop *, BasicBlock *>, SmallVector<Candidate, 4>>
+      ByBlock;
+  for (auto [Idx, U] : enumerate(Updates)) {
+    if (U.Lane != CounterUpdate::NotALane || U.LaneMask ||
+        (ClFalseSharing && U.IsWrite))
+      continue;
+    BasicBlock *B = U.InsertPt->getParent();
+    Loop *L = LI.getLoopFor(B);
+    if (!L)
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(U.Ptr));
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      continue;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    // A stride beyond 2^47 is no walk through user memory.
+    if (!Step || Step->isZero() || Step->getAPInt().getSignificantBits() > 48)
+      continue;
+    if (!isAccumulatingLoop(L, SE))
+      continue;
+    unsigned MaxTrips = SE.getSmallConstantMaxTripCount(L);
+    if (MaxTrips != 0 && MaxTrips <= ClStridedMinTrips)
+      continue;
+    if (!runsOncePerIteration(B, L, DT, LI, F) ||
+        !Expander.isSafeToExpand(AR->getStart()))
+      continue;
+    ByBlock[{L, B}].push_back(
+        {Idx, AR->getStart(), Step->getAPInt().getSExtValue(), U.Count});
+  }
+  if (ByBlock.empty())
+    return;
+
+  // Give the loops a preheader (for the counter's zero and the starts) and
+  // dedicated exits (for the records), as accumulateInLoops does.
+  DenseMap<Loop *, bool> Shaped;
+  for (auto &[Key, Cands] : ByBlock) {
+    Loop *L = Key.first;
+    if (Shaped.count(L))
+      continue;
+    if (!L->getLoopPreheader())
+      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!L->hasDedicatedExits())
+      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    Shaped[L] = L->getLoopPreheader() && L->hasDedicatedExits();
+  }
+
+  SmallVector<bool, 16> Taken(Updates.size(), false);
+  for (auto &[Key, Cands] : ByBlock) {
+    auto [L, B] = Key;
+    if (!Shaped[L])
+      continue;
+    Instruction *PHTerm = L->getLoopPreheader()->getTerminator();
+    StridedGroup G{L, B, nullptr, {}};
+    // Cluster the candidates: same stride and weight, starts a constant
+    // apart.  A cluster whose starts are m points Stride/m apart is one
+    // walk; any other cluster is one walk per candidate.
+    SmallVector<bool, 8> Used(Cands.size(), false);
+    for (size_t I = 0; I < Cands.size(); ++I) {
+      if (Used[I] || !Expander.isSafeToExpandAt(Cands[I].Start, PHTerm))
+        continue;
+      SmallVector<std::pair<int64_t, size_t>, 4> Offsets{{0, I}};
+      Used[I] = true;
+      for (size_t J = I + 1; J < Cands.size(); ++J) {
+        if (Used[J] || Cands[J].Stride != Cands[I].Stride ||
+            Cands[J].Weight != Cands[I].Weight)
+          continue;
+        auto *D = dyn_cast<SCEVConstant>(
+            SE.getMinusSCEV(Cands[J].Start, Cands[I].Start));
+        if (!D || D->getAPInt().getSignificantBits() > 48)
+          continue;
+        Offsets.push_back({D->getAPInt().getSExtValue(), J});
+        Used[J] = true;
+      }
+      llvm::sort(Offsets);
+      int64_t Stride = Cands[I].Stride;
+      uint64_t M = Offsets.size();
+      uint64_t Gap = M > 1 ? Offsets[1].first - Offsets[0].first : 0;
+      bool Progression = M > 1 && Gap > 0 && Gap * M == (uint64_t)std::abs(Stride);
+      for (size_t K = 1; Progression && K < M; ++K)
+        Progression = uint64_t(Offsets[K].first - Offsets[K - 1].first) == Gap;
+      if (Progression) {
+        // A positive stride walks up from the lowest start, a negative one
+        // down from the highest.
+        size_t First = Stride > 0 ? Offsets.front().second
+                                  : Offsets.back().second;
+        G.Walks.push_back({L, B, Cands[First].Start, Stride / (int64_t)M, M,
+                           Cands[I].Weight});
+        for (auto [Off, Idx] : Offsets)
+          Taken[Cands[Idx].Idx] = true;
+        NumStrided += M;
+      } else {
+        // Let the others find their own clusters.
+        for (auto [Off, Idx] : drop_begin(Offsets))
+          Used[Idx] = false;
+        G.Walks.push_back(
+            {L, B, Cands[I].Start, Stride, 1, Cands[I].Weight});
+        Taken[Cands[I].Idx] = true;
+        ++NumStrided;
+      }
+    }
+    if (G.Walks.empty())
+      continue;
+    IRBuilder<> PB(PHTerm);
+    for (StridedWalk &W : G.Walks) {
+      // Frozen: the loop may never reach the access, and then the start may
+      // be poison; it is only used when the access ran.
+      W.StartV = PB.CreateFreeze(Expander.expandCodeFor(W.Start, PtrTy, PHTerm),
+                                 "heapprof.walk.start");
+      ++NumStridedWalks;
+    }
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+    G.Slot = EB.CreateAlloca(Int64Ty, nullptr, "heapprof.iters");
+    Accumulators.push_back(G.Slot);
+    PB.CreateStore(ConstantInt::get(Int64Ty, 0), G.Slot);
+    IRBuilder<> BB(B->getTerminator());
+    BB.CreateStore(BB.CreateAdd(BB.CreateLoad(Int64Ty, G.Slot),
+                                ConstantInt::get(Int64Ty, 1)),
+                   G.Slot);
+    Groups.push_back(std::move(G));
+  }
+
+  SmallVector<CounterUpdate, 16> Kept;
+  for (auto [U, T] : zip(Updates, Taken))
+    if (!T)
+      Kept.push_back(U);
+  Updates.assign(Kept.begin(), Kept.end());
+}
+
+/// At an exit of G's loop: if G's block ran N > 0 times, each walk's
+/// N * PerIter accesses from its start are counted, with one inline update
+/// when the first and the last fall in one granule (a short loop), else by
+/// __heapprof_record_strided, which counts each granule's share.
+void HeapProfiler::emitStridedExit(const StridedGroup &G, BasicBlock *Exit) {
+  IRBuilder<> IRB(Exit, Exit->getFirstInsertionPt());
+  Value *N = IRB.CreateLoad(Int64Ty, G.Slot);
+  auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(N, IRB.getInt64(0)));
+  // A loop that never ran the block has nothing to count, and its starts
+  // may be no addresses at all.
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      NonZero, std::next(NonZero->getIterator()), /*Unreachable=*/false);
+  FunctionCallee Record = M.getOrInsertFunction(
+      HeapProfRecordStridedName, IRB.getVoidTy(), IntptrTy, IntptrTy, Int64Ty,
+      Int64Ty);
+  for (const StridedWalk &W : G.Walks) {
+    IRBuilder<> TB(Then);
+    Value *Count = W.PerIter == 1 ? N : TB.CreateMul(N, TB.getInt64(W.PerIter));
+    Value *First = TB.CreatePtrToInt(W.StartV, IntptrTy);
+    Value *Steps = TB.CreateZExtOrTrunc(
+        TB.CreateSub(Count, TB.getInt64(1)), IntptrTy);
+    Value *Last = TB.CreateAdd(
+        First, TB.CreateMul(Steps, ConstantInt::get(IntptrTy, W.Stride)));
+    Value *OneGranule =
+        TB.CreateICmpULT(TB.CreateXor(First, Last),
+                         ConstantInt::get(IntptrTy, ~Mapping.Mask + 1));
+    Instruction *FastT, *SlowT;
+    SplitBlockAndInsertIfThenElse(OneGranule, Then->getIterator(), &FastT,
+                                  &SlowT);
+    IRBuilder<> FB(FastT);
+    emitIncrement(FB, W.StartV, /*IsWrite=*/false,
+                  W.Weight == 1 ? Count
+                                : FB.CreateMul(Count, FB.getInt64(W.Weight)));
+    IRBuilder<> SB(SlowT);
+    SB.CreateCall(Record, {First, ConstantInt::get(IntptrTy, W.Stride), Count,
+                           SB.getInt64(W.Weight)});
+    ++NumCounterUpdates;
+  }
+}
+
 void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   Instruction *InsertBefore = U.InsertPt;
   if (U.LaneMask) {
@@ -956,11 +1243,26 @@ bool HeapProfiler::instrumentFunction(Function &F,
   if (ClHoistLoopInvariant && !ClUseCallbacks && !Updates.empty())
     accumulateInLoops(F, FAM, Updates, Exits);
 
+  // Phase 1d: record the walks of constant-stride addresses at the exits
+  // of their loops (the same shape of loop; the updates left are the ones
+  // phase 1c kept).
+  SmallVector<StridedGroup, 4> Walks;
+  SmallVector<SmallVector<BasicBlock *, 4>, 4> WalkExits;
+  if (ClStridedLoops && !ClUseCallbacks && !Updates.empty()) {
+    recordStridedWalks(F, FAM, Updates, Walks);
+    for (const StridedGroup &G : Walks)
+      G.L->getUniqueExitBlocks(WalkExits.emplace_back());
+  }
+
   // Phase 2: emit.
-  if ((!Updates.empty() || !Exits.empty()) && !ClUseCallbacks)
+  if ((!Updates.empty() || !Exits.empty() || !Walks.empty()) &&
+      !ClUseCallbacks)
     loadShadowBase(F);
   for (const ExitUpdate &E : Exits)
     emitExitUpdate(E);
+  for (auto [G, GExits] : zip(Walks, WalkExits))
+    for (BasicBlock *Exit : GExits)
+      emitStridedExit(G, Exit);
   for (const CounterUpdate &U : Updates)
     emitUpdate(U);
   for (MemIntrinsic *MI : MemIntrinsics)
