@@ -1062,7 +1062,8 @@ void HeapProfiler::recordStridedWalks(Function &F,
     PB.CreateStore(ConstantInt::get(Int64Ty, 0), G.Slot);
     IRBuilder<> BB(B->getTerminator());
     BB.CreateStore(BB.CreateAdd(BB.CreateLoad(Int64Ty, G.Slot),
-                                ConstantInt::get(Int64Ty, 1)),
+                                ConstantInt::get(Int64Ty, 1),
+                                "heapprof.iters.next"),
                    G.Slot);
     Groups.push_back(std::move(G));
   }
@@ -1080,7 +1081,7 @@ void HeapProfiler::recordStridedWalks(Function &F,
 /// __heapprof_record_strided, which counts each granule's share.
 void HeapProfiler::emitStridedExit(const StridedGroup &G, BasicBlock *Exit) {
   IRBuilder<> IRB(Exit, Exit->getFirstInsertionPt());
-  Value *N = IRB.CreateLoad(Int64Ty, G.Slot);
+  Value *N = IRB.CreateLoad(Int64Ty, G.Slot, "heapprof.walk.iters");
   auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(N, IRB.getInt64(0)));
   // A loop that never ran the block has nothing to count, and its starts
   // may be no addresses at all.
@@ -1089,17 +1090,23 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, BasicBlock *Exit) {
   FunctionCallee Record = M.getOrInsertFunction(
       HeapProfRecordStridedName, IRB.getVoidTy(), IntptrTy, IntptrTy, Int64Ty,
       Int64Ty);
+  DenseMap<uint64_t, Value *> Counts; // by accesses an iteration
   for (const StridedWalk &W : G.Walks) {
     IRBuilder<> TB(Then);
-    Value *Count = W.PerIter == 1 ? N : TB.CreateMul(N, TB.getInt64(W.PerIter));
-    Value *First = TB.CreatePtrToInt(W.StartV, IntptrTy);
+    Value *&Count = Counts[W.PerIter];
+    if (!Count)
+      Count = W.PerIter == 1
+                  ? N
+                  : TB.CreateMul(N, TB.getInt64(W.PerIter), "heapprof.walk.n");
+    Value *First = TB.CreatePtrToInt(W.StartV, IntptrTy, "heapprof.walk.first");
     Value *Steps = TB.CreateZExtOrTrunc(
         TB.CreateSub(Count, TB.getInt64(1)), IntptrTy);
     Value *Last = TB.CreateAdd(
-        First, TB.CreateMul(Steps, ConstantInt::get(IntptrTy, W.Stride)));
-    Value *OneGranule =
-        TB.CreateICmpULT(TB.CreateXor(First, Last),
-                         ConstantInt::get(IntptrTy, ~Mapping.Mask + 1));
+        First, TB.CreateMul(Steps, ConstantInt::get(IntptrTy, W.Stride)),
+        "heapprof.walk.last");
+    Value *OneGranule = TB.CreateICmpULT(
+        TB.CreateXor(First, Last),
+        ConstantInt::get(IntptrTy, ~Mapping.Mask + 1), "heapprof.walk.short");
     Instruction *FastT, *SlowT;
     SplitBlockAndInsertIfThenElse(OneGranule, Then->getIterator(), &FastT,
                                   &SlowT);

@@ -1,0 +1,39 @@
+; A vectorized loop's body: two 16-byte halves per array and iteration, 16
+; bytes apart, each advancing by 32.  The two walks of one array are one
+; walk of stride 16 with 2 accesses an iteration, one record per array.
+; REQUIRES: pass-plugin
+; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
+
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+define void @copy(ptr noalias %dst, ptr noalias %src, i64 %n4) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s0 = getelementptr inbounds double, ptr %src, i64 %i
+  %s1 = getelementptr inbounds i8, ptr %s0, i64 16
+  %v0 = load <2 x double>, ptr %s0, align 8
+  %v1 = load <2 x double>, ptr %s1, align 8
+  %d0 = getelementptr inbounds double, ptr %dst, i64 %i
+  %d1 = getelementptr inbounds i8, ptr %d0, i64 16
+  store <2 x double> %v0, ptr %d0, align 8
+  store <2 x double> %v1, ptr %d1, align 8
+  %i.next = add nuw i64 %i, 4
+  %more = icmp ult i64 %i.next, %n4
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @copy(
+; CHECK:         %heapprof.walk.start = freeze ptr %src
+; CHECK-NEXT:    %heapprof.walk.start1 = freeze ptr %dst
+; CHECK:       loop:
+; CHECK-NOT:     %heapprof.count
+; CHECK:       done:
+; CHECK:         %heapprof.walk.n = mul i64 %heapprof.iters.next, 2
+; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 16, i64 %heapprof.walk.n, i64 1)
+; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first{{[0-9]+}}, i64 16, i64 %heapprof.walk.n, i64 1)
+; CHECK-NOT:     __heapprof_record_strided(
+; CHECK:         ret void
