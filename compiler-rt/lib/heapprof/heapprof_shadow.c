@@ -116,50 +116,69 @@ static void record_strided_each(uptr base, intptr_t stride, u64 n, u64 each) {
       *hp_shadow_counter(base) += each;
 }
 
-/* The walk a granule at a time: from address a, the accesses up to the end
- * of a's granule (stride > 0) or down to its start (stride < 0) are counted
- * together.  For a power-of-two step, once the first granule is done every
- * whole granule gets 64 / step of them, so the middle is a run of counters
- * that each get the same. */
-void __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t n,
-                               uint64_t each) {
-  if (!n || !__heapprof_shadow_memory_dynamic_address)
-    return;
-  bool up = stride > 0;
-  u64 step = up ? (u64)stride : -(u64)stride;
-  if (step == 0 || step >= HP_GRANULE_SIZE || base >= HP_USER_SPACE_END ||
-      n - 1 > HP_USER_SPACE_END / step) {
-    record_strided_each(base, stride, n, each);
-    return;
-  }
-  uptr last = up ? base + (n - 1) * step : base - (n - 1) * step;
-  if (last >= HP_USER_SPACE_END || (up ? last < base : last > base)) {
-    record_strided_each(base, stride, n, each);
-    return;
-  }
-  const u64 per = HP_GRANULE_SIZE / step; /* whole granule, power of two */
-  const bool pow2 = (step & (step - 1)) == 0;
-  uptr a = base;
-  u64 left = n;
-  while (left) {
+/* The general walk, a granule at a time: from address a, the accesses up
+ * to the end of a's granule (stride > 0) or down to its start (stride < 0)
+ * are counted together.  For steps that do not divide 64 (12, 24, 40...). */
+static void record_strided_granules(uptr a, bool up, u64 step, u64 n,
+                                    u64 each) {
+  while (n) {
     uptr off = a & (HP_GRANULE_SIZE - 1);
     u64 m = up ? (HP_GRANULE_SIZE - off + step - 1) / step : off / step + 1;
-    if (m > left)
-      m = left;
+    if (m > n)
+      m = n;
     *hp_shadow_counter(a) += m * each;
-    left -= m;
+    n -= m;
     a = up ? a + m * step : a - m * step;
-    if (pow2 && left >= per) {
-      u64 full = left / per;
-      u64 *c = hp_shadow_counter(a);
-      if (up)
-        for (u64 i = 0; i < full; i++)
-          c[i] += per * each;
-      else
-        for (u64 i = 0; i < full; i++)
-          *(c - i) += per * each;
-      left -= full * per;
-      a = up ? a + full * HP_GRANULE_SIZE : a - full * HP_GRANULE_SIZE;
-    }
   }
+}
+
+/* The walk's granules run from the first access's to the last's, in the
+ * direction of the stride.  A walk in one granule is one update (the pass
+ * makes that one inline).  With a power-of-two step below 64 the first
+ * granule gets the accesses from the first to its end, every granule in
+ * between 64 / step, and the last the rest; no division. */
+__attribute__((preserve_most)) void
+__heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
+                          uint64_t each) {
+  if (HP_UNLIKELY(!total || !each ||
+                  !__heapprof_shadow_memory_dynamic_address))
+    return;
+  u64 n = each == 1 ? total : total / each;
+  bool up = stride > 0;
+  u64 step = up ? (u64)stride : -(u64)stride;
+  u64 span;
+  /* step is 0 or at least a granule, or the walk is beyond user space or
+   * wraps around: an access at a time. */
+  if (HP_UNLIKELY(step - 1 >= HP_GRANULE_SIZE - 1 ||
+                  __builtin_mul_overflow(n - 1, step, &span) ||
+                  base >= HP_USER_SPACE_END)) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  uptr last = up ? base + span : base - span;
+  if (HP_UNLIKELY(up ? last < base || last >= HP_USER_SPACE_END
+                     : last > base)) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  u64 *first_c = hp_shadow_counter(base), *last_c = hp_shadow_counter(last);
+  if (first_c == last_c) {
+    *first_c += n * each;
+    return;
+  }
+  if (HP_UNLIKELY(step & (step - 1))) {
+    record_strided_granules(base, up, step, n, each);
+    return;
+  }
+  unsigned shift = (unsigned)__builtin_ctzll(step);
+  uptr off = base & (HP_GRANULE_SIZE - 1);
+  u64 m0 = up ? (HP_GRANULE_SIZE - off + step - 1) >> shift
+              : (off >> shift) + 1;
+  u64 per = HP_GRANULE_SIZE >> shift;
+  u64 *lo = up ? first_c : last_c, *hi = up ? last_c : first_c;
+  u64 middle = (u64)(hi - lo) - 1;
+  *first_c += m0 * each;
+  *last_c += (n - m0 - middle * per) * each;
+  for (u64 *c = lo + 1; c < hi; c++)
+    *c += per * each;
 }

@@ -24,7 +24,7 @@ done:
   ret void
 }
 ; CHECK-LABEL: define void @with_call(
-; CHECK-NOT:     heapprof.iters
+; CHECK-NOT:     heapprof.walked
 ; CHECK:       loop:
 ; CHECK:         ptrtoint ptr %p to i64
 ; CHECK:         add i64 %heapprof.count{{.*}}, 1

@@ -30,7 +30,7 @@ done:
   ret i64 %s.next
 }
 ; CHECK-LABEL: define i64 @odd(
-; CHECK-NOT:     heapprof.iters
+; CHECK-NOT:     heapprof.walked
 ; CHECK:       then:
 ; CHECK:         ptrtoint ptr %p to i64
 ; CHECK:         add i64 %heapprof.count{{.*}}, 1

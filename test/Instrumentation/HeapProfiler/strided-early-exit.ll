@@ -1,7 +1,7 @@
 ; A walk in a loop with two exits, one before the access and one after:
-; the iteration count reaching each exit is the number of iterations that
-; ran the access (the one that breaks before it does not count), and both
-; exits record the walk.
+; the sum reaching each exit is the number of iterations that ran the
+; access (the one that breaks before it does not count), and both exits
+; record the walk.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 
@@ -38,12 +38,12 @@ done:
 ; end of %body with this one too.
 ; CHECK-LABEL: define i64 @until(
 ; CHECK:       loop:
-; CHECK-NEXT:    %heapprof.iters.0 = phi i64 [ 0, %loop.preheader ], [ %heapprof.iters.next, %body ]
+; CHECK-NEXT:    %heapprof.walked.0 = phi i64 [ 0, %loop.preheader ], [ %heapprof.walked.next, %body ]
 ; CHECK:       body:
 ; CHECK-NOT:     %heapprof.count
-; CHECK:         %heapprof.iters.next = add i64 %heapprof.iters.0, 1
+; CHECK:         %heapprof.walked.next = add i64 %heapprof.walked.0, 1
 ; CHECK:       done.loopexit:
-; CHECK-NEXT:    %[[N:.*]] = phi i64 [ %heapprof.iters.0, %loop ], [ %heapprof.iters.next, %body ]
+; CHECK-NEXT:    %[[N:.*]] = phi i64 [ %heapprof.walked.0, %loop ], [ %heapprof.walked.next, %body ]
 ; CHECK:         icmp ne i64 %[[N]], 0
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[N]], i64 1)
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[N]], i64 1)
 ; CHECK:         ret i64

@@ -1,5 +1,6 @@
 ; A walk with a stride above the granule (80-byte elements): recorded the
-; same way; the runtime gives each access its own granule.
+; same way; the runtime gives each access its own granule.  The loop runs
+; max(n, 1) iterations (scalar evolution's count, computed at the exit).
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 
@@ -25,9 +26,12 @@ done:
   ret i64 %s.next
 }
 ; CHECK-LABEL: define i64 @keys(
-; CHECK:         %heapprof.walk.start = freeze ptr %b
 ; CHECK:       loop:
 ; CHECK-NOT:     %heapprof.count
 ; CHECK:       done:
-; CHECK:         mul i64 %{{.*}}, 80
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 80, i64 %heapprof.iters.next, i64 1)
+; CHECK-NEXT:    %umax = call i64 @llvm.umax.i64(i64 %n, i64 1)
+; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %b
+; CHECK:         %[[ROOM:.*]] = sub i64 143, %{{.*}}
+; CHECK-NEXT:    udiv i64 %[[ROOM]], 80
+; CHECK:         %heapprof.walk.short = icmp ule i64 %umax,
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 80, i64 %umax, i64 1)

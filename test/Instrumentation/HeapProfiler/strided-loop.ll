@@ -1,10 +1,13 @@
 ; A loop walking an array with a constant stride: the load's update leaves
-; the loop.  The iterations that ran it are counted in a register
-; (%heapprof.iters), and at the exit, when there were any, the walk from
-; its start (computed in the preheader) is recorded: one "+N" update when
-; its first and last access share a granule, else __heapprof_record_strided
-; (start, stride 8, N accesses, 1 count each).  -heapprof-strided-loops=0
-; keeps the update in the loop.
+; the loop.  Scalar evolution knows how many iterations ran when the loop
+; leaves (n: it is entered with n > 0), so nothing is added to the loop:
+; at the exit, when N = n is not zero, the walk from its start (computed
+; there) is recorded: one "+N" update when N accesses fit in the start's
+; granule ((71 - start % 64) / 8 of them), else
+; __heapprof_record_strided(start, stride 8, N, 1 each), called with the
+; preserve_most convention.  (Without a known count a register sums them:
+; strided-unknown-trip-count.ll.)  -heapprof-strided-loops=0 keeps the
+; update in the loop.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 ; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-loops=0 -S %s | FileCheck %s --check-prefix=OFF
@@ -33,36 +36,39 @@ done:
 }
 ; CHECK-LABEL: define double @sum(
 ; CHECK:       loop.preheader:
-; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %a
+; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
-; CHECK-NEXT:    %heapprof.iters.0 = phi i64 [ 0, %loop.preheader ], [ %heapprof.iters.next, %loop ]
-; CHECK-NOT:     %heapprof.count
-; CHECK:         %v = load double, ptr %p
-; CHECK-NOT:     %heapprof.count
-; CHECK:         %heapprof.iters.next = add i64 %heapprof.iters.0, 1
+; CHECK-NEXT:    %i = phi i64
+; CHECK-NEXT:    %s = phi double
+; CHECK-NEXT:    %p = getelementptr inbounds double, ptr %a, i64 %i
+; CHECK-NEXT:    %v = load double, ptr %p
+; CHECK-NEXT:    %s.next = fadd double %s, %v
+; CHECK-NEXT:    %i.next = add nuw nsw i64 %i, 1
+; CHECK-NEXT:    %more = icmp slt i64 %i.next, %n
 ; CHECK-NEXT:    br i1 %more, label %loop, label %[[EXIT:.*]]
 ; CHECK:       [[EXIT]]:
-; CHECK-NEXT:    %[[NZ:.*]] = icmp ne i64 %heapprof.iters.next, 0
+; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %a
+; CHECK-NEXT:    %[[NZ:.*]] = icmp ne i64 %n, 0
 ; CHECK-NEXT:    br i1 %[[NZ]], label %[[WALK:.*]], label
 ; CHECK:       [[WALK]]:
 ; CHECK-NEXT:    %heapprof.walk.first = ptrtoint ptr %heapprof.walk.start to i64
-; CHECK-NEXT:    %[[STEPS:.*]] = sub i64 %heapprof.iters.next, 1
-; CHECK-NEXT:    %[[SPAN:.*]] = mul i64 %[[STEPS]], 8
-; CHECK-NEXT:    %heapprof.walk.last = add i64 %heapprof.walk.first, %[[SPAN]]
-; CHECK-NEXT:    %[[X:.*]] = xor i64 %heapprof.walk.first, %heapprof.walk.last
-; CHECK-NEXT:    %heapprof.walk.short = icmp ult i64 %[[X]], 64
+; CHECK-NEXT:    %[[LOW:.*]] = and i64 %heapprof.walk.first, 63
+; CHECK-NEXT:    %[[ROOM:.*]] = sub i64 71, %[[LOW]]
+; CHECK-NEXT:    %[[FIT:.*]] = udiv i64 %[[ROOM]], 8
+; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %n, %[[FIT]]
 ; CHECK-NEXT:    br i1 %heapprof.walk.short, label %[[ONE:.*]], label %[[CALL:.*]]
 ; CHECK:       [[ONE]]:
 ; CHECK-NEXT:    ptrtoint ptr %heapprof.walk.start to i64
 ; CHECK:         %[[OLD:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
-; CHECK-NEXT:    add i64 %[[OLD]], %heapprof.iters.next
+; CHECK-NEXT:    add i64 %[[OLD]], %n
 ; CHECK:       [[CALL]]:
-; CHECK-NEXT:    call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %heapprof.iters.next, i64 1)
+; CHECK-NEXT:    call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %n, i64 1)
 ; CHECK:       done:
 ; CHECK:         ret double
-; CHECK: declare void @__heapprof_record_strided(i64, i64, i64, i64)
+; CHECK: declare preserve_mostcc void @__heapprof_record_strided(i64, i64, i64, i64) [[ATTR:#[0-9]+]]
+; CHECK: attributes [[ATTR]] = { nounwind }
 ; OFF-LABEL: define double @sum(
-; OFF-NOT:       heapprof.iters
+; OFF-NOT:       heapprof.walked
 ; OFF:         loop:
 ; OFF:           add i64 %heapprof.count{{.*}}, 1
 ; OFF-NEXT:      store

@@ -1,5 +1,6 @@
-; A walk downwards (stride -8) from a[n - 1]: the start is expanded in the
-; preheader, and the record gets the negative stride.
+; A walk downwards (stride -8) from a[n - 1]: the start is computed at the
+; exit, the walk fits in its first granule when there are no more accesses
+; than start % 64 / 8 + 1, and the record gets the negative stride.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 
@@ -24,14 +25,14 @@ done:
   ret i64 %s.next
 }
 ; CHECK-LABEL: define i64 @down(
-; CHECK:       entry:
-; CHECK:         %[[START:.*]] = getelementptr i8, ptr %a, i64 %{{.*}}
-; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %[[START]]
 ; CHECK:       loop:
 ; CHECK-NOT:     %heapprof.count
 ; CHECK:       done:
+; CHECK:         %[[START:.*]] = getelementptr i8, ptr %a, i64 %{{.*}}
+; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %[[START]]
 ; CHECK:         %heapprof.walk.first = ptrtoint ptr %heapprof.walk.start to i64
-; CHECK-NEXT:    %[[STEPS:.*]] = sub i64 %heapprof.iters.next, 1
-; CHECK-NEXT:    %[[SPAN:.*]] = mul i64 %[[STEPS]], -8
-; CHECK-NEXT:    %heapprof.walk.last = add i64 %heapprof.walk.first, %[[SPAN]]
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %heapprof.iters.next, i64 1)
+; CHECK-NEXT:    %[[LOW:.*]] = and i64 %heapprof.walk.first, 63
+; CHECK-NEXT:    %[[BELOW:.*]] = udiv i64 %[[LOW]], 8
+; CHECK-NEXT:    %[[FIT:.*]] = add i64 %[[BELOW]], 1
+; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %heapprof.walked.next, %[[FIT]]
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %heapprof.walked.next, i64 1)

@@ -25,7 +25,7 @@ done:
   ret void
 }
 ; CHECK-LABEL: define void @tail(
-; CHECK-NOT:     heapprof.iters
+; CHECK-NOT:     heapprof.walked
 ; CHECK:       loop:
 ; CHECK:         add i64 %heapprof.count{{.*}}, 1
 ; CHECK-NEXT:    store
@@ -33,4 +33,4 @@ done:
 ; CHECK-NOT:     __heapprof_record_strided
 ; CHECK:         ret void
 ; ALL-LABEL: define void @tail(
-; ALL:           call void @__heapprof_record_strided(
+; ALL:           call preserve_mostcc void @__heapprof_record_strided(

@@ -1,5 +1,5 @@
 ; A walk whose trip count nothing knows before the loop (a string's
-; length): the iteration counter gives it at the exit.  The loop must be
+; length): the sum in a register gives it at the exit.  The loop must be
 ; certain to end (mustprogress here; the rule of the loop-invariant sums):
 ; one that may run forever keeps its updates.
 ; REQUIRES: pass-plugin
@@ -24,10 +24,10 @@ done:
 }
 ; CHECK-LABEL: define i64 @length(
 ; CHECK:       loop:
-; CHECK-NEXT:    %heapprof.iters.0 = phi i64
+; CHECK-NEXT:    %heapprof.walked.0 = phi i64
 ; CHECK-NOT:     %heapprof.count
 ; CHECK:       done:
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 1, i64 %heapprof.iters.next, i64 1)
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 1, i64 %heapprof.walked.next, i64 1)
 
 define i64 @length_maybe_forever(ptr %s) {
 entry:
@@ -43,7 +43,7 @@ done:
   ret i64 %i
 }
 ; CHECK-LABEL: define i64 @length_maybe_forever(
-; CHECK-NOT:     heapprof.iters
+; CHECK-NOT:     heapprof.walked
 ; CHECK:       loop:
 ; CHECK:         add i64 %heapprof.count{{.*}}, 1
 ; CHECK-NEXT:    store

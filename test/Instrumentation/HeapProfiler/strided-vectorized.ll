@@ -1,6 +1,7 @@
 ; A vectorized loop's body: two 16-byte halves per array and iteration, 16
 ; bytes apart, each advancing by 32.  The two walks of one array are one
-; walk of stride 16 with 2 accesses an iteration, one record per array.
+; walk of stride 16 with 2 accesses an iteration, one record per array;
+; the sum grows by 2 an iteration.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 
@@ -27,13 +28,13 @@ done:
   ret void
 }
 ; CHECK-LABEL: define void @copy(
-; CHECK:         %heapprof.walk.start = freeze ptr %src
-; CHECK-NEXT:    %heapprof.walk.start1 = freeze ptr %dst
 ; CHECK:       loop:
 ; CHECK-NOT:     %heapprof.count
+; CHECK:         %heapprof.walked.next = add i64 %heapprof.walked.0, 2
 ; CHECK:       done:
-; CHECK:         %heapprof.walk.n = mul i64 %heapprof.iters.next, 2
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 16, i64 %heapprof.walk.n, i64 1)
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first{{[0-9]+}}, i64 16, i64 %heapprof.walk.n, i64 1)
+; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %src
+; CHECK-NEXT:    %heapprof.walk.start1 = freeze ptr %dst
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 16, i64 %heapprof.walked.next, i64 1)
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first{{[0-9]+}}, i64 16, i64 %heapprof.walked.next, i64 1)
 ; CHECK-NOT:     __heapprof_record_strided(
 ; CHECK:         ret void

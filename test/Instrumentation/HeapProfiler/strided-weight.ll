@@ -1,6 +1,8 @@
 ; a[i] += 1: the load and the store of one address share one "+2" update
-; (consolidation), so the walk counts 2 per access: the record's last
-; argument, and the one-granule update adds twice the iterations.
+; (consolidation), so the walk counts 2 per access: the sum is twice the
+; iterations (max(n, 1), from scalar evolution), the walk fits its first
+; granule while the sum is at most twice the accesses that fit, and the
+; record's last argument is 2.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 
@@ -26,6 +28,10 @@ done:
 ; CHECK:       loop:
 ; CHECK-NOT:     %heapprof.count
 ; CHECK:       done:
-; CHECK:         %[[TWICE:.*]] = mul i64 %heapprof.iters.next, 2
-; CHECK:         add i64 %heapprof.count, %[[TWICE]]
-; CHECK:         call void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %heapprof.iters.next, i64 2)
+; CHECK-NEXT:    %umax = call i64 @llvm.umax.i64(i64 %n, i64 1)
+; CHECK-NEXT:    %[[SUM:.*]] = shl i64 %umax, 1
+; CHECK:         %[[FIT:.*]] = udiv i64 %{{.*}}, 8
+; CHECK-NEXT:    %[[TWICE:.*]] = mul i64 %[[FIT]], 2
+; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %[[SUM]], %[[TWICE]]
+; CHECK:         add i64 %heapprof.count, %[[SUM]]
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[SUM]], i64 2)

@@ -1,6 +1,7 @@
 /* __heapprof_record_strided (the pass's -heapprof-strided-loops) against
  * its definition: one access at base + k * stride for every k < n, each
- * adding `each` to the counter of its granule, as n inline updates would.
+ * adding `each` to the counter of its granule, as n inline updates would
+ * (the call gives n * each).
  * Every counter of the buffer is compared, so a count in a neighbouring
  * granule is caught too. */
 #include "hp_test.h"
@@ -23,7 +24,7 @@ static int check(uptr base, intptr_t stride, u64 n, u64 each) {
   hp_shadow_clear(p, p + BUF_SIZE);
   hp_memset(ref, 0, sizeof(ref));
   reference(base, stride, n, each);
-  __heapprof_record_strided(base, stride, n, each);
+  __heapprof_record_strided(base, stride, n * each, each);
   const u64 *c = hp_shadow_counter(p);
   for (uptr g = 0; g < GRANULES; g++)
     if (c[g] != ref[g]) {

@@ -52,6 +52,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
@@ -250,6 +251,8 @@ STATISTIC(NumStrided,
           "Number of counter updates replaced by a strided walk's record");
 STATISTIC(NumStridedWalks,
           "Number of strided walks recorded at their loop's exits");
+STATISTIC(NumStridedCounted,
+          "Number of strided groups whose sums come from the exit counts");
 STATISTIC(NumSkippedConstant,
           "Number of accesses not counted: constant addresses only");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
@@ -342,17 +345,26 @@ struct StridedWalk {
   int64_t Stride;
   uint64_t PerIter;
   uint64_t Weight;
-  /// Start, expanded in L's preheader and frozen.
-  Value *StartV = nullptr;
 };
 
 /// The walks of block B of loop L, recorded at every exit block when the
-/// block ran at all: Slot counts the iterations in which it ran.
+/// block ran at all: Slot adds up Sum for every iteration in which it ran,
+/// which is the count each walk's updates would have added.
 struct StridedGroup {
-  Loop *L;
-  BasicBlock *B;
+  Loop *L = nullptr;
+  BasicBlock *B = nullptr;
+  /// What an iteration adds for each walk (PerIter * Weight, the same for
+  /// all): Slot counts it up.
+  uint64_t Sum = 0;
   AllocaInst *Slot = nullptr;
   SmallVector<StridedWalk, 4> Walks;
+  /// L's exit blocks, and at the top of each the walks' starts (in the
+  /// order of Walks), computed there: nothing extra lives through the loop.
+  SmallVector<BasicBlock *, 2> Exits;
+  SmallVector<SmallVector<Value *, 4>, 2> Starts;
+  /// Without Slot: at the top of each exit, the sum computed from the
+  /// iterations scalar evolution says the loop ran when it left there.
+  SmallVector<Value *, 2> Totals;
 };
 
 /// Instruments one function.
@@ -383,7 +395,7 @@ private:
   void recordStridedWalks(Function &F, FunctionAnalysisManager &FAM,
                           SmallVectorImpl<CounterUpdate> &Updates,
                           SmallVectorImpl<StridedGroup> &Groups);
-  void emitStridedExit(const StridedGroup &G, BasicBlock *Exit);
+  void emitStridedExit(const StridedGroup &G, size_t ExitIdx);
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
                      Value *Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -937,6 +949,7 @@ void HeapProfiler::recordStridedWalks(Function &F,
     return;
   ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
   SCEVExpander Expander(SE, M.getDataLayout(), "heapprof.walk");
 
   // Decide on the IR as it is: which updates walk, in which (loop, block).
@@ -996,20 +1009,27 @@ void HeapProfiler::recordStridedWalks(Function &F,
     auto [L, B] = Key;
     if (!Shaped[L])
       continue;
-    Instruction *PHTerm = L->getLoopPreheader()->getTerminator();
-    StridedGroup G{L, B, nullptr, {}};
+    StridedGroup G;
+    G.L = L;
+    G.B = B;
+    L->getUniqueExitBlocks(G.Exits);
+    auto Expandable = [&](const SCEV *S) {
+      return all_of(G.Exits, [&](BasicBlock *X) {
+        return Expander.isSafeToExpandAt(S, &*X->getFirstInsertionPt());
+      });
+    };
     // Cluster the candidates: same stride and weight, starts a constant
     // apart.  A cluster whose starts are m points Stride/m apart is one
     // walk; any other cluster is one walk per candidate.
     SmallVector<bool, 8> Used(Cands.size(), false);
     for (size_t I = 0; I < Cands.size(); ++I) {
-      if (Used[I] || !Expander.isSafeToExpandAt(Cands[I].Start, PHTerm))
+      if (Used[I] || !Expandable(Cands[I].Start))
         continue;
       SmallVector<std::pair<int64_t, size_t>, 4> Offsets{{0, I}};
       Used[I] = true;
       for (size_t J = I + 1; J < Cands.size(); ++J) {
         if (Used[J] || Cands[J].Stride != Cands[I].Stride ||
-            Cands[J].Weight != Cands[I].Weight)
+            Cands[J].Weight != Cands[I].Weight || !Expandable(Cands[J].Start))
           continue;
         auto *D = dyn_cast<SCEVConstant>(
             SE.getMinusSCEV(Cands[J].Start, Cands[I].Start));
@@ -1045,27 +1065,88 @@ void HeapProfiler::recordStridedWalks(Function &F,
         ++NumStrided;
       }
     }
-    if (G.Walks.empty())
-      continue;
-    IRBuilder<> PB(PHTerm);
+    // One counter per amount an iteration adds (accesses times weight),
+    // stepped by that amount: then its value at an exit is what the walks'
+    // updates would have added, with no arithmetic on it there (which the
+    // code generator's loop strength reduction would turn into more
+    // registers stepped in the loop).
+    MapVector<uint64_t, StridedGroup> BySum;
     for (StridedWalk &W : G.Walks) {
-      // Frozen: the loop may never reach the access, and then the start may
-      // be poison; it is only used when the access ran.
-      W.StartV = PB.CreateFreeze(Expander.expandCodeFor(W.Start, PtrTy, PHTerm),
-                                 "heapprof.walk.start");
-      ++NumStridedWalks;
+      StridedGroup &SG = BySum[W.PerIter * W.Weight];
+      if (SG.Walks.empty()) {
+        SG.L = L;
+        SG.B = B;
+        SG.Sum = W.PerIter * W.Weight;
+        SG.Exits = G.Exits;
+      }
+      SG.Walks.push_back(W);
     }
-    BasicBlock &Entry = F.getEntryBlock();
-    IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
-    G.Slot = EB.CreateAlloca(Int64Ty, nullptr, "heapprof.iters");
-    Accumulators.push_back(G.Slot);
-    PB.CreateStore(ConstantInt::get(Int64Ty, 0), G.Slot);
-    IRBuilder<> BB(B->getTerminator());
-    BB.CreateStore(BB.CreateAdd(BB.CreateLoad(Int64Ty, G.Slot),
-                                ConstantInt::get(Int64Ty, 1),
-                                "heapprof.iters.next"),
-                   G.Slot);
-    Groups.push_back(std::move(G));
+    // The sum at each exit without a register, if scalar evolution knows
+    // the iterations: an exit block entered from one block E of L itself
+    // (not a subloop) whose exit count C is known (then E runs in every
+    // iteration, and leaving from E means leaving after C back edges).
+    // B ran in the last iteration too if it dominates E, and not if E
+    // dominates it (it would come after E in the iteration).
+    SmallVector<const SCEV *, 2> ItersAtExit;
+    for (BasicBlock *X : G.Exits) {
+      BasicBlock *E = X->getSinglePredecessor();
+      const SCEV *C = E && LI.getLoopFor(E) == L
+                          ? SE.getExitCount(L, E)
+                          : SE.getCouldNotCompute();
+      bool Ran = E && DT.dominates(B, E);
+      if (isa<SCEVCouldNotCompute>(C) || !C->getType()->isIntegerTy() ||
+          C->getType()->getIntegerBitWidth() > 64 ||
+          (!Ran && !(E != B && DT.dominates(E, B)))) {
+        ItersAtExit.clear();
+        break;
+      }
+      const SCEV *Iters = SE.getNoopOrZeroExtend(C, Int64Ty);
+      if (Ran)
+        Iters = SE.getAddExpr(Iters, SE.getOne(Int64Ty));
+      Instruction *At = &*X->getFirstInsertionPt();
+      if (!Expander.isSafeToExpandAt(Iters, At) ||
+          Expander.isHighCostExpansion(Iters, L, SCEVCheapExpansionBudget,
+                                       &TTI, At)) {
+        ItersAtExit.clear();
+        break;
+      }
+      ItersAtExit.push_back(Iters);
+    }
+    for (auto &[Sum, SG] : BySum) {
+      // Frozen: when the loop never reached the access the start may be
+      // poison; it is only used when the access ran.
+      for (auto [XI, X] : enumerate(SG.Exits)) {
+        Instruction *At = &*X->getFirstInsertionPt();
+        IRBuilder<> XB(At);
+        if (!ItersAtExit.empty())
+          SG.Totals.push_back(Expander.expandCodeFor(
+              SE.getMulExpr(ItersAtExit[XI], SE.getConstant(Int64Ty, Sum)),
+              Int64Ty, At));
+        SmallVector<Value *, 4> &Starts = SG.Starts.emplace_back();
+        for (StridedWalk &W : SG.Walks)
+          Starts.push_back(
+              XB.CreateFreeze(Expander.expandCodeFor(W.Start, PtrTy, At),
+                              "heapprof.walk.start"));
+      }
+      NumStridedWalks += SG.Walks.size();
+      if (!ItersAtExit.empty()) {
+        ++NumStridedCounted;
+        Groups.push_back(std::move(SG));
+        continue;
+      }
+      IRBuilder<> PB(L->getLoopPreheader()->getTerminator());
+      BasicBlock &Entry = F.getEntryBlock();
+      IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+      SG.Slot = EB.CreateAlloca(Int64Ty, nullptr, "heapprof.walked");
+      Accumulators.push_back(SG.Slot);
+      PB.CreateStore(ConstantInt::get(Int64Ty, 0), SG.Slot);
+      IRBuilder<> BB(B->getTerminator());
+      BB.CreateStore(BB.CreateAdd(BB.CreateLoad(Int64Ty, SG.Slot),
+                                  ConstantInt::get(Int64Ty, Sum),
+                                  "heapprof.walked.next"),
+                     SG.Slot);
+      Groups.push_back(std::move(SG));
+    }
   }
 
   SmallVector<CounterUpdate, 16> Kept;
@@ -1076,13 +1157,19 @@ void HeapProfiler::recordStridedWalks(Function &F,
 }
 
 /// At an exit of G's loop: if G's block ran N > 0 times, each walk's
-/// N * PerIter accesses from its start are counted, with one inline update
-/// when the first and the last fall in one granule (a short loop), else by
-/// __heapprof_record_strided, which counts each granule's share.
-void HeapProfiler::emitStridedExit(const StridedGroup &G, BasicBlock *Exit) {
-  IRBuilder<> IRB(Exit, Exit->getFirstInsertionPt());
-  Value *N = IRB.CreateLoad(Int64Ty, G.Slot, "heapprof.walk.iters");
-  auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(N, IRB.getInt64(0)));
+/// N * PerIter accesses from its start are counted (G's counter holds that
+/// times the weight), with one inline update when they all fall in the
+/// first one's granule (a short loop), else by __heapprof_record_strided,
+/// which counts each granule's share.
+void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
+  // After the starts, at the top of the exit block.
+  auto *LastStart = cast<Instruction>(G.Starts[ExitIdx].back());
+  IRBuilder<> IRB(LastStart->getNextNode());
+  // Each walk's accesses times its weight: what its updates would have
+  // added in all.
+  Value *Total = G.Slot ? IRB.CreateLoad(Int64Ty, G.Slot, "heapprof.walk.total")
+                       : G.Totals[ExitIdx];
+  auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(Total, IRB.getInt64(0)));
   // A loop that never ran the block has nothing to count, and its starts
   // may be no addresses at all.
   Instruction *Then = SplitBlockAndInsertIfThen(
@@ -1090,33 +1177,44 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, BasicBlock *Exit) {
   FunctionCallee Record = M.getOrInsertFunction(
       HeapProfRecordStridedName, IRB.getVoidTy(), IntptrTy, IntptrTy, Int64Ty,
       Int64Ty);
-  DenseMap<uint64_t, Value *> Counts; // by accesses an iteration
-  for (const StridedWalk &W : G.Walks) {
+  // The runtime saves what it uses: the caller keeps its registers (a loop
+  // in a leaf function stays free of saves and restores).
+  if (auto *Fn = dyn_cast<Function>(Record.getCallee())) {
+    Fn->setCallingConv(CallingConv::PreserveMost);
+    Fn->setDoesNotThrow();
+  }
+  uint64_t Granularity = ~Mapping.Mask + 1;
+  for (auto [W, StartV] : zip(G.Walks, G.Starts[ExitIdx])) {
     IRBuilder<> TB(Then);
-    Value *&Count = Counts[W.PerIter];
-    if (!Count)
-      Count = W.PerIter == 1
-                  ? N
-                  : TB.CreateMul(N, TB.getInt64(W.PerIter), "heapprof.walk.n");
-    Value *First = TB.CreatePtrToInt(W.StartV, IntptrTy, "heapprof.walk.first");
-    Value *Steps = TB.CreateZExtOrTrunc(
-        TB.CreateSub(Count, TB.getInt64(1)), IntptrTy);
-    Value *Last = TB.CreateAdd(
-        First, TB.CreateMul(Steps, ConstantInt::get(IntptrTy, W.Stride)),
-        "heapprof.walk.last");
-    Value *OneGranule = TB.CreateICmpULT(
-        TB.CreateXor(First, Last),
-        ConstantInt::get(IntptrTy, ~Mapping.Mask + 1), "heapprof.walk.short");
+    Value *First = TB.CreatePtrToInt(StartV, IntptrTy, "heapprof.walk.first");
+    // The walk stays in its first granule if it makes no more accesses than
+    // fit between its start and that granule's end (upwards) or start
+    // (downwards): tested against a bound computed from the start alone.
+    uint64_t Step = W.Stride > 0 ? W.Stride : -(uint64_t)W.Stride;
+    Value *Off = TB.CreateAnd(First, Granularity - 1);
+    Value *InFirst =
+        W.Stride > 0
+            ? TB.CreateUDiv(
+                  TB.CreateSub(ConstantInt::get(IntptrTy, Granularity + Step - 1),
+                               Off),
+                  ConstantInt::get(IntptrTy, Step))
+            : TB.CreateAdd(TB.CreateUDiv(Off, ConstantInt::get(IntptrTy, Step)),
+                           ConstantInt::get(IntptrTy, 1));
+    if (W.Weight != 1)
+      InFirst = TB.CreateMul(InFirst, ConstantInt::get(IntptrTy, W.Weight));
+    Value *OneGranule =
+        TB.CreateICmpULE(TB.CreateZExtOrTrunc(Total, IntptrTy), InFirst,
+                         "heapprof.walk.short");
     Instruction *FastT, *SlowT;
     SplitBlockAndInsertIfThenElse(OneGranule, Then->getIterator(), &FastT,
                                   &SlowT);
     IRBuilder<> FB(FastT);
-    emitIncrement(FB, W.StartV, /*IsWrite=*/false,
-                  W.Weight == 1 ? Count
-                                : FB.CreateMul(Count, FB.getInt64(W.Weight)));
+    emitIncrement(FB, StartV, /*IsWrite=*/false, Total);
     IRBuilder<> SB(SlowT);
-    SB.CreateCall(Record, {First, ConstantInt::get(IntptrTy, W.Stride), Count,
-                           SB.getInt64(W.Weight)});
+    CallInst *Call = SB.CreateCall(
+        Record, {First, ConstantInt::get(IntptrTy, W.Stride), Total,
+                 SB.getInt64(W.Weight)});
+    Call->setCallingConv(CallingConv::PreserveMost);
     ++NumCounterUpdates;
   }
 }
@@ -1254,12 +1352,8 @@ bool HeapProfiler::instrumentFunction(Function &F,
   // of their loops (the same shape of loop; the updates left are the ones
   // phase 1c kept).
   SmallVector<StridedGroup, 4> Walks;
-  SmallVector<SmallVector<BasicBlock *, 4>, 4> WalkExits;
-  if (ClStridedLoops && !ClUseCallbacks && !Updates.empty()) {
+  if (ClStridedLoops && !ClUseCallbacks && !Updates.empty())
     recordStridedWalks(F, FAM, Updates, Walks);
-    for (const StridedGroup &G : Walks)
-      G.L->getUniqueExitBlocks(WalkExits.emplace_back());
-  }
 
   // Phase 2: emit.
   if ((!Updates.empty() || !Exits.empty() || !Walks.empty()) &&
@@ -1267,9 +1361,9 @@ bool HeapProfiler::instrumentFunction(Function &F,
     loadShadowBase(F);
   for (const ExitUpdate &E : Exits)
     emitExitUpdate(E);
-  for (auto [G, GExits] : zip(Walks, WalkExits))
-    for (BasicBlock *Exit : GExits)
-      emitStridedExit(G, Exit);
+  for (const StridedGroup &G : Walks)
+    for (size_t X = 0; X < G.Exits.size(); ++X)
+      emitStridedExit(G, X);
   for (const CounterUpdate &U : Updates)
     emitUpdate(U);
   for (MemIntrinsic *MI : MemIntrinsics)
