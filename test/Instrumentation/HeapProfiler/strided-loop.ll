@@ -3,9 +3,10 @@
 ; leaves (n: it is entered with n > 0), so nothing is added to the loop:
 ; at the exit, when N = n is not zero, the walk from its start (computed
 ; there) is recorded: one "+N" update when N accesses fit in the start's
-; granule ((71 - start % 64) / 8 of them), else
-; __heapprof_record_strided(start, stride 8, N, 1 each), called with the
-; preserve_most convention.  (Without a known count a register sums them:
+; granule (F = (71 - start % 64) / 8 of them), two updates when they fit in
+; that one and the next (F + 8: +F there, +(N - F) on the granule of the
+; F-th access), else __heapprof_record_strided(start, stride 8, N, 1 each),
+; called with the preserve_most convention.  (Without a known count a register sums them:
 ; strided-unknown-trip-count.ll.)  -heapprof-strided-loops=0 keeps the
 ; update in the loop.
 ; REQUIRES: pass-plugin
@@ -56,11 +57,25 @@ done:
 ; CHECK-NEXT:    %[[ROOM:.*]] = sub i64 71, %[[LOW]]
 ; CHECK-NEXT:    %[[FIT:.*]] = udiv i64 %[[ROOM]], 8
 ; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %n, %[[FIT]]
-; CHECK-NEXT:    br i1 %heapprof.walk.short, label %[[ONE:.*]], label %[[CALL:.*]]
+; CHECK-NEXT:    br i1 %heapprof.walk.short, label %[[ONE:.*]], label %[[MORE:.*]]
 ; CHECK:       [[ONE]]:
 ; CHECK-NEXT:    ptrtoint ptr %heapprof.walk.start to i64
 ; CHECK:         %[[OLD:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
 ; CHECK-NEXT:    add i64 %[[OLD]], %n
+; CHECK:       [[MORE]]:
+; CHECK-NEXT:    %[[BOUND:.*]] = add i64 %[[FIT]], 8
+; CHECK-NEXT:    %heapprof.walk.two = icmp ule i64 %n, %[[BOUND]]
+; CHECK-NEXT:    br i1 %heapprof.walk.two, label %[[TWO:.*]], label %[[CALL:.*]]
+; CHECK:       [[TWO]]:
+; CHECK-NEXT:    ptrtoint ptr %heapprof.walk.start to i64
+; CHECK:         %[[OLD1:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
+; CHECK-NEXT:    add i64 %[[OLD1]], %[[FIT]]
+; CHECK:         %[[SKIP:.*]] = mul i64 %[[FIT]], 8
+; CHECK-NEXT:    %[[SECOND:.*]] = getelementptr i8, ptr %heapprof.walk.start, i64 %[[SKIP]]
+; CHECK-NEXT:    %[[REST:.*]] = sub i64 %n, %[[FIT]]
+; CHECK-NEXT:    ptrtoint ptr %[[SECOND]] to i64
+; CHECK:         %[[OLD2:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
+; CHECK-NEXT:    add i64 %[[OLD2]], %[[REST]]
 ; CHECK:       [[CALL]]:
 ; CHECK-NEXT:    call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %n, i64 1)
 ; CHECK:       done:

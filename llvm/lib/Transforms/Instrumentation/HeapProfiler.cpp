@@ -1169,11 +1169,19 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
   // added in all.
   Value *Total = G.Slot ? IRB.CreateLoad(Int64Ty, G.Slot, "heapprof.walk.total")
                        : G.Totals[ExitIdx];
-  auto *NonZero = cast<Instruction>(IRB.CreateICmpNE(Total, IRB.getInt64(0)));
   // A loop that never ran the block has nothing to count, and its starts
-  // may be no addresses at all.
-  Instruction *Then = SplitBlockAndInsertIfThen(
-      NonZero, std::next(NonZero->getIterator()), /*Unreachable=*/false);
+  // may be no addresses at all.  (A constant sum: a loop whose trip count
+  // is one.)
+  Instruction *Then = LastStart->getNextNode();
+  if (auto *C = dyn_cast<ConstantInt>(Total)) {
+    if (C->isZero())
+      return;
+  } else {
+    auto *NonZero =
+        cast<Instruction>(IRB.CreateICmpNE(Total, IRB.getInt64(0)));
+    Then = SplitBlockAndInsertIfThen(
+        NonZero, std::next(NonZero->getIterator()), /*Unreachable=*/false);
+  }
   FunctionCallee Record = M.getOrInsertFunction(
       HeapProfRecordStridedName, IRB.getVoidTy(), IntptrTy, IntptrTy, Int64Ty,
       Int64Ty);
@@ -1200,16 +1208,40 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
                   ConstantInt::get(IntptrTy, Step))
             : TB.CreateAdd(TB.CreateUDiv(Off, ConstantInt::get(IntptrTy, Step)),
                            ConstantInt::get(IntptrTy, 1));
-    if (W.Weight != 1)
-      InFirst = TB.CreateMul(InFirst, ConstantInt::get(IntptrTy, W.Weight));
+    Value *InFirstW = W.Weight == 1 ? InFirst
+                                    : TB.CreateMul(InFirst, ConstantInt::get(
+                                                                IntptrTy, W.Weight));
+    Value *TotalI = TB.CreateZExtOrTrunc(Total, IntptrTy);
     Value *OneGranule =
-        TB.CreateICmpULE(TB.CreateZExtOrTrunc(Total, IntptrTy), InFirst,
-                         "heapprof.walk.short");
+        TB.CreateICmpULE(TotalI, InFirstW, "heapprof.walk.short");
     Instruction *FastT, *SlowT;
     SplitBlockAndInsertIfThenElse(OneGranule, Then->getIterator(), &FastT,
                                   &SlowT);
     IRBuilder<> FB(FastT);
     emitIncrement(FB, StartV, /*IsWrite=*/false, Total);
+    // Two granules, inline too, when the step divides the granule (then
+    // the second holds Granularity / Step accesses unless the walk ends in
+    // it) or is at least a granule (one access each): the first gets its
+    // share, the one of the first access after it the rest.
+    if (isPowerOf2_64(Step) || Step >= Granularity) {
+      IRBuilder<> SB2(SlowT);
+      uint64_t InSecond = Step >= Granularity ? 1 : Granularity / Step;
+      Value *Bound = SB2.CreateAdd(
+          InFirstW, ConstantInt::get(IntptrTy, InSecond * W.Weight));
+      Value *TwoGranules =
+          SB2.CreateICmpULE(TotalI, Bound, "heapprof.walk.two");
+      Instruction *TwoT, *CallT;
+      SplitBlockAndInsertIfThenElse(TwoGranules, SlowT->getIterator(), &TwoT,
+                                    &CallT);
+      IRBuilder<> TwoB(TwoT);
+      emitIncrement(TwoB, StartV, /*IsWrite=*/false, InFirstW);
+      Value *Second = TwoB.CreateGEP(
+          TwoB.getInt8Ty(), StartV,
+          TwoB.CreateMul(InFirst, ConstantInt::get(IntptrTy, W.Stride)));
+      emitIncrement(TwoB, Second, /*IsWrite=*/false,
+                    TwoB.CreateSub(TotalI, InFirstW));
+      SlowT = CallT;
+    }
     IRBuilder<> SB(SlowT);
     CallInst *Call = SB.CreateCall(
         Record, {First, ConstantInt::get(IntptrTy, W.Stride), Total,
