@@ -1,9 +1,12 @@
 ; A walk in a loop with two exits, one before the access and one after:
 ; the sum reaching each exit is the number of iterations that ran the
 ; access (the one that breaks before it does not count), and both exits
-; record the walk.
+; record the walk.  The break's exit has no count scalar evolution knows,
+; so this takes -heapprof-strided-unknown-trips (a sum in a register);
+; by default the updates stay.
 ; REQUIRES: pass-plugin
-; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
+; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-unknown-trips -S %s | FileCheck %s
+; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s --check-prefix=DEFAULT
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -47,3 +50,9 @@ done:
 ; CHECK:         icmp ne i64 %[[N]], 0
 ; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[N]], i64 1)
 ; CHECK:         ret i64
+; DEFAULT-LABEL: define i64 @until(
+; DEFAULT-NOT:     heapprof.walked
+; DEFAULT:       body:
+; DEFAULT:         add i64 %heapprof.count{{.*}}, 1
+; DEFAULT-NOT:     __heapprof_record_strided
+; DEFAULT:         ret i64

@@ -7,11 +7,15 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
 
-; for (i = n - 1; i >= 0; i--) s += a[i];  entered with n > 0.
+; for (i = n - 1; i >= 0; i--) s += a[i];  entered when n > 0, so the
+; loop runs n iterations.
 define i64 @down(ptr %a, i64 %n) {
 entry:
   %last = add nsw i64 %n, -1
-  br label %loop
+  %any = icmp sgt i64 %n, 0
+  br i1 %any, label %loop, label %none
+none:
+  ret i64 0
 loop:
   %i = phi i64 [ %last, %entry ], [ %i.next, %loop ]
   %s = phi i64 [ 0, %entry ], [ %s.next, %loop ]
@@ -34,5 +38,5 @@ done:
 ; CHECK-NEXT:    %[[LOW:.*]] = and i64 %heapprof.walk.first, 63
 ; CHECK-NEXT:    %[[BELOW:.*]] = udiv i64 %[[LOW]], 8
 ; CHECK-NEXT:    %[[FIT:.*]] = add i64 %[[BELOW]], 1
-; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %heapprof.walked.next, %[[FIT]]
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %heapprof.walked.next, i64 1)
+; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %n, %[[FIT]]
+; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %n, i64 1)

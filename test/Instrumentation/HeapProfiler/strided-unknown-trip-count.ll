@@ -1,9 +1,13 @@
-; A walk whose trip count nothing knows before the loop (a string's
-; length): the sum in a register gives it at the exit.  The loop must be
-; certain to end (mustprogress here; the rule of the loop-invariant sums):
-; one that may run forever keeps its updates.
+; A walk whose trip count scalar evolution cannot give at the exit (a
+; string's length).  By default it keeps its updates: such loops (scans,
+; searches, varints) are mostly short, and the record costs more than the
+; updates.  With -heapprof-strided-unknown-trips a sum in a register gives
+; the count at the exit; the loop must still be certain to end
+; (mustprogress here; the rule of the loop-invariant sums): one that may
+; run forever keeps its updates.
 ; REQUIRES: pass-plugin
-; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
+; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-unknown-trips -S %s | FileCheck %s
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"
@@ -22,6 +26,12 @@ loop:
 done:
   ret i64 %i
 }
+; DEFAULT-LABEL: define i64 @length(
+; DEFAULT-NOT:     heapprof.walked
+; DEFAULT:       loop:
+; DEFAULT:         add i64 %heapprof.count{{.*}}, 1
+; DEFAULT-NOT:     __heapprof_record_strided
+; DEFAULT:         ret i64
 ; CHECK-LABEL: define i64 @length(
 ; CHECK:       loop:
 ; CHECK-NEXT:    %heapprof.walked.0 = phi i64

@@ -1,7 +1,7 @@
 // Access counts of loops that walk heap memory with a constant stride: the
-// pass counts the iterations in a register and records each walk at the
-// loop's exits (-heapprof-strided-loops), inline when the walk stays in one
-// granule, else with __heapprof_record_strided.  Every count must be what
+// pass records each walk at the loop's exits (-heapprof-strided-loops),
+// inline when it stays in one or two granules, else with
+// __heapprof_record_strided.  Every count must be what
 // the program does, and the same with the transformation off.  The kernels
 // are not vectorized, so every element access is one access.
 // REQUIRES: heapprof-driver
@@ -11,6 +11,9 @@
 // RUN: %env_heapprof_opts=log_path=stderr %run %t.off 2>&1 | FileCheck %s
 // RUN: %clang_heapprof -O1 %s -o %t1
 // RUN: %env_heapprof_opts=log_path=stderr %run %t1 2>&1 | FileCheck %s
+// Loops without a count at some exit (find, sum_until, length) too:
+// RUN: %clang_heapprof -O2 -mllvm -heapprof-strided-unknown-trips %s -o %t.unk
+// RUN: %env_heapprof_opts=log_path=stderr %run %t.unk 2>&1 | FileCheck %s
 // The transformation does happen: the walks are recorded at the exits.
 // RUN: %clang_heapprof -O2 -S -emit-llvm -fno-discard-value-names %s -o - | FileCheck %s --check-prefix=IR
 // IR-LABEL: define {{.*}} @sum(

@@ -12,6 +12,8 @@
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t.off | FileCheck %s
 // RUN: %clang_heapprof -O1 %s -o %t1
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t1 | FileCheck %s
+// RUN: %clang_heapprof -O2 -mllvm -heapprof-strided-unknown-trips %s -o %t.unk
+// RUN: %env_heapprof_opts=dump_at_exit=0 %run %t.unk | FileCheck %s
 // The walks are recorded at the exits in the default build.
 // RUN: %clang_heapprof -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // IR-COUNT-8: define {{.*}} @walk_

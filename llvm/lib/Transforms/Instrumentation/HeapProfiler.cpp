@@ -223,6 +223,14 @@ static cl::opt<unsigned> ClStridedMinTrips(
              "loop's remainder): the record at the exit would cost more "
              "than the updates it saves"));
 
+static cl::opt<bool> ClStridedUnknownTrips(
+    "heapprof-strided-unknown-trips", cl::init(false), cl::Hidden,
+    cl::desc("Also record the walks of loops whose iterations scalar "
+             "evolution cannot count at some exit (a search, a string "
+             "scan), counting them in a register in the loop; such loops "
+             "are mostly short, and the record costs more than the updates "
+             "it saves"));
+
 static cl::opt<bool> ClSkipConstantAddresses(
     "heapprof-skip-constant-addresses", cl::init(true), cl::Hidden,
     cl::desc("Do not count accesses whose every possible underlying object "
@@ -345,6 +353,8 @@ struct StridedWalk {
   int64_t Stride;
   uint64_t PerIter;
   uint64_t Weight;
+  /// The updates it replaces (indices into the function's list).
+  SmallVector<size_t, 4> Members;
 };
 
 /// The walks of block B of loop L, recorded at every exit block when the
@@ -1050,19 +1060,17 @@ void HeapProfiler::recordStridedWalks(Function &F,
         // down from the highest.
         size_t First = Stride > 0 ? Offsets.front().second
                                   : Offsets.back().second;
-        G.Walks.push_back({L, B, Cands[First].Start, Stride / (int64_t)M, M,
-                           Cands[I].Weight});
+        StridedWalk &W = G.Walks.emplace_back();
+        W = {L, B, Cands[First].Start, Stride / (int64_t)M, M,
+             Cands[I].Weight, {}};
         for (auto [Off, Idx] : Offsets)
-          Taken[Cands[Idx].Idx] = true;
-        NumStrided += M;
+          W.Members.push_back(Cands[Idx].Idx);
       } else {
         // Let the others find their own clusters.
         for (auto [Off, Idx] : drop_begin(Offsets))
           Used[Idx] = false;
         G.Walks.push_back(
-            {L, B, Cands[I].Start, Stride, 1, Cands[I].Weight});
-        Taken[Cands[I].Idx] = true;
-        ++NumStrided;
+            {L, B, Cands[I].Start, Stride, 1, Cands[I].Weight, {Cands[I].Idx}});
       }
     }
     // One counter per amount an iteration adds (accesses times weight),
@@ -1083,16 +1091,22 @@ void HeapProfiler::recordStridedWalks(Function &F,
     }
     // The sum at each exit without a register, if scalar evolution knows
     // the iterations: an exit block entered from one block E of L itself
-    // (not a subloop) whose exit count C is known (then E runs in every
-    // iteration, and leaving from E means leaving after C back edges).
-    // B ran in the last iteration too if it dominates E, and not if E
-    // dominates it (it would come after E in the iteration).
+    // (not a subloop) that dominates the latches (so it runs once in every
+    // iteration) and whose exit count C is known: leaving from E means
+    // leaving after C back edges.  B ran in the last iteration too if it
+    // dominates E, and not if E dominates it (it would come after E in the
+    // iteration).
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
     SmallVector<const SCEV *, 2> ItersAtExit;
     for (BasicBlock *X : G.Exits) {
       BasicBlock *E = X->getSinglePredecessor();
-      const SCEV *C = E && LI.getLoopFor(E) == L
-                          ? SE.getExitCount(L, E)
-                          : SE.getCouldNotCompute();
+      bool EveryIteration =
+          E && LI.getLoopFor(E) == L && all_of(Latches, [&](BasicBlock *Latch) {
+            return DT.dominates(E, Latch);
+          });
+      const SCEV *C =
+          EveryIteration ? SE.getExitCount(L, E) : SE.getCouldNotCompute();
       bool Ran = E && DT.dominates(B, E);
       if (isa<SCEVCouldNotCompute>(C) || !C->getType()->isIntegerTy() ||
           C->getType()->getIntegerBitWidth() > 64 ||
@@ -1111,6 +1125,13 @@ void HeapProfiler::recordStridedWalks(Function &F,
         break;
       }
       ItersAtExit.push_back(Iters);
+    }
+    if (ItersAtExit.empty() && !ClStridedUnknownTrips)
+      continue;
+    for (const StridedWalk &W : G.Walks) {
+      for (size_t Idx : W.Members)
+        Taken[Idx] = true;
+      NumStrided += W.Members.size();
     }
     for (auto &[Sum, SG] : BySum) {
       // Frozen: when the loop never reached the access the start may be
