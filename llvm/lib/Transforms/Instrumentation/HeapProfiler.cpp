@@ -912,6 +912,24 @@ void HeapProfiler::emitExitUpdate(const ExitUpdate &E) {
   ++NumCounterUpdates;
 }
 
+/// The scalar loop the loop vectorizer leaves after a vector loop runs the
+/// fewer-than-VF x UF iterations left (or all of a trip count below that):
+/// marked vectorized but with no vector access.  Short by construction,
+/// and scalar evolution rarely bounds it, so it keeps its updates.
+static bool isVectorRemainder(const Loop *L) {
+  if (!getBooleanLoopAttribute(L, "llvm.loop.isvectorized"))
+    return false;
+  for (const BasicBlock *BB : L->blocks())
+    for (const Instruction &I : *BB) {
+      Type *T = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType()
+                                  : I.getType();
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I) || isa<IntrinsicInst>(I)) &&
+          T->isVectorTy())
+        return false;
+    }
+  return true;
+}
+
 /// True if B runs once in every iteration of L that goes back to L's
 /// header, and at most once in the iteration that leaves L, so that the
 /// iterations in which it ran are the first N for some N.  B must dominate
@@ -990,6 +1008,8 @@ void HeapProfiler::recordStridedWalks(Function &F,
       continue;
     unsigned MaxTrips = SE.getSmallConstantMaxTripCount(L);
     if (MaxTrips != 0 && MaxTrips <= ClStridedMinTrips)
+      continue;
+    if (isVectorRemainder(L))
       continue;
     if (!runsOncePerIteration(B, L, DT, LI, F) ||
         !Expander.isSafeToExpand(AR->getStart()))
