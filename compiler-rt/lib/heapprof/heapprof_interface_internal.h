@@ -55,11 +55,11 @@ HP_INTERFACE void *__heapprof_memset(void *dst, int c, size_t n);
  * update computes it); adds `each` to the counter of every one's granule:
  * the counts the n inline updates would have made.  (The pass keeps total,
  * not n, in the loop: nothing to compute from it at the exit.)
- * preserve_most: the caller keeps its general-purpose registers, so a loop
- * in a leaf function needs no saves for it.  Added to ABI version 1 without
+ * preserve_all: the caller keeps all its registers, vector ones included,
+ * so a loop in a leaf function needs no saves and no stack for it.  Added to ABI version 1 without
  * a bump: an object that calls it and an older runtime fail to link on
  * this name. */
-HP_INTERFACE __attribute__((preserve_most)) void
+HP_INTERFACE __attribute__((preserve_all)) void
 __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
                           uint64_t each);
 

@@ -132,11 +132,12 @@ static void record_strided_granules(uptr a, bool up, u64 step, u64 n,
   }
 }
 
-/* Everything but the common walk: a weight other than 1, a step that does
- * not divide the granule or is at least one, a walk leaving user space or
- * wrapping.  preserve_most too, so that the fast path below, which calls
+/* Everything but the common short walk: a weight other than 1, a step
+ * that does not divide the granule or is at least one, a walk leaving user
+ * space or wrapping, a walk of many granules (a vector loop for their
+ * counters).  preserve_all too, so that the fast path below, which calls
  * it, needs to save no register for the call. */
-static __attribute__((noinline, preserve_most)) void
+static __attribute__((noinline, preserve_all)) void
 record_strided_slow(uptr base, intptr_t stride, u64 total, u64 each) {
   if (!total || !each || !__heapprof_shadow_memory_dynamic_address)
     return;
@@ -157,14 +158,27 @@ record_strided_slow(uptr base, intptr_t stride, u64 total, u64 each) {
   record_strided_granules(base, up, step, n, each);
 }
 
+/* A long walk's counters, a vector loop for the middle ones. */
+static __attribute__((noinline, preserve_all)) void
+record_strided_granules_pow2(u64 *c0, u64 *c1, u64 in_lo, u64 per,
+                             u64 total) {
+  u64 middle = (u64)(c1 - c0) - 1;
+  *c0 += in_lo;
+  *c1 += total - in_lo - middle * per;
+  for (u64 *c = c0 + 1; c < c1; c++)
+    *c += per;
+}
+
 /* The walk's granules run from the first access's to the last's, in the
  * direction of the stride.  The common walk (a step of 1, 2, 4, 8, 16 or 32
- * bytes, up or down, weight 1, inside user space) is done here with few
- * registers, since preserve_most makes this function save every one it
- * uses: the first granule gets the accesses from the first to its end (or
- * start, going down), every granule in between 64 / step, and the last the
- * rest; no division.  Everything else goes to record_strided_slow. */
-__attribute__((preserve_most)) void
+ * bytes, up or down, weight 1, inside user space, up to 18 granules) is
+ * done here with few general-purpose registers and no vector one, since
+ * preserve_all makes this function save every register it uses (and the
+ * instrumented caller none): the first granule gets the accesses from the
+ * first to its end (or start, going down), every granule in between
+ * 64 / step, and the last the rest; no division.  Everything else goes to
+ * record_strided_slow. */
+__attribute__((preserve_all)) void
 __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
                           uint64_t each) {
   u64 step = stride > 0 ? (u64)stride : -(u64)stride;
@@ -198,16 +212,13 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
   u64 in_lo = ((HP_GRANULE_SIZE - 1 - lo_off) >> shift) + 1;
   u64 per = HP_GRANULE_SIZE >> shift;
   u64 middle = (u64)(c1 - c0) - 1;
+  if (middle > 16) {
+    record_strided_granules_pow2(c0, c1, in_lo, per, total);
+    return;
+  }
   *c0 += in_lo;
   *c1 += total - in_lo - middle * per;
-  /* A few counters, or very many (a vector loop's set-up costs more than
-   * it saves on a few). */
-  if (middle <= 16) {
 #pragma clang loop vectorize(disable) unroll(disable)
-    for (u64 *c = c0 + 1; c < c1; c++)
-      *c += per;
-  } else {
-    for (u64 *c = c0 + 1; c < c1; c++)
-      *c += per;
-  }
+  for (u64 *c = c0 + 1; c < c1; c++)
+    *c += per;
 }

@@ -30,4 +30,4 @@ done:
 ; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %a
 ; CHECK-NEXT:    %heapprof.walk.first = ptrtoint ptr %heapprof.walk.start to i64
 ; CHECK:         %heapprof.walk.short = icmp ule i64 16,
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 16, i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 16, i64 1)

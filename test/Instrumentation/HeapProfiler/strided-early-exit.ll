@@ -48,7 +48,7 @@ done:
 ; CHECK:       done.loopexit:
 ; CHECK-NEXT:    %[[N:.*]] = phi i64 [ %heapprof.walked.0, %loop ], [ %heapprof.walked.next, %body ]
 ; CHECK:         icmp ne i64 %[[N]], 0
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[N]], i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[N]], i64 1)
 ; CHECK:         ret i64
 ; DEFAULT-LABEL: define i64 @until(
 ; DEFAULT-NOT:     heapprof.walked

@@ -34,4 +34,4 @@ done:
 ; CHECK:         %[[ROOM:.*]] = sub i64 143, %{{.*}}
 ; CHECK-NEXT:    udiv i64 %[[ROOM]], 80
 ; CHECK:         %heapprof.walk.short = icmp ule i64 %umax,
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 80, i64 %umax, i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 80, i64 %umax, i64 1)

@@ -5,8 +5,10 @@
 ; there) is recorded: one "+N" update when N accesses fit in the start's
 ; granule (F = (71 - start % 64) / 8 of them), two updates when they fit in
 ; that one and the next (F + 8: +F there, +(N - F) on the granule of the
-; F-th access), else __heapprof_record_strided(start, stride 8, N, 1 each),
-; called with the preserve_most convention.  (Without a known count a register sums them:
+; F-th access), one update per granule in a loop when they span at most 8
+; granules (the lowest gets its share, the highest the rest, those between
+; 8 each), else __heapprof_record_strided(start, stride 8, N, 1 each),
+; called with the preserve_all convention.  (Without a known count a register sums them:
 ; strided-unknown-trip-count.ll.)  -heapprof-strided-loops=0 keeps the
 ; update in the loop.
 ; REQUIRES: pass-plugin
@@ -65,7 +67,7 @@ done:
 ; CHECK:       [[MORE]]:
 ; CHECK-NEXT:    %[[BOUND:.*]] = add i64 %[[FIT]], 8
 ; CHECK-NEXT:    %heapprof.walk.two = icmp ule i64 %n, %[[BOUND]]
-; CHECK-NEXT:    br i1 %heapprof.walk.two, label %[[TWO:.*]], label %[[CALL:.*]]
+; CHECK-NEXT:    br i1 %heapprof.walk.two, label %[[TWO:.*]], label %[[MORE2:.*]]
 ; CHECK:       [[TWO]]:
 ; CHECK-NEXT:    ptrtoint ptr %heapprof.walk.start to i64
 ; CHECK:         %[[OLD1:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
@@ -76,11 +78,36 @@ done:
 ; CHECK-NEXT:    ptrtoint ptr %[[SECOND]] to i64
 ; CHECK:         %[[OLD2:.*]] = load i64, ptr %{{.*}}, align 8, !nosanitize
 ; CHECK-NEXT:    add i64 %[[OLD2]], %[[REST]]
+; CHECK:       [[MORE2]]:
+; CHECK-NEXT:    %[[STEPS:.*]] = sub i64 %n, 1
+; CHECK-NEXT:    %[[SPAN:.*]] = mul i64 %[[STEPS]], 8
+; CHECK-NEXT:    %heapprof.walk.hi = add i64 %heapprof.walk.first, %[[SPAN]]
+; CHECK:         %[[C0:.*]] = add i64 %{{.*}}, %heapprof.shadow.base
+; CHECK:         %[[C1:.*]] = add i64 %{{.*}}, %heapprof.shadow.base
+; CHECK-NEXT:    %[[INNER:.*]] = sub i64 %[[C1]], %[[C0]]
+; CHECK-NEXT:    %heapprof.walk.few = icmp ule i64 %[[INNER]], 56
+; CHECK-NEXT:    br i1 %heapprof.walk.few, label %[[FEW:.*]], label %[[CALL:.*]]
+; CHECK:       [[FEW]]:
+; CHECK:         %[[IN0:.*]] = add i64 %{{.*}}, 1
+; CHECK:         inttoptr i64 %[[C0]] to ptr
+; CHECK-NEXT:    %[[OLD3:.*]] = load i64
+; CHECK-NEXT:    add i64 %[[OLD3]], %[[IN0]]
+; CHECK:         inttoptr i64 %[[C1]] to ptr
+; CHECK:         %[[MID:.*]] = add i64 %[[C0]], 8
+; CHECK-NEXT:    %[[ANY:.*]] = icmp ult i64 %[[MID]], %[[C1]]
+; CHECK-NEXT:    br i1 %[[ANY]], label %[[LOOP:.*]], label
+; CHECK:       [[LOOP]]:
+; CHECK-NEXT:    %heapprof.walk.counter = phi i64 [ %[[MID]], %[[FEW]] ], [ %[[NEXT:.*]], %[[LOOP]] ]
+; CHECK-NEXT:    %[[P:.*]] = inttoptr i64 %heapprof.walk.counter to ptr
+; CHECK-NEXT:    %[[OLD5:.*]] = load i64, ptr %[[P]], align 8, !nosanitize
+; CHECK-NEXT:    %[[NEW5:.*]] = add i64 %[[OLD5]], 8
+; CHECK-NEXT:    store i64 %[[NEW5]], ptr %[[P]], align 8, !nosanitize
+; CHECK-NEXT:    %[[NEXT]] = add i64 %heapprof.walk.counter, 8
 ; CHECK:       [[CALL]]:
-; CHECK-NEXT:    call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %n, i64 1)
+; CHECK-NEXT:    call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %n, i64 1)
 ; CHECK:       done:
 ; CHECK:         ret double
-; CHECK: declare preserve_mostcc void @__heapprof_record_strided(i64, i64, i64, i64) [[ATTR:#[0-9]+]]
+; CHECK: declare preserve_allcc void @__heapprof_record_strided(i64, i64, i64, i64) [[ATTR:#[0-9]+]]
 ; CHECK: attributes [[ATTR]] = { nounwind }
 ; OFF-LABEL: define double @sum(
 ; OFF-NOT:       heapprof.walked

@@ -39,4 +39,4 @@ done:
 ; CHECK-NEXT:    %[[BELOW:.*]] = udiv i64 %[[LOW]], 8
 ; CHECK-NEXT:    %[[FIT:.*]] = add i64 %[[BELOW]], 1
 ; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %n, %[[FIT]]
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %n, i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 -8, i64 %n, i64 1)

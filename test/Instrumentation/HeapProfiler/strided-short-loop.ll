@@ -33,4 +33,4 @@ done:
 ; CHECK-NOT:     __heapprof_record_strided
 ; CHECK:         ret void
 ; ALL-LABEL: define void @tail(
-; ALL:           call preserve_mostcc void @__heapprof_record_strided(
+; ALL:           call preserve_allcc void @__heapprof_record_strided(

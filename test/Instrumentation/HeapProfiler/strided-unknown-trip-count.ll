@@ -37,7 +37,7 @@ done:
 ; CHECK-NEXT:    %heapprof.walked.0 = phi i64
 ; CHECK-NOT:     %heapprof.count
 ; CHECK:       done:
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 1, i64 %heapprof.walked.next, i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 1, i64 %heapprof.walked.next, i64 1)
 
 define i64 @length_maybe_forever(ptr %s) {
 entry:

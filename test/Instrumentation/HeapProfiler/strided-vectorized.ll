@@ -41,7 +41,7 @@ done:
 ; CHECK-NEXT:    %[[TOTAL:.*]] = add nuw i64 %[[TWICE]], 2
 ; CHECK-NEXT:    %heapprof.walk.start = freeze ptr %src
 ; CHECK-NEXT:    %heapprof.walk.start1 = freeze ptr %dst
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 16, i64 %[[TOTAL]], i64 1)
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first{{[0-9]+}}, i64 16, i64 %[[TOTAL]], i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 16, i64 %[[TOTAL]], i64 1)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first{{[0-9]+}}, i64 16, i64 %[[TOTAL]], i64 1)
 ; CHECK-NOT:     __heapprof_record_strided(
 ; CHECK:         ret void

@@ -34,4 +34,4 @@ done:
 ; CHECK-NEXT:    %[[TWICE:.*]] = mul i64 %[[FIT]], 2
 ; CHECK-NEXT:    %heapprof.walk.short = icmp ule i64 %[[SUM]], %[[TWICE]]
 ; CHECK:         add i64 %heapprof.count, %[[SUM]]
-; CHECK:         call preserve_mostcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[SUM]], i64 2)
+; CHECK:         call preserve_allcc void @__heapprof_record_strided(i64 %heapprof.walk.first, i64 8, i64 %[[SUM]], i64 2)

@@ -17,13 +17,13 @@
 // The transformation does happen: the walks are recorded at the exits.
 // RUN: %clang_heapprof -O2 -S -emit-llvm -fno-discard-value-names %s -o - | FileCheck %s --check-prefix=IR
 // IR-LABEL: define {{.*}} @sum(
-// IR: call preserve_mostcc void @__heapprof_record_strided(i64 %{{.*}}, i64 {{8|16|32|64}},
+// IR: call preserve_allcc void @__heapprof_record_strided(i64 %{{.*}}, i64 {{8|16|32|64}},
 // IR-LABEL: define {{.*}} @sum_down(
-// IR: call preserve_mostcc void @__heapprof_record_strided(i64 %{{.*}}, i64 -{{8|16|32|64}},
+// IR: call preserve_allcc void @__heapprof_record_strided(i64 %{{.*}}, i64 -{{8|16|32|64}},
 // IR-LABEL: define {{.*}} @sum_x(
-// IR: call preserve_mostcc void @__heapprof_record_strided(i64 %{{.*}}, i64 24,
+// IR: call preserve_allcc void @__heapprof_record_strided(i64 %{{.*}}, i64 24,
 // IR-LABEL: define {{.*}} @sum_big(
-// IR: call preserve_mostcc void @__heapprof_record_strided(i64 %{{.*}}, i64 {{[0-9]+}}0,
+// IR: call preserve_allcc void @__heapprof_record_strided(i64 %{{.*}}, i64 {{[0-9]+}}0,
 #include <stdlib.h>
 
 typedef long unaligned_long __attribute__((aligned(1)));

@@ -17,7 +17,7 @@
 // The walks are recorded at the exits in the default build.
 // RUN: %clang_heapprof -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // IR-COUNT-8: define {{.*}} @walk_
-// IR: call preserve_mostcc void @__heapprof_record_strided(
+// IR: call preserve_allcc void @__heapprof_record_strided(
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

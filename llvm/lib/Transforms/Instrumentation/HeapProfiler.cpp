@@ -223,6 +223,12 @@ static cl::opt<unsigned> ClStridedMinTrips(
              "loop's remainder): the record at the exit would cost more "
              "than the updates it saves"));
 
+static cl::opt<unsigned> ClStridedInlineGranules(
+    "heapprof-strided-inline-granules", cl::init(8), cl::Hidden,
+    cl::desc("Record a walk with a step dividing the granule inline (one "
+             "update per granule) when it covers at most this many "
+             "granules; a longer one calls __heapprof_record_strided"));
+
 static cl::opt<bool> ClStridedUnknownTrips(
     "heapprof-strided-unknown-trips", cl::init(false), cl::Hidden,
     cl::desc("Also record the walks of loops whose iterations scalar "
@@ -1229,7 +1235,7 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
   // The runtime saves what it uses: the caller keeps its registers (a loop
   // in a leaf function stays free of saves and restores).
   if (auto *Fn = dyn_cast<Function>(Record.getCallee())) {
-    Fn->setCallingConv(CallingConv::PreserveMost);
+    Fn->setCallingConv(CallingConv::PreserveAll);
     Fn->setDoesNotThrow();
   }
   uint64_t Granularity = ~Mapping.Mask + 1;
@@ -1283,11 +1289,79 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
                     TwoB.CreateSub(TotalI, InFirstW));
       SlowT = CallT;
     }
+    // Beyond two granules, the common walk (weight 1, a step that divides
+    // the granule) over up to ClStridedInlineGranules granules is recorded
+    // inline too, as the
+    // runtime would: the lowest granule gets the accesses from the lowest
+    // address to its end, every granule between the lowest and the highest
+    // Granularity / Step, and the highest the rest.  For a walk of a few
+    // granules a call costs more than the updates it saves.
+    if (W.Weight == 1 && isPowerOf2_64(Step) && Step < Granularity) {
+      IRBuilder<> LB(SlowT);
+      Value *Span = LB.CreateMul(LB.CreateSub(TotalI, LB.getInt64(1)),
+                                 ConstantInt::get(IntptrTy, Step));
+      Value *Lo = W.Stride > 0 ? First : LB.CreateSub(First, Span);
+      Value *Hi = LB.CreateAdd(Lo, Span, "heapprof.walk.hi");
+      auto CounterOf = [&](IRBuilder<> &B, Value *A) {
+        return B.CreateAdd(
+            B.CreateLShr(B.CreateAnd(A, Mapping.Mask), Mapping.Scale),
+            ShadowBase);
+      };
+      auto AddTo = [&](IRBuilder<> &B, Value *CounterInt, Value *N) {
+        Value *Ptr = B.CreateIntToPtr(CounterInt, PtrTy);
+        LoadInst *Old = B.CreateLoad(Int64Ty, Ptr, "heapprof.count");
+        markNoSanitize(Old);
+        markNoSanitize(B.CreateStore(B.CreateAdd(Old, N), Ptr));
+      };
+      uint64_t CounterBytes = Granularity >> Mapping.Scale;
+      Value *C0 = CounterOf(LB, Lo), *C1 = CounterOf(LB, Hi);
+      Value *Inner = LB.CreateSub(C1, C0); // counter bytes past C0's
+      Value *Short = LB.CreateICmpULE(
+          Inner, ConstantInt::get(IntptrTy,
+                                  CounterBytes * (ClStridedInlineGranules - 1)),
+          "heapprof.walk.few");
+      Instruction *InlineT, *CallT;
+      SplitBlockAndInsertIfThenElse(Short, SlowT->getIterator(), &InlineT,
+                                    &CallT);
+      IRBuilder<> IB(InlineT);
+      uint64_t Per = Granularity / Step;
+      Value *InLo = IB.CreateAdd(
+          IB.CreateLShr(
+              IB.CreateSub(ConstantInt::get(IntptrTy, Granularity - 1),
+                           IB.CreateAnd(Lo, Granularity - 1)),
+              Log2_64(Step)),
+          ConstantInt::get(IntptrTy, 1));
+      Value *Middle =
+          IB.CreateSub(IB.CreateLShr(Inner, Log2_64(CounterBytes)),
+                       ConstantInt::get(IntptrTy, 1));
+      AddTo(IB, C0, InLo);
+      AddTo(IB, C1,
+            IB.CreateSub(IB.CreateSub(TotalI, InLo),
+                         IB.CreateMul(Middle, ConstantInt::get(IntptrTy, Per))));
+      Value *FirstMid =
+          IB.CreateAdd(C0, ConstantInt::get(IntptrTy, CounterBytes));
+      Value *Any = IB.CreateICmpULT(FirstMid, C1);
+      BasicBlock *Head = InlineT->getParent();
+      Instruction *LoopT = SplitBlockAndInsertIfThen(
+          Any, InlineT->getIterator(), /*Unreachable=*/false);
+      BasicBlock *LoopBB = LoopT->getParent();
+      BasicBlock *Tail = LoopT->getSuccessor(0);
+      IRBuilder<> PB(LoopBB, LoopBB->begin());
+      PHINode *P = PB.CreatePHI(IntptrTy, 2, "heapprof.walk.counter");
+      IRBuilder<> MB(LoopT);
+      AddTo(MB, P, ConstantInt::get(IntptrTy, Per));
+      Value *Next = MB.CreateAdd(P, ConstantInt::get(IntptrTy, CounterBytes));
+      P->addIncoming(FirstMid, Head);
+      P->addIncoming(Next, LoopBB);
+      MB.CreateCondBr(MB.CreateICmpULT(Next, C1), LoopBB, Tail);
+      LoopT->eraseFromParent();
+      SlowT = CallT;
+    }
     IRBuilder<> SB(SlowT);
     CallInst *Call = SB.CreateCall(
         Record, {First, ConstantInt::get(IntptrTy, W.Stride), Total,
                  SB.getInt64(W.Weight)});
-    Call->setCallingConv(CallingConv::PreserveMost);
+    Call->setCallingConv(CallingConv::PreserveAll);
     ++NumCounterUpdates;
   }
 }
