@@ -967,11 +967,12 @@ bool HeapProfiler::runsOncePerIteration(const BasicBlock *B, const Loop *L,
 /// L of its block B (constant, non-zero Stride), L is a loop in which sums
 /// may be kept (isAccumulatingLoop: no call, volatile or atomic, certain
 /// to end), B runs once an iteration (runsOncePerIteration) and Start can
-/// be computed before the loop.  Then the accesses that ran are those of
+/// be computed at L's exits.  Then the accesses that ran are those of
 /// iterations 0 .. N-1, at Start + k * Stride, where N is the number of
-/// iterations in which B ran: an i64 counter per (L, B), zeroed in the
-/// preheader and incremented in B, gives N at every exit, where the walk is
-/// recorded (emitStridedExit).  Updates in one block whose starts are m
+/// iterations in which B ran, which scalar evolution's exit counts give at
+/// every exit (with -heapprof-strided-unknown-trips, where they do not, an
+/// i64 zeroed in the preheader and stepped in B); the walk is recorded
+/// there (emitStridedExit).  Updates in one block whose starts are m
 /// equally spaced points of one stride (a vectorized loop's two halves)
 /// become one walk of m * N accesses.
 void HeapProfiler::recordStridedWalks(Function &F,
@@ -1204,10 +1205,11 @@ void HeapProfiler::recordStridedWalks(Function &F,
 }
 
 /// At an exit of G's loop: if G's block ran N > 0 times, each walk's
-/// N * PerIter accesses from its start are counted (G's counter holds that
-/// times the weight), with one inline update when they all fall in the
-/// first one's granule (a short loop), else by __heapprof_record_strided,
-/// which counts each granule's share.
+/// N * PerIter accesses from its start are counted (G's total is that times
+/// the weight): inline when they fall in one granule or two, or, for a step
+/// dividing the granule, in a few (a loop over their counters), else by
+/// __heapprof_record_strided; every granule gets the accesses whose first
+/// byte is in it.
 void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
   // After the starts, at the top of the exit block.
   auto *LastStart = cast<Instruction>(G.Starts[ExitIdx].back());
