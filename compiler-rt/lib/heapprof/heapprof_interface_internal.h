@@ -49,6 +49,20 @@ HP_INTERFACE void *__heapprof_memcpy(void *dst, const void *src, size_t n);
 HP_INTERFACE void *__heapprof_memmove(void *dst, const void *src, size_t n);
 HP_INTERFACE void *__heapprof_memset(void *dst, int c, size_t n);
 
+/* -heapprof-strided-loops: a loop's walk, recorded at the loop's exit
+ * instead of one counter update per access.  total = n * each for the n
+ * accesses at base + k * stride, k < n (two's complement, as the inline
+ * update computes it); adds `each` to the counter of every one's granule:
+ * the counts the n inline updates would have made.  (The pass keeps total,
+ * not n, in the loop: nothing to compute from it at the exit.)
+ * preserve_all: the caller keeps all its registers, vector ones included,
+ * so a loop in a leaf function needs no saves and no stack for it.  Added to ABI version 1 without
+ * a bump: an object that calls it and an older runtime fail to link on
+ * this name. */
+HP_INTERFACE __attribute__((preserve_all)) void
+__heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
+                          uint64_t each);
+
 /* Manual annotations (also used by the range interceptors). */
 HP_INTERFACE void __heapprof_record_access(const volatile void *p);
 HP_INTERFACE void __heapprof_record_access_range(const volatile void *p,

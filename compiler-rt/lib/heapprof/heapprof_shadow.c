@@ -106,3 +106,119 @@ void hp_shadow_record_range(uptr p, uptr n) {
     *hp_shadow_counter(g * HP_GRANULE_SIZE) += hi - lo + 1;
   }
 }
+
+/* One access at a time, each checked: walks of 64 bytes or more a step
+ * (every access in a granule of its own), and walks the inline updates
+ * could not have made (leaving user space, or wrapping around). */
+static void record_strided_each(uptr base, intptr_t stride, u64 n, u64 each) {
+  for (u64 k = 0; k < n; k++, base += (uptr)stride)
+    if (base < HP_USER_SPACE_END)
+      *hp_shadow_counter(base) += each;
+}
+
+/* The general walk, a granule at a time: from address a, the accesses up
+ * to the end of a's granule (stride > 0) or down to its start (stride < 0)
+ * are counted together.  For steps that do not divide 64 (12, 24, 40...). */
+static void record_strided_granules(uptr a, bool up, u64 step, u64 n,
+                                    u64 each) {
+  while (n) {
+    uptr off = a & (HP_GRANULE_SIZE - 1);
+    u64 m = up ? (HP_GRANULE_SIZE - off + step - 1) / step : off / step + 1;
+    if (m > n)
+      m = n;
+    *hp_shadow_counter(a) += m * each;
+    n -= m;
+    a = up ? a + m * step : a - m * step;
+  }
+}
+
+/* Everything but the common short walk: a weight other than 1, a step
+ * that does not divide the granule or is at least one, a walk leaving user
+ * space or wrapping, a walk of many granules (a vector loop for their
+ * counters).  preserve_all too, so that the fast path below, which calls
+ * it, needs to save no register for the call. */
+static __attribute__((noinline, preserve_all)) void
+record_strided_slow(uptr base, intptr_t stride, u64 total, u64 each) {
+  if (!total || !each || !__heapprof_shadow_memory_dynamic_address)
+    return;
+  u64 n = each == 1 ? total : total / each;
+  bool up = stride > 0;
+  u64 step = up ? (u64)stride : -(u64)stride;
+  u64 span;
+  if (step - 1 >= HP_GRANULE_SIZE - 1 ||
+      __builtin_mul_overflow(n - 1, step, &span) || base >= HP_USER_SPACE_END) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  uptr last = up ? base + span : base - span;
+  if (up ? last < base || last >= HP_USER_SPACE_END : last > base) {
+    record_strided_each(base, stride, n, each);
+    return;
+  }
+  record_strided_granules(base, up, step, n, each);
+}
+
+/* A long walk's counters, a vector loop for the middle ones. */
+static __attribute__((noinline, preserve_all)) void
+record_strided_granules_pow2(u64 *c0, u64 *c1, u64 in_lo, u64 per,
+                             u64 total) {
+  u64 middle = (u64)(c1 - c0) - 1;
+  *c0 += in_lo;
+  *c1 += total - in_lo - middle * per;
+  for (u64 *c = c0 + 1; c < c1; c++)
+    *c += per;
+}
+
+/* The walk's granules run from the first access's to the last's, in the
+ * direction of the stride.  The common walk (a step of 1, 2, 4, 8, 16 or 32
+ * bytes, up or down, weight 1, inside user space, up to 18 granules) is
+ * done here with few general-purpose registers and no vector one, since
+ * preserve_all makes this function save every register it uses (and the
+ * instrumented caller none): the first granule gets the accesses from the
+ * first to its end (or start, going down), every granule in between
+ * 64 / step, and the last the rest; no division.  Everything else goes to
+ * record_strided_slow. */
+__attribute__((preserve_all)) void
+__heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
+                          uint64_t each) {
+  u64 step = stride > 0 ? (u64)stride : -(u64)stride;
+  /* Bit k set for k = 1, 2, 4, 8, 16, 32 (a test the compiler does not turn
+   * into a population count, which x86-64 without POPCNT does slowly). */
+  const u64 steps_dividing_granule = 0x100010116ull;
+  if (HP_UNLIKELY(each != 1 || step >= HP_GRANULE_SIZE ||
+                  !((steps_dividing_granule >> step) & 1) ||
+                  total - 1 >= HP_USER_SPACE_END ||
+                  !__heapprof_shadow_memory_dynamic_address)) {
+    record_strided_slow(base, stride, total, each);
+    return;
+  }
+  /* total <= 2^47 and step < 64: no overflow. */
+  uptr span = (total - 1) * step;
+  uptr lo = stride > 0 ? base : base - span;
+  if (HP_UNLIKELY(lo > base || lo >= HP_USER_SPACE_END ||
+                  lo + span >= HP_USER_SPACE_END)) {
+    record_strided_slow(base, stride, total, each);
+    return;
+  }
+  u64 *c0 = hp_shadow_counter(lo), *c1 = hp_shadow_counter(lo + span);
+  if (c0 == c1) {
+    *c0 += total;
+    return;
+  }
+  unsigned shift = (unsigned)__builtin_ctzll(step);
+  /* Accesses in the lowest granule and in the highest: the walk's first
+   * and last, whichever way it goes. */
+  uptr lo_off = lo & (HP_GRANULE_SIZE - 1);
+  u64 in_lo = ((HP_GRANULE_SIZE - 1 - lo_off) >> shift) + 1;
+  u64 per = HP_GRANULE_SIZE >> shift;
+  u64 middle = (u64)(c1 - c0) - 1;
+  if (middle > 16) {
+    record_strided_granules_pow2(c0, c1, in_lo, per, total);
+    return;
+  }
+  *c0 += in_lo;
+  *c1 += total - in_lo - middle * per;
+#pragma clang loop vectorize(disable) unroll(disable)
+  for (u64 *c = c0 + 1; c < c1; c++)
+    *c += per;
+}

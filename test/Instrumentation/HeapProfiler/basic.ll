@@ -74,15 +74,19 @@ entry:
 ; CHECK:         ret <8 x i64> %v
 
 ; Accesses in other blocks use the entry block's base; there is one base load.
+; (A list walk: an address with no stride, which keeps its update in the
+; loop; strided-*.ll have the walks the pass records at the exit.)
 define i64 @loop(ptr %p, i64 %n) {
 entry:
   br label %body
 body:
   %i = phi i64 [ 0, %entry ], [ %i.next, %body ]
   %sum = phi i64 [ 0, %entry ], [ %sum.next, %body ]
-  %e = getelementptr inbounds i64, ptr %p, i64 %i
+  %e = phi ptr [ %p, %entry ], [ %next, %body ]
   %x = load i64, ptr %e, align 8
   %sum.next = add i64 %sum, %x
+  %np = getelementptr inbounds i8, ptr %e, i64 8
+  %next = load ptr, ptr %np, align 8
   %i.next = add i64 %i, 1
   %done = icmp eq i64 %i.next, %n
   br i1 %done, label %exit, label %body

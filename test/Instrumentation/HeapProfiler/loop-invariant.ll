@@ -2,11 +2,13 @@
 ; in a loop without calls, volatile or atomic operations are summed in a
 ; register (%heapprof.acc) and the sum is added to the counter on every exit
 ; of the loop, when it is not zero.  -heapprof-hoist-loop-invariant=0 keeps
-; one update per access.
+; one update per access.  The loops' other accesses walk with a constant
+; stride; -heapprof-strided-loops=0 keeps their updates in the loops, where
+; these checks expect them (strided-*.ll test the walks).
 ; REQUIRES: pass-plugin
-; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
-; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-hoist-loop-invariant=0 -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-false-sharing -S %s | FileCheck %s --check-prefix=FS
+; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-loops=0 -S %s | FileCheck %s
+; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-loops=0 -heapprof-hoist-loop-invariant=0 -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-strided-loops=0 -heapprof-false-sharing -S %s | FileCheck %s --check-prefix=FS
 
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-unknown-linux-gnu"

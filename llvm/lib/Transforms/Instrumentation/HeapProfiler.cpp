@@ -29,9 +29,11 @@
 // without touching the IR, then emit them.  Between the two, updates of one
 // address in a stretch of a block with no call merge into one "+N", and
 // updates of a loop-invariant address in a loop without calls become a sum
-// in a register added to the counter at the loop's exits; neither changes a
-// count (docs/design.md, "The pass: fewer counter updates, the same
-// counts").
+// in a register added to the counter at the loop's exits, and updates of an
+// address that walks memory with a constant stride, once per iteration,
+// become one record of the whole walk at the loop's exits; none of these
+// changes a count (docs/design.md, "The pass: fewer counter updates, the
+// same counts").
 //
 // The module pass adds heapprof.module_ctor (priority 1) calling
 // __heapprof_init and the ABI version check, and for -fheapprof=DIR the weak
@@ -40,12 +42,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "llvm/Transforms/Instrumentation/HeapProfiler.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
@@ -70,6 +77,7 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include <optional>
 #include <string>
 
@@ -102,6 +110,7 @@ constexpr char HeapProfMemcpyName[] = "__heapprof_memcpy";
 constexpr char HeapProfMemmoveName[] = "__heapprof_memmove";
 constexpr char HeapProfMemsetName[] = "__heapprof_memset";
 constexpr char HeapProfRecordRangeName[] = "__heapprof_record_access_range";
+constexpr char HeapProfRecordStridedName[] = "__heapprof_record_strided";
 constexpr char HeapProfProfileDirVar[] = "__heapprof_profile_dir";
 
 // Compiler-side names.
@@ -198,6 +207,36 @@ static cl::opt<bool> ClHoistLoopInvariant(
              "and add the sum to the counter on every exit of the loop; "
              "never changes a count"));
 
+static cl::opt<bool> ClStridedLoops(
+    "heapprof-strided-loops", cl::init(true), cl::Hidden,
+    cl::desc("In a loop without calls, volatile or atomic operations, "
+             "replace the updates of an access whose address advances by a "
+             "constant stride every iteration, and which runs once in every "
+             "iteration but the last, by one record of the whole walk at the "
+             "loop's exits (inline when it stays in one granule, else "
+             "__heapprof_record_strided); never changes a count"));
+
+static cl::opt<unsigned> ClStridedMinTrips(
+    "heapprof-strided-min-trips", cl::init(4), cl::Hidden,
+    cl::desc("Leave a loop to per-access updates when scalar evolution "
+             "proves it runs at most this many iterations (a vectorized "
+             "loop's remainder): the record at the exit would cost more "
+             "than the updates it saves"));
+
+static cl::opt<unsigned> ClStridedInlineGranules(
+    "heapprof-strided-inline-granules", cl::init(8), cl::Hidden,
+    cl::desc("Record a walk with a step dividing the granule inline (one "
+             "update per granule) when it covers at most this many "
+             "granules; a longer one calls __heapprof_record_strided"));
+
+static cl::opt<bool> ClStridedUnknownTrips(
+    "heapprof-strided-unknown-trips", cl::init(false), cl::Hidden,
+    cl::desc("Also record the walks of loops whose iterations scalar "
+             "evolution cannot count at some exit (a search, a string "
+             "scan), counting them in a register in the loop; such loops "
+             "are mostly short, and the record costs more than the updates "
+             "it saves"));
+
 static cl::opt<bool> ClSkipConstantAddresses(
     "heapprof-skip-constant-addresses", cl::init(true), cl::Hidden,
     cl::desc("Do not count accesses whose every possible underlying object "
@@ -222,6 +261,12 @@ STATISTIC(NumConsolidated,
           "Number of counter updates merged into an earlier one");
 STATISTIC(NumHoisted,
           "Number of counter updates moved to the exits of their loop");
+STATISTIC(NumStrided,
+          "Number of counter updates replaced by a strided walk's record");
+STATISTIC(NumStridedWalks,
+          "Number of strided walks recorded at their loop's exits");
+STATISTIC(NumStridedCounted,
+          "Number of strided groups whose sums come from the exit counts");
 STATISTIC(NumSkippedConstant,
           "Number of accesses not counted: constant addresses only");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
@@ -301,6 +346,43 @@ struct ExitUpdate {
   Value *Ptr;
 };
 
+/// The accesses of one or more updates in block B of loop L, which runs once
+/// in every iteration of L but the last (where it may or may not run): in
+/// iteration k, the update adds Weight to the counter of Start + k * Stride.
+/// Updates whose starts are PerIter equally spaced points of one stride
+/// (a vectorized or unrolled loop's parts) are one walk of PerIter accesses
+/// an iteration, Stride then being the spacing.
+struct StridedWalk {
+  Loop *L;
+  BasicBlock *B;
+  const SCEV *Start;
+  int64_t Stride;
+  uint64_t PerIter;
+  uint64_t Weight;
+  /// The updates it replaces (indices into the function's list).
+  SmallVector<size_t, 4> Members;
+};
+
+/// The walks of block B of loop L, recorded at every exit block when the
+/// block ran at all: Slot adds up Sum for every iteration in which it ran,
+/// which is the count each walk's updates would have added.
+struct StridedGroup {
+  Loop *L = nullptr;
+  BasicBlock *B = nullptr;
+  /// What an iteration adds for each walk (PerIter * Weight, the same for
+  /// all): Slot counts it up.
+  uint64_t Sum = 0;
+  AllocaInst *Slot = nullptr;
+  SmallVector<StridedWalk, 4> Walks;
+  /// L's exit blocks, and at the top of each the walks' starts (in the
+  /// order of Walks), computed there: nothing extra lives through the loop.
+  SmallVector<BasicBlock *, 2> Exits;
+  SmallVector<SmallVector<Value *, 4>, 2> Starts;
+  /// Without Slot: at the top of each exit, the sum computed from the
+  /// iterations scalar evolution says the loop ran when it left there.
+  SmallVector<Value *, 2> Totals;
+};
+
 /// Instruments one function.
 class HeapProfiler {
 public:
@@ -323,6 +405,13 @@ private:
                          SmallVectorImpl<CounterUpdate> &Updates,
                          SmallVectorImpl<ExitUpdate> &Exits);
   void emitExitUpdate(const ExitUpdate &E);
+  bool runsOncePerIteration(const BasicBlock *B, const Loop *L,
+                            const DominatorTree &DT, const LoopInfo &LI,
+                            const Function &F);
+  void recordStridedWalks(Function &F, FunctionAnalysisManager &FAM,
+                          SmallVectorImpl<CounterUpdate> &Updates,
+                          SmallVectorImpl<StridedGroup> &Groups);
+  void emitStridedExit(const StridedGroup &G, size_t ExitIdx);
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
                      Value *Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
@@ -340,6 +429,8 @@ private:
   DenseMap<const Loop *, bool> LoopVerdicts;
   /// The accumulators' slots, promoted to registers once all code is in.
   SmallVector<AllocaInst *, 4> Accumulators;
+  /// Whether F has a cycle that is no natural loop (asked once).
+  std::optional<bool> Irreducible;
 };
 
 HeapProfiler::HeapProfiler(Module &M)
@@ -827,6 +918,456 @@ void HeapProfiler::emitExitUpdate(const ExitUpdate &E) {
   ++NumCounterUpdates;
 }
 
+/// The scalar loop the loop vectorizer leaves after a vector loop runs the
+/// fewer-than-VF x UF iterations left (or all of a trip count below that):
+/// marked vectorized but with no vector access.  Short by construction,
+/// and scalar evolution rarely bounds it, so it keeps its updates.
+static bool isVectorRemainder(const Loop *L) {
+  if (!getBooleanLoopAttribute(L, "llvm.loop.isvectorized"))
+    return false;
+  for (const BasicBlock *BB : L->blocks())
+    for (const Instruction &I : *BB) {
+      Type *T = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand()->getType()
+                                  : I.getType();
+      if ((isa<LoadInst>(I) || isa<StoreInst>(I) || isa<IntrinsicInst>(I)) &&
+          T->isVectorTy())
+        return false;
+    }
+  return true;
+}
+
+/// True if B runs once in every iteration of L that goes back to L's
+/// header, and at most once in the iteration that leaves L, so that the
+/// iterations in which it ran are the first N for some N.  B must dominate
+/// every latch (an iteration cannot return to the header without running
+/// it) and belong to L itself, not to a subloop, in a function without
+/// irreducible cycles: then running B twice in one iteration would need a
+/// cycle that does not pass L's header, and every such cycle is a subloop.
+bool HeapProfiler::runsOncePerIteration(const BasicBlock *B, const Loop *L,
+                                        const DominatorTree &DT,
+                                        const LoopInfo &LI,
+                                        const Function &F) {
+  if (LI.getLoopFor(B) != L)
+    return false;
+  SmallVector<BasicBlock *, 4> Latches;
+  L->getLoopLatches(Latches);
+  if (Latches.empty() || !all_of(Latches, [&](const BasicBlock *Latch) {
+        return DT.dominates(B, Latch);
+      }))
+    return false;
+  if (!Irreducible) {
+    ReversePostOrderTraversal<const Function *> RPOT(&F);
+    Irreducible = containsIrreducibleCFG<const BasicBlock *>(RPOT, LI);
+  }
+  return !*Irreducible;
+}
+
+/// Takes the updates of strided walks out of their loops.  An update
+/// qualifies when its address is {Start,+,Stride}<L> for the innermost loop
+/// L of its block B (constant, non-zero Stride), L is a loop in which sums
+/// may be kept (isAccumulatingLoop: no call, volatile or atomic, certain
+/// to end), B runs once an iteration (runsOncePerIteration) and Start can
+/// be computed at L's exits.  Then the accesses that ran are those of
+/// iterations 0 .. N-1, at Start + k * Stride, where N is the number of
+/// iterations in which B ran, which scalar evolution's exit counts give at
+/// every exit (with -heapprof-strided-unknown-trips, where they do not, an
+/// i64 zeroed in the preheader and stepped in B); the walk is recorded
+/// there (emitStridedExit).  Updates in one block whose starts are m
+/// equally spaced points of one stride (a vectorized loop's two halves)
+/// become one walk of m * N accesses.
+void HeapProfiler::recordStridedWalks(Function &F,
+                                      FunctionAnalysisManager &FAM,
+                                      SmallVectorImpl<CounterUpdate> &Updates,
+                                      SmallVectorImpl<StridedGroup> &Groups) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return;
+  ScalarEvolution &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  DominatorTree &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+  TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  SCEVExpander Expander(SE, M.getDataLayout(), "heapprof.walk");
+
+  // Decide on the IR as it is: which updates walk, in which (loop, block).
+  struct Candidate {
+    size_t Idx;
+    const SCEV *Start;
+    int64_t Stride;
+    uint64_t Weight;
+  };
+  MapVector<std::pair<Loop *, BasicBlock *>, SmallVector<Candidate, 4>>
+      ByBlock;
+  for (auto [Idx, U] : enumerate(Updates)) {
+    if (U.Lane != CounterUpdate::NotALane || U.LaneMask ||
+        (ClFalseSharing && U.IsWrite))
+      continue;
+    BasicBlock *B = U.InsertPt->getParent();
+    Loop *L = LI.getLoopFor(B);
+    if (!L)
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(U.Ptr));
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      continue;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    // A stride beyond 2^47 is no walk through user memory.
+    if (!Step || Step->isZero() || Step->getAPInt().getSignificantBits() > 48)
+      continue;
+    if (!isAccumulatingLoop(L, SE))
+      continue;
+    unsigned MaxTrips = SE.getSmallConstantMaxTripCount(L);
+    if (MaxTrips != 0 && MaxTrips <= ClStridedMinTrips)
+      continue;
+    if (isVectorRemainder(L))
+      continue;
+    if (!runsOncePerIteration(B, L, DT, LI, F) ||
+        !Expander.isSafeToExpand(AR->getStart()))
+      continue;
+    ByBlock[{L, B}].push_back(
+        {Idx, AR->getStart(), Step->getAPInt().getSExtValue(), U.Count});
+  }
+  if (ByBlock.empty())
+    return;
+
+  // Give the loops a preheader (for the counter's zero and the starts) and
+  // dedicated exits (for the records), as accumulateInLoops does.
+  DenseMap<Loop *, bool> Shaped;
+  for (auto &[Key, Cands] : ByBlock) {
+    Loop *L = Key.first;
+    if (Shaped.count(L))
+      continue;
+    if (!L->getLoopPreheader())
+      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!L->hasDedicatedExits())
+      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    Shaped[L] = L->getLoopPreheader() && L->hasDedicatedExits();
+  }
+
+  SmallVector<bool, 16> Taken(Updates.size(), false);
+  for (auto &[Key, Cands] : ByBlock) {
+    auto [L, B] = Key;
+    if (!Shaped[L])
+      continue;
+    StridedGroup G;
+    G.L = L;
+    G.B = B;
+    L->getUniqueExitBlocks(G.Exits);
+    auto Expandable = [&](const SCEV *S) {
+      return all_of(G.Exits, [&](BasicBlock *X) {
+        return Expander.isSafeToExpandAt(S, &*X->getFirstInsertionPt());
+      });
+    };
+    // Cluster the candidates: same stride and weight, starts a constant
+    // apart.  A cluster whose starts are m points Stride/m apart is one
+    // walk; any other cluster is one walk per candidate.
+    SmallVector<bool, 8> Used(Cands.size(), false);
+    for (size_t I = 0; I < Cands.size(); ++I) {
+      if (Used[I] || !Expandable(Cands[I].Start))
+        continue;
+      SmallVector<std::pair<int64_t, size_t>, 4> Offsets{{0, I}};
+      Used[I] = true;
+      for (size_t J = I + 1; J < Cands.size(); ++J) {
+        if (Used[J] || Cands[J].Stride != Cands[I].Stride ||
+            Cands[J].Weight != Cands[I].Weight || !Expandable(Cands[J].Start))
+          continue;
+        auto *D = dyn_cast<SCEVConstant>(
+            SE.getMinusSCEV(Cands[J].Start, Cands[I].Start));
+        if (!D || D->getAPInt().getSignificantBits() > 48)
+          continue;
+        Offsets.push_back({D->getAPInt().getSExtValue(), J});
+        Used[J] = true;
+      }
+      llvm::sort(Offsets);
+      int64_t Stride = Cands[I].Stride;
+      uint64_t M = Offsets.size();
+      uint64_t Gap = M > 1 ? Offsets[1].first - Offsets[0].first : 0;
+      bool Progression = M > 1 && Gap > 0 && Gap * M == (uint64_t)std::abs(Stride);
+      for (size_t K = 1; Progression && K < M; ++K)
+        Progression = uint64_t(Offsets[K].first - Offsets[K - 1].first) == Gap;
+      if (Progression) {
+        // A positive stride walks up from the lowest start, a negative one
+        // down from the highest.
+        size_t First = Stride > 0 ? Offsets.front().second
+                                  : Offsets.back().second;
+        StridedWalk &W = G.Walks.emplace_back();
+        W = {L, B, Cands[First].Start, Stride / (int64_t)M, M,
+             Cands[I].Weight, {}};
+        for (auto [Off, Idx] : Offsets)
+          W.Members.push_back(Cands[Idx].Idx);
+      } else {
+        // Let the others find their own clusters.
+        for (auto [Off, Idx] : drop_begin(Offsets))
+          Used[Idx] = false;
+        G.Walks.push_back(
+            {L, B, Cands[I].Start, Stride, 1, Cands[I].Weight, {Cands[I].Idx}});
+      }
+    }
+    // One counter per amount an iteration adds (accesses times weight),
+    // stepped by that amount: then its value at an exit is what the walks'
+    // updates would have added, with no arithmetic on it there (which the
+    // code generator's loop strength reduction would turn into more
+    // registers stepped in the loop).
+    MapVector<uint64_t, StridedGroup> BySum;
+    for (StridedWalk &W : G.Walks) {
+      StridedGroup &SG = BySum[W.PerIter * W.Weight];
+      if (SG.Walks.empty()) {
+        SG.L = L;
+        SG.B = B;
+        SG.Sum = W.PerIter * W.Weight;
+        SG.Exits = G.Exits;
+      }
+      SG.Walks.push_back(W);
+    }
+    // The sum at each exit without a register, if scalar evolution knows
+    // the iterations: an exit block entered from one block E of L itself
+    // (not a subloop) that dominates the latches (so it runs once in every
+    // iteration) and whose exit count C is known: leaving from E means
+    // leaving after C back edges.  B ran in the last iteration too if it
+    // dominates E, and not if E dominates it (it would come after E in the
+    // iteration).
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    SmallVector<const SCEV *, 2> ItersAtExit;
+    for (BasicBlock *X : G.Exits) {
+      BasicBlock *E = X->getSinglePredecessor();
+      bool EveryIteration =
+          E && LI.getLoopFor(E) == L && all_of(Latches, [&](BasicBlock *Latch) {
+            return DT.dominates(E, Latch);
+          });
+      const SCEV *C =
+          EveryIteration ? SE.getExitCount(L, E) : SE.getCouldNotCompute();
+      bool Ran = E && DT.dominates(B, E);
+      if (isa<SCEVCouldNotCompute>(C) || !C->getType()->isIntegerTy() ||
+          C->getType()->getIntegerBitWidth() > 64 ||
+          (!Ran && !(E != B && DT.dominates(E, B)))) {
+        ItersAtExit.clear();
+        break;
+      }
+      const SCEV *Iters = SE.getNoopOrZeroExtend(C, Int64Ty);
+      if (Ran)
+        Iters = SE.getAddExpr(Iters, SE.getOne(Int64Ty));
+      Instruction *At = &*X->getFirstInsertionPt();
+      if (!Expander.isSafeToExpandAt(Iters, At) ||
+          Expander.isHighCostExpansion(Iters, L, SCEVCheapExpansionBudget,
+                                       &TTI, At)) {
+        ItersAtExit.clear();
+        break;
+      }
+      ItersAtExit.push_back(Iters);
+    }
+    if (ItersAtExit.empty() && !ClStridedUnknownTrips)
+      continue;
+    for (const StridedWalk &W : G.Walks) {
+      for (size_t Idx : W.Members)
+        Taken[Idx] = true;
+      NumStrided += W.Members.size();
+    }
+    for (auto &[Sum, SG] : BySum) {
+      // Frozen: when the loop never reached the access the start may be
+      // poison; it is only used when the access ran.
+      for (auto [XI, X] : enumerate(SG.Exits)) {
+        Instruction *At = &*X->getFirstInsertionPt();
+        IRBuilder<> XB(At);
+        if (!ItersAtExit.empty())
+          SG.Totals.push_back(Expander.expandCodeFor(
+              SE.getMulExpr(ItersAtExit[XI], SE.getConstant(Int64Ty, Sum)),
+              Int64Ty, At));
+        SmallVector<Value *, 4> &Starts = SG.Starts.emplace_back();
+        for (StridedWalk &W : SG.Walks)
+          Starts.push_back(
+              XB.CreateFreeze(Expander.expandCodeFor(W.Start, PtrTy, At),
+                              "heapprof.walk.start"));
+      }
+      NumStridedWalks += SG.Walks.size();
+      if (!ItersAtExit.empty()) {
+        ++NumStridedCounted;
+        Groups.push_back(std::move(SG));
+        continue;
+      }
+      IRBuilder<> PB(L->getLoopPreheader()->getTerminator());
+      BasicBlock &Entry = F.getEntryBlock();
+      IRBuilder<> EB(&Entry, Entry.getFirstInsertionPt());
+      SG.Slot = EB.CreateAlloca(Int64Ty, nullptr, "heapprof.walked");
+      Accumulators.push_back(SG.Slot);
+      PB.CreateStore(ConstantInt::get(Int64Ty, 0), SG.Slot);
+      IRBuilder<> BB(B->getTerminator());
+      BB.CreateStore(BB.CreateAdd(BB.CreateLoad(Int64Ty, SG.Slot),
+                                  ConstantInt::get(Int64Ty, Sum),
+                                  "heapprof.walked.next"),
+                     SG.Slot);
+      Groups.push_back(std::move(SG));
+    }
+  }
+
+  SmallVector<CounterUpdate, 16> Kept;
+  for (auto [U, T] : zip(Updates, Taken))
+    if (!T)
+      Kept.push_back(U);
+  Updates.assign(Kept.begin(), Kept.end());
+}
+
+/// At an exit of G's loop: if G's block ran N > 0 times, each walk's
+/// N * PerIter accesses from its start are counted (G's total is that times
+/// the weight): inline when they fall in one granule or two, or, for a step
+/// dividing the granule, in a few (a loop over their counters), else by
+/// __heapprof_record_strided; every granule gets the accesses whose first
+/// byte is in it.
+void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
+  // After the starts, at the top of the exit block.
+  auto *LastStart = cast<Instruction>(G.Starts[ExitIdx].back());
+  IRBuilder<> IRB(LastStart->getNextNode());
+  // Each walk's accesses times its weight: what its updates would have
+  // added in all.
+  Value *Total = G.Slot ? IRB.CreateLoad(Int64Ty, G.Slot, "heapprof.walk.total")
+                       : G.Totals[ExitIdx];
+  // A loop that never ran the block has nothing to count, and its starts
+  // may be no addresses at all.  (A constant sum: a loop whose trip count
+  // is one.)
+  Instruction *Then = LastStart->getNextNode();
+  if (auto *C = dyn_cast<ConstantInt>(Total)) {
+    if (C->isZero())
+      return;
+  } else {
+    auto *NonZero =
+        cast<Instruction>(IRB.CreateICmpNE(Total, IRB.getInt64(0)));
+    Then = SplitBlockAndInsertIfThen(
+        NonZero, std::next(NonZero->getIterator()), /*Unreachable=*/false);
+  }
+  FunctionCallee Record = M.getOrInsertFunction(
+      HeapProfRecordStridedName, IRB.getVoidTy(), IntptrTy, IntptrTy, Int64Ty,
+      Int64Ty);
+  // The runtime saves what it uses: the caller keeps its registers (a loop
+  // in a leaf function stays free of saves and restores).
+  if (auto *Fn = dyn_cast<Function>(Record.getCallee())) {
+    Fn->setCallingConv(CallingConv::PreserveAll);
+    Fn->setDoesNotThrow();
+  }
+  uint64_t Granularity = ~Mapping.Mask + 1;
+  for (auto [W, StartV] : zip(G.Walks, G.Starts[ExitIdx])) {
+    IRBuilder<> TB(Then);
+    Value *First = TB.CreatePtrToInt(StartV, IntptrTy, "heapprof.walk.first");
+    // The walk stays in its first granule if it makes no more accesses than
+    // fit between its start and that granule's end (upwards) or start
+    // (downwards): tested against a bound computed from the start alone.
+    uint64_t Step = W.Stride > 0 ? W.Stride : -(uint64_t)W.Stride;
+    Value *Off = TB.CreateAnd(First, Granularity - 1);
+    Value *InFirst =
+        W.Stride > 0
+            ? TB.CreateUDiv(
+                  TB.CreateSub(ConstantInt::get(IntptrTy, Granularity + Step - 1),
+                               Off),
+                  ConstantInt::get(IntptrTy, Step))
+            : TB.CreateAdd(TB.CreateUDiv(Off, ConstantInt::get(IntptrTy, Step)),
+                           ConstantInt::get(IntptrTy, 1));
+    Value *InFirstW = W.Weight == 1 ? InFirst
+                                    : TB.CreateMul(InFirst, ConstantInt::get(
+                                                                IntptrTy, W.Weight));
+    Value *TotalI = TB.CreateZExtOrTrunc(Total, IntptrTy);
+    Value *OneGranule =
+        TB.CreateICmpULE(TotalI, InFirstW, "heapprof.walk.short");
+    Instruction *FastT, *SlowT;
+    SplitBlockAndInsertIfThenElse(OneGranule, Then->getIterator(), &FastT,
+                                  &SlowT);
+    IRBuilder<> FB(FastT);
+    emitIncrement(FB, StartV, /*IsWrite=*/false, Total);
+    // Two granules, inline too, when the step divides the granule (then
+    // the second holds Granularity / Step accesses unless the walk ends in
+    // it) or is at least a granule (one access each): the first gets its
+    // share, the one of the first access after it the rest.
+    if (isPowerOf2_64(Step) || Step >= Granularity) {
+      IRBuilder<> SB2(SlowT);
+      uint64_t InSecond = Step >= Granularity ? 1 : Granularity / Step;
+      Value *Bound = SB2.CreateAdd(
+          InFirstW, ConstantInt::get(IntptrTy, InSecond * W.Weight));
+      Value *TwoGranules =
+          SB2.CreateICmpULE(TotalI, Bound, "heapprof.walk.two");
+      Instruction *TwoT, *CallT;
+      SplitBlockAndInsertIfThenElse(TwoGranules, SlowT->getIterator(), &TwoT,
+                                    &CallT);
+      IRBuilder<> TwoB(TwoT);
+      emitIncrement(TwoB, StartV, /*IsWrite=*/false, InFirstW);
+      Value *Second = TwoB.CreateGEP(
+          TwoB.getInt8Ty(), StartV,
+          TwoB.CreateMul(InFirst, ConstantInt::get(IntptrTy, W.Stride)));
+      emitIncrement(TwoB, Second, /*IsWrite=*/false,
+                    TwoB.CreateSub(TotalI, InFirstW));
+      SlowT = CallT;
+    }
+    // Beyond two granules, the common walk (weight 1, a step that divides
+    // the granule) over up to ClStridedInlineGranules granules is recorded
+    // inline too, as the
+    // runtime would: the lowest granule gets the accesses from the lowest
+    // address to its end, every granule between the lowest and the highest
+    // Granularity / Step, and the highest the rest.  For a walk of a few
+    // granules a call costs more than the updates it saves.
+    if (W.Weight == 1 && isPowerOf2_64(Step) && Step < Granularity) {
+      IRBuilder<> LB(SlowT);
+      Value *Span = LB.CreateMul(LB.CreateSub(TotalI, LB.getInt64(1)),
+                                 ConstantInt::get(IntptrTy, Step));
+      Value *Lo = W.Stride > 0 ? First : LB.CreateSub(First, Span);
+      Value *Hi = LB.CreateAdd(Lo, Span, "heapprof.walk.hi");
+      auto CounterOf = [&](IRBuilder<> &B, Value *A) {
+        return B.CreateAdd(
+            B.CreateLShr(B.CreateAnd(A, Mapping.Mask), Mapping.Scale),
+            ShadowBase);
+      };
+      auto AddTo = [&](IRBuilder<> &B, Value *CounterInt, Value *N) {
+        Value *Ptr = B.CreateIntToPtr(CounterInt, PtrTy);
+        LoadInst *Old = B.CreateLoad(Int64Ty, Ptr, "heapprof.count");
+        markNoSanitize(Old);
+        markNoSanitize(B.CreateStore(B.CreateAdd(Old, N), Ptr));
+      };
+      uint64_t CounterBytes = Granularity >> Mapping.Scale;
+      Value *C0 = CounterOf(LB, Lo), *C1 = CounterOf(LB, Hi);
+      Value *Inner = LB.CreateSub(C1, C0); // counter bytes past C0's
+      Value *Short = LB.CreateICmpULE(
+          Inner, ConstantInt::get(IntptrTy,
+                                  CounterBytes * (ClStridedInlineGranules - 1)),
+          "heapprof.walk.few");
+      Instruction *InlineT, *CallT;
+      SplitBlockAndInsertIfThenElse(Short, SlowT->getIterator(), &InlineT,
+                                    &CallT);
+      IRBuilder<> IB(InlineT);
+      uint64_t Per = Granularity / Step;
+      Value *InLo = IB.CreateAdd(
+          IB.CreateLShr(
+              IB.CreateSub(ConstantInt::get(IntptrTy, Granularity - 1),
+                           IB.CreateAnd(Lo, Granularity - 1)),
+              Log2_64(Step)),
+          ConstantInt::get(IntptrTy, 1));
+      Value *Middle =
+          IB.CreateSub(IB.CreateLShr(Inner, Log2_64(CounterBytes)),
+                       ConstantInt::get(IntptrTy, 1));
+      AddTo(IB, C0, InLo);
+      AddTo(IB, C1,
+            IB.CreateSub(IB.CreateSub(TotalI, InLo),
+                         IB.CreateMul(Middle, ConstantInt::get(IntptrTy, Per))));
+      Value *FirstMid =
+          IB.CreateAdd(C0, ConstantInt::get(IntptrTy, CounterBytes));
+      Value *Any = IB.CreateICmpULT(FirstMid, C1);
+      BasicBlock *Head = InlineT->getParent();
+      Instruction *LoopT = SplitBlockAndInsertIfThen(
+          Any, InlineT->getIterator(), /*Unreachable=*/false);
+      BasicBlock *LoopBB = LoopT->getParent();
+      BasicBlock *Tail = LoopT->getSuccessor(0);
+      IRBuilder<> PB(LoopBB, LoopBB->begin());
+      PHINode *P = PB.CreatePHI(IntptrTy, 2, "heapprof.walk.counter");
+      IRBuilder<> MB(LoopT);
+      AddTo(MB, P, ConstantInt::get(IntptrTy, Per));
+      Value *Next = MB.CreateAdd(P, ConstantInt::get(IntptrTy, CounterBytes));
+      P->addIncoming(FirstMid, Head);
+      P->addIncoming(Next, LoopBB);
+      MB.CreateCondBr(MB.CreateICmpULT(Next, C1), LoopBB, Tail);
+      LoopT->eraseFromParent();
+      SlowT = CallT;
+    }
+    IRBuilder<> SB(SlowT);
+    CallInst *Call = SB.CreateCall(
+        Record, {First, ConstantInt::get(IntptrTy, W.Stride), Total,
+                 SB.getInt64(W.Weight)});
+    Call->setCallingConv(CallingConv::PreserveAll);
+    ++NumCounterUpdates;
+  }
+}
+
 void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   Instruction *InsertBefore = U.InsertPt;
   if (U.LaneMask) {
@@ -956,11 +1497,22 @@ bool HeapProfiler::instrumentFunction(Function &F,
   if (ClHoistLoopInvariant && !ClUseCallbacks && !Updates.empty())
     accumulateInLoops(F, FAM, Updates, Exits);
 
+  // Phase 1d: record the walks of constant-stride addresses at the exits
+  // of their loops (the same shape of loop; the updates left are the ones
+  // phase 1c kept).
+  SmallVector<StridedGroup, 4> Walks;
+  if (ClStridedLoops && !ClUseCallbacks && !Updates.empty())
+    recordStridedWalks(F, FAM, Updates, Walks);
+
   // Phase 2: emit.
-  if ((!Updates.empty() || !Exits.empty()) && !ClUseCallbacks)
+  if ((!Updates.empty() || !Exits.empty() || !Walks.empty()) &&
+      !ClUseCallbacks)
     loadShadowBase(F);
   for (const ExitUpdate &E : Exits)
     emitExitUpdate(E);
+  for (const StridedGroup &G : Walks)
+    for (size_t X = 0; X < G.Exits.size(); ++X)
+      emitStridedExit(G, X);
   for (const CounterUpdate &U : Updates)
     emitUpdate(U);
   for (MemIntrinsic *MI : MemIntrinsics)
