@@ -468,53 +468,62 @@ enum { REPLAY_AT_HI, REPLAY_CHANGED, REPLAY_STOP, REPLAY_END };
 static HP_NOINLINE int memo_replay(u32 *at, u32 hi, u32 base, u32 jf,
                                    uptr *pcs, u32 *np, u32 max, bool fold,
                                    uptr stack_top, walk_rec_t *rec) {
-  memo_frame_t *m = memo.m;
-  u32 s = *at, n = *np;
+  memo_frame_t *m = memo.m, *f = m + *at, *end = m + hi;
+  u32 n = *np;
   int why = REPLAY_AT_HI;
-  for (; s < hi; s++) {
-    memo_frame_t *f = &m[s];
-    uptr ra = f->ra, nsp = f[1].sp;
+  /* rel: how far f is above jf (negative: below it). */
+  for (s64 rel = (s64)*at - jf; f < end; f++, rel++) {
+    uptr nsp = f[1].sp;
     u8 fl = f->fl;
-    if (HP_UNLIKELY(fl & STEP_TAIL) &&
-        tail_here(ra, f->bp, f->sp, stack_top, n, max, s - base, rec)) {
-      why = REPLAY_END;
-      break;
-    }
-    uptr v = *(const uptr *)(nsp - sizeof(uptr)), w = f[1].bp;
-    uptr rbp_at = nsp + (uptr)(s64)f->off;
-    if (HP_LIKELY(fl & STEP_READS_BP)) {
-      w = *(const uptr *)rbp_at;
-      if (HP_UNLIKELY(w != f[1].bp)) {
-        why = REPLAY_CHANGED;
+    if (HP_LIKELY(fl == (STEP_FP | STEP_READS_BP) && !rec &&
+                  *(const uptr *)(nsp - sizeof(uptr)) == f[1].ra &&
+                  *(const uptr *)(nsp - 2 * sizeof(uptr)) == f[1].bp)) {
+      /* The frame-pointer step, its words unchanged. */
+    } else {
+      u32 s = (u32)(f - m);
+      if ((fl & STEP_TAIL) && tail_here(f->ra, f->bp, f->sp, stack_top, n,
+                                        max, s - base, rec)) {
+        why = REPLAY_END;
         break;
       }
-    }
-    if (HP_UNLIKELY(v != f[1].ra)) {
-      if (s + 1 == hi || !memo_rejoin(f + 1, v)) {
-        why = REPLAY_CHANGED;
-        break;
+      uptr v = *(const uptr *)(nsp - sizeof(uptr)), w = f[1].bp;
+      uptr rbp_at = nsp + (uptr)(s64)f->off;
+      if (fl & STEP_READS_BP) {
+        w = *(const uptr *)rbp_at;
+        if (w != f[1].bp) {
+          why = REPLAY_CHANGED;
+          break;
+        }
       }
-      jf = s + 2;
-    }
-    if (rec) {
-      rec_put(rec, nsp - sizeof(uptr), v);
-      if (fl & STEP_READS_BP)
-        rec_put(rec, rbp_at, w);
+      if (v != f[1].ra) {
+        if (s + 1 == hi || !memo_rejoin(f + 1, v)) {
+          why = REPLAY_CHANGED;
+          break;
+        }
+        jf = s + 2;
+        rel = -2;
+      }
+      if (rec) {
+        rec_put(rec, nsp - sizeof(uptr), v);
+        if (fl & STEP_READS_BP)
+          rec_put(rec, rbp_at, w);
+      }
     }
     u32 d = f->dist;
-    if (fold && s < jf + HP_FOLD_WINDOW && (s < jf || d > s - jf)) {
-      d = memo_dist(m, base, s < jf ? s : jf, s, ra);
+    if (HP_UNLIKELY(rel < HP_FOLD_WINDOW) && fold && (rel < 0 || d > rel)) {
+      u32 s = (u32)(f - m);
+      d = memo_dist(m, base, rel < 0 ? s : jf, s, f->ra);
       f->dist = (u8)d;
     }
     if (d > HP_FOLD_WINDOW) {
-      pcs[n++] = ra - 1;
+      pcs[n++] = f->ra - 1;
       if (n >= max) {
         why = REPLAY_STOP;
         break;
       }
     }
   }
-  *at = s;
+  *at = (u32)(f - m);
   *np = n;
   return why;
 }
