@@ -35,12 +35,6 @@ typedef struct hp_stack {
 #define HP_MAX_WALK 256
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
 
-/* hp_unwind's walk through the thread's walk memo (heapprof_stack.c): the
- * same PCs, the frames the previous walk of this thread shared checked
- * word by word instead of walked.  What hp_stack_id walks with (it also
- * records the main thread's tail, which this alone does not). */
-u32 hp_unwind_memo(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
-
 /* The stack id (heapprof_stackdepot.h) of the stack hp_unwind(pcs, max,
  * fp, stack_top, fold) would give, through a cache that answers without
  * the walk when every word such a walk read from the same fp is unchanged
