@@ -39,7 +39,7 @@ static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
 /* The folding table: where each PC was last walked, so that most frames
  * are judged by one comparison instead of eight.  Positions count the
  * frames of all the thread's walks (a walk's frame t is at base + t, the
- * next walk's base HP_FOLD_WINDOW past its last frame, so no walk sees
+ * next walk's base HP_FOLD_WINDOW + 1 past its last frame, so no walk sees
  * another's frames in its window); a slot, indexed by a hash of the PC,
  * holds the PC and position of the last frame stored there, and every
  * frame a table walk takes is stored.  So a slot holding pc has pc's last
@@ -48,9 +48,10 @@ static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
  * frames back, pc's is further back, outside the window, not a repeat;
  * otherwise pc may have been pushed out by a PC of the window, and the
  * ring decides (binary trees: 5 % of frames, their few return addresses
- * rarely share a slot).  Per thread; a walk in a signal
- * handler that interrupted a table walk finds busy set and folds with the
- * ring alone, leaving the table alone. */
+ * rarely share a slot).  Per thread, written only by its own table walks
+ * (busy set around each): a walk in a signal handler that interrupted one
+ * finds busy set and folds with the ring alone, leaving the table alone.
+ * Valid zero-initialised: no frame's PC is 0. */
 #define FOLD_TAB_BITS 6
 static HP_TLS struct {
   bool busy;
