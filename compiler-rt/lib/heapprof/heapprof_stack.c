@@ -36,12 +36,53 @@ static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
   return (m[0] | m[1]) != 0;
 }
 
+/* The folding table: where each PC was last walked, so that most frames
+ * are judged by one comparison instead of eight.  Positions count the
+ * frames of all the thread's walks (a walk's frame t is at base + t, the
+ * next walk's base HP_FOLD_WINDOW + 1 past its last frame, so no walk sees
+ * another's frames in its window); a slot, indexed by a hash of the PC,
+ * holds the PC and position of the last frame stored there, and every
+ * frame a table walk takes is stored.  So a slot holding pc has pc's last
+ * position: a repeat iff it is within the window.  A slot holding another
+ * PC holds one stored after pc's last position: if that was 8 or more
+ * frames back, pc's is further back, outside the window, not a repeat;
+ * otherwise pc may have been pushed out by a PC of the window, and the
+ * ring decides (binary trees: 5 % of frames, their few return addresses
+ * rarely share a slot).  Per thread, written only by its own table walks
+ * (busy set around each): a walk in a signal handler that interrupted one
+ * finds busy set and folds with the ring alone, leaving the table alone.
+ * Valid zero-initialised: no frame's PC is 0. */
+#define FOLD_TAB_BITS 6
+static HP_TLS struct {
+  bool busy;
+  u64 next; /* the next walk's base */
+  uptr pc[1u << FOLD_TAB_BITS];
+  u64 at[1u << FOLD_TAB_BITS];
+} fold_tab;
+
+static HP_ALWAYS_INLINE bool fold_repeat_tab(fold_t *ring, u32 walked,
+                                             uptr pc, u64 pos) {
+  u32 h = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - FOLD_TAB_BITS));
+  uptr last = fold_tab.pc[h];
+  u64 dist = pos - fold_tab.at[h];
+  fold_tab.pc[h] = pc;
+  fold_tab.at[h] = pos;
+  if (HP_LIKELY(last == pc || dist >= HP_FOLD_WINDOW)) {
+    ring->s[walked % HP_FOLD_WINDOW] = pc;
+    return last == pc && dist <= HP_FOLD_WINDOW;
+  }
+  return fold_repeat(ring, walked, pc);
+}
+
 /* One step of either walk: keeps pc unless it folds as a repeat; false
- * when the walk must stop (max frames kept, or HP_MAX_WALK walked). */
+ * when the walk must stop (max frames kept, or HP_MAX_WALK walked).  With
+ * tab, folds through the folding table, this walk's frames at base on. */
 static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
                                         fold_t *ring, u32 *walked, uptr pc,
-                                        bool fold) {
-  bool repeat = fold && fold_repeat(ring, *walked, pc);
+                                        bool fold, bool tab, u64 base) {
+  bool repeat = fold && (tab ? fold_repeat_tab(ring, *walked, pc,
+                                               base + *walked)
+                             : fold_repeat(ring, *walked, pc));
   ++*walked;
   if (!repeat) {
     pcs[(*n)++] = pc;
@@ -68,7 +109,7 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold, false, 0))
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -200,13 +241,14 @@ static HP_NOINLINE void tail_publish(const walk_tail_t *trk) {
 
 static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
                                  bool fold, walk_rec_t *rec,
-                                 walk_tail_t *trk) {
+                                 walk_tail_t *trk, bool tab) {
   u32 n = 0, walked = 0;
   fold_t ring;
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
   if (fold)
     fold_init(&ring);
+  u64 base = tab ? fold_tab.next : 0;
   uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
        sp = fp + 2 * sizeof(uptr);
   bool reached_end = false;
@@ -272,7 +314,7 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
     }
-    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold, tab, base))
       break;
     if (trk && trk->active)
       trk->k++;
@@ -280,6 +322,8 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     bp = next_bp;
     sp = next_sp;
   }
+  if (tab)
+    fold_tab.next = base + walked + HP_FOLD_WINDOW;
   if (reached_end) {
     uptr lo = hp_cfi_libc_lo,
          hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
@@ -305,14 +349,29 @@ static HP_NOINLINE u32 walk_tracked(uptr *pcs, u32 max, uptr fp,
     __atomic_compare_exchange_n(&tail_state, &s, 3, false, __ATOMIC_RELAXED,
                                 __ATOMIC_RELAXED);
   }
-  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk)
-             : walk(pcs, max, fp, stack_top, fold, NULL, &trk);
+  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk, false)
+             : walk(pcs, max, fp, stack_top, fold, NULL, &trk, false);
+}
+
+/* The walk, folding through the folding table unless a walk this signal
+ * handler interrupted is using it. */
+static HP_ALWAYS_INLINE u32 walk_fast(uptr *pcs, u32 max, uptr fp,
+                                      uptr stack_top, bool fold,
+                                      walk_rec_t *rec) {
+  if (!fold || fold_tab.busy)
+    return walk(pcs, max, fp, stack_top, fold, rec, NULL, false);
+  fold_tab.busy = true;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  u32 n = walk(pcs, max, fp, stack_top, true, rec, NULL, true);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  fold_tab.busy = false;
+  return n;
 }
 
 u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
   if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
     return walk_tracked(pcs, max, fp, stack_top, fold, NULL);
-  return walk(pcs, max, fp, stack_top, fold, NULL, NULL);
+  return walk_fast(pcs, max, fp, stack_top, fold, NULL);
 }
 
 static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
@@ -320,7 +379,7 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
                                      walk_rec_t *rec) {
   if (HP_UNLIKELY(!__atomic_load_n(&tail_state, __ATOMIC_RELAXED)))
     return walk_tracked(pcs, max, fp, stack_top, fold, rec);
-  return walk(pcs, max, fp, stack_top, fold, rec, NULL);
+  return walk_fast(pcs, max, fp, stack_top, fold, rec);
 }
 
 /* ------------------------------------------------- the stack-id cache

@@ -11,6 +11,14 @@
  * lock.  Insertions (a stack seen for the first time: rare once a program
  * warms up) take one global lock, re-walk the chain and publish the new
  * head with a release store; one lock is also what fork() must hold.
+ *
+ * In front, per thread: the ids of its recent stacks, direct-mapped on a
+ * cheap hash of the size and three PCs (the first two and the last, which
+ * tell binary trees' few folded stacks apart).  A slot's id is only a
+ * guess, checked against that id's entry, PC by PC: a stale slot, or one a
+ * signal handler overwrote in the middle of a put, costs a lookup, never a
+ * wrong id.  It saves the full hash and the bucket's cache miss when a
+ * thread's stacks are few, as a folding program's are.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -81,7 +89,32 @@ static entry_t *arena_alloc(size_t bytes) {
   return e;
 }
 
+#define FRONT_BITS 5
+static HP_TLS u32 front[1u << FRONT_BITS];
+
+static HP_ALWAYS_INLINE u32 front_slot(const uptr *pcs, u32 size) {
+  u64 k = size;
+  if (size)
+    k ^= pcs[0] ^ pcs[size > 1] * 3 ^ pcs[size - 1] * 5;
+  return (u32)((k * 0x9E3779B97F4A7C15ull) >> (64 - FRONT_BITS));
+}
+
+static HP_NOINLINE u32 put(const uptr *pcs, u32 size);
+
 u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
+  u32 slot = front_slot(pcs, size);
+  u32 id = front[slot];
+  if (HP_LIKELY(id)) {
+    entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
+    if (HP_LIKELY(e && e->size == size && same(e->pcs, pcs, size)))
+      return id;
+  }
+  id = put(pcs, size);
+  front[slot] = id;
+  return id;
+}
+
+static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
   u64 hash = hp_stack_hash(pcs, size);
   uptr *b = &buckets[hash & ((1u << BUCKET_BITS) - 1)];
   uptr head = __atomic_load_n(b, __ATOMIC_ACQUIRE);

@@ -3,6 +3,9 @@
  * the stack, and never reads outside [fp, top). */
 #include "hp_test.h"
 
+#include <signal.h>
+#include <sys/time.h>
+
 /* The folding rule written out plainly: drop pcs[i] if it equals one of
  * the (up to) 8 walked PCs before it. */
 static u32 fold_reference(const uptr *in, u32 n, uptr *out) {
@@ -15,6 +18,39 @@ static u32 fold_reference(const uptr *in, u32 n, uptr *out) {
       out[k++] = in[i];
   }
   return k;
+}
+
+/* A fake stack of n frames with the given return addresses - 1 (frame
+ * n-1's caller is at the returned top, so n-1 frames are walked). */
+static uptr fake_build(uptr *st, const uptr *pcs, u32 n) {
+  for (u32 f = 0; f < n; f++) {
+    st[f * 4] = (uptr)&st[f * 4 + 4];
+    st[f * 4 + 1] = pcs[f] + 1;
+  }
+  return (uptr)&st[4 * n];
+}
+
+/* Does the folding walk from st keep what the plain rule keeps of the
+ * frames it walks? */
+static bool fold_agrees(uptr *st, uptr top, u32 max) {
+  uptr plain[64], want[64], got[64];
+  u32 np = hp_unwind(plain, 64, (uptr)st, top, false);
+  u32 nw = fold_reference(plain, np, want);
+  if (nw > max)
+    nw = max;
+  u32 ng = hp_unwind(got, max, (uptr)st, top, true);
+  return ng == nw && !hp_memcmp(got, want, nw * sizeof(uptr));
+}
+
+/* Walks in a signal handler, on their own fake stack, while the thread is
+ * in the middle of its own folding walks or between them. */
+static uptr sig_st[4 * 40 + 8], sig_top;
+static volatile sig_atomic_t sig_walks, sig_bad;
+static void on_alarm(int sig) {
+  (void)sig;
+  if (!fold_agrees(sig_st, sig_top, 30))
+    sig_bad++;
+  sig_walks++;
 }
 
 /* What hp_stack_id must answer: the depot id of hp_unwind's stack. */
@@ -145,6 +181,82 @@ int main(void) {
                 nw1);
       EXPECT(!hp_memcmp(got, want, nw1 * sizeof(uptr)));
     }
+  }
+  /* The folding table (a slot per hashed PC, with the PC's last position
+   * across the thread's walks): the same as the plain rule whatever the
+   * table holds from earlier walks.  Stacks of up to 200 distinct PCs (more
+   * than the table's 64 slots: PCs share slots, push each other out within
+   * the window), walks of other stacks in between, limits. */
+  {
+    enum { N = 60 };
+    static uptr st[4 * N + 8];
+    uptr pcs[N];
+    u64 x = 0x5851F42D4C957F2Dull;
+    u32 bad = 0;
+    for (int round = 0; round < 3000; round++) {
+      u32 distinct = 2 + (u32)(round % 200);
+      for (u32 i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        pcs[i] = 0x600000 + ((x >> 33) % distinct) * 0x18;
+      }
+      u32 n = 2 + (u32)((x >> 20) % (N - 1));
+      uptr top = fake_build(st, pcs, n);
+      u32 max = (x >> 45) % 4 ? 64 : 1 + (u32)((x >> 50) % 40);
+      bad += !fold_agrees(st, top, max);
+    }
+    EXPECT_EQ(bad, 0);
+    /* One walk's frames are not in the next one's window: a walk ending
+     * with X, then one starting with X keeps it. */
+    enum { X = 0x610000, Y = 0x610100, Z = 0x610200, W = 0x610300 };
+    uptr a[] = {Y, X, W}, b[] = {X, Z, W};
+    uptr got[8];
+    uptr top = fake_build(st, a, 3);
+    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, top, true), 2);
+    EXPECT(got[1] == X);
+    top = fake_build(st, b, 3);
+    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, top, true), 2);
+    EXPECT(got[0] == X && got[1] == Z);
+    /* X 8 frames after X folds, 9 after it does not (a folded frame
+     * still counts as walked: the third X, 2 after the second, folds). */
+    uptr c[] = {X, 0x620000, 0x620100, 0x620200, 0x620300, 0x620400,
+                0x620500, 0x620600, X, 0x620700, X, W};
+    uptr got2[16];
+    top = fake_build(st, c, 12);
+    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, top, true), 9);
+    EXPECT(got2[7] == 0x620600 && got2[8] == 0x620700);
+    uptr d[] = {X, 0x620000, 0x620100, 0x620200, 0x620300, 0x620400,
+                0x620500, 0x620600, 0x620700, X, W};
+    top = fake_build(st, d, 11);
+    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, top, true), 10);
+    EXPECT(got2[9] == X);
+    /* Signal handlers walking in the middle of the thread's walks. */
+    uptr sp[40];
+    for (u32 i = 0; i < 40; i++)
+      sp[i] = 0x630000 + (i % 7) * 0x18 + (i % 3) * 0x1000;
+    sig_top = fake_build(sig_st, sp, 40);
+    struct sigaction sa;
+    hp_memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, 50}, {0, 50}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    bad = 0;
+    for (int round = 0; round < 200000 && (round < 20000 || sig_walks < 200);
+         round++) {
+      u32 distinct = 2 + (u32)(round % 90);
+      for (u32 i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        pcs[i] = 0x600000 + ((x >> 33) % distinct) * 0x18;
+      }
+      top = fake_build(st, pcs, N);
+      bad += !fold_agrees(st, top, 64);
+    }
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &off, NULL);
+    signal(SIGALRM, SIG_DFL);
+    EXPECT_EQ(bad, 0);
+    EXPECT(sig_walks > 0);
+    EXPECT_EQ(sig_bad, 0);
   }
   /* The stack-id cache: the same answer as walking, whatever changed
    * above the entry frame since the last walk from it. */

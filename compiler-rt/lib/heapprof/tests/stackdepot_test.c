@@ -44,6 +44,35 @@ int main(void) {
   EXPECT(hp_stackdepot_get(hp_stackdepot_count() + 1000, &n) == NULL);
   EXPECT_EQ(hp_stackdepot_count(), before + 4);
 
+  /* Stacks the per-thread front cache cannot tell apart (the same size,
+   * first two and last PCs: one slot), interleaved, and stacks of other
+   * sizes in between: each keeps its own id. */
+  {
+    uptr s[6][5];
+    u32 sid[6];
+    for (u32 k = 0; k < 6; k++) {
+      uptr v[5] = {0x7000, 0x7100, 0x7200 + k, 0x7300 + k * 2, 0x7400};
+      hp_memcpy(s[k], v, sizeof(v));
+      sid[k] = hp_stackdepot_put(s[k], 5);
+    }
+    u32 distinct = 0;
+    for (u32 k = 0; k < 6; k++)
+      for (u32 j = 0; j < k; j++)
+        distinct += sid[j] != sid[k];
+    EXPECT_EQ(distinct, 15);
+    u32 wrong = 0;
+    for (u32 r = 0; r < 600; r++) {
+      u32 k = (r * 5 + r / 7) % 6;
+      wrong += hp_stackdepot_put(s[k], 5) != sid[k];
+      wrong += hp_stackdepot_put(s[k], 4) == sid[k]; /* a prefix */
+      wrong += hp_stackdepot_put(a, 3) != ia;
+    }
+    EXPECT_EQ(wrong, 0);
+    u32 m;
+    const uptr *p3 = hp_stackdepot_get(sid[3], &m);
+    EXPECT(p3 && m == 5 && p3[2] == 0x7203 && p3[3] == 0x7306);
+  }
+
   pthread_t th[4];
   u32 mid = hp_stackdepot_count();
   for (uptr t = 0; t < 4; t++)
