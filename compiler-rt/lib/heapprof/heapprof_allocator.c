@@ -353,8 +353,10 @@ static const char *kind_free_name(u8 k) {
          : k == HP_ALLOC_NEW_ARRAY ? "operator delete []" : "free";
 }
 
-/* Fills a chunk event from a header whose word 0 was w. */
-static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
+/* Fills a chunk event from a header whose word 0 was w.  Inline: every
+ * profiled free builds one for hp_hib_cache_add_event, which mostly reads
+ * only some of its fields. */
+static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
                         uptr user_beg, uptr size, u32 now_ms, u32 now_cpu) {
   hp_shadow_scan_t s;
   hp_shadow_scan(user_beg, size, &s);
