@@ -2,7 +2,7 @@
  *
  * Part of heapprof.  What every malloc/free does besides finding a block:
  *
- *   allocate: RDTSC (timestamp), sched_getcpu -> unwind into a stack buffer ->
+ *   allocate: coarse clock (timestamp), cpu -> unwind into a stack buffer ->
  *     StackDepot id -> block -> header -> zero the chunk's shadow counters
  *     -> publish state ALLOCATED.
  *   free: validate the pointer against the allocator's own metadata (never
@@ -609,11 +609,16 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {
-  if (HP_FOREIGN_HOOK())
+  bool plain = __atomic_load_n(&hp_alloc_plain, __ATOMIC_ACQUIRE);
+  if (!plain && HP_FOREIGN_HOOK())
     return hp_foreign_realloc(p, size, fp);
+  /* realloc(NULL, n) is how some programs allocate (Lua's allocator does
+   * nothing else): the plain path too. */
   if (!p)
-    return allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false, HP_OP_REALLOC,
-                    NULL, true);
+    return plain ? allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
+                            HP_OP_REALLOC, NULL, false)
+                 : allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
+                            HP_OP_REALLOC, NULL, true);
   if (size == 0) {
     /* glibc: realloc(p, 0) frees p and returns NULL. */
     deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_REALLOC, true);

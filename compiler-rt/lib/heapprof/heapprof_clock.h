@@ -2,8 +2,9 @@
  *
  * Part of heapprof.  Timestamps are milliseconds since init from the coarse
  * clock (CLOCK_MONOTONIC_COARSE, a vDSO read without RDTSC: RDTSC is a
- * 23.5 ns VM trap on some hosts, twice per malloc/free pair), and the cpu
- * comes from sched_getcpu().  The coarse clock ticks every res_ms (4 ms at
+ * 23.5 ns VM trap on some hosts, twice per malloc/free pair; called at the
+ * vDSO's own entry, not through glibc's wrapper), and the cpu comes from
+ * the thread's rseq area (hp_cpu_id).  The coarse clock ticks every res_ms (4 ms at
  * HZ=250), so a start is read as hp_now_ms() (never after the true time)
  * and an end as hp_end_ms(hp_now_ms()) (never before it): a measured
  * lifetime is at least the true one and at most 2 res_ms more.  The TSC is

@@ -57,6 +57,20 @@ int main(void) {
   EXPECT_EQ(r[39], HP_JUNK_ALLOC);
   free(r);
   EXPECT_EQ(r[8], HP_JUNK_FREE); /* the header's 32 bytes come before */
+  /* realloc(NULL, n) allocates on the same two paths. */
+  unsigned char *a = realloc(NULL, 40);
+  EXPECT(a == p);
+  EXPECT_EQ(a[0], HP_JUNK_ALLOC);
+  hp_memset(a, 0x22, 40);
+  hp_flags.junk_fill = false;
+  hp_allocator_init_plain();
+  free(a); /* plain: no junk */
+  unsigned char *b = realloc(NULL, 40);
+  EXPECT(b == p);
+  EXPECT_EQ(b[0], 0x22);
+  free(b);
+  hp_flags.junk_fill = true;
+  hp_allocator_init_plain();
   hp_flags.junk_fill = false;
   hp_allocator_init_plain();
   EXPECT(hp_alloc_plain);
