@@ -126,7 +126,10 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
     hp_hib_add_head(slot, e);
     k->n++;
   } else {
-    hp_hib_cache_add_locked(c, t, e);
+    /* A copy, so that the caller's event never has its address taken on
+     * the common path and can live in registers. */
+    hp_chunk_event_t copy = *e;
+    hp_hib_cache_add_locked(c, t, &copy);
   }
   hp_spin_unlock(&c->lock);
 }
