@@ -146,10 +146,9 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   if (align < HP_MIN_ALIGNMENT)
     align = HP_MIN_ALIGNMENT;
+  uptr max_mb = (uptr)hp_flags.max_allocation_size_mb;
   if (HP_UNLIKELY(size > HP_MAX_ALLOCATION ||
-                  GENERAL(general, hp_flags.max_allocation_size_mb &&
-                                       size > (uptr)hp_flags.max_allocation_size_mb
-                                                  << 20)))
+                  GENERAL(general, max_mb && size > max_mb << 20)))
     return hp_allocation_failed(size, fp, "allocation-size-too-big", kind);
   /* A valid but impossible alignment (posix_memalign(&p, 1ull << 62, n)):
    * ENOMEM, as glibc and POSIX have it. */
@@ -387,8 +386,10 @@ static const char *kind_free_name(u8 k) {
 /* Fills a chunk event from a header whose word 0 was w.  Inline: every
  * profiled free builds one for hp_hib_cache_add_event, which mostly reads
  * only some of its fields. */
-static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
-                        uptr user_beg, uptr size, u32 now_ms, u32 now_cpu) {
+static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
+                                         hp_chunk_header_t *h, u32 w,
+                                         uptr user_beg, uptr size, u32 now_ms,
+                                         u32 now_cpu) {
   hp_shadow_scan_t s;
   hp_shadow_scan(user_beg, size, &s);
   e->stack_id = h->alloc_context_id;
