@@ -2,7 +2,7 @@
  *
  * Part of heapprof.  What every malloc/free does besides finding a block:
  *
- *   allocate: RDTSC (timestamp), sched_getcpu -> unwind into a stack buffer ->
+ *   allocate: coarse clock (timestamp), cpu -> unwind into a stack buffer ->
  *     StackDepot id -> block -> header -> zero the chunk's shadow counters
  *     -> publish state ALLOCATED.
  *   free: validate the pointer against the allocator's own metadata (never
@@ -28,6 +28,28 @@
 
 /* Larger requests fail like libc's would on this machine. */
 #define HP_MAX_ALLOCATION (1ull << 40)
+
+/* The plain path.  malloc/free test a dozen flags and states on every call
+ * for features that are off in the default mode (pmu_events,
+ * false_sharing, zero_fill, junk_fill, max_allocation_size_mb, op_classes=0,
+ * allocator=system|PATH, sampled mode, init not yet run).  hp_alloc_plain
+ * is set once init has run and found all of them off (their flags and
+ * states never change afterwards); then hp_allocate and hp_deallocate take
+ * allocate()/deallocate() with general=false, where every such test is
+ * compiled out, and otherwise the general form.  Written once by
+ * hp_allocator_init_plain (end of init), read by every call. */
+bool hp_alloc_plain;
+
+void hp_allocator_init_plain(void) {
+  bool plain = hp_rtl.inited && hp_foreign_state == HP_FOREIGN_OFF &&
+               !hp_pmu_on && !hp_flags.false_sharing && !hp_flags.zero_fill &&
+               !hp_flags.junk_fill && !hp_flags.max_allocation_size_mb &&
+               hp_flags.op_classes;
+  __atomic_store_n(&hp_alloc_plain, plain, __ATOMIC_RELEASE);
+}
+
+/* A test for a feature the plain path has off. */
+#define GENERAL(general, cond) ((general) && HP_UNLIKELY(cond))
 
 static HP_ALWAYS_INLINE u32 *word0(hp_chunk_header_t *h) { return (u32 *)h; }
 static HP_ALWAYS_INLINE u32 make_word0(u8 state, u8 memalign, u8 kind, u8 flags) {
@@ -73,17 +95,17 @@ static HP_ALWAYS_INLINE bool sample_cycles(bool profiling, u8 op) {
  * first thread the rest of the runtime's lazy setup).  The system calls
  * the call made (heapprof_syscalls.h) are charged to the class. */
 static HP_ALWAYS_INLINE void count_op(hp_thread_t *t, u8 op, bool large,
-                                      u32 block, u64 cycles) {
+                                      u32 block, u64 cycles, bool general) {
   bool sys = hp_sys_pending;
-  if (HP_UNLIKELY(!hp_flags.op_classes) && HP_LIKELY(!sys) &&
+  if (GENERAL(general, !hp_flags.op_classes) && HP_LIKELY(!sys) &&
       HP_LIKELY(!hp_pmu_on))
     return;
   u32 cls = HP_OPC_CLASS(op, large, block, hp_thread_count() > 1);
   if (HP_UNLIKELY(sys))
     hp_syscalls_charge(cls);
-  if (HP_UNLIKELY(hp_pmu_on))
+  if (GENERAL(general, hp_pmu_on))
     hp_pmu_end(cls);
-  if (HP_UNLIKELY(!hp_flags.op_classes))
+  if (GENERAL(general, !hp_flags.op_classes))
     return;
   hp_opclass_count(&t->opc, cls);
   if (HP_UNLIKELY(cycles) && t->stats.mallocs + t->stats.frees > 1)
@@ -111,10 +133,10 @@ static HP_ALWAYS_INLINE u64 alloc_call_cycles(hp_thread_t *t,
  * their own pages anyway. */
 static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                                        uptr fp, bool zero, bool cold, u8 op,
-                                       u32 *block_out) {
-  if (HP_UNLIKELY(!hp_rtl.inited))
+                                       u32 *block_out, bool general) {
+  if (GENERAL(general, !hp_rtl.inited))
     __heapprof_init();
-  if (HP_UNLIKELY(hp_pmu_on))
+  if (GENERAL(general, hp_pmu_on))
     hp_pmu_begin(op);
   /* profiling=0 (the allocator alone) reads no clock. */
   bool profiling = hp_flags.profiling;
@@ -124,9 +146,9 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   u32 cpu = HP_LIKELY(profiling) ? hp_cpu_id() : 0;
   if (align < HP_MIN_ALIGNMENT)
     align = HP_MIN_ALIGNMENT;
+  uptr max_mb = (uptr)hp_flags.max_allocation_size_mb;
   if (HP_UNLIKELY(size > HP_MAX_ALLOCATION ||
-                  (hp_flags.max_allocation_size_mb &&
-                   size > (uptr)hp_flags.max_allocation_size_mb << 20)))
+                  GENERAL(general, max_mb && size > max_mb << 20)))
     return hp_allocation_failed(size, fp, "allocation-size-too-big", kind);
   /* A valid but impossible alignment (posix_memalign(&p, 1ull << 62, n)):
    * ENOMEM, as glibc and POSIX have it. */
@@ -138,7 +160,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   if (HP_LIKELY(profiling)) {
     stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
                            hp_flags.fold_recursion);
-    if (HP_UNLIKELY(hp_flags.false_sharing))
+    if (GENERAL(general, hp_flags.false_sharing))
       fs_pos = hp_fshare_alloc(t->tid, stack_id, size);
   }
 
@@ -188,10 +210,10 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
    * every granule this chunk can own. */
   if (HP_LIKELY(profiling))
     hp_shadow_clear(user_beg, HP_MAX(block_end, user_beg + 1));
-  if (zero || hp_flags.zero_fill) {
+  if (zero || GENERAL(general, hp_flags.zero_fill)) {
     if (!fresh)
       hp_memset((void *)user_beg, 0, size);
-  } else if (HP_UNLIKELY(hp_flags.junk_fill)) {
+  } else if (GENERAL(general, hp_flags.junk_fill)) {
     hp_memset((void *)user_beg, HP_JUNK_ALLOC, size);
   }
   t->stats.mallocs++;
@@ -202,7 +224,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   h->alloc_cycles = 0;
   if (HP_LIKELY(profiling && op != HP_OP_IN_REALLOC))
     count_op(t, op, !c, fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED,
-             alloc_call_cycles(t, h, sampled, t0));
+             alloc_call_cycles(t, h, sampled, t0), general);
   if (block_out)
     *block_out = fresh ? HP_BLOCK_NEW : HP_BLOCK_REUSED;
   __atomic_store_n(word0(h),
@@ -215,18 +237,26 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   return (void *)user_beg;
 }
 
-void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+static HP_NOINLINE void *allocate_general(uptr size, uptr align, u8 kind,
+                                           uptr fp, bool zero) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_allocate(size, align, kind, fp, zero);
   return allocate(size, align, kind, fp, zero, false,
-                  hp_op_of_alloc(kind, align, zero), NULL);
+                  hp_op_of_alloc(kind, align, zero), NULL, true);
+}
+
+void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
+  if (HP_LIKELY(__atomic_load_n(&hp_alloc_plain, __ATOMIC_ACQUIRE)))
+    return allocate(size, align, kind, fp, zero, false,
+                    hp_op_of_alloc(kind, align, zero), NULL, false);
+  return allocate_general(size, align, kind, fp, zero);
 }
 
 void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_allocate(size, align, kind, fp, false);
   return allocate(size, align, kind, fp, false, hint < HP_COLD_HINT_LIMIT,
-                  HP_OP_NEW, NULL);
+                  HP_OP_NEW, NULL, true);
 }
 
 /* Where a pointer handed to free/realloc stands. */
@@ -353,9 +383,13 @@ static const char *kind_free_name(u8 k) {
          : k == HP_ALLOC_NEW_ARRAY ? "operator delete []" : "free";
 }
 
-/* Fills a chunk event from a header whose word 0 was w. */
-static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
-                        uptr user_beg, uptr size, u32 now_ms, u32 now_cpu) {
+/* Fills a chunk event from a header whose word 0 was w.  Inline: every
+ * profiled free builds one for hp_hib_cache_add_event, which mostly reads
+ * only some of its fields. */
+static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
+                                         hp_chunk_header_t *h, u32 w,
+                                         uptr user_beg, uptr size, u32 now_ms,
+                                         u32 now_cpu) {
   hp_shadow_scan_t s;
   hp_shadow_scan(user_beg, size, &s);
   e->stack_id = h->alloc_context_id;
@@ -377,13 +411,14 @@ static void chunk_event(hp_chunk_event_t *e, hp_chunk_header_t *h, u32 w,
 
 /* op: free or delete, realloc for realloc(p, 0), HP_OP_IN_REALLOC for a
  * moving realloc's free half. */
-static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
+static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
+                                        bool general) {
   if (!p)
     return;
   /* At a top of the heap: snapshot it while this chunk is still live. */
   if (HP_UNLIKELY(__atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
     hp_peak_at_top();
-  if (HP_UNLIKELY(hp_pmu_on))
+  if (GENERAL(general, hp_pmu_on))
     hp_pmu_begin(op);
   bool profiling = hp_flags.profiling;
   bool sampled = sample_cycles(profiling, op);
@@ -425,7 +460,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
   if (HP_LIKELY(profiling))
     chunk_event(&e, h, w, u, size, hp_end_ms(hp_now_ms()), cpu);
 
-  if (HP_UNLIKELY(hp_flags.junk_fill) && l.block)
+  if (GENERAL(general, hp_flags.junk_fill) && l.block)
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
   hp_thread_t *t = hp_thread_acquire();
@@ -448,17 +483,26 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op) {
     e.free_cycles = cycles;
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
     if (HP_LIKELY(op != HP_OP_IN_REALLOC))
-      count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles);
+      count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles, general);
   }
   hp_thread_release(t);
 }
 
-void hp_deallocate(void *p, u8 kind, uptr fp) {
+static HP_NOINLINE void deallocate_general(void *p, u8 kind, uptr fp) {
   if (p && HP_FOREIGN_HOOK()) {
     hp_foreign_free(p, kind, fp);
     return;
   }
-  deallocate(p, kind, fp, kind == HP_ALLOC_MALLOC ? HP_OP_FREE : HP_OP_DELETE);
+  deallocate(p, kind, fp, kind == HP_ALLOC_MALLOC ? HP_OP_FREE : HP_OP_DELETE,
+             true);
+}
+
+void hp_deallocate(void *p, u8 kind, uptr fp) {
+  if (HP_LIKELY(__atomic_load_n(&hp_alloc_plain, __ATOMIC_ACQUIRE)))
+    deallocate(p, kind, fp,
+               kind == HP_ALLOC_MALLOC ? HP_OP_FREE : HP_OP_DELETE, false);
+  else
+    deallocate_general(p, kind, fp);
 }
 
 /* realloc_in_place (phkmalloc keeps a chunk whose new size is in the same
@@ -555,7 +599,7 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   h->alloc_cycles = 0;
   if (HP_LIKELY(profiling))
     count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED,
-             alloc_call_cycles(t, h, sampled, t0));
+             alloc_call_cycles(t, h, sampled, t0), true);
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
                    __ATOMIC_RELEASE);
@@ -566,14 +610,19 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {
-  if (HP_FOREIGN_HOOK())
+  bool plain = __atomic_load_n(&hp_alloc_plain, __ATOMIC_ACQUIRE);
+  if (!plain && HP_FOREIGN_HOOK())
     return hp_foreign_realloc(p, size, fp);
+  /* realloc(NULL, n) is how some programs allocate (Lua's allocator does
+   * nothing else): the plain path too. */
   if (!p)
-    return allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false, HP_OP_REALLOC,
-                    NULL);
+    return plain ? allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
+                            HP_OP_REALLOC, NULL, false)
+                 : allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
+                            HP_OP_REALLOC, NULL, true);
   if (size == 0) {
     /* glibc: realloc(p, 0) frees p and returns NULL. */
-    deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_REALLOC);
+    deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_REALLOC, true);
     return NULL;
   }
   if (HP_UNLIKELY(hp_pmu_on))
@@ -617,18 +666,18 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
   u32 moved_block;
   void *n = allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
-                     HP_OP_IN_REALLOC, &moved_block);
+                     HP_OP_IN_REALLOC, &moved_block, true);
   if (!n)
     return NULL; /* p untouched, errno = ENOMEM */
   hp_chunk_header_t *nh = hp_chunk_header((uptr)n);
   bool large = !hp_primary_owns((uptr)n);
   hp_memcpy(n, p, HP_MIN(old, size)); /* zero/junk fill covered the rest */
-  deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_IN_REALLOC);
+  deallocate(p, HP_ALLOC_MALLOC, fp, HP_OP_IN_REALLOC, true);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   if (HP_LIKELY(profiling))
     count_op(t, HP_OP_REALLOC, large, moved_block,
-             alloc_call_cycles(t, nh, sampled, t0));
+             alloc_call_cycles(t, nh, sampled, t0), true);
   hp_thread_release(t);
   return n;
 }

@@ -161,6 +161,10 @@ void *hp_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
 void *hp_allocate_hinted(uptr size, uptr align, u8 kind, uptr fp, u8 hint);
 void hp_deallocate(void *p, u8 kind, uptr fp);
 void *hp_reallocate(void *p, uptr size, uptr fp);
+/* End of init: whether malloc/free may take the plain path (the default
+ * mode: no per-call test of features that are off; heapprof_allocator.c). */
+extern bool hp_alloc_plain;
+void hp_allocator_init_plain(void);
 uptr hp_usable_size(const void *p);
 /* Fails an allocation per allocator_may_return_null: returns NULL with
  * errno=ENOMEM, or reports and aborts. */

@@ -201,23 +201,20 @@ static void pending_apply(hp_hib_cache_t *c, hp_hib_t *slot,
       key_apply(c, slot, &p->k[i]);
 }
 
-void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
-                            const hp_chunk_event_t *e) {
+/* The rest of hp_hib_cache_add_event (heapprof_hib_table.h), under the
+ * cache's lock: a hit whose key is not the slot's first, or a miss. */
+void hp_hib_cache_add_locked(hp_hib_cache_t *c, hp_hib_table_t *t,
+                             const hp_chunk_event_t *e) {
   u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
   hp_hib_t *slot = &c->slots[i];
   hp_hib_pending_t *p = &c->pending[i];
-  hp_spin_lock(&c->lock);
   if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
     hp_hib_add_head(slot, e);
     u32 lifetime = hp_event_lifetime(e);
     hp_hib_key_t *k = &p->k[0];
-    if (HP_UNLIKELY(k->size != e->size || k->accesses != e->accesses ||
-                    k->lifetime != lifetime ||
-                    k->continuation != e->continuation || !k->n)) {
+    if (HP_UNLIKELY(!hp_hib_key_is(k, e, lifetime))) {
       k = &p->k[1];
-      if (k->size != e->size || k->accesses != e->accesses ||
-          k->lifetime != lifetime || k->continuation != e->continuation ||
-          !k->n) {
+      if (!hp_hib_key_is(k, e, lifetime)) {
         /* Neither: the older key goes, the new one takes its place. */
         if (k->n)
           key_apply(c, slot, k);
@@ -245,7 +242,6 @@ void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
     else
       hp_hib_from_event(slot, e);
   }
-  hp_spin_unlock(&c->lock);
 }
 
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {

@@ -102,8 +102,37 @@ void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
 /* Adds the written-back size bins into out and zeroes the table's. */
 void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
-void hp_hib_cache_add_event(hp_hib_cache_t *c, hp_hib_table_t *t,
-                            const hp_chunk_event_t *e);
+/* Merges a chunk event into the cache (every profiled free).  Inline: the
+ * common case, a hit whose (size, accesses, lifetime, continuation) is the
+ * slot's first pending key, is the lock, hp_hib_add_head and a count; the
+ * rest is hp_hib_cache_add_locked, out of line. */
+void hp_hib_cache_add_locked(hp_hib_cache_t *c, hp_hib_table_t *t,
+                             const hp_chunk_event_t *e);
+static HP_ALWAYS_INLINE bool hp_hib_key_is(const hp_hib_key_t *k,
+                                           const hp_chunk_event_t *e,
+                                           u32 lifetime) {
+  return k->n && k->size == e->size && k->accesses == e->accesses &&
+         k->lifetime == lifetime && k->continuation == e->continuation;
+}
+static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
+                                                    hp_hib_table_t *t,
+                                                    const hp_chunk_event_t *e) {
+  u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
+  hp_hib_t *slot = &c->slots[i];
+  hp_hib_key_t *k = &c->pending[i].k[0];
+  hp_spin_lock(&c->lock);
+  if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live &&
+                hp_hib_key_is(k, e, hp_event_lifetime(e)))) {
+    hp_hib_add_head(slot, e);
+    k->n++;
+  } else {
+    /* A copy, so that the caller's event never has its address taken on
+     * the common path and can live in registers. */
+    hp_chunk_event_t copy = *e;
+    hp_hib_cache_add_locked(c, t, &copy);
+  }
+  hp_spin_unlock(&c->lock);
+}
 /* Writes every cached HIB and the bins back into t and empties the cache. */
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
 /* Empties the cache without writing it back (fork child, reset). */

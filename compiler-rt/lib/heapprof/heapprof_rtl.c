@@ -53,6 +53,7 @@ HP_INTERFACE void __heapprof_init(void) {
   hp_peak_init();
   hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
+  hp_allocator_init_plain();
   hp_spin_unlock(&init_lock);
   /* dlsym may allocate: only now that malloc works. */
   hp_interceptors_resolve();
