@@ -828,6 +828,27 @@ bool HeapProfiler::isAccumulatingLoop(const Loop *L, ScalarEvolution &SE) {
   return true;
 }
 
+/// Whether an update may be moved to a loop's exits (summed, or recorded as
+/// part of a walk): lanes and masked updates stay where they are, and so do
+/// stores when every store must call the false-sharing hook.
+static bool mayLeaveItsPlace(const CounterUpdate &U) {
+  return U.Lane == CounterUpdate::NotALane && !U.LaneMask &&
+         !(ClFalseSharing && U.IsWrite);
+}
+
+/// Gives L a preheader (to zero sums and compute starts in) and exit blocks
+/// entered only from L (to add the sums or record the walks in):
+/// LoopSimplify's shape, which the end of the -O pipeline no longer
+/// guarantees.  Splitting edges moves no instruction, so the updates'
+/// insertion points stay valid.  Whether L has that shape now.
+static bool giveExitShape(Loop *L, DominatorTree &DT, LoopInfo &LI) {
+  if (!L->getLoopPreheader())
+    InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+  if (!L->hasDedicatedExits())
+    formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+  return L->getLoopPreheader() && L->hasDedicatedExits();
+}
+
 /// Takes the updates on loop-invariant pointers out of the loops they are
 /// in: each (loop, pointer) gets an i64 accumulator (an alloca, promoted to
 /// a register at the end), zeroed in the preheader, incremented where the
@@ -850,8 +871,7 @@ void HeapProfiler::accumulateInLoops(Function &F,
     Loop *Target = nullptr;
     // Lanes and masked updates stay; so do stores when every store must
     // call the false-sharing hook.
-    if (U.Lane == CounterUpdate::NotALane && !U.LaneMask &&
-        !(ClFalseSharing && U.IsWrite))
+    if (mayLeaveItsPlace(U))
       for (Loop *L = LI.getLoopFor(U.InsertPt->getParent()); L;
            L = L->getParentLoop()) {
         if (!L->isLoopInvariant(U.Ptr) || !isAccumulatingLoop(L, SE))
@@ -861,20 +881,11 @@ void HeapProfiler::accumulateInLoops(Function &F,
     Targets.push_back(Target);
   }
 
-  // Then give those loops a preheader to zero the sums in and exit blocks
-  // entered only from the loop, to add them in (LoopSimplify's shape; the
-  // end of the -O pipeline no longer guarantees it).  Splitting edges moves
-  // no instruction, so the updates' insertion points stay valid.
+  // Then give those loops the shape the sums need (giveExitShape).
   DenseMap<Loop *, bool> Shaped;
-  for (Loop *L : Targets) {
-    if (!L || Shaped.count(L))
-      continue;
-    if (!L->getLoopPreheader())
-      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    if (!L->hasDedicatedExits())
-      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    Shaped[L] = L->getLoopPreheader() && L->hasDedicatedExits();
-  }
+  for (Loop *L : Targets)
+    if (L && !Shaped.count(L))
+      Shaped[L] = giveExitShape(L, DT, LI);
 
   DenseMap<std::pair<const Loop *, Value *>, AllocaInst *> Slots;
   SmallVector<CounterUpdate, 16> Kept;
@@ -997,8 +1008,7 @@ void HeapProfiler::recordStridedWalks(Function &F,
   MapVector<std::pair<Loop *, BasicBlock *>, SmallVector<Candidate, 4>>
       ByBlock;
   for (auto [Idx, U] : enumerate(Updates)) {
-    if (U.Lane != CounterUpdate::NotALane || U.LaneMask ||
-        (ClFalseSharing && U.IsWrite))
+    if (!mayLeaveItsPlace(U))
       continue;
     BasicBlock *B = U.InsertPt->getParent();
     Loop *L = LI.getLoopFor(B);
@@ -1027,19 +1037,11 @@ void HeapProfiler::recordStridedWalks(Function &F,
   if (ByBlock.empty())
     return;
 
-  // Give the loops a preheader (for the counter's zero and the starts) and
-  // dedicated exits (for the records), as accumulateInLoops does.
+  // Give the loops the shape the records need (giveExitShape).
   DenseMap<Loop *, bool> Shaped;
-  for (auto &[Key, Cands] : ByBlock) {
-    Loop *L = Key.first;
-    if (Shaped.count(L))
-      continue;
-    if (!L->getLoopPreheader())
-      InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    if (!L->hasDedicatedExits())
-      formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
-    Shaped[L] = L->getLoopPreheader() && L->hasDedicatedExits();
-  }
+  for (auto &[Key, Cands] : ByBlock)
+    if (!Shaped.count(Key.first))
+      Shaped[Key.first] = giveExitShape(Key.first, DT, LI);
 
   SmallVector<bool, 16> Taken(Updates.size(), false);
   for (auto &[Key, Cands] : ByBlock) {
