@@ -22,6 +22,7 @@
 #include "symbolize.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -197,23 +198,17 @@ static bool shareProcess(const Profile &Base, const Profile &New) {
 using FrameNumbers =
     std::map<std::tuple<std::string, std::string, uint32_t, bool>, uint32_t>;
 
-// A file by its name alone: two checkouts (or build trees) of one source
-// give the same file different directories.
-static std::string fileName(const std::string &Path) {
-  size_t Slash = Path.rfind('/');
-  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
-}
-
 static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
                                              FrameNumbers &Numbers) {
   std::vector<std::string> Keys(P.Locations.size());
   for (size_t L = 0; L < P.Locations.size(); L++)
     for (const Frame &F : P.Locations[L].Frames) {
+      // A file by its name alone: two checkouts give it two directories.
+      std::string File =
+          Functions ? std::string() : llvm::sys::path::filename(F.File).str();
       uint32_t Id =
           Numbers
-              .emplace(std::make_tuple(F.Function,
-                                       Functions ? std::string()
-                                                 : fileName(F.File),
+              .emplace(std::make_tuple(F.Function, std::move(File),
                                        Functions ? 0 : F.Line, F.Inlined),
                        Numbers.size())
               .first->second;

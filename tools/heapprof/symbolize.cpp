@@ -57,10 +57,6 @@ static ObjectInfo readObject(const std::string &Path) {
   return Info;
 }
 
-static std::string baseName(const std::string &Path) {
-  return Path.substr(Path.rfind('/') + 1);
-}
-
 static std::string idOrNone(const std::string &Id) {
   return Id.empty() ? "none" : Id;
 }
@@ -158,7 +154,7 @@ static std::string unknownName(const Profile &P, const Location &L) {
     OS << format("0x%llx", (unsigned long long)L.Address);
   } else {
     const Module &M = P.Modules[L.Module];
-    std::string Name = baseName(M.Path);
+    std::string Name = sys::path::filename(M.Path).str();
     if (Name.empty())
       Name = M.Main ? "<program>" : "<module " + std::to_string(L.Module) + ">";
     OS << Name << format("+0x%llx", (unsigned long long)L.Address);
