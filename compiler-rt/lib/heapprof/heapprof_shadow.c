@@ -94,17 +94,25 @@ void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out) {
   *out = r;
 }
 
-void hp_shadow_record_range(uptr p, uptr n) {
+void hp_shadow_record_range_slow(uptr p, uptr n) {
   if (!n || !__heapprof_shadow_memory_dynamic_address ||
       p + n > HP_USER_SPACE_END || p + n < p)
     return;
-  uptr first = p / HP_RANGE_WORD, last = (p + n - 1) / HP_RANGE_WORD;
+  /* Words first..last; granule g holds words g * per_granule and on.  The
+   * counters of consecutive granules are consecutive, so the granules
+   * strictly inside the range, which get per_granule each, are one loop
+   * the compiler vectorizes (a 4 KiB copy: 62 of its 64 or 65 granules). */
   const uptr per_granule = HP_GRANULE_SIZE / HP_RANGE_WORD;
-  for (uptr g = first / per_granule; g <= last / per_granule; g++) {
-    uptr lo = HP_MAX(first, g * per_granule);
-    uptr hi = HP_MIN(last, g * per_granule + per_granule - 1);
-    *hp_shadow_counter(g * HP_GRANULE_SIZE) += hi - lo + 1;
+  uptr first = p / HP_RANGE_WORD, last = (p + n - 1) / HP_RANGE_WORD;
+  u64 *c = hp_shadow_counter(p), *e = hp_shadow_counter(p + n - 1);
+  if (c == e) {
+    *c += last - first + 1;
+    return;
   }
+  *c += per_granule - first % per_granule;
+  *e += last % per_granule + 1;
+  for (u64 *q = c + 1; q < e; q++)
+    *q += per_granule;
 }
 
 /* One access at a time, each checked: walks of 64 bytes or more a step

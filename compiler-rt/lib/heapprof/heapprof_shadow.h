@@ -74,7 +74,19 @@ static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
   hp_shadow_scan_slow(beg, size, out);
 }
 
-/* Adds the range rule's counts for [p, p + n). */
-void hp_shadow_record_range(uptr p, uptr n);
+/* Adds the range rule's counts for [p, p + n).  Inline for a range inside
+ * one granule (most of the copies and compares the interceptors see), else
+ * hp_shadow_record_range_slow. */
+void hp_shadow_record_range_slow(uptr p, uptr n);
+static HP_ALWAYS_INLINE void hp_shadow_record_range(uptr p, uptr n) {
+  uptr last = p + n - 1;
+  if (HP_LIKELY(n && last < HP_USER_SPACE_END && last >= p &&
+                (p ^ last) < HP_GRANULE_SIZE &&
+                __heapprof_shadow_memory_dynamic_address)) {
+    *hp_shadow_counter(p) += last / HP_RANGE_WORD - p / HP_RANGE_WORD + 1;
+    return;
+  }
+  hp_shadow_record_range_slow(p, n);
+}
 
 #endif

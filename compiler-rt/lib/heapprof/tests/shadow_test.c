@@ -113,5 +113,37 @@ int main(void) {
     EXPECT_EQ(bad, 0);
     hp_shadow_clear(base, base + sizeof(area));
   }
+  /* The range rule on every offset in a granule and lengths from one byte
+   * to past three granules, against its definition word by word: each
+   * 8-byte word the range overlaps is one access to the granule holding
+   * it (a partial first and last granule, full ones in between). */
+  {
+    static char area[2 * 4096] __attribute__((aligned(4096)));
+    static u64 want[2 * 4096 / 64];
+    uptr base = (uptr)area;
+    int bad = 0;
+    for (uptr off = 0; off < 64; off++)
+      for (uptr len = 1; len <= 260; len++) {
+        hp_shadow_clear(base, base + sizeof(area));
+        hp_memset(want, 0, sizeof(want));
+        uptr a = base + 4096 - 128 + off; /* crosses the page at times */
+        hp_shadow_record_range(a, len);
+        for (uptr w = a / 8; w <= (a + len - 1) / 8; w++)
+          want[(w * 8 - base) / 64]++;
+        for (uptr g = 0; g < sizeof(area) / 64; g++)
+          bad += *hp_shadow_counter(base + g * 64) != want[g];
+      }
+    EXPECT_EQ(bad, 0);
+    /* Bytes 60..259 of a granule-aligned area: words 7..32, so 1, 8, 8,
+     * 8 and 1 accesses in granules 0 to 4. */
+    hp_shadow_clear(base, base + sizeof(area));
+    hp_shadow_record_range(base + 60, 200);
+    EXPECT_EQ(*hp_shadow_counter(base), 1);
+    EXPECT_EQ(*hp_shadow_counter(base + 64), 8);
+    EXPECT_EQ(*hp_shadow_counter(base + 192), 8);
+    EXPECT_EQ(*hp_shadow_counter(base + 256), 1);
+    EXPECT_EQ(*hp_shadow_counter(base + 320), 0);
+    hp_shadow_clear(base, base + sizeof(area));
+  }
   return hp_test_done("shadow_test");
 }
