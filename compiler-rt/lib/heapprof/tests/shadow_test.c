@@ -2,6 +2,7 @@
  * (cleared at allocation, never shared with a neighbouring chunk). */
 #include "hp_test.h"
 #include <stdlib.h>
+#include <string.h>
 
 static char buf[8192] __attribute__((aligned(4096)));
 
@@ -144,6 +145,43 @@ int main(void) {
     EXPECT_EQ(*hp_shadow_counter(base + 256), 1);
     EXPECT_EQ(*hp_shadow_counter(base + 320), 0);
     hp_shadow_clear(base, base + sizeof(area));
+  }
+  /* memcmp counts the bytes it compared, up to and including the first
+   * difference, in both operands: for every length to 80 and every place
+   * of a single differing byte (or none), the words of bytes 0..d (or all
+   * n) in each, and the sign of the difference. */
+  {
+    static char x[128] __attribute__((aligned(64)));
+    static char y[128] __attribute__((aligned(64)));
+    int (*volatile cmp)(const void *, const void *, size_t) = memcmp;
+    int bad = 0;
+    for (uptr n = 1; n <= 80; n++)
+      for (uptr d = 0; d <= n; d++) {
+        hp_memset(x, 'a', sizeof(x));
+        hp_memset(y, 'a', sizeof(y));
+        if (d < n)
+          y[d] = (d & 1) ? 'b' : 'A'; /* y above x at odd d, below at even */
+        hp_shadow_clear((uptr)x, (uptr)x + sizeof(x));
+        hp_shadow_clear((uptr)y, (uptr)y + sizeof(y));
+        int r = cmp(x, y, n);
+        int want_sign = d == n ? 0 : (d & 1) ? -1 : 1;
+        bad += (r > 0) - (r < 0) != want_sign;
+        uptr k = d < n ? d + 1 : n; /* bytes compared */
+        for (uptr g = 0; g < 2; g++) {
+          uptr words = (k + 7) / 8, lo = g * 8;
+          uptr want = words > lo ? HP_MIN(words - lo, (uptr)8) : 0;
+          bad += *hp_shadow_counter((uptr)x + g * 64) != want;
+          bad += *hp_shadow_counter((uptr)y + g * 64) != want;
+        }
+      }
+    EXPECT_EQ(bad, 0);
+    /* Bytes compare as unsigned char, short and long. */
+    hp_memset(x, 0, sizeof(x));
+    hp_memset(y, 0, sizeof(y));
+    x[3] = (char)0x80;
+    y[3] = 0x01;
+    EXPECT_EQ(cmp(x, y, 8) > 0, 1);
+    EXPECT_EQ(cmp(x, y, 100) > 0, 1);
   }
   return hp_test_done("shadow_test");
 }
