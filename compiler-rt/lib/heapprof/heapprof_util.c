@@ -2,11 +2,14 @@
  *
  * Part of heapprof.  See heapprof_util.h for the definitions.
  *
- * The heap-wide scan walks every block the primary ever carved, in address
- * order (regions ascending, blocks ascending), so a line or page shared by
- * two neighbouring blocks is met by both consecutively: a cursor (the last
- * line and page counted) counts each once.  A page's touched flag is read
- * from its 64 counters once, when the walk first reaches it.
+ * The heap-wide scan goes a page at a time through each size class's
+ * region, whose blocks are carved one after another from its start: the
+ * lines and pages are those of the carved range, each counted once, and a
+ * page's 64 counters are read once, into a mask of its touched lines.  The
+ * blocks are met in address order as the pages advance: each block's
+ * header once, and its live chunk's bytes on every touched page it
+ * overlaps, on that page's touched lines (popcounts of the mask).  Large
+ * chunks, which have pages of their own, are scanned one by one.
  *
  * Per context, the dump walks live chunks in the same address order, so
  * the chunks of one context that share a page are consecutive among that
@@ -93,18 +96,89 @@ static void scan_range(scan_t *s, uptr beg, uptr end, uptr ub, uptr ue) {
   }
 }
 
-/* A primary block: its live chunk, if any (as hp_for_each_live_chunk finds
- * it: a memalign tag first, else the header at the block's start). */
-static void scan_block(uptr block, u32 size, void *arg) {
+/* A primary block's live chunk [*ub, *ue), if any (as
+ * hp_for_each_live_chunk finds it: a memalign tag first, else the header at
+ * the block's start); else *ub == *ue. */
+static HP_ALWAYS_INLINE void block_chunk(uptr block, u32 size, uptr *ub,
+                                         uptr *ue) {
   uptr user_beg = hp_block_user_beg(block, size);
   hp_chunk_header_t *h = hp_chunk_header(user_beg);
-  uptr ub = 0, ue = 0;
+  *ub = *ue = 0;
   if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED) {
-    ub = user_beg;
-    ue = user_beg + (h->requested_size ? h->requested_size : 1);
-    ue = HP_MIN(ue, block + size);
+    *ub = user_beg;
+    *ue = HP_MIN(user_beg + (h->requested_size ? h->requested_size : 1),
+                 block + size);
   }
-  scan_range(arg, block, block + size, ub, ue);
+}
+
+/* Bits lo..hi (inclusive, hi < 64) of a u64. */
+static HP_ALWAYS_INLINE u64 bits(uptr lo, uptr hi) {
+  return (~0ull >> (63 - hi)) & (~0ull << lo);
+}
+
+/* The live bytes of [ub, ue) on page pg, whose touched lines are the bits
+ * of mask (non-zero): on the page, and on its touched lines. */
+static HP_ALWAYS_INLINE void chunk_on_page(hp_util_heap_t *o, uptr pg,
+                                           u64 mask, uptr ub, uptr ue) {
+  uptr a = HP_MAX(ub, pg), b = HP_MIN(ue, pg + HP_PAGE_SIZE);
+  if (b <= a)
+    return;
+  o->touched_page_live_bytes += b - a;
+  uptr ga = (a - pg) / HP_GRANULE_SIZE, gb = (b - 1 - pg) / HP_GRANULE_SIZE;
+  u64 on = mask & bits(ga, gb);
+  u64 bytes = (u64)__builtin_popcountll(on) * HP_GRANULE_SIZE;
+  /* The first and last lines hold only part of [a, b). */
+  if (on >> ga & 1)
+    bytes -= a - (pg + ga * HP_GRANULE_SIZE);
+  if (on >> gb & 1)
+    bytes -= pg + (gb + 1) * HP_GRANULE_SIZE - b;
+  o->touched_line_live_bytes += bytes;
+}
+
+/* One size class's region: blocks of `size` carved from beg up to
+ * beg + carved. */
+static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
+                        u32 size, void *arg) {
+  (void)class_id;
+  (void)nfree;
+  hp_util_heap_t *o = arg;
+  if (!carved)
+    return;
+  uptr end = beg + carved;
+  uptr lines_beg = HP_ROUND_DOWN(beg, HP_GRANULE_SIZE);
+  uptr lines_end = HP_ROUND_UP(end, HP_GRANULE_SIZE);
+  o->lines += (lines_end - lines_beg) / HP_GRANULE_SIZE;
+  uptr next = beg;       /* the next block not yet read */
+  uptr cub = 0, cue = 0; /* the last block read's live chunk */
+  for (uptr pg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE); pg < end;
+       pg += HP_PAGE_SIZE) {
+    const u64 *c = hp_shadow_counter(pg);
+    u64 mask = 0;
+    for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
+      mask |= (u64)(c[i] != 0) << i;
+    o->pages++;
+    if (mask) {
+      o->touched_pages++;
+      uptr lo = HP_MAX(pg, lines_beg), hi = HP_MIN(pg + HP_PAGE_SIZE, lines_end);
+      o->touched_lines += (u64)__builtin_popcountll(
+          mask & bits((lo - pg) / HP_GRANULE_SIZE,
+                      (hi - pg) / HP_GRANULE_SIZE - 1));
+      /* The chunk of a block begun on an earlier page. */
+      if (cue > cub)
+        chunk_on_page(o, pg, mask, cub, cue);
+    }
+    /* The blocks that begin on this page. */
+    uptr stop = HP_MIN(pg + HP_PAGE_SIZE, end);
+    for (; next < stop; next += size) {
+      block_chunk(next, size, &cub, &cue);
+      if (cue > cub) {
+        o->live_bytes += cue - cub;
+        o->live_chunks++;
+        if (mask)
+          chunk_on_page(o, pg, mask, cub, cue);
+      }
+    }
+  }
 }
 
 static void scan_large(hp_large_t *l, void *arg) {
@@ -117,10 +191,9 @@ static void scan_large(hp_large_t *l, void *arg) {
 
 void hp_util_heap_scan(hp_util_heap_t *out) {
   hp_memset(out, 0, sizeof(*out));
+  hp_primary_for_each_region(scan_region, out);
+  /* Large chunks never share a page with anything. */
   scan_t s = {out, 0, 0, 0, false};
-  hp_primary_for_each_block(scan_block, &s);
-  /* Large chunks never share a page with anything: fresh cursors. */
-  s.last_line = s.last_page = s.cur_page = 0;
   hp_secondary_lock();
   hp_secondary_for_each(scan_large, &s);
   hp_secondary_unlock();
