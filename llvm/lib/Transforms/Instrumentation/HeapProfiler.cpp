@@ -243,6 +243,14 @@ static cl::opt<bool> ClSkipConstantAddresses(
              "is a constant address (an integer constant cast to a pointer): "
              "the heap's addresses are chosen at run time"));
 
+static cl::opt<unsigned> ClInlineRangeMax(
+    "heapprof-inline-range-max", cl::init(64), cl::Hidden,
+    cl::desc("Count the ranges of a memcpy or memset of a constant length "
+             "up to this many bytes inline (the range rule, in at most two "
+             "counters) and make it the .inline intrinsic, which the backend "
+             "turns into a few moves; longer, variable and memmove ones call "
+             "the runtime.  0: every one calls the runtime"));
+
 static cl::opt<std::string>
     ClDebugFunc("heapprof-debug-func",
                 cl::desc("Leave the function with this name uninstrumented "
@@ -254,6 +262,8 @@ STATISTIC(NumInstrumentedWrites, "Number of instrumented writes");
 STATISTIC(NumInstrumentedAtomics, "Number of instrumented atomics");
 STATISTIC(NumInstrumentedMemIntrinsics,
           "Number of mem intrinsics redirected to the runtime");
+STATISTIC(NumInlineRanges,
+          "Number of constant-length mem intrinsic ranges counted inline");
 STATISTIC(NumCounterUpdates, "Number of shadow counter updates emitted");
 STATISTIC(NumFalseSharingHooks,
           "Number of store hooks emitted for -heapprof-false-sharing");
@@ -280,9 +290,10 @@ namespace {
 struct ShadowMapping {
   uint64_t Mask;
   int Scale;
+  uint64_t Granularity;
 
   ShadowMapping() {
-    uint64_t Granularity = ClMappingGranularity;
+    Granularity = ClMappingGranularity;
     Scale = ClMappingScale;
     // A granule needs a whole u64 counter of its own.
     if (!isPowerOf2_64(Granularity) || Scale < 0 || Scale > 63 ||
@@ -415,6 +426,7 @@ private:
   void emitIncrement(IRBuilder<> &IRB, Value *Addr, bool IsWrite,
                      Value *Count);
   void instrumentMemIntrinsic(MemIntrinsic *MI);
+  void emitRangeCount(IRBuilder<> &IRB, Value *Ptr, uint64_t Len);
   void loadShadowBase(Function &F);
   void markNoSanitize(Instruction *I) const;
 
@@ -1406,11 +1418,81 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   ++NumCounterUpdates;
 }
 
+/// A memcpy or memset whose ranges are counted inline (emitRangeCount) and
+/// which becomes llvm.memcpy.inline / llvm.memset.inline, which the backend
+/// must expand into moves: a call to libc's memcpy would reach the runtime's
+/// interceptor and be counted twice.  A constant length of at most
+/// -heapprof-inline-range-max bytes and of one granule (so each range spans
+/// at most two granules); not volatile (those keep their own path), not
+/// memmove (no .inline form), counters updated inline (not callbacks mode).
+static bool countsRangesInline(const MemIntrinsic *MI) {
+  auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+  return Len && !MI->isVolatile() && !isa<MemMoveInst>(MI) &&
+         !ClUseCallbacks && ClInlineRangeMax &&
+         Len->getZExtValue() >= 1 &&
+         Len->getZExtValue() <=
+             std::min<uint64_t>(ClInlineRangeMax, ClMappingGranularity);
+}
+
+/// The range rule for [Ptr, Ptr + Len), 1 <= Len <= 64, as the runtime's
+/// hp_shadow_record_range counts it: one access per 8-byte word the range
+/// overlaps, to the counter of the granule holding the word.  Len <= 64
+/// puts the words in the first granule (from the first word to the
+/// granule's end, or all of them) and the rest in the granule of the last
+/// byte; when both are one granule, the second add is of 0.
+void HeapProfiler::emitRangeCount(IRBuilder<> &IRB, Value *Ptr, uint64_t Len) {
+  Value *First = IRB.CreatePtrToInt(Ptr, IntptrTy);
+  Value *Last = IRB.CreateAdd(First, ConstantInt::get(IntptrTy, Len - 1));
+  Value *FirstWord = IRB.CreateLShr(First, 3);
+  Value *Words = IRB.CreateAdd(IRB.CreateSub(IRB.CreateLShr(Last, 3), FirstWord),
+                               ConstantInt::get(IntptrTy, 1));
+  auto CounterOf = [&](Value *A) {
+    Value *Granule = IRB.CreateAnd(A, Mapping.Mask);
+    return IRB.CreateAdd(IRB.CreateLShr(Granule, Mapping.Scale), ShadowBase);
+  };
+  Value *C0 = CounterOf(First), *C1 = CounterOf(Last);
+  // Words from the first one to the end of its granule.
+  Value *ToGranuleEnd = IRB.CreateSub(
+      ConstantInt::get(IntptrTy, Mapping.Granularity / 8),
+      IRB.CreateAnd(FirstWord, Mapping.Granularity / 8 - 1));
+  Value *InFirst =
+      IRB.CreateSelect(IRB.CreateICmpEQ(C0, C1), Words, ToGranuleEnd);
+  Value *InLast = IRB.CreateSub(Words, InFirst);
+  for (auto [CounterAddr, N] : {std::pair{C0, InFirst}, std::pair{C1, InLast}}) {
+    Value *CounterPtr = IRB.CreateIntToPtr(CounterAddr, PtrTy);
+    LoadInst *Old = IRB.CreateLoad(Int64Ty, CounterPtr, "heapprof.count");
+    markNoSanitize(Old);
+    markNoSanitize(IRB.CreateStore(
+        IRB.CreateAdd(Old, IRB.CreateZExtOrTrunc(N, Int64Ty)), CounterPtr));
+  }
+  ++NumInlineRanges;
+}
+
 void HeapProfiler::instrumentMemIntrinsic(MemIntrinsic *MI) {
   IRBuilder<> IRB(MI);
   Value *Len = IRB.CreateIntCast(MI->getLength(), IntptrTy, /*isSigned=*/false);
   auto *MT = dyn_cast<MemTransferInst>(MI);
 
+  if (countsRangesInline(MI)) {
+    // Only the ranges the pass counts: the others' counters are never read
+    // (no heap chunk holds them).
+    uint64_t N = cast<ConstantInt>(MI->getLength())->getZExtValue();
+    if (MT && classifyAddress(MT->getRawSource()) == TargetKind::Counted)
+      emitRangeCount(IRB, MT->getRawSource(), N);
+    if (classifyAddress(MI->getRawDest()) == TargetKind::Counted)
+      emitRangeCount(IRB, MI->getRawDest(), N);
+    CallInst *Inline =
+        MT ? IRB.CreateMemCpyInline(MT->getRawDest(), MT->getDestAlign(),
+                                    MT->getRawSource(), MT->getSourceAlign(),
+                                    MI->getLength())
+           : IRB.CreateMemSetInline(MI->getRawDest(), MI->getDestAlign(),
+                                    cast<MemSetInst>(MI)->getValue(),
+                                    MI->getLength());
+    Inline->setAAMetadata(MI->getAAMetadata());
+    MI->eraseFromParent();
+    ++NumInstrumentedMemIntrinsics;
+    return;
+  }
   if (MI->isVolatile()) {
     // Keep the volatile operation as it is and only count its ranges.
     FunctionCallee RecordRange = M.getOrInsertFunction(
@@ -1507,7 +1589,8 @@ bool HeapProfiler::instrumentFunction(Function &F,
     recordStridedWalks(F, FAM, Updates, Walks);
 
   // Phase 2: emit.
-  if ((!Updates.empty() || !Exits.empty() || !Walks.empty()) &&
+  if ((!Updates.empty() || !Exits.empty() || !Walks.empty() ||
+       any_of(MemIntrinsics, countsRangesInline)) &&
       !ClUseCallbacks)
     loadShadowBase(F);
   for (const ExitUpdate &E : Exits)
