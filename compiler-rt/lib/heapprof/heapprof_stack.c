@@ -394,65 +394,152 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * depot.  mprof reused what it knew of the caller chain the same way; here
  * nothing is guessed, every word is compared.
  *
- *   sc_table[hash(fp, return address)] --> | seq | fp | top | max,fold |
- *                                          | id | n | (addr, value) x n |
+ *   sc_table[hash(fp, return address)] --> | fails | rest | victim |
+ *                                          | way 0 | way 1 |
+ *   way: | seq | n | id | max,fold | single | fp | top |
+ *        | off x n | (low, high word) x n |
+ *
+ * The words are kept as 16-byte windows, compared two at a time: a frame
+ * step reads a frame's return address and then its saved rbp, the two
+ * words of one window, so a walk of f frames is about f + 1 windows, in
+ * walk order.  A read with no neighbour read (a CFI step through a
+ * function without a frame pointer, the main thread's tail) gets the
+ * window that ends with it, after all the pairs, and only its high word
+ * is compared.
+ *
+ * Two ways per set, the one hit or filled last tried first: an
+ * interpreter allocates through one wrapper (Lua's l_alloc) from one
+ * place in its loop, so paths that differ only a frame or two above the
+ * entry frame share fp and return address, and alternate; with one way
+ * they evicted each other (docs/performance.md, "Speed round 4: stack
+ * capture on Lua").
  *
  * One global table (threads' stacks are disjoint, so their entries never
- * match each other's), direct-mapped, a seqlock per entry: seq is odd
- * while a writer (who got it with a CAS, so a signal handler that
- * allocates in the middle of an update does not write too) fills the
- * entry; a reader that sees it odd or changed treats the entry as a miss.
- * A reader never dereferences a recorded address outside [fp, stack_top)
- * of its own stack (a torn entry can hold anything), where every word a
- * walk reads lies.  A slot whose entry keeps failing its comparison
- * (binary trees: the same fp and return address on a different path each
- * time) is left alone for a while, so such programs pay little
- * more than the comparison of the first words. */
-#define SC_BITS 11
-typedef struct sc_entry {
+ * match each other's), a seqlock per way: seq is odd while a writer (who
+ * got it with a CAS, so a signal handler that allocates in the middle of
+ * an update does not write too) fills the way; a reader that sees it odd
+ * or changed treats the way as a miss.  A reader never dereferences a
+ * recorded window outside [fp, stack_top) of its own stack (a torn way
+ * can hold anything), where every word a walk reads lies.  fails, rest
+ * and victim are hints, written without the seqlock: a torn value costs
+ * a walk, never a wrong id.  A set whose ways keep failing their
+ * comparison (binary trees: the same fp and return address on a
+ * different path each time) is left alone for a while, so such programs
+ * pay little more than the comparison of the first words. */
+#define SC_BITS 10
+#define SC_WAYS 2
+typedef struct sc_way {
   u32 seq;
-  u16 n;
-  u8 fails, rest;
+  u16 n, pairs; /* windows; the first pairs hold two reads, the rest one */
   u32 id, limits;
   uptr fp, top;
-  u32 off[SC_READS]; /* address - fp */
-  uptr val[SC_READS];
-} sc_entry_t;
-static sc_entry_t *sc_table;
+  u32 off[SC_READS]; /* window's address - fp */
+  hp_v2u64 val[SC_READS];
+} sc_way_t;
+typedef struct sc_set {
+  u8 fails, rest, victim; /* victim: the way to fill next */
+  sc_way_t way[SC_WAYS];
+} sc_set_t;
+static sc_set_t *sc_table;
 
 void hp_stack_cache_init(void) {
   if (!sc_table)
-    sc_table = hp_mmap_noreserve(sizeof(sc_entry_t) << SC_BITS,
+    sc_table = hp_mmap_noreserve(sizeof(sc_set_t) << SC_BITS,
                                  "stack id cache");
 }
 
 #define LD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
 #define ST(p, v) __atomic_store_n(p, v, __ATOMIC_RELAXED)
 
+/* The way's windows are read without atomics (16 bytes at once): the
+ * seqlock's second read of seq rejects whatever a writer changed
+ * meanwhile.  A window lies inside the stack iff its offset is at most
+ * span. */
+typedef u64 hp_v2u64_u __attribute__((vector_size(16), aligned(8)));
+static HP_ALWAYS_INLINE hp_v2u64 sc_pair(const sc_way_t *e, u32 k, uptr fp,
+                                         u32 off) {
+  return *(const hp_v2u64_u *)(fp + off) ^ e->val[k];
+}
+
 /* The id of e's walk if e recorded a walk from fp that this stack would
- * repeat; 0 otherwise. */
-static HP_ALWAYS_INLINE u32 sc_lookup(sc_entry_t *e, uptr fp, uptr top,
+ * repeat; 0 otherwise.  Paths that part near the entry frame differ in the
+ * first two windows, checked before the rest. */
+static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
                                       u32 limits) {
   u32 s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
   if ((s1 & 1) || LD(&e->fp) != fp || LD(&e->top) != top ||
       LD(&e->limits) != limits)
     return 0;
-  u32 n = LD(&e->n);
-  if (!n || n > SC_READS)
+  u32 n = LD(&e->n), pairs = LD(&e->pairs);
+  if (pairs < 2 || pairs > n || n > SC_READS)
     return 0;
-  uptr span = top - sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
-  for (u32 k = 0; k < n; k++) {
+  uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
+  u32 o0 = LD(&e->off[0]), o1 = LD(&e->off[1]);
+  if (o0 > span || o1 > span)
+    return 0;
+  hp_v2u64 acc = sc_pair(e, 0, fp, o0) | sc_pair(e, 1, fp, o1);
+  if (acc[0] | acc[1])
+    return 0;
+#pragma clang loop unroll_count(2)
+  for (u32 k = 2; k < pairs; k++) {
     u32 off = LD(&e->off[k]);
-    if (off > span || *(const uptr *)(fp + off) != LD(&e->val[k]))
+    if (off > span)
       return 0;
+    acc |= sc_pair(e, k, fp, off);
   }
+  uptr d = acc[0] | acc[1];
+  for (u32 k = pairs; k < n; k++) {
+    u32 off = LD(&e->off[k]);
+    if (off > span)
+      return 0;
+    d |= *(const uptr *)(fp + off + sizeof(uptr)) ^ e->val[k][1];
+  }
+  if (d)
+    return 0;
   u32 id = LD(&e->id);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   return LD(&e->seq) == s1 ? id : 0;
 }
 
-static HP_NOINLINE void sc_fill(sc_entry_t *e, uptr fp, uptr top, u32 limits,
+/* rec's reads as windows (see above); false if they do not fit.  Pairs
+ * keep the walk's order; single reads follow them. */
+static bool sc_windows(const walk_rec_t *rec, uptr fp, u32 *off,
+                       hp_v2u64 *val, u32 *n, u32 *pairs) {
+  u32 w = 0, ns = 0, soff[SC_READS];
+  uptr sval[SC_READS];
+  for (u32 k = 0; k < rec->n;) {
+    uptr a = rec->addr[k];
+    if (k + 1 < rec->n && rec->addr[k + 1] + sizeof(uptr) == a) {
+      off[w] = (u32)(rec->addr[k + 1] - fp);
+      val[w++] = (hp_v2u64){rec->val[k + 1], rec->val[k]};
+      k += 2;
+    } else if (k + 1 < rec->n && rec->addr[k + 1] == a + sizeof(uptr)) {
+      off[w] = (u32)(a - fp);
+      val[w++] = (hp_v2u64){rec->val[k], rec->val[k + 1]};
+      k += 2;
+    } else {
+      if (a < fp + sizeof(uptr))
+        return false;
+      soff[ns] = (u32)(a - sizeof(uptr) - fp);
+      sval[ns++] = rec->val[k];
+      k++;
+    }
+  }
+  *pairs = w;
+  for (u32 i = 0; i < ns; i++) {
+    off[w] = soff[i];
+    val[w++] = (hp_v2u64){0, sval[i]};
+  }
+  *n = w;
+  return *pairs >= 2;
+}
+
+static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
                                 u32 id, const walk_rec_t *rec) {
+  u32 off[SC_READS], n, pairs;
+  hp_v2u64 val[SC_READS];
+  if (!sc_windows(rec, fp, off, val, &n, &pairs))
+    return;
   u32 s = LD(&e->seq);
   if ((s & 1) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, false,
                                               __ATOMIC_ACQUIRE,
@@ -463,42 +550,48 @@ static HP_NOINLINE void sc_fill(sc_entry_t *e, uptr fp, uptr top, u32 limits,
   ST(&e->top, top);
   ST(&e->limits, limits);
   ST(&e->id, id);
-  ST(&e->n, (u16)rec->n);
-  for (u32 k = 0; k < rec->n; k++) {
-    ST(&e->off[k], (u32)(rec->addr[k] - fp));
-    ST(&e->val[k], rec->val[k]);
+  ST(&e->n, (u16)n);
+  ST(&e->pairs, (u16)pairs);
+  for (u32 k = 0; k < n; k++) {
+    ST(&e->off[k], off[k]);
+    e->val[k] = val[k];
   }
   __atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
 }
 
-u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
+static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
+  uptr ra = ((const uptr *)fp)[1];
+  return &sc_table[((fp >> 4) ^ ra) * 0x9E3779B97F4A7C15ull >>
+                   (64 - SC_BITS)];
+}
+
+/* Everything but a hit in the way used last of a set with no failures,
+ * and a resting set: the other way, the walk (which replaces the other
+ * way).
+ * tried: hp_stack_id compared the way used last already. */
+static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
+                               bool tried) {
   uptr pcs[HP_MAX_STACK_DEPTH];
   if (max > HP_MAX_STACK_DEPTH)
     max = HP_MAX_STACK_DEPTH;
   if (!sc_table || !max || !frame_ok(fp, 0, stack_top))
     return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
   u32 limits = max | (u32)fold << 8;
-  uptr ra = ((const uptr *)fp)[1];
-  sc_entry_t *e = &sc_table[((fp >> 4) ^ ra) * 0x9E3779B97F4A7C15ull >>
-                            (64 - SC_BITS)];
-  /* A slot that failed 3 times in a row rests for 255 calls: not even
-   * compared. */
-  u8 fails = LD(&e->fails);
-  if (HP_UNLIKELY(fails >= 3)) {
-    u8 rest = LD(&e->rest) + 1;
-    ST(&e->rest, rest);
-    if (rest < 255)
-      return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
-    ST(&e->rest, 0);
-    fails = 0;
+  sc_set_t *set = sc_set(fp);
+  u8 fails = LD(&set->fails);
+  u32 w = LD(&set->victim) & 1;
+  u32 id = tried ? 0 : sc_lookup(&set->way[w ^ 1], fp, stack_top, limits);
+  if (!id) {
+    id = sc_lookup(&set->way[w], fp, stack_top, limits);
+    if (id)
+      ST(&set->victim, (u8)(w ^ 1));
   }
-  u32 id = sc_lookup(e, fp, stack_top, limits);
-  if (HP_LIKELY(id)) {
-    if (HP_UNLIKELY(fails))
-      ST(&e->fails, 0);
+  if (id) {
+    if (fails)
+      ST(&set->fails, 0);
     return id;
   }
-  ST(&e->fails, fails + 1);
+  ST(&set->fails, fails + 1);
   walk_rec_t rec;
   rec.n = 0;
   rec.uncached = false;
@@ -506,9 +599,43 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
   id = hp_stackdepot_put(pcs, n);
   /* Stack offsets fit 32 bits (stacks are far smaller than 4 GiB). */
   if (!rec.uncached && rec.n && rec.n <= SC_READS &&
-      stack_top - fp < (1ull << 32))
-    sc_fill(e, fp, stack_top, limits, id, &rec);
+      stack_top - fp < (1ull << 32)) {
+    sc_fill(&set->way[w], fp, stack_top, limits, id, &rec);
+    ST(&set->victim, (u8)(w ^ 1));
+  }
   return id;
+}
+
+/* The hit in the way used last, inline and with nothing live but the
+ * arguments: a deep stack's comparison then runs without spills.  A
+ * resting set's walk is here too, binary trees' common case. */
+u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
+  if (HP_LIKELY(sc_table && max - 1 < HP_MAX_STACK_DEPTH &&
+                frame_ok(fp, 0, stack_top))) {
+    sc_set_t *set = sc_set(fp);
+    u8 fails = LD(&set->fails);
+    if (HP_LIKELY(!fails)) {
+      u32 id = sc_lookup(&set->way[(LD(&set->victim) & 1) ^ 1], fp,
+                         stack_top, max | (u32)fold << 8);
+      if (HP_LIKELY(id))
+        return id;
+      return sc_slow(fp, stack_top, max, fold, true);
+    }
+    /* A set that failed 3 times in a row rests for 255 calls: not even
+     * compared. */
+    if (fails >= 3) {
+      u8 rest = LD(&set->rest) + 1;
+      ST(&set->rest, rest);
+      if (rest < 255) {
+        uptr pcs[HP_MAX_STACK_DEPTH];
+        return hp_stackdepot_put(pcs,
+                                 hp_unwind(pcs, max, fp, stack_top, fold));
+      }
+      ST(&set->rest, 0);
+      ST(&set->fails, 0);
+    }
+  }
+  return sc_slow(fp, stack_top, max, fold, false);
 }
 
 u32 hp_fold_recursion(uptr *pcs, u32 n) {
