@@ -394,9 +394,9 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * depot.  mprof reused what it knew of the caller chain the same way; here
  * nothing is guessed, every word is compared.
  *
- *   sc_table[hash(fp, return address)] --> | fails | rest | victim |
+ *   sc_table[hash(fp, return address)] --> | fails | rest | mru |
  *                                          | way 0 | way 1 |
- *   way: | seq | n | id | max,fold | single | fp | top |
+ *   way: | seq | n, pairs | id | max,fold | fp | top |
  *        | off x n | (low, high word) x n |
  *
  * The words are kept as 16-byte windows, compared two at a time: a frame
@@ -421,7 +421,7 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * or changed treats the way as a miss.  A reader never dereferences a
  * recorded window outside [fp, stack_top) of its own stack (a torn way
  * can hold anything), where every word a walk reads lies.  fails, rest
- * and victim are hints, written without the seqlock: a torn value costs
+ * and mru are hints, written without the seqlock: a torn value costs
  * a walk, never a wrong id.  A set whose ways keep failing their
  * comparison (binary trees: the same fp and return address on a
  * different path each time) is left alone for a while, so such programs
@@ -430,14 +430,15 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
 #define SC_WAYS 2
 typedef struct sc_way {
   u32 seq;
-  u16 n, pairs; /* windows; the first pairs hold two reads, the rest one */
+  u16 n, pairs; /* windows; the first pairs hold two reads (at least 2,
+                 * window 0 at fp), the rest one */
   u32 id, limits;
   uptr fp, top;
   u32 off[SC_READS]; /* window's address - fp */
   hp_v2u64 val[SC_READS];
 } sc_way_t;
 typedef struct sc_set {
-  u8 fails, rest, victim; /* victim: the way to fill next */
+  u8 fails, rest, mru; /* mru: the way hit or filled last */
   sc_way_t way[SC_WAYS];
 } sc_set_t;
 static sc_set_t *sc_table;
@@ -462,8 +463,9 @@ static HP_ALWAYS_INLINE hp_v2u64 sc_pair(const sc_way_t *e, u32 k, uptr fp,
 }
 
 /* The id of e's walk if e recorded a walk from fp that this stack would
- * repeat; 0 otherwise.  Paths that part near the entry frame differ in the
- * first two windows, checked before the rest. */
+ * repeat; 0 otherwise.  Window 0 is always the entry frame's own (fp and
+ * fp + 8: inside the stack); paths that part near the entry frame differ
+ * in the first two windows, checked before the rest. */
 static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
                                       u32 limits) {
   u32 s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
@@ -471,13 +473,13 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
       LD(&e->limits) != limits)
     return 0;
   u32 n = LD(&e->n), pairs = LD(&e->pairs);
-  if (pairs < 2 || pairs > n || n > SC_READS)
+  if (n > SC_READS || pairs > n)
     return 0;
   uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
-  u32 o0 = LD(&e->off[0]), o1 = LD(&e->off[1]);
-  if (o0 > span || o1 > span)
+  u32 o1 = LD(&e->off[1]);
+  if (o1 > span)
     return 0;
-  hp_v2u64 acc = sc_pair(e, 0, fp, o0) | sc_pair(e, 1, fp, o1);
+  hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) | sc_pair(e, 1, fp, o1);
   if (acc[0] | acc[1])
     return 0;
 #pragma clang loop unroll_count(2)
@@ -531,7 +533,7 @@ static bool sc_windows(const walk_rec_t *rec, uptr fp, u32 *off,
     val[w++] = (hp_v2u64){0, sval[i]};
   }
   *n = w;
-  return *pairs >= 2;
+  return *pairs >= 2 && off[0] == 0;
 }
 
 static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
@@ -579,12 +581,12 @@ static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
   u32 limits = max | (u32)fold << 8;
   sc_set_t *set = sc_set(fp);
   u8 fails = LD(&set->fails);
-  u32 w = LD(&set->victim) & 1;
+  u32 w = (LD(&set->mru) & 1) ^ 1; /* the other way */
   u32 id = tried ? 0 : sc_lookup(&set->way[w ^ 1], fp, stack_top, limits);
   if (!id) {
     id = sc_lookup(&set->way[w], fp, stack_top, limits);
     if (id)
-      ST(&set->victim, (u8)(w ^ 1));
+      ST(&set->mru, (u8)w);
   }
   if (id) {
     if (fails)
@@ -601,7 +603,7 @@ static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
   if (!rec.uncached && rec.n && rec.n <= SC_READS &&
       stack_top - fp < (1ull << 32)) {
     sc_fill(&set->way[w], fp, stack_top, limits, id, &rec);
-    ST(&set->victim, (u8)(w ^ 1));
+    ST(&set->mru, (u8)w);
   }
   return id;
 }
@@ -615,7 +617,7 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
     sc_set_t *set = sc_set(fp);
     u8 fails = LD(&set->fails);
     if (HP_LIKELY(!fails)) {
-      u32 id = sc_lookup(&set->way[(LD(&set->victim) & 1) ^ 1], fp,
+      u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
                          stack_top, max | (u32)fold << 8);
       if (HP_LIKELY(id))
         return id;
