@@ -503,61 +503,59 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
   return LD(&e->seq) == s1 ? id : 0;
 }
 
-/* rec's reads as windows (see above); false if they do not fit.  Pairs
- * keep the walk's order; single reads follow them. */
-static bool sc_windows(const walk_rec_t *rec, uptr fp, u32 *off,
-                       hp_v2u64 *val, u32 *n, u32 *pairs) {
-  u32 w = 0, ns = 0, soff[SC_READS];
-  uptr sval[SC_READS];
+/* Writes rec's reads into e as windows (see above): the pairs in the
+ * walk's order, then the reads without a neighbour; the counts go to
+ * *pairs and *n.  False if a single read is too close to fp. */
+static bool sc_windows(sc_way_t *e, const walk_rec_t *rec, uptr fp,
+                       u32 *pairs, u32 *n) {
+  u32 w = 0, ns = 0;
+  u8 single[SC_READS]; /* rec indices */
   for (u32 k = 0; k < rec->n;) {
     uptr a = rec->addr[k];
     if (k + 1 < rec->n && rec->addr[k + 1] + sizeof(uptr) == a) {
-      off[w] = (u32)(rec->addr[k + 1] - fp);
-      val[w++] = (hp_v2u64){rec->val[k + 1], rec->val[k]};
+      ST(&e->off[w], (u32)(a - sizeof(uptr) - fp));
+      e->val[w++] = (hp_v2u64){rec->val[k + 1], rec->val[k]};
       k += 2;
     } else if (k + 1 < rec->n && rec->addr[k + 1] == a + sizeof(uptr)) {
-      off[w] = (u32)(a - fp);
-      val[w++] = (hp_v2u64){rec->val[k], rec->val[k + 1]};
+      ST(&e->off[w], (u32)(a - fp));
+      e->val[w++] = (hp_v2u64){rec->val[k], rec->val[k + 1]};
       k += 2;
     } else {
       if (a < fp + sizeof(uptr))
         return false;
-      soff[ns] = (u32)(a - sizeof(uptr) - fp);
-      sval[ns++] = rec->val[k];
-      k++;
+      single[ns++] = (u8)k++;
     }
   }
   *pairs = w;
   for (u32 i = 0; i < ns; i++) {
-    off[w] = soff[i];
-    val[w++] = (hp_v2u64){0, sval[i]};
+    u32 k = single[i];
+    ST(&e->off[w], (u32)(rec->addr[k] - sizeof(uptr) - fp));
+    e->val[w++] = (hp_v2u64){0, rec->val[k]};
   }
   *n = w;
-  return *pairs >= 2 && off[0] == 0;
+  return true;
 }
 
+/* Fills e from rec, in place under its seqlock; a walk that does not fit
+ * (fewer than two pairs, the first not the entry frame's own) leaves e
+ * matching nothing (fp 0: no entry frame is at 0). */
 static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
                                 u32 id, const walk_rec_t *rec) {
-  u32 off[SC_READS], n, pairs;
-  hp_v2u64 val[SC_READS];
-  if (!sc_windows(rec, fp, off, val, &n, &pairs))
-    return;
   u32 s = LD(&e->seq);
   if ((s & 1) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, false,
                                               __ATOMIC_ACQUIRE,
                                               __ATOMIC_RELAXED))
     return;
   __atomic_thread_fence(__ATOMIC_RELEASE);
-  ST(&e->fp, fp);
+  u32 pairs = 0, n = 0;
+  bool ok = sc_windows(e, rec, fp, &pairs, &n) && pairs >= 2 &&
+            LD(&e->off[0]) == 0;
+  ST(&e->fp, ok ? fp : 0);
   ST(&e->top, top);
   ST(&e->limits, limits);
   ST(&e->id, id);
-  ST(&e->n, (u16)n);
-  ST(&e->pairs, (u16)pairs);
-  for (u32 k = 0; k < n; k++) {
-    ST(&e->off[k], off[k]);
-    e->val[k] = val[k];
-  }
+  ST(&e->n, (u16)(ok ? n : 0));
+  ST(&e->pairs, (u16)(ok ? pairs : 0));
   __atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
 }
 
