@@ -565,10 +565,10 @@ static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
                    (64 - SC_BITS)];
 }
 
-/* Everything but a hit in the way used last of a set with no failures,
- * and a resting set: the other way, the walk (which replaces the other
- * way).
- * tried: hp_stack_id compared the way used last already. */
+/* What hp_stack_id does not answer inline (a hit in the way used last of
+ * a set without failures, a resting set's walk): the other way, then the
+ * walk, which replaces the other way.  tried: hp_stack_id compared the way
+ * used last already. */
 static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
                                bool tried) {
   uptr pcs[HP_MAX_STACK_DEPTH];
