@@ -394,64 +394,152 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * depot.  mprof reused what it knew of the caller chain the same way; here
  * nothing is guessed, every word is compared.
  *
- *   sc_table[hash(fp, return address)] --> | seq | fp | top | max,fold |
- *                                          | id | n | (addr, value) x n |
+ *   sc_table[hash(fp, return address)] --> | fails | rest | mru |
+ *                                          | way 0 | way 1 |
+ *   way: | seq | n, pairs | id | max,fold | fp | top |
+ *        | off x n | (low, high word) x n |
+ *
+ * The words are kept as 16-byte windows, compared two at a time: a frame
+ * step reads a frame's return address and then its saved rbp, the two
+ * words of one window, so a walk of f frames is about f + 1 windows, in
+ * walk order.  A read with no neighbour read (a CFI step through a
+ * function without a frame pointer, the main thread's tail) gets the
+ * window that ends with it, after all the pairs, and only its high word
+ * is compared.
+ *
+ * Two ways per set, the one hit or filled last tried first: an
+ * interpreter allocates through one wrapper (Lua's l_alloc) from one
+ * place in its loop, so paths that differ only a frame or two above the
+ * entry frame share fp and return address, and alternate; with one way
+ * they evicted each other (docs/performance.md, "Speed round 4: stack
+ * capture on Lua").
  *
  * One global table (threads' stacks are disjoint, so their entries never
- * match each other's), direct-mapped, a seqlock per entry: seq is odd
- * while a writer (who got it with a CAS, so a signal handler that
- * allocates in the middle of an update does not write too) fills the
- * entry; a reader that sees it odd or changed treats the entry as a miss.
- * A reader never dereferences a recorded address outside [fp, stack_top)
- * of its own stack (a torn entry can hold anything), where every word a
- * walk reads lies.  A slot whose entry keeps failing its comparison
- * (binary trees: the same fp and return address on a different path each
- * time) is left alone for a while, so such programs pay little
- * more than the comparison of the first words. */
-#define SC_BITS 11
-typedef struct sc_entry {
+ * match each other's), a seqlock per way: seq is odd while a writer (who
+ * got it with a CAS, so a signal handler that allocates in the middle of
+ * an update does not write too) fills the way; a reader that sees it odd
+ * or changed treats the way as a miss.  A reader never dereferences a
+ * recorded window outside [fp, stack_top) of its own stack (a torn way
+ * can hold anything), where every word a walk reads lies.  fails, rest
+ * and mru are hints, written without the seqlock: a torn value costs
+ * a walk, never a wrong id.  A set whose ways keep failing their
+ * comparison (binary trees: the same fp and return address on a
+ * different path each time) is left alone for a while, so such programs
+ * pay little more than the comparison of the first words. */
+#define SC_BITS 10
+#define SC_WAYS 2
+typedef struct sc_way {
   u32 seq;
-  u16 n;
-  u8 fails, rest;
+  u16 n, pairs; /* windows; the first pairs hold two reads (at least 2,
+                 * window 0 at fp), the rest one */
   u32 id, limits;
   uptr fp, top;
-  u32 off[SC_READS]; /* address - fp */
-  uptr val[SC_READS];
-} sc_entry_t;
-static sc_entry_t *sc_table;
+  u32 off[SC_READS]; /* window's address - fp */
+  hp_v2u64 val[SC_READS];
+} sc_way_t;
+typedef struct sc_set {
+  u8 fails, rest, mru; /* mru: the way hit or filled last */
+  sc_way_t way[SC_WAYS];
+} sc_set_t;
+static sc_set_t *sc_table;
 
 void hp_stack_cache_init(void) {
   if (!sc_table)
-    sc_table = hp_mmap_noreserve(sizeof(sc_entry_t) << SC_BITS,
+    sc_table = hp_mmap_noreserve(sizeof(sc_set_t) << SC_BITS,
                                  "stack id cache");
 }
 
 #define LD(p) __atomic_load_n(p, __ATOMIC_RELAXED)
 #define ST(p, v) __atomic_store_n(p, v, __ATOMIC_RELAXED)
 
+/* The way's windows are read without atomics (16 bytes at once): the
+ * seqlock's second read of seq rejects whatever a writer changed
+ * meanwhile.  A window lies inside the stack iff its offset is at most
+ * span. */
+typedef u64 hp_v2u64_u __attribute__((vector_size(16), aligned(8)));
+static HP_ALWAYS_INLINE hp_v2u64 sc_pair(const sc_way_t *e, u32 k, uptr fp,
+                                         u32 off) {
+  return *(const hp_v2u64_u *)(fp + off) ^ e->val[k];
+}
+
 /* The id of e's walk if e recorded a walk from fp that this stack would
- * repeat; 0 otherwise. */
-static HP_ALWAYS_INLINE u32 sc_lookup(sc_entry_t *e, uptr fp, uptr top,
+ * repeat; 0 otherwise.  Window 0 is always the entry frame's own (fp and
+ * fp + 8: inside the stack); paths that part near the entry frame differ
+ * in the first two windows, checked before the rest. */
+static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
                                       u32 limits) {
   u32 s1 = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
   if ((s1 & 1) || LD(&e->fp) != fp || LD(&e->top) != top ||
       LD(&e->limits) != limits)
     return 0;
-  u32 n = LD(&e->n);
-  if (!n || n > SC_READS)
+  u32 n = LD(&e->n), pairs = LD(&e->pairs);
+  if (n > SC_READS || pairs > n)
     return 0;
-  uptr span = top - sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
-  for (u32 k = 0; k < n; k++) {
+  uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
+  u32 o1 = LD(&e->off[1]);
+  if (o1 > span)
+    return 0;
+  hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) | sc_pair(e, 1, fp, o1);
+  if (acc[0] | acc[1])
+    return 0;
+#pragma clang loop unroll_count(2)
+  for (u32 k = 2; k < pairs; k++) {
     u32 off = LD(&e->off[k]);
-    if (off > span || *(const uptr *)(fp + off) != LD(&e->val[k]))
+    if (off > span)
       return 0;
+    acc |= sc_pair(e, k, fp, off);
   }
+  uptr d = acc[0] | acc[1];
+  for (u32 k = pairs; k < n; k++) {
+    u32 off = LD(&e->off[k]);
+    if (off > span)
+      return 0;
+    d |= *(const uptr *)(fp + off + sizeof(uptr)) ^ e->val[k][1];
+  }
+  if (d)
+    return 0;
   u32 id = LD(&e->id);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
   return LD(&e->seq) == s1 ? id : 0;
 }
 
-static HP_NOINLINE void sc_fill(sc_entry_t *e, uptr fp, uptr top, u32 limits,
+/* Writes rec's reads into e as windows (see above): the pairs in the
+ * walk's order, then the reads without a neighbour; the counts go to
+ * *pairs and *n.  False if a single read is too close to fp. */
+static bool sc_windows(sc_way_t *e, const walk_rec_t *rec, uptr fp,
+                       u32 *pairs, u32 *n) {
+  u32 w = 0, ns = 0;
+  u8 single[SC_READS]; /* rec indices */
+  for (u32 k = 0; k < rec->n;) {
+    uptr a = rec->addr[k];
+    if (k + 1 < rec->n && rec->addr[k + 1] + sizeof(uptr) == a) {
+      ST(&e->off[w], (u32)(a - sizeof(uptr) - fp));
+      e->val[w++] = (hp_v2u64){rec->val[k + 1], rec->val[k]};
+      k += 2;
+    } else if (k + 1 < rec->n && rec->addr[k + 1] == a + sizeof(uptr)) {
+      ST(&e->off[w], (u32)(a - fp));
+      e->val[w++] = (hp_v2u64){rec->val[k], rec->val[k + 1]};
+      k += 2;
+    } else {
+      if (a < fp + sizeof(uptr))
+        return false;
+      single[ns++] = (u8)k++;
+    }
+  }
+  *pairs = w;
+  for (u32 i = 0; i < ns; i++) {
+    u32 k = single[i];
+    ST(&e->off[w], (u32)(rec->addr[k] - sizeof(uptr) - fp));
+    e->val[w++] = (hp_v2u64){0, rec->val[k]};
+  }
+  *n = w;
+  return true;
+}
+
+/* Fills e from rec, in place under its seqlock; a walk that does not fit
+ * (fewer than two pairs, the first not the entry frame's own) leaves e
+ * matching nothing (fp 0: no entry frame is at 0). */
+static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
                                 u32 id, const walk_rec_t *rec) {
   u32 s = LD(&e->seq);
   if ((s & 1) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, false,
@@ -459,46 +547,51 @@ static HP_NOINLINE void sc_fill(sc_entry_t *e, uptr fp, uptr top, u32 limits,
                                               __ATOMIC_RELAXED))
     return;
   __atomic_thread_fence(__ATOMIC_RELEASE);
-  ST(&e->fp, fp);
+  u32 pairs = 0, n = 0;
+  bool ok = sc_windows(e, rec, fp, &pairs, &n) && pairs >= 2 &&
+            LD(&e->off[0]) == 0;
+  ST(&e->fp, ok ? fp : 0);
   ST(&e->top, top);
   ST(&e->limits, limits);
   ST(&e->id, id);
-  ST(&e->n, (u16)rec->n);
-  for (u32 k = 0; k < rec->n; k++) {
-    ST(&e->off[k], (u32)(rec->addr[k] - fp));
-    ST(&e->val[k], rec->val[k]);
-  }
+  ST(&e->n, (u16)(ok ? n : 0));
+  ST(&e->pairs, (u16)(ok ? pairs : 0));
   __atomic_store_n(&e->seq, s + 2, __ATOMIC_RELEASE);
 }
 
-u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
+static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
+  uptr ra = ((const uptr *)fp)[1];
+  return &sc_table[((fp >> 4) ^ ra) * 0x9E3779B97F4A7C15ull >>
+                   (64 - SC_BITS)];
+}
+
+/* What hp_stack_id does not answer inline (a hit in the way used last of
+ * a set without failures, a resting set's walk): the other way, then the
+ * walk, which replaces the other way.  tried: hp_stack_id compared the way
+ * used last already. */
+static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
+                               bool tried) {
   uptr pcs[HP_MAX_STACK_DEPTH];
   if (max > HP_MAX_STACK_DEPTH)
     max = HP_MAX_STACK_DEPTH;
   if (!sc_table || !max || !frame_ok(fp, 0, stack_top))
     return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
   u32 limits = max | (u32)fold << 8;
-  uptr ra = ((const uptr *)fp)[1];
-  sc_entry_t *e = &sc_table[((fp >> 4) ^ ra) * 0x9E3779B97F4A7C15ull >>
-                            (64 - SC_BITS)];
-  /* A slot that failed 3 times in a row rests for 255 calls: not even
-   * compared. */
-  u8 fails = LD(&e->fails);
-  if (HP_UNLIKELY(fails >= 3)) {
-    u8 rest = LD(&e->rest) + 1;
-    ST(&e->rest, rest);
-    if (rest < 255)
-      return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
-    ST(&e->rest, 0);
-    fails = 0;
+  sc_set_t *set = sc_set(fp);
+  u8 fails = LD(&set->fails);
+  u32 w = (LD(&set->mru) & 1) ^ 1; /* the other way */
+  u32 id = tried ? 0 : sc_lookup(&set->way[w ^ 1], fp, stack_top, limits);
+  if (!id) {
+    id = sc_lookup(&set->way[w], fp, stack_top, limits);
+    if (id)
+      ST(&set->mru, (u8)w);
   }
-  u32 id = sc_lookup(e, fp, stack_top, limits);
-  if (HP_LIKELY(id)) {
-    if (HP_UNLIKELY(fails))
-      ST(&e->fails, 0);
+  if (id) {
+    if (fails)
+      ST(&set->fails, 0);
     return id;
   }
-  ST(&e->fails, fails + 1);
+  ST(&set->fails, fails + 1);
   walk_rec_t rec;
   rec.n = 0;
   rec.uncached = false;
@@ -506,9 +599,43 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
   id = hp_stackdepot_put(pcs, n);
   /* Stack offsets fit 32 bits (stacks are far smaller than 4 GiB). */
   if (!rec.uncached && rec.n && rec.n <= SC_READS &&
-      stack_top - fp < (1ull << 32))
-    sc_fill(e, fp, stack_top, limits, id, &rec);
+      stack_top - fp < (1ull << 32)) {
+    sc_fill(&set->way[w], fp, stack_top, limits, id, &rec);
+    ST(&set->mru, (u8)w);
+  }
   return id;
+}
+
+/* The hit in the way used last, inline and with nothing live but the
+ * arguments: a deep stack's comparison then runs without spills.  A
+ * resting set's walk is here too, binary trees' common case. */
+u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
+  if (HP_LIKELY(sc_table && max - 1 < HP_MAX_STACK_DEPTH &&
+                frame_ok(fp, 0, stack_top))) {
+    sc_set_t *set = sc_set(fp);
+    u8 fails = LD(&set->fails);
+    if (HP_LIKELY(!fails)) {
+      u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
+                         stack_top, max | (u32)fold << 8);
+      if (HP_LIKELY(id))
+        return id;
+      return sc_slow(fp, stack_top, max, fold, true);
+    }
+    /* A set that failed 3 times in a row rests for 255 calls: not even
+     * compared. */
+    if (fails >= 3) {
+      u8 rest = LD(&set->rest) + 1;
+      ST(&set->rest, rest);
+      if (rest < 255) {
+        uptr pcs[HP_MAX_STACK_DEPTH];
+        return hp_stackdepot_put(pcs,
+                                 hp_unwind(pcs, max, fp, stack_top, fold));
+      }
+      ST(&set->rest, 0);
+      ST(&set->fails, 0);
+    }
+  }
+  return sc_slow(fp, stack_top, max, fold, false);
 }
 
 u32 hp_fold_recursion(uptr *pcs, u32 n) {

@@ -312,5 +312,49 @@ int main(void) {
                 reference_id(from, top3, 30, (x >> 33) & 1));
     }
   }
+  /* Two ways per set: stacks from the same fp with the same first return
+   * address (one wrapper called from one place), parting one frame up
+   * (frame 1's return address: the wrapper's caller) or four frames up,
+   * taken in turn.  Three paths for two ways, so the third evicts one:
+   * every answer must still be the walk's, and the three stacks three
+   * ids. */
+  {
+    enum { F = 10 };
+    uptr st3[4 * F + 8];
+    hp_memset(st3, 0, sizeof(st3));
+    for (int f = 0; f < F; f++) {
+      st3[f * 4] = (uptr)&st3[f * 4 + 4];
+      st3[f * 4 + 1] = 0x50000 + 0x40 * (uptr)f + 1;
+    }
+    uptr fp = (uptr)&st3[0], top = (uptr)&st3[4 * F];
+    u32 ids[3];
+    for (int p = 0; p < 3; p++) {
+      st3[1 * 4 + 1] = 0x50000 + 0x40 * 1 + 1 + (p == 1 ? 0x1000 : 0);
+      st3[4 * 4 + 1] = 0x50000 + 0x40 * 4 + 1 + (p == 2 ? 0x1000 : 0);
+      ids[p] = reference_id(fp, top, 30, true);
+    }
+    EXPECT(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2]);
+    /* 0 1 0 1 ... then 0 1 2 0 1 2 ..., then 0 0 1 1 2 2 ... */
+    for (int i = 0; i < 600; i++) {
+      int p = i < 200 ? i % 2 : i < 400 ? i % 3 : (i / 2) % 3;
+      st3[1 * 4 + 1] = 0x50000 + 0x40 * 1 + 1 + (p == 1 ? 0x1000 : 0);
+      st3[4 * 4 + 1] = 0x50000 + 0x40 * 4 + 1 + (p == 2 ? 0x1000 : 0);
+      EXPECT_EQ(hp_stack_id(fp, top, 30, true), ids[p]);
+    }
+    /* A stack that ends 3 frames up (a saved rbp pointing down) against
+     * the 10-frame one in the other way: 3 PCs, then 9. */
+    st3[1 * 4 + 1] = 0x50000 + 0x40 * 1 + 1;
+    st3[4 * 4 + 1] = 0x50000 + 0x40 * 4 + 1;
+    uptr pcs[64];
+    for (int i = 0; i < 10; i++) {
+      st3[3 * 4] = (i & 1) ? (uptr)&st3[0] : (uptr)&st3[4 * 4];
+      u32 id = hp_stack_id(fp, top, 30, true);
+      u32 n = hp_unwind(pcs, 64, fp, top, true);
+      EXPECT_EQ(n, (i & 1) ? 3u : 9u);
+      EXPECT_EQ(id, hp_stackdepot_put(pcs, n));
+      if (!(i & 1))
+        EXPECT_EQ(id, ids[0]);
+    }
+  }
   return hp_test_done("stack_test");
 }
