@@ -5,6 +5,10 @@
 #
 #   bench/callgrind.sh [WORKLOAD...]     (default: bt ht ll stream mp)
 #
+# larson is bench/micro/larson.c with random sizes 8..1000 (every free of a
+# context a different size: the HIB merge's slow path); valgrind runs its
+# threads one at a time, so its count is as repeatable as the others'.
+#
 # Workloads: the micro ones above, and lua and sqlite (the Debian sources
 # bench/fetch-src.sh leaves in $SRC_CACHE, default bench/.cache/src).
 #
@@ -46,8 +50,9 @@ ninja -C "$BLD" lib/heapprof/HeapProfiler.so lib/heapprof/libheapprof_cxx.a \
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 SRC_CACHE=${SRC_CACHE:-$root/bench/.cache/src}
 declare -A ARGS=([bt]="12" [ht]="200000" [ll]="100000 10" [stream]="400000 5" [mp]="64 1 200000"
+                 [larson]="2 4 1000 20000 8 1000"
                  [lua]="$root/bench/lua/alloc.lua 1" [sqlite]="--memdb --size 2")
-declare -A FILE=([bt]=bt [ht]=ht [ll]=ll [stream]=stream [mp]=malloc_pairs)
+declare -A FILE=([bt]=bt [ht]=ht [ll]=ll [stream]=stream [mp]=malloc_pairs [larson]=larson)
 # srcs WORKLOAD: sets SRCS, XFLAGS and LIBS as bench/run.sh's spec does.
 srcs() {
   case $1 in
@@ -70,7 +75,7 @@ count() { # BINARY ARGS... -> instructions
   awk '/^(summary|totals):/ {print $2; exit}' "$f"
 }
 for w in ${@:-bt ht ll stream mp}; do
-  [ -n "${ARGS[$w]:-}" ] || { echo "callgrind.sh: unknown workload $w (bt ht ll stream mp lua sqlite)" >&2; exit 1; }
+  [ -n "${ARGS[$w]:-}" ] || { echo "callgrind.sh: unknown workload $w (bt ht ll stream mp larson lua sqlite)" >&2; exit 1; }
   srcs "$w"
   "$BLD/bin/heapprof-clang" $COMMON -fheapprof="$OUT/prof" ${HPFLAGS:-} $XFLAGS $SRCS -o "$OUT/bin/$w.heapprof" $LIBS
   clang-19 $COMMON $XFLAGS $SRCS -o "$OUT/bin/$w.base" $LIBS

@@ -10,19 +10,17 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
-static u32 clamp32(u64 v) { return v > UINT32_MAX ? UINT32_MAX : (u32)v; }
-
 /* The MemInfoBlock of one chunk event. */
 static HP_ALWAYS_INLINE void event_mib(hp_mib_t *m, const hp_chunk_event_t *e,
                                        u64 *size_out) {
   u64 size = e->size ? e->size : 1;
   u32 lifetime = e->dealloc_ts >= e->alloc_ts ? e->dealloc_ts - e->alloc_ts : 0;
-  u64 density = e->accesses * 100 / size;
-  u64 lt_density = density * 1000 / (lifetime ? lifetime : 1);
+  u64 density, lt_density;
+  hp_hib_densities(e->accesses, size, lifetime, &density, &lt_density);
   m->alloc_count = e->continuation ? 0 : 1;
   m->total_access_count = m->min_access_count = m->max_access_count = e->accesses;
   m->total_size = e->continuation ? 0 : size;
-  m->min_size = m->max_size = clamp32(size);
+  m->min_size = m->max_size = hp_clamp32(size);
   m->alloc_timestamp = e->alloc_ts;
   m->dealloc_timestamp = e->dealloc_ts;
   m->total_lifetime = m->min_lifetime = m->max_lifetime = lifetime;
@@ -32,19 +30,14 @@ static HP_ALWAYS_INLINE void event_mib(hp_mib_t *m, const hp_chunk_event_t *e,
   m->num_lifetime_overlaps = m->num_same_alloc_cpu = m->num_same_dealloc_cpu = 0;
   m->data_type_id = 0;
   m->total_access_density = density;
-  m->min_access_density = m->max_access_density = clamp32(density);
+  m->min_access_density = m->max_access_density = hp_clamp32(density);
   m->total_lifetime_access_density = lt_density;
   m->min_lifetime_access_density = m->max_lifetime_access_density =
-      clamp32(lt_density);
+      hp_clamp32(lt_density);
   m->access_histogram_size = 0;
   m->access_histogram = 0;
   *size_out = size;
 }
-
-/* The per-object ranges, min_<f> and max_<f>. */
-#define HP_MIB_RANGES(X)                                                     \
-  X(access_count) X(size) X(lifetime) X(access_density)                     \
-  X(lifetime_access_density)
 
 /* Merges MemInfoBlock s into d by LLVM's rules, except that migrations
  * accumulate.  Per-object ranges come only from records that count an
@@ -128,48 +121,6 @@ void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e) {
   event_mib(&one, e, &size);
   merge_mib(&dst->mib, &one);
   add_event_ext(&dst->ext, e, size);
-}
-
-void hp_hib_add_body(hp_hib_t *dst, u64 size, u64 accesses, u32 lifetime,
-                     bool continuation, u64 k) {
-  if (!size)
-    size = 1;
-  u64 density = accesses * 100 / size;
-  u64 lt_density = density * 1000 / (lifetime ? lifetime : 1);
-  hp_mib_t *d = &dst->mib;
-  hp_hib_ext_t *x = &dst->ext;
-  if (!continuation) {
-    u64 v_access_count = accesses, v_size = clamp32(size),
-        v_lifetime = lifetime, v_access_density = clamp32(density),
-        v_lifetime_access_density = clamp32(lt_density);
-    if (!d->alloc_count) {
-#define X(f) d->min_##f = d->max_##f = v_##f;
-      HP_MIB_RANGES(X)
-#undef X
-    } else {
-#define X(f)                                                                 \
-  d->min_##f = HP_MIN(d->min_##f, v_##f), d->max_##f = HP_MAX(d->max_##f, v_##f);
-      HP_MIB_RANGES(X)
-#undef X
-    }
-    d->alloc_count += k;
-    d->total_size += k * size;
-    x->max_size64 = HP_MAX(x->max_size64, size);
-    if (size <= 32)
-      x->bytes_small += k * size;
-    else if (size <= 256)
-      x->bytes_medium += k * size;
-    else if (size <= 2048)
-      x->bytes_large += k * size;
-    else
-      x->bytes_xlarge += k * size;
-  } else {
-    x->continuations += k;
-  }
-  d->total_access_count += k * accesses;
-  d->total_lifetime += k * lifetime;
-  d->total_access_density += k * density;
-  d->total_lifetime_access_density += k * lt_density;
 }
 
 void hp_hib_merge(hp_hib_t *dst, const hp_hib_t *src) {

@@ -186,8 +186,8 @@ static HP_ALWAYS_INLINE void bins_add_n(hp_size_bins_t *b, u64 size,
 }
 
 /* Merges a pending key's events into slot, and their size bins into c's. */
-static HP_NOINLINE void key_apply(hp_hib_cache_t *c, hp_hib_t *slot,
-                                  hp_hib_key_t *k) {
+static HP_ALWAYS_INLINE void key_apply(hp_hib_cache_t *c, hp_hib_t *slot,
+                                       hp_hib_key_t *k) {
   hp_hib_add_body(slot, k->size, k->accesses, k->lifetime, k->continuation,
                   k->n);
   bins_add_n(&c->bins, k->size, k->continuation, k->n);
@@ -201,47 +201,40 @@ static void pending_apply(hp_hib_cache_t *c, hp_hib_t *slot,
       key_apply(c, slot, &p->k[i]);
 }
 
+/* A hit on slot i whose key is not the first (hp_hib_cache_add_event has
+ * merged its head), under the cache's lock.  The key used goes first; one
+ * matching neither displaces the second, whose events are merged.  Keys
+ * move whole, and the new one is built from the arguments, never read back
+ * from fields just stored (heapprof_hib_table.h). */
+void hp_hib_cache_add_key(hp_hib_cache_t *c, u32 i, u64 size, u64 accesses,
+                          u32 lifetime, u32 continuation) {
+  hp_hib_pending_t *p = &c->pending[i];
+  hp_hib_key_t first = p->k[0];
+  u64 n = 1;
+  if (hp_hib_key_is(&p->k[1], size, accesses, lifetime, continuation))
+    n += p->k[1].n;
+  else if (p->k[1].n)
+    key_apply(c, &c->slots[i], &p->k[1]);
+  p->k[1] = first;
+  p->k[0] = (hp_hib_key_t){size, accesses, lifetime, continuation, n};
+}
+
 /* The rest of hp_hib_cache_add_event (heapprof_hib_table.h), under the
- * cache's lock: a hit whose key is not the slot's first, or a miss. */
+ * cache's lock: a miss, or a live event (a dump's, merged whole). */
 void hp_hib_cache_add_locked(hp_hib_cache_t *c, hp_hib_table_t *t,
                              const hp_chunk_event_t *e) {
   u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
   hp_hib_t *slot = &c->slots[i];
-  hp_hib_pending_t *p = &c->pending[i];
-  if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
-    hp_hib_add_head(slot, e);
-    u32 lifetime = hp_event_lifetime(e);
-    hp_hib_key_t *k = &p->k[0];
-    if (HP_UNLIKELY(!hp_hib_key_is(k, e, lifetime))) {
-      k = &p->k[1];
-      if (!hp_hib_key_is(k, e, lifetime)) {
-        /* Neither: the older key goes, the new one takes its place. */
-        if (k->n)
-          key_apply(c, slot, k);
-        k->size = e->size;
-        k->accesses = e->accesses;
-        k->lifetime = lifetime;
-        k->continuation = e->continuation;
-      }
-      /* The key just used goes first. */
-      hp_hib_key_t tmp = p->k[0];
-      p->k[0] = *k;
-      *k = tmp;
-      k = &p->k[0];
-    }
-    k->n++;
-  } else {
-    if (slot->stack_id) {
-      pending_apply(c, slot, p);
-      if (slot->stack_id != e->stack_id)
-        hp_hib_table_insert(t, slot);
-    }
-    bins_add(&c->bins, e);
-    if (slot->stack_id == e->stack_id)
-      hp_hib_add_event(slot, e);
-    else
-      hp_hib_from_event(slot, e);
+  if (slot->stack_id) {
+    pending_apply(c, slot, &c->pending[i]);
+    if (slot->stack_id != e->stack_id)
+      hp_hib_table_insert(t, slot);
   }
+  bins_add(&c->bins, e);
+  if (slot->stack_id == e->stack_id)
+    hp_hib_add_event(slot, e);
+  else
+    hp_hib_from_event(slot, e);
 }
 
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {

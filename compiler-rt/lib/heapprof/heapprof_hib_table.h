@@ -75,11 +75,18 @@ typedef struct hp_hib_table {
  * flushed.  Two keys, because a context's events often alternate between
  * two kinds (a tree's leaves and inner nodes). */
 #define HP_HIB_KEYS 2
+/* A key with n = 0 is unused, whatever its other fields hold: an event that
+ * matches them may be counted under it all the same (n becomes 1, and the
+ * fields are the event's), so the free path compares the fields only.  A
+ * key is only ever written whole (heapprof_hib_table.c): the slow path
+ * reads keys back right after writing them, and a 16-byte load of fields
+ * just stored one by one waits for the stores (store-to-load forwarding
+ * fails on a partial overlap). */
 typedef struct hp_hib_key {
-  u64 n;        /* events under this key not merged yet; 0 = unused */
   u64 size, accesses;
   u32 lifetime;
-  bool continuation;
+  u32 continuation; /* 0 or 1 */
+  u64 n;            /* events under this key not merged yet; 0 = unused */
 } hp_hib_key_t;
 typedef struct hp_hib_pending {
   hp_hib_key_t k[HP_HIB_KEYS];
@@ -102,17 +109,22 @@ void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
 /* Adds the written-back size bins into out and zeroes the table's. */
 void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
-/* Merges a chunk event into the cache (every profiled free).  Inline: the
- * common case, a hit whose (size, accesses, lifetime, continuation) is the
- * slot's first pending key, is the lock, hp_hib_add_head and a count; the
- * rest is hp_hib_cache_add_locked, out of line. */
+/* Merges a chunk event into the cache (every profiled free).  Inline: a
+ * hit on the slot is the lock, hp_hib_add_head and, when (size, accesses,
+ * lifetime, continuation) is the slot's first pending key, a count; a hit
+ * with another key is hp_hib_cache_add_key, given the key's fields (no
+ * copy of the event: varied sizes, larson's or a real program's, take it
+ * on nearly every free); a miss or a live event is
+ * hp_hib_cache_add_locked.  Both out of line, with the lock held. */
+void hp_hib_cache_add_key(hp_hib_cache_t *c, u32 slot, u64 size, u64 accesses,
+                          u32 lifetime, u32 continuation);
 void hp_hib_cache_add_locked(hp_hib_cache_t *c, hp_hib_table_t *t,
                              const hp_chunk_event_t *e);
-static HP_ALWAYS_INLINE bool hp_hib_key_is(const hp_hib_key_t *k,
-                                           const hp_chunk_event_t *e,
-                                           u32 lifetime) {
-  return k->n && k->size == e->size && k->accesses == e->accesses &&
-         k->lifetime == lifetime && k->continuation == e->continuation;
+static HP_ALWAYS_INLINE bool hp_hib_key_is(const hp_hib_key_t *k, u64 size,
+                                           u64 accesses, u32 lifetime,
+                                           u32 continuation) {
+  return k->size == size && k->accesses == accesses &&
+         k->lifetime == lifetime && k->continuation == continuation;
 }
 static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
                                                     hp_hib_table_t *t,
@@ -121,10 +133,18 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
   hp_hib_t *slot = &c->slots[i];
   hp_hib_key_t *k = &c->pending[i].k[0];
   hp_spin_lock(&c->lock);
-  if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live &&
-                hp_hib_key_is(k, e, hp_event_lifetime(e)))) {
+  if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
+    /* The key first: its fields are then dead before the head's (the
+     * two touch different fields of the slot, so either order is the
+     * same merge). */
+    u32 lifetime = hp_event_lifetime(e);
+    if (HP_LIKELY(hp_hib_key_is(k, e->size, e->accesses, lifetime,
+                                e->continuation)))
+      k->n++;
+    else
+      hp_hib_cache_add_key(c, i, e->size, e->accesses, lifetime,
+                           e->continuation);
     hp_hib_add_head(slot, e);
-    k->n++;
   } else {
     /* A copy, so that the caller's event never has its address taken on
      * the common path and can live in registers. */

@@ -22,6 +22,10 @@ static hp_chunk_event_t ev(u64 size, u64 acc, u32 ats, u32 dts, u32 acpu,
   return e;
 }
 
+static void copy_hib(const hp_hib_t *h, void *arg) {
+  *(hp_hib_t *)arg = *h;
+}
+
 int main(void) {
   hp_hib_t a, b, c;
   hp_chunk_event_t e1 = ev(10, 5, 100, 150, 0, 1);
@@ -216,6 +220,64 @@ int main(void) {
 #undef X
     }
     EXPECT_EQ(diffs, 0);
+  }
+  /* Five objects of one context, each a different size (the cache's key
+   * path on every event: hp_hib_cache_add_key, the displaced key merged
+   * by hp_hib_add_body), and the division shortcuts: no accesses (and one
+   * access, which divides), lifetime 0 and 1 ms.  By the formulas at the top of heapprof_hib.c:
+   *   size  acc  lifetime  density         lifetime density
+   *    100    0     5      0               0
+   *    250    7     0      700/250 = 2     2*1000/1 = 2000
+   *   3000   12     1      1200/3000 = 0   0
+   *     40    3   250      300/40 = 7      7000/250 = 28
+   *     50    1     3      100/50 = 2      2000/3 = 666
+   * The same whether merged one by one or through the per-thread cache. */
+  {
+    static const struct {
+      u64 size, acc;
+      u32 lifetime;
+    } objs[] = {{100, 0, 5}, {250, 7, 0}, {3000, 12, 1}, {40, 3, 250}, {50, 1, 3}};
+    static hp_hib_table_t t;
+    static hp_hib_cache_t cache;
+    hp_hib_table_init(&t, 3, 1);
+    hp_hib_t plain;
+    for (u32 i = 0; i < HP_ARRAY_SIZE(objs); i++) {
+      hp_chunk_event_t e = ev(objs[i].size, objs[i].acc, 1000,
+                              1000 + objs[i].lifetime, 0, 0);
+      if (i == 0)
+        hp_hib_from_event(&plain, &e);
+      else
+        hp_hib_add_event(&plain, &e);
+      hp_hib_cache_add_event(&cache, &t, &e);
+    }
+    hp_hib_cache_flush(&cache, &t);
+    static hp_hib_t cached;
+    hp_hib_table_drain(&t, copy_hib, &cached);
+    const hp_hib_t *hs[2] = {&plain, &cached};
+    for (u32 j = 0; j < 2; j++) {
+      const hp_mib_t *m = &hs[j]->mib;
+      EXPECT_EQ(hs[j]->stack_id, 7);
+      EXPECT_EQ(m->alloc_count, 5);
+      EXPECT_EQ(m->total_size, 100 + 250 + 3000 + 40 + 50);
+      EXPECT_EQ(m->min_size, 40);
+      EXPECT_EQ(m->max_size, 3000);
+      EXPECT_EQ(m->total_access_count, 23);
+      EXPECT_EQ(m->min_access_count, 0);
+      EXPECT_EQ(m->max_access_count, 12);
+      EXPECT_EQ(m->total_lifetime, 259);
+      EXPECT_EQ(m->min_lifetime, 0);
+      EXPECT_EQ(m->max_lifetime, 250);
+      EXPECT_EQ(m->total_access_density, 2 + 7 + 2);
+      EXPECT_EQ(m->min_access_density, 0);
+      EXPECT_EQ(m->max_access_density, 7);
+      EXPECT_EQ(m->total_lifetime_access_density, 2000 + 28 + 666);
+      EXPECT_EQ(m->min_lifetime_access_density, 0);
+      EXPECT_EQ(m->max_lifetime_access_density, 2000);
+      EXPECT_EQ(hs[j]->ext.max_size64, 3000);
+      EXPECT_EQ(hs[j]->ext.bytes_medium, 100 + 250 + 40 + 50);
+      EXPECT_EQ(hs[j]->ext.bytes_xlarge, 3000);
+    }
+    EXPECT_EQ(hp_memcmp(&plain, &cached, sizeof(plain)), 0);
   }
   return hp_test_done("hib_test");
 }

@@ -93,23 +93,55 @@ int main(void) {
   {
     static char area[4 * 4096] __attribute__((aligned(4096)));
     uptr base = (uptr)area;
-    hp_shadow_clear(base, base + sizeof(area));
-    u64 x = 12345;
-    for (uptr g = base; g < base + sizeof(area); g += 64) {
-      x = x * 6364136223846793005ull + 1442695040888963407ull;
-      *hp_shadow_counter(g) = (x >> 60) < 6 ? 0 : (x >> 40) & 0xff;
-    }
     int bad = 0;
-    for (uptr off = 4096 - 600; off < 4096 + 100; off += 7)
-      for (uptr size = 0; size < 700; size += 13) {
-        hp_shadow_scan_t got, want;
-        hp_shadow_scan(base + off, size, &got);
-        scan_reference(base + off, size, &want);
-        bad += got.accesses != want.accesses ||
-               got.granules != want.granules ||
-               got.touched_granules != want.touched_granules ||
-               got.pages != want.pages ||
-               got.touched_pages != want.touched_pages;
+    /* Counters mostly set, then mostly 0 (pages with and without an
+     * access on either side of the boundary). */
+    for (int sparse = 0; sparse < 2; sparse++) {
+      hp_shadow_clear(base, base + sizeof(area));
+      u64 x = 12345;
+      for (uptr g = base; g < base + sizeof(area); g += 64) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        bool zero = sparse ? (x >> 58) != 0 : (x >> 60) < 6;
+        *hp_shadow_counter(g) = zero ? 0 : 1 + ((x >> 40) & 0xff);
+      }
+      /* Up to 2200 bytes: the two-page pass of up to 32 granules and the
+       * page-by-page loop past it. */
+      for (uptr off = 4096 - 2300; off < 4096 + 100; off += 7)
+        for (uptr size = 0; size < 2200; size += 13) {
+          hp_shadow_scan_t got, want;
+          hp_shadow_scan(base + off, size, &got);
+          scan_reference(base + off, size, &want);
+          bad += got.accesses != want.accesses ||
+                 got.granules != want.granules ||
+                 got.touched_granules != want.touched_granules ||
+                 got.pages != want.pages ||
+                 got.touched_pages != want.touched_pages;
+        }
+    }
+    EXPECT_EQ(bad, 0);
+    hp_shadow_clear(base, base + sizeof(area));
+  }
+  /* Clears of every length from 1 to 40 granules, at every granule
+   * offset around a page boundary: exactly the counters of the granules
+   * the range overlaps become 0, their neighbours keep their values. */
+  {
+    static char area[2 * 4096] __attribute__((aligned(4096)));
+    uptr base = (uptr)area;
+    int bad = 0;
+    for (uptr off = 4096 - 45 * 64; off < 4096 + 3 * 64; off += 64)
+      for (uptr len = 1; len <= 40 * 64; len += len < 64 ? 63 : 64) {
+        for (uptr g = base; g < base + sizeof(area); g += 64)
+          *hp_shadow_counter(g) = 1 + (g - base) / 64;
+        for (uptr shift = 0; shift < 64; shift += 37) {
+          uptr a = base + off + shift, e = a + len;
+          hp_shadow_clear(a, e);
+          for (uptr g = base; g < base + sizeof(area); g += 64) {
+            bool in = g + 64 > a && g < e;
+            bad += *hp_shadow_counter(g) != (in ? 0 : 1 + (g - base) / 64);
+          }
+          for (uptr g = base; g < base + sizeof(area); g += 64)
+            *hp_shadow_counter(g) = 1 + (g - base) / 64;
+        }
       }
     EXPECT_EQ(bad, 0);
     hp_shadow_clear(base, base + sizeof(area));
