@@ -37,9 +37,9 @@
 // RUN: grep -l ', exit, dump 0' %t.d4/*.txt | xargs cat | FileCheck %s --check-prefix=PARENT
 // CHILD-DAG: alloc_count 3, size (ave/min/max) 111.00 / 111 / 111
 // CHILD-DAG: alloc_count 5, size (ave/min/max) 222.00 / 222 / 222
-// PARENT-NOT: 222
+// PARENT-NOT: size (ave/min/max) 222.
 // PARENT: alloc_count 3, size (ave/min/max) 111.00 / 111 / 111
-// PARENT-NOT: 222
+// PARENT-NOT: size (ave/min/max) 222.
 //
 // A forked child that calls _exit(127) at once (as after a failed exec):
 // no profile of its own; the parent's only.
