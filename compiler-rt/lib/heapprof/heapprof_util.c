@@ -159,7 +159,8 @@ static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
     o->pages++;
     if (mask) {
       o->touched_pages++;
-      uptr lo = HP_MAX(pg, lines_beg), hi = HP_MIN(pg + HP_PAGE_SIZE, lines_end);
+      uptr lo = HP_MAX(pg, lines_beg);
+      uptr hi = HP_MIN(pg + HP_PAGE_SIZE, lines_end);
       o->touched_lines += (u64)__builtin_popcountll(
           mask & bits((lo - pg) / HP_GRANULE_SIZE,
                       (hi - pg) / HP_GRANULE_SIZE - 1));
