@@ -6,8 +6,11 @@
  * vDSO's own entry, not through glibc's wrapper), and the cpu comes from
  * the thread's rseq area (hp_cpu_id).  The coarse clock ticks every res_ms (4 ms at
  * HZ=250), so a start is read as hp_now_ms() (never after the true time)
- * and an end as hp_end_ms(hp_now_ms()) (never before it): a measured
- * lifetime is at least the true one and at most 2 res_ms more.  The TSC is
+ * and an end as hp_end_ms(hp_now_ms()) (never before it while the ticks
+ * that advance the coarse clock come on time): a measured lifetime is then
+ * at least the true one and at most 2 res_ms more.  A late tick (a loaded
+ * VM: once 6 ms late in CI) makes an end read short by its lateness.  The
+ * TSC is
  * read only by calls whose cycles are measured (one in cycle_sample_every
  * per thread and kind).
  *===----------------------------------------------------------------------===*/
