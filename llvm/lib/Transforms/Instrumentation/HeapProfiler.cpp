@@ -1490,7 +1490,6 @@ void HeapProfiler::instrumentMemIntrinsic(MemIntrinsic *MI) {
                                     MI->getLength());
     Inline->setAAMetadata(MI->getAAMetadata());
     MI->eraseFromParent();
-    ++NumInstrumentedMemIntrinsics;
     return;
   }
   if (MI->isVolatile()) {
