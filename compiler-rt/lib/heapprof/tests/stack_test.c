@@ -59,15 +59,22 @@ static u32 reference_id(uptr fp, uptr top, u32 max, bool fold) {
   return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, top, fold));
 }
 
+/* Zeroes st's n words and links a fake chain of `frames` frames at slots
+ * 0, 4, 8...: each the saved fp (the caller's frame, 4 slots up) and the
+ * return address ra0 + step * f + 1. */
+static void fake_frames(uptr *st, size_t n, int frames, uptr ra0, uptr step) {
+  hp_memset(st, 0, n * sizeof(uptr));
+  for (int f = 0; f < frames; f++) {
+    st[f * 4] = (uptr)&st[f * 4 + 4];
+    st[f * 4 + 1] = ra0 + step * (uptr)f + 1;
+  }
+}
+
 int main(void) {
   /* A fake stack: frames at slots 0, 4, 8, 12 (each: saved fp, return). */
   uptr st[32];
-  hp_memset(st, 0, sizeof(st));
+  fake_frames(st, 32, 4, 0x1000, 0x100);
   uptr top = (uptr)&st[16];
-  for (int f = 0; f < 4; f++) {
-    st[f * 4] = (uptr)&st[f * 4 + 4]; /* caller's frame */
-    st[f * 4 + 1] = 0x1000 + 0x100 * (uptr)f + 1;
-  }
   uptr pcs[8];
   /* Frame 3's caller frame is at slot 16 == top: outside, so frame 3's
    * return address (into code above the stack's top) is not kept; frames
@@ -264,11 +271,7 @@ int main(void) {
     __heapprof_init();
     enum { F = 12 };
     uptr st2[4 * F + 8];
-    hp_memset(st2, 0, sizeof(st2));
-    for (int f = 0; f < F; f++) {
-      st2[f * 4] = (uptr)&st2[f * 4 + 4];
-      st2[f * 4 + 1] = 0x20000 + 0x40 * (uptr)f + 1;
-    }
+    fake_frames(st2, 4 * F + 8, F, 0x20000, 0x40);
     uptr fp = (uptr)&st2[0], top3 = (uptr)&st2[4 * F];
     u32 id0 = reference_id(fp, top3, 30, true);
     EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
@@ -321,11 +324,7 @@ int main(void) {
   {
     enum { F = 10 };
     uptr st3[4 * F + 8];
-    hp_memset(st3, 0, sizeof(st3));
-    for (int f = 0; f < F; f++) {
-      st3[f * 4] = (uptr)&st3[f * 4 + 4];
-      st3[f * 4 + 1] = 0x50000 + 0x40 * (uptr)f + 1;
-    }
+    fake_frames(st3, 4 * F + 8, F, 0x50000, 0x40);
     uptr fp = (uptr)&st3[0], top = (uptr)&st3[4 * F];
     u32 ids[3];
     for (int p = 0; p < 3; p++) {

@@ -115,24 +115,19 @@ static void randomize(uptr beg, uptr end) {
     *hp_shadow_counter(g) = next() % 3 ? next() % 50 + 1 : 0;
 }
 
-static void randomize_block(uptr block, u32 size, void *arg) {
-  (void)arg;
-  randomize(block, block + size);
+/* Calls fn on every carved block and every large mapping of the heap. */
+typedef void (*range_fn)(uptr beg, uptr end);
+static void range_block(uptr block, u32 size, void *arg) {
+  (*(range_fn *)arg)(block, block + size);
 }
-
-static void randomize_large(hp_large_t *l, void *arg) {
-  (void)arg;
-  randomize(l->map_beg, l->map_beg + l->map_size);
+static void range_large(hp_large_t *l, void *arg) {
+  (*(range_fn *)arg)(l->map_beg, l->map_beg + l->map_size);
 }
-
-static void clear_block(uptr block, u32 size, void *arg) {
-  (void)arg;
-  hp_shadow_clear(block, block + size);
-}
-
-static void clear_large(hp_large_t *l, void *arg) {
-  (void)arg;
-  hp_shadow_clear(l->map_beg, l->map_beg + l->map_size);
+static void each_heap_range(range_fn fn) {
+  hp_primary_for_each_block(range_block, &fn);
+  hp_secondary_lock();
+  hp_secondary_for_each(range_large, &fn);
+  hp_secondary_unlock();
 }
 
 static int compare(const char *what) {
@@ -165,10 +160,7 @@ int main(void) {
   }
   /* Every counter of the heap, at random; then a third of the chunks
    * freed, so free blocks and live ones share lines and pages. */
-  hp_primary_for_each_block(randomize_block, NULL);
-  hp_secondary_lock();
-  hp_secondary_for_each(randomize_large, NULL);
-  hp_secondary_unlock();
+  each_heap_range(randomize);
   EXPECT_EQ(compare("all live"), 0);
   for (int i = 0; i < N; i++)
     if (next() % 3 == 0) {
@@ -178,10 +170,7 @@ int main(void) {
   EXPECT_EQ(compare("a third freed"), 0);
   /* Every counter zero: nothing touched, every live chunk still counted
    * (this test's own, at least). */
-  hp_primary_for_each_block(clear_block, NULL);
-  hp_secondary_lock();
-  hp_secondary_for_each(clear_large, NULL);
-  hp_secondary_unlock();
+  each_heap_range(hp_shadow_clear);
   hp_util_heap_t u;
   hp_util_heap_scan(&u);
   u64 live = 0;
