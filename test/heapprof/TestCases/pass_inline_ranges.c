@@ -36,9 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern uintptr_t __heapprof_shadow_memory_dynamic_address;
+#include "Inputs/shadow_counters.h"
 
-#define NOINST __attribute__((noinline, disable_sanitizer_instrumentation))
 #define KERNEL __attribute__((noinline))
 #define BUF 4096
 #define MARGIN 256
@@ -62,13 +61,6 @@ static const struct { long n; set_fn fn; } sets[] = {SIZES(SET_ENTRY)};
 
 static uint64_t ref[BUF / 64];
 
-NOINST static uint64_t *counter(uintptr_t a) {
-  return (uint64_t *)(((a & ~(uintptr_t)63) >> 3) +
-                      __heapprof_shadow_memory_dynamic_address);
-}
-NOINST static uintptr_t granule0(char *buf) {
-  return (uintptr_t)buf & ~(uintptr_t)63;
-}
 NOINST static void clear(char *buf) {
   for (long g = 0; g < BUF / 64 + 1; g++) {
     *counter(granule0(buf) + 64 * g) = 0;
@@ -82,10 +74,7 @@ NOINST static void expect_range(char *buf, char *p, long n) {
     ref[(w * 8 - granule0(buf)) / 64]++;
 }
 NOINST static int differs(char *buf) {
-  for (long g = 0; g < BUF / 64; g++)
-    if (*counter(granule0(buf) + 64 * g) != ref[g])
-      return 1;
-  return 0;
+  return counters_differ(buf, ref, BUF / 64);
 }
 
 int main(void) {

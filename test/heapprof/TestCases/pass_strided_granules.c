@@ -22,9 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-extern uintptr_t __heapprof_shadow_memory_dynamic_address;
+#include "Inputs/shadow_counters.h"
 
-#define NOINST __attribute__((noinline, disable_sanitizer_instrumentation))
 #define KERNEL __attribute__((noinline))
 #define BUF 65536
 #define MARGIN 1024
@@ -92,15 +91,6 @@ KERNEL double walk_store8(double *a, long n) {
   return 0;
 }
 
-NOINST static uint64_t *counter(uintptr_t a) {
-  return (uint64_t *)(((a & ~(uintptr_t)63) >> 3) +
-                      __heapprof_shadow_memory_dynamic_address);
-}
-// Granule g of the buffer is the g-th from the one holding its first byte
-// (the allocator aligns chunks to 32 bytes, not 64).
-NOINST static uintptr_t granule0(char *buf) {
-  return (uintptr_t)buf & ~(uintptr_t)63;
-}
 NOINST static void clear(char *buf) {
   for (long g = 0; g < BUF / 64; g++) {
     *counter(granule0(buf) + 64 * g) = 0;
@@ -113,10 +103,7 @@ NOINST static void expect(char *buf, char *first, long stride, long n) {
     ref[((uintptr_t)(first + k * stride) - granule0(buf)) / 64]++;
 }
 NOINST static int differs(char *buf) {
-  for (long g = 0; g < BUF / 64; g++)
-    if (*counter(granule0(buf) + 64 * g) != ref[g])
-      return 1;
-  return 0;
+  return counters_differ(buf, ref, BUF / 64);
 }
 
 int main(void) {
