@@ -666,7 +666,14 @@ static void peak(const Report &R, raw_ostream &OS) {
   const OverheadRows &O = R.Overhead;
   if (!O.Known)
     return;
-  OS << "memory overhead at the peak:\n";
+  // Large heaps are measured at every eighth of growth (heapprof_peak.h):
+  // the state may be from a moment a little below the peak.
+  if (O.Requested < K.Bytes)
+    OS << "memory overhead near the peak, measured at "
+       << humanBytes(O.Requested) << " live (the peak: "
+       << humanBytes(K.Bytes) << "):\n";
+  else
+    OS << "memory overhead at the peak:\n";
   TextTable Tab({"", "", ""}, "lrl");
   auto Pct = [&](uint64_t V) {
     return O.HeapMapped ? percent(100.0 * V / O.HeapMapped) + " of the heap"

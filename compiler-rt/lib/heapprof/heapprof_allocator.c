@@ -169,7 +169,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   uptr need = (size ? size : 1) + HP_CHUNK_HEADER_SIZE +
               (align - HP_MIN_ALIGNMENT);
   u32 c = hp_size_to_class(need);
-  uptr user_beg, block = 0, block_end;
+  uptr user_beg, block = 0, block_end, block_bytes, header_bytes;
   bool fresh = false;
   if (HP_LIKELY(c)) {
     if (HP_UNLIKELY(cold)) {
@@ -183,18 +183,23 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
     }
     user_beg = HP_ROUND_UP(block + HP_CHUNK_HEADER_SIZE, align);
-    block_end = block + hp_class_size(c);
+    block_bytes = hp_class_size(c);
+    block_end = block + block_bytes;
+    header_bytes = user_beg - block;
     if (HP_UNLIKELY(user_beg != block + HP_CHUNK_HEADER_SIZE)) {
       hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
       tag->magic = HP_MEMALIGN_MAGIC;
       tag->user_beg = user_beg;
     }
   } else {
-    user_beg = hp_secondary_alloc(size, align);
-    if (HP_UNLIKELY(!user_beg)) {
+    hp_large_t *large = hp_secondary_alloc(size, align);
+    if (HP_UNLIKELY(!large)) {
       hp_thread_release(t);
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
     }
+    user_beg = large->user_beg;
+    block_bytes = large->map_size;
+    header_bytes = user_beg - large->map_beg;
     fresh = true;
     block_end = user_beg + size;
     t->stats.large_mallocs++;
@@ -218,7 +223,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
-  bool arm = hp_peak.on && hp_peak_grow(&t->peak_pending, size);
+  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size,
+                                         block_bytes, header_bytes);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
@@ -464,14 +470,17 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
   hp_thread_t *t = hp_thread_acquire();
+  /* Before the block goes: a large chunk's descriptor is in its mapping. */
+  if (hp_peak.on)
+    hp_peak_free(&t->peak, h->alloc_context_id, size,
+                 l.block ? hp_class_size(l.class_id) : l.large->map_size,
+                 l.block ? u - l.block : u - l.large->map_beg);
   if (l.block)
     hp_primary_free(t->caches, l.class_id, l.block, &t->stats);
   else
     hp_secondary_free(u);
   t->stats.frees++;
   t->stats.freed_bytes += size;
-  if (hp_peak.on)
-    hp_peak_shrink(&t->peak_pending, size);
   u64 cycles = 0;
   if (HP_UNLIKELY(sampled)) {
     cycles = hp_rdtsc() - t0;
@@ -572,6 +581,7 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   }
   uptr block_end = l->block ? l->block + hp_class_size(l->class_id)
                             : l->large->map_beg + l->large->map_size;
+  u32 old_id = h->alloc_context_id;
   h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
   if (l->large)
     l->large->requested_size = size;
@@ -591,11 +601,13 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.malloced_bytes += size;
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
+  /* The chunk moves from its old context to the call's; its block and
+   * header stay. */
   bool arm = false;
-  if (hp_peak.on && size >= old)
-    arm = hp_peak_grow(&t->peak_pending, size - old);
-  else if (hp_peak.on)
-    hp_peak_shrink(&t->peak_pending, old - size);
+  if (hp_peak.on) {
+    hp_peak_free(&t->peak, old_id, old, 0, 0);
+    arm = hp_peak_alloc(&t->peak, stack_id, size, 0, 0);
+  }
   h->alloc_cycles = 0;
   if (HP_LIKELY(profiling))
     count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED,

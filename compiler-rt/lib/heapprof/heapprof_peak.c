@@ -1,13 +1,14 @@
 /*===- heapprof_peak.c - the heap's peak and the overhead there ---------===
  *
- * Part of heapprof.  See heapprof_peak.h for how the live total is kept and
- * when snapshots are taken.  A snapshot reads chunk headers the way a dump
- * does (state first; a chunk freed meanwhile may or may not be counted) and
- * writes only into its own mmap'd tables, so it may run inside malloc.
+ * Part of heapprof.  See heapprof_peak.h for how the live total and the
+ * threads' live tables are kept and when snapshots are taken.  A snapshot
+ * adds up the tables (a chunk freed meanwhile may or may not be counted)
+ * and writes only into its own mmap'd tables, so it may run inside malloc.
  *
- *   snapshot  per stack id: objects, requested bytes, block bytes
- *   best      the snapshot with the most requested bytes so far, with the
- *             allocator's state measured when it became the best:
+ *   snapshot  per stack id: objects, requested bytes
+ *   best      the snapshot with the most requested bytes so far
+ *   measured  the allocator's state when a best was measured (the last
+ *             one an eighth above the one before it, or a dump's):
  *
  *   heap mapped = primary blocks carved + large chunks mapped
  *               = live blocks + free blocks in thread caches
@@ -65,7 +66,6 @@ typedef struct snapshot {
   u64 cap;
   u64 objects, bytes, block_bytes, header_bytes, contexts;
   u32 ms;
-  overhead_t over;
 } snapshot_t;
 
 /* Everything below is under lock.  The snapshot tables are written only by
@@ -73,11 +73,21 @@ typedef struct snapshot {
 static hp_spinlock_t lock;
 static snapshot_t snaps[2];
 static snapshot_t *best = &snaps[0], *scratch = &snaps[1];
+static overhead_t measured;
 static u64 nsnapshots;
 static u64 threshold;
 /* The last dump's view of best (read by the section writers, dump lock). */
 static snapshot_t dumped;
+static overhead_t dumped_over;
 static u64 dumped_snapshots;
+
+/* The threads' live tables: `tables` (every one, newest first) only grows,
+ * with a release store, so a snapshot walks it without a lock;
+ * tables_lock guards the list of exited threads' tables and insertions. */
+static hp_peak_table_t *tables;
+static hp_peak_table_t *free_tables;
+static hp_spinlock_t tables_lock;
+static u64 ntables, npages;
 
 void hp_peak_init(void) {
   hp_peak.on = hp_flags.profiling && hp_flags.peak;
@@ -93,59 +103,90 @@ static s64 step_after(u64 peak) {
   return (s64)HP_MAX(s, (u64)HP_PEAK_MIN_STEP);
 }
 
-/* ------------------------------------------------------------ the walk */
+/* ------------------------------------------------------ the live tables */
 
-static void count(snapshot_t *s, const hp_chunk_header_t *h, u64 requested,
-                  u64 block, u64 header) {
-  s->objects++;
-  s->bytes += requested;
-  s->block_bytes += block;
-  s->header_bytes += header;
-  u64 id = h->alloc_context_id;
-  if (id && id < s->cap) {
-    peak_ctx_t *c = &s->ctx[id];
-    s->contexts += !c->objects;
-    c->objects++;
-    c->bytes += requested;
+static hp_peak_table_t *table_get(void) {
+  hp_spin_lock(&tables_lock);
+  hp_peak_table_t *tab = free_tables;
+  if (tab)
+    free_tables = tab->next_free;
+  hp_spin_unlock(&tables_lock);
+  if (tab)
+    return tab;
+  tab = hp_mmap_noreserve(sizeof(hp_peak_table_t), "peak tracker");
+  hp_spin_lock(&tables_lock);
+  tab->all = tables;
+  __atomic_store_n(&tables, tab, __ATOMIC_RELEASE);
+  ntables++;
+  hp_spin_unlock(&tables_lock);
+  return tab;
+}
+
+hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
+  if (!pt->table)
+    pt->table = table_get();
+  hp_peak_entry_t **slot = &pt->table->pages[id >> HP_PEAK_PAGE_BITS];
+  hp_peak_entry_t *pg = *slot;
+  if (!pg) {
+    pg = hp_mmap_or_die(HP_PEAK_PAGE * sizeof(hp_peak_entry_t),
+                        "peak tracker");
+    __atomic_store_n(slot, pg, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&npages, 1, __ATOMIC_RELAXED);
   }
+  return &pg[id & (HP_PEAK_PAGE - 1)];
 }
 
-static bool live(const hp_chunk_header_t *h) {
-  return __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED;
+void hp_peak_thread_exit(hp_peak_thread_t *pt) {
+  __atomic_fetch_add(&hp_peak.live, pt->pending, __ATOMIC_RELAXED);
+  pt->pending = 0;
+  hp_peak_table_t *tab = pt->table;
+  if (!tab)
+    return;
+  pt->table = NULL;
+  hp_spin_lock(&tables_lock);
+  tab->next_free = free_tables;
+  free_tables = tab;
+  hp_spin_unlock(&tables_lock);
 }
 
-/* The block layouts of heapprof_chunk.h, as hp_for_each_live_chunk reads
- * them, plus the block's size and header. */
-static void walk_block(uptr block, u32 size, void *arg) {
-  uptr user_beg = hp_block_user_beg(block, size);
-  hp_chunk_header_t *h = hp_chunk_header(user_beg);
-  if (live(h))
-    count(arg, h, h->requested_size, size, user_beg - block);
-}
-
-/* A size class's region, its blocks one after another (walk_block inline:
- * no call per block). */
-static void walk_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
-                        u32 size, void *arg) {
-  (void)class_id;
-  (void)nfree;
-  for (uptr b = beg; b < beg + carved; b += size)
-    walk_block(b, size, arg);
-}
-
-static void walk_large(hp_large_t *l, void *arg) {
-  hp_chunk_header_t *h = hp_chunk_header(l->user_beg);
-  if (live(h))
-    count(arg, h, l->requested_size, l->map_size, l->user_beg - l->map_beg);
-}
-
-/* An object of another allocator (allocator=system|PATH, heapprof_foreign.c):
- * its block is the wrapped allocator's business, so it counts its
- * requested bytes as its block and no header. */
-static void walk_foreign(hp_chunk_header_t *h, uptr user_beg, uptr size,
-                         void *arg) {
-  (void)user_beg;
-  count(arg, h, size, size, 0);
+/* Adds every table into s: per stack id below s->cap, and the totals.  A
+ * context's sum may be caught mid-way through a cross-thread free (the
+ * free's table read, the allocation's not): it counts as none then. */
+static void sum_tables(snapshot_t *s) {
+  s64 block = 0, header = 0;
+  u64 pages = HP_MIN(HP_ROUND_UP(s->cap, HP_PEAK_PAGE) >> HP_PEAK_PAGE_BITS,
+                     (u64)HP_PEAK_PAGES);
+  s64 *sums = (s64 *)s->ctx; /* signed while adding up */
+  for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
+       t = t->all) {
+    block += __atomic_load_n(&t->block_bytes, __ATOMIC_RELAXED);
+    header += __atomic_load_n(&t->header_bytes, __ATOMIC_RELAXED);
+    for (u64 p = 0; p < pages; p++) {
+      const hp_peak_entry_t *pg =
+          __atomic_load_n(&t->pages[p], __ATOMIC_ACQUIRE);
+      if (!pg)
+        continue;
+      u64 n = HP_MIN((u64)HP_PEAK_PAGE, s->cap - (p << HP_PEAK_PAGE_BITS));
+      s64 *out = sums + 2 * (p << HP_PEAK_PAGE_BITS);
+      for (u64 i = 0; i < n; i++) {
+        out[2 * i] += __atomic_load_n(&pg[i].objects, __ATOMIC_RELAXED);
+        out[2 * i + 1] += __atomic_load_n(&pg[i].bytes, __ATOMIC_RELAXED);
+      }
+    }
+  }
+  for (u64 id = 0; id < s->cap; id++) {
+    if (sums[2 * id] <= 0 || sums[2 * id + 1] < 0) {
+      sums[2 * id] = sums[2 * id + 1] = 0;
+      continue;
+    }
+    s->objects += (u64)sums[2 * id];
+    s->bytes += (u64)sums[2 * id + 1];
+    s->contexts += id != 0;
+  }
+  /* id 0 (no stack) counts in the totals only. */
+  s->ctx[0].objects = s->ctx[0].bytes = 0;
+  s->block_bytes = block > 0 ? (u64)block : 0;
+  s->header_bytes = header > 0 ? (u64)header : 0;
 }
 
 /* ----------------------------------------------- the allocator's state */
@@ -204,8 +245,7 @@ static u64 process_rss(void) {
   return pages * HP_PAGE_SIZE;
 }
 
-static void measure(snapshot_t *s) {
-  overhead_t *o = &s->over;
+static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
   o->requested_bytes = s->bytes;
   o->block_bytes = s->block_bytes;
@@ -229,7 +269,14 @@ static void measure(snapshot_t *s) {
                                             sizeof(hp_hib_way_t)) +
       hp_hib_table.spill_cap * sizeof(hp_hib_t);
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
-  o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);
+  /* The snapshots' tables, the threads' table pages, and of their
+   * directories the resident part. */
+  o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t) +
+                        __atomic_load_n(&npages, __ATOMIC_RELAXED) *
+                            HP_PEAK_PAGE * sizeof(hp_peak_entry_t);
+  for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
+       t = t->all)
+    o->peak_table_bytes += resident((uptr)t, sizeof(*t));
   o->process_rss = process_rss();
   /* Heap utilization at the peak (heapprof_util.h): the live bytes on the
    * lines and pages touched since their chunks' allocation or the last
@@ -262,26 +309,26 @@ static bool reserve(snapshot_t *s, u64 n) {
   return true;
 }
 
-/* Walks the heap into scratch; keeps it if it beats best.  Lock held. */
-static void take(void) {
+/* Adds up the live tables into scratch; keeps it if it beats best, and
+ * measures the allocator then if it is a dump's or an eighth above the last
+ * one measured.  Lock held. */
+static void take(bool dump) {
   u64 tsc = hp_rdtsc();
-  /* Room for the contexts so far and some made during the walk. */
+  /* Room for the contexts so far and some made meanwhile. */
   u64 ids = (u64)hp_stackdepot_count() + 1;
   if (!reserve(scratch, ids + ids / 4 + 64))
     return; /* out of memory: try again at the next arm */
   hp_memset(scratch->ctx, 0, scratch->cap * sizeof(peak_ctx_t));
   scratch->objects = scratch->bytes = scratch->block_bytes = 0;
   scratch->header_bytes = scratch->contexts = 0;
-  hp_primary_for_each_region(walk_region, scratch);
-  hp_secondary_lock();
-  hp_secondary_for_each(walk_large, scratch);
-  hp_secondary_unlock();
-  hp_foreign_for_each_live(walk_foreign, scratch);
+  sum_tables(scratch);
   scratch->ms = hp_tsc_to_ms(tsc);
   nsnapshots++;
   u64 now = scratch->bytes;
   if (now > best->bytes) {
-    measure(scratch);
+    if (dump || !measured.requested_bytes ||
+        now >= measured.requested_bytes + measured.requested_bytes / 8)
+      measure(scratch, &measured);
     snapshot_t *t = best;
     best = scratch;
     scratch = t;
@@ -309,14 +356,9 @@ void hp_peak_at_top(void) {
     return;
   int saved = errno;
   if (hp_peak.armed)
-    take();
+    take(false);
   errno = saved;
   hp_spin_unlock(&lock);
-}
-
-void hp_peak_thread_exit(s64 *pending) {
-  __atomic_fetch_add(&hp_peak.live, *pending, __ATOMIC_RELAXED);
-  *pending = 0;
 }
 
 /* --------------------------------------------------------------- dumps */
@@ -328,13 +370,14 @@ void hp_peak_dump(void (*fn)(u64 stack_id, u64 objects, u64 bytes, void *arg),
     return;
   hp_spin_lock(&lock);
   int saved = errno;
-  take();
+  take(true);
   errno = saved;
   for (u64 id = 1; id < best->cap; id++)
     if (best->ctx[id].objects)
       fn(id, best->ctx[id].objects, best->ctx[id].bytes, arg);
   dumped = *best;
   dumped.ctx = NULL;
+  dumped_over = measured;
   dumped_snapshots = nsnapshots;
   hp_spin_unlock(&lock);
 }
@@ -352,9 +395,9 @@ void hp_peak_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
 }
 
 void hp_peak_write_overhead(hp_buf_t *b, const hp_profile_info_t *info) {
-  if (!hp_peak.on || !dumped.bytes)
+  if (!hp_peak.on || !dumped_over.requested_bytes)
     return;
-#define X(name, desc) hp_buf_append(b, &dumped.over.name, 8);
+#define X(name, desc) hp_buf_append(b, &dumped_over.name, 8);
   HP_OVERHEAD_FIELDS(X)
 #undef X
 }
@@ -374,8 +417,14 @@ void hp_peak_print_text(hp_buf_t *b) {
 
 /* ---------------------------------------------------------------- fork */
 
-void hp_peak_fork_prepare(void) { hp_spin_lock(&lock); }
-void hp_peak_fork_parent(void) { hp_spin_unlock(&lock); }
+void hp_peak_fork_prepare(void) {
+  hp_spin_lock(&lock);
+  hp_spin_lock(&tables_lock);
+}
+void hp_peak_fork_parent(void) {
+  hp_spin_unlock(&tables_lock);
+  hp_spin_unlock(&lock);
+}
 /* The child's profile starts afresh (its HIB table is cleared), so does
  * its peak: the parent's contexts have no records in it.  Its heap, the
  * parent's at the fork, stays counted in live. */
@@ -383,6 +432,10 @@ void hp_peak_fork_child(void) {
   best->bytes = best->objects = best->block_bytes = best->contexts = 0;
   if (best->ctx)
     hp_memset(best->ctx, 0, best->cap * sizeof(peak_ctx_t));
+  hp_memset(&measured, 0, sizeof(measured));
+  /* The tables of the threads that did not survive keep counting their
+   * chunks, which are the child's now. */
+  hp_spin_unlock(&tables_lock);
   nsnapshots = 0;
   __atomic_store_n(&hp_peak.armed, 0, __ATOMIC_RELAXED);
   if (hp_peak.on)

@@ -11,19 +11,27 @@
  * view of the heap is live + its own pending: exact when one thread
  * allocates, off by less than HP_PEAK_STEP per other thread otherwise.
  *
- * Snapshots walk the live chunks and group them by context into a table
- * indexed by stack id (mmap'd; nothing here calls malloc).  One is taken
+ * Each thread also keeps, per allocation context, the objects and requested
+ * bytes it allocated minus those it freed (a free on another thread than
+ * the allocation's makes that thread's entry negative), in a table of its
+ * own indexed by stack id; plus the allocator's block and header bytes of
+ * those chunks.  A snapshot adds up every table: the live heap per context,
+ * in O(threads x contexts), without reading a chunk.  One is taken
  *   - at the top: an allocation that brings the view to arm_level arms
- *     the tracker; the first free (or shrinking realloc) after that walks
- *     the heap before its chunk goes, i.e. at the local maximum;
+ *     the tracker; the first free (or shrinking realloc) after that sums
+ *     the tables before its chunk goes, i.e. at the local maximum;
  *   - at every dump (the dump's state is a candidate too).
  * A snapshot that holds more bytes than the best so far replaces it.  After
  * each one arm_level = max(best, view) + step, step = max(64 bytes,
- * min(peak threshold, best / 8)), so every walk is paid for by the heap
- * growing by a step: at most heap/threshold walks above 8 x threshold,
- * about a hundred below (the first allocation arms).  The peak is exact when the heap rose by at least a step above
- * the previous snapshot before falling; otherwise it may be up to a step
- * low (docs/design.md, "The peak").
+ * min(peak threshold, best / 8)).  The peak is exact when the heap rose by
+ * at least a step above the previous snapshot before falling; otherwise it
+ * may be up to a step low (docs/design.md, "The peak").
+ *
+ * The allocator's state at the peak (tag 5) reads the whole heap's pages
+ * and shadow, so it is measured only when a new best is an eighth above
+ * the last measured one, or at a dump: its cost is linear in the heap's
+ * final size, and it describes a moment at most an eighth below the peak
+ * (its requested_bytes says which).
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_PEAK_H
 #define HEAPPROF_PEAK_H
@@ -32,6 +40,30 @@
 #define HP_PEAK_STEP ((s64)64 << 10)
 /* The smallest growth between two snapshots. */
 #define HP_PEAK_MIN_STEP 64
+
+/* A thread's live table: per stack id, its chunks' objects and requested
+ * bytes allocated minus freed, in pages of HP_PEAK_PAGE entries mapped on
+ * first use.  Tables are never unmapped: a snapshot reads them while their
+ * threads run, and an exited thread's table (its counts still stand) goes
+ * to the next new thread. */
+#define HP_PEAK_PAGE_BITS 12
+#define HP_PEAK_PAGE (1u << HP_PEAK_PAGE_BITS)
+#define HP_PEAK_PAGES (HP_STACKDEPOT_MAX_IDS >> HP_PEAK_PAGE_BITS)
+typedef struct hp_peak_entry {
+  s64 objects, bytes;
+} hp_peak_entry_t;
+typedef struct hp_peak_table {
+  s64 block_bytes, header_bytes; /* of the chunks counted */
+  struct hp_peak_table *all;     /* every table, newest first */
+  struct hp_peak_table *next_free;
+  hp_peak_entry_t *pages[HP_PEAK_PAGES];
+} hp_peak_table_t;
+
+/* A thread's part (in hp_thread_t, zero-initialised). */
+typedef struct hp_peak_thread {
+  s64 pending;            /* requested bytes not yet published */
+  hp_peak_table_t *table; /* NULL until its first counted chunk */
+} hp_peak_thread_t;
 
 /* The shared line: read by every malloc/free, written only on a publish
  * (once per HP_PEAK_STEP bytes of a thread's net allocation), an arm or a
@@ -50,30 +82,65 @@ void hp_peak_init(void);
 void hp_peak_arm(void);
 void hp_peak_at_top(void);
 
-/* Adds size requested bytes to a thread's pending; true when the caller
- * must call hp_peak_arm (after releasing its thread state). */
-static HP_ALWAYS_INLINE bool hp_peak_grow(s64 *pending, uptr size) {
-  s64 p = *pending + (s64)size;
+/* The entry of stack id in the thread's table, mapping what it lacks. */
+hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id);
+static HP_ALWAYS_INLINE hp_peak_entry_t *hp_peak_entry(hp_peak_thread_t *pt,
+                                                       u32 id) {
+  hp_peak_table_t *tab = pt->table;
+  hp_peak_entry_t *pg = HP_LIKELY(tab) ? tab->pages[id >> HP_PEAK_PAGE_BITS]
+                                       : NULL;
+  if (HP_UNLIKELY(!pg))
+    return hp_peak_entry_slow(pt, id);
+  return &pg[id & (HP_PEAK_PAGE - 1)];
+}
+
+/* Relaxed stores: the thread's own counters, read by snapshots on other
+ * threads (no torn values; plain moves on x86). */
+#define HP_PEAK_ADD(field, v)                                                  \
+  __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
+
+/* A chunk of context id with size requested bytes in block bytes of the
+ * allocator, header of them its header and padding, comes to life.  True
+ * when the caller must call hp_peak_arm (after releasing its thread
+ * state). */
+static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
+                                           uptr size, uptr block,
+                                           uptr header) {
+  hp_peak_entry_t *e = hp_peak_entry(pt, id);
+  HP_PEAK_ADD(e->objects, 1);
+  HP_PEAK_ADD(e->bytes, (s64)size);
+  HP_PEAK_ADD(pt->table->block_bytes, (s64)block);
+  HP_PEAK_ADD(pt->table->header_bytes, (s64)header);
+  s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
     __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
     p = 0;
   }
-  *pending = p;
+  pt->pending = p;
   return __atomic_load_n(&hp_peak.live, __ATOMIC_RELAXED) + p >=
          __atomic_load_n(&hp_peak.arm_level, __ATOMIC_RELAXED);
 }
 
-static HP_ALWAYS_INLINE void hp_peak_shrink(s64 *pending, uptr size) {
-  s64 p = *pending - (s64)size;
+/* The chunk's life ends (the same figures as at its hp_peak_alloc). */
+static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
+                                          uptr size, uptr block,
+                                          uptr header) {
+  hp_peak_entry_t *e = hp_peak_entry(pt, id);
+  HP_PEAK_ADD(e->objects, -1);
+  HP_PEAK_ADD(e->bytes, -(s64)size);
+  HP_PEAK_ADD(pt->table->block_bytes, -(s64)block);
+  HP_PEAK_ADD(pt->table->header_bytes, -(s64)header);
+  s64 p = pt->pending - (s64)size;
   if (HP_UNLIKELY(p <= -HP_PEAK_STEP)) {
     __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
     p = 0;
   }
-  *pending = p;
+  pt->pending = p;
 }
 
-/* A thread's pending bytes go to the global at its exit. */
-void hp_peak_thread_exit(s64 *pending);
+/* A thread's pending bytes go to the global at its exit, its table to the
+ * next new thread. */
+void hp_peak_thread_exit(hp_peak_thread_t *pt);
 
 /* Dump support, under the dump lock: takes a snapshot of the heap now (a
  * candidate like any other), then calls fn for every context live at the

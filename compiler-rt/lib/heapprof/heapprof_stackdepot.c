@@ -31,7 +31,7 @@ typedef struct entry {
 } entry_t;
 
 #define BUCKET_BITS 20
-#define MAX_IDS (1u << 26)
+#define MAX_IDS HP_STACKDEPOT_MAX_IDS
 #define ARENA_BLOCK (1u << 20)
 
 /* buckets and by_id: reserved once at init (NORESERVE); written under the

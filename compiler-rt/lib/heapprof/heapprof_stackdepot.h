@@ -7,6 +7,9 @@
 #ifndef HEAPPROF_STACKDEPOT_H
 #define HEAPPROF_STACKDEPOT_H
 
+/* Ids are below this (the depot's id index is reserved for it). */
+#define HP_STACKDEPOT_MAX_IDS (1u << 26)
+
 void hp_stackdepot_init(void);
 /* Returns the id of the stack, inserting it if new.  size may be 0. */
 u32 hp_stackdepot_put(const uptr *pcs, u32 size);

@@ -15,7 +15,7 @@ typedef struct hp_thread {
   uptr stack_top;      /* frames at or above this are not the program's */
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
-  s64 peak_pending;   /* requested bytes not yet published (heapprof_peak.h) */
+  hp_peak_thread_t peak; /* live bytes and live table (heapprof_peak.h) */
   u32 tid;
   u16 seq; /* 1, 2, ... in creation order, 16 bits (0 skipped): the
             * allocating thread of allocator=system|PATH's side table */
