@@ -449,7 +449,7 @@ fi
 # The peak tracker on and off (bench/allocprof/peak.sh).
 pblock=$OUT/block-peak.md
 want peak && { log "peak tracker: bench/allocprof/peak.sh"
-  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/peak.sh (\`BENCH_SECTIONS=peak\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null): CPU seconds, the fastest of several alternating runs; cost = against peak=0; snapshots = heap walks."; echo
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/peak.sh (\`BENCH_SECTIONS=peak\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null): CPU seconds, the fastest of several alternating runs; cost = against peak=0; snapshots = sums of the live tables (heap_growth: a 256 MiB heap)."; echo
     BUILD=$B bench/allocprof/peak.sh "$OUT" "$TIMEIT" 2>"$LOGS/peak.log" ||
       { fail "bench/allocprof/peak.sh failed (log: $OUTREL/logs/peak.log)"; echo "(failed: see $OUTREL/logs/peak.log)"; }; } >"$pblock"; }
 

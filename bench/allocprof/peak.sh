@@ -2,9 +2,10 @@
 # bench/allocprof/peak.sh OUT [TIMEIT]: the cost of the peak tracker (issue
 # 10 parts 1 and 5; docs/allocator-profiler.md).  Builds bench/micro's
 # malloc_pairs (a ring of 64 live blocks: the malloc/free path, the heap
-# flat), bt (binary trees: allocation-heavy, the heap rising and falling)
-# and realloc_growth (a heap that grows) with heapprof-clang -O2 and runs
-# each, alternating, with
+# flat), bt (binary trees: allocation-heavy, the heap rising and falling),
+# realloc_growth (a heap that grows) and heap_growth (a heap that grows to
+# 256 MiB of 64-byte objects, with frees all along: many snapshots) with
+# heapprof-clang -O2 and runs each, alternating, with
 #   peak=0                       the tracker off
 #   peak=1                       on, default threshold (1024 KiB)
 #   peak=1:peak_threshold_kb=64  on, a finer threshold (more snapshots)
@@ -12,8 +13,8 @@
 # (default 7) runs: the least disturbed by a busy machine.  Instruction
 # counts would be better, but valgrind cannot run a heapprof binary (its
 # 16 TiB shadow reservation is beyond valgrind's address space) and this
-# machine's VM has no PMU for perf.  snapshots = heap walks, read from the
-# profile's peak section.  Prints a markdown table on stdout.
+# machine's VM has no PMU for perf.  snapshots: read from the profile's
+# peak section.  Prints a markdown table on stdout.
 # TIMEIT defaults to a fresh build of bench/timeit.c; BENCH_QUICK=1: small
 # inputs, 3 runs.
 set -euo pipefail
@@ -30,14 +31,14 @@ if [ -z "$TIMEIT" ]; then
   clang-19 -O2 -o "$TIMEIT" "$root/bench/timeit.c"
 fi
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
-for w in malloc_pairs bt realloc_growth; do
+for w in malloc_pairs bt realloc_growth heap_growth; do
   "$B/bin/heapprof-clang" -fheapprof="$dir/prof" $COMMON -I"$root/bench/micro" \
     "$root/bench/micro/$w.c" -o "$dir/$w" -lpthread
 done
 if [ "$QUICK" = 1 ]; then
-  W=("malloc_pairs 64 1 200000" "bt 12" "realloc_growth 10")
+  W=("malloc_pairs 64 1 200000" "bt 12" "realloc_growth 10" "heap_growth 200000")
 else
-  W=("malloc_pairs 64 1 5000000" "bt 16" "realloc_growth 40")
+  W=("malloc_pairs 64 1 5000000" "bt 16" "realloc_growth 40" "heap_growth 4000000")
 fi
 V=("peak=0" "peak=1" "peak=1:peak_threshold_kb=64")
 

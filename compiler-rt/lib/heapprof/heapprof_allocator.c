@@ -169,7 +169,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   uptr need = (size ? size : 1) + HP_CHUNK_HEADER_SIZE +
               (align - HP_MIN_ALIGNMENT);
   u32 c = hp_size_to_class(need);
-  uptr user_beg, block = 0, block_end, block_bytes, header_bytes;
+  uptr user_beg, block = 0, block_end;
   bool fresh = false;
   if (HP_LIKELY(c)) {
     if (HP_UNLIKELY(cold)) {
@@ -183,9 +183,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
     }
     user_beg = HP_ROUND_UP(block + HP_CHUNK_HEADER_SIZE, align);
-    block_bytes = hp_class_size(c);
-    block_end = block + block_bytes;
-    header_bytes = user_beg - block;
+    block_end = block + hp_class_size(c);
     if (HP_UNLIKELY(user_beg != block + HP_CHUNK_HEADER_SIZE)) {
       hp_memalign_tag_t *tag = (hp_memalign_tag_t *)block;
       tag->magic = HP_MEMALIGN_MAGIC;
@@ -198,8 +196,6 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
     }
     user_beg = large->user_beg;
-    block_bytes = large->map_size;
-    header_bytes = user_beg - large->map_beg;
     fresh = true;
     block_end = user_beg + size;
     t->stats.large_mallocs++;
@@ -223,8 +219,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
-  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size,
-                                         block_bytes, header_bytes);
+  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
@@ -470,11 +465,9 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
   hp_thread_t *t = hp_thread_acquire();
-  /* Before the block goes: a large chunk's descriptor is in its mapping. */
+  /* Before the block goes: a large chunk's header goes with its mapping. */
   if (hp_peak.on)
-    hp_peak_free(&t->peak, h->alloc_context_id, size,
-                 l.block ? hp_class_size(l.class_id) : l.large->map_size,
-                 l.block ? u - l.block : u - l.large->map_beg);
+    hp_peak_free(&t->peak, h->alloc_context_id, size);
   if (l.block)
     hp_primary_free(t->caches, l.class_id, l.block, &t->stats);
   else
@@ -601,12 +594,11 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.malloced_bytes += size;
   t->stats.reallocs++;
   t->stats.inplace_reallocs++;
-  /* The chunk moves from its old context to the call's; its block and
-   * header stay. */
+  /* The chunk moves from its old context to the call's. */
   bool arm = false;
   if (hp_peak.on) {
-    hp_peak_free(&t->peak, old_id, old, 0, 0);
-    arm = hp_peak_alloc(&t->peak, stack_id, size, 0, 0);
+    hp_peak_free(&t->peak, old_id, old);
+    arm = hp_peak_alloc(&t->peak, stack_id, size);
   }
   h->alloc_cycles = 0;
   if (HP_LIKELY(profiling))

@@ -658,9 +658,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
     t->stats.cycle_samples++;
   }
   foreign_op_cost(t, op, kind, size, cycles);
-  /* Another allocator's block: its requested bytes, no header (as the
-   * overhead counts it). */
-  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size, size, 0);
+  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
   hp_thread_release(t);
   table_insert(&e);
   if (HP_UNLIKELY(hp_flags.false_sharing))
@@ -713,7 +711,7 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   if (op)
     foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, size, cycles);
   if (hp_peak.on)
-    hp_peak_free(&t->peak, e->stack_id, size, size, 0);
+    hp_peak_free(&t->peak, e->stack_id, size);
   hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
   busy--;

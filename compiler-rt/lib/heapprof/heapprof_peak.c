@@ -64,7 +64,7 @@ typedef struct overhead {
 typedef struct snapshot {
   peak_ctx_t *ctx; /* indexed by stack id; cap entries mapped */
   u64 cap;
-  u64 objects, bytes, block_bytes, header_bytes, contexts;
+  u64 objects, bytes, block_bytes, contexts;
   u32 ms;
 } snapshot_t;
 
@@ -87,7 +87,7 @@ static u64 dumped_snapshots;
 static hp_peak_table_t *tables;
 static hp_peak_table_t *free_tables;
 static hp_spinlock_t tables_lock;
-static u64 ntables, npages;
+
 
 void hp_peak_init(void) {
   hp_peak.on = hp_flags.profiling && hp_flags.peak;
@@ -114,24 +114,29 @@ static hp_peak_table_t *table_get(void) {
   if (tab)
     return tab;
   tab = hp_mmap_noreserve(sizeof(hp_peak_table_t), "peak tracker");
+  hp_peak_entry_t *flat = hp_mmap_noreserve(
+      HP_PEAK_FLAT * sizeof(hp_peak_entry_t), "peak tracker");
+  for (u32 p = 0; p < HP_PEAK_FLAT / HP_PEAK_PAGE; p++)
+    tab->pages[p] = flat + p * HP_PEAK_PAGE;
   hp_spin_lock(&tables_lock);
   tab->all = tables;
   __atomic_store_n(&tables, tab, __ATOMIC_RELEASE);
-  ntables++;
   hp_spin_unlock(&tables_lock);
   return tab;
 }
 
 hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
-  if (!pt->table)
+  if (!pt->table) {
     pt->table = table_get();
+    pt->flat = pt->table->pages[0];
+    pt->flat_ids = HP_PEAK_FLAT;
+  }
   hp_peak_entry_t **slot = &pt->table->pages[id >> HP_PEAK_PAGE_BITS];
   hp_peak_entry_t *pg = *slot;
   if (!pg) {
     pg = hp_mmap_or_die(HP_PEAK_PAGE * sizeof(hp_peak_entry_t),
                         "peak tracker");
     __atomic_store_n(slot, pg, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&npages, 1, __ATOMIC_RELAXED);
   }
   return &pg[id & (HP_PEAK_PAGE - 1)];
 }
@@ -143,6 +148,8 @@ void hp_peak_thread_exit(hp_peak_thread_t *pt) {
   if (!tab)
     return;
   pt->table = NULL;
+  pt->flat = NULL;
+  pt->flat_ids = 0;
   hp_spin_lock(&tables_lock);
   tab->next_free = free_tables;
   free_tables = tab;
@@ -153,14 +160,11 @@ void hp_peak_thread_exit(hp_peak_thread_t *pt) {
  * context's sum may be caught mid-way through a cross-thread free (the
  * free's table read, the allocation's not): it counts as none then. */
 static void sum_tables(snapshot_t *s) {
-  s64 block = 0, header = 0;
   u64 pages = HP_MIN(HP_ROUND_UP(s->cap, HP_PEAK_PAGE) >> HP_PEAK_PAGE_BITS,
                      (u64)HP_PEAK_PAGES);
   s64 *sums = (s64 *)s->ctx; /* signed while adding up */
   for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
        t = t->all) {
-    block += __atomic_load_n(&t->block_bytes, __ATOMIC_RELAXED);
-    header += __atomic_load_n(&t->header_bytes, __ATOMIC_RELAXED);
     for (u64 p = 0; p < pages; p++) {
       const hp_peak_entry_t *pg =
           __atomic_load_n(&t->pages[p], __ATOMIC_ACQUIRE);
@@ -185,8 +189,72 @@ static void sum_tables(snapshot_t *s) {
   }
   /* id 0 (no stack) counts in the totals only. */
   s->ctx[0].objects = s->ctx[0].bytes = 0;
-  s->block_bytes = block > 0 ? (u64)block : 0;
-  s->header_bytes = header > 0 ? (u64)header : 0;
+}
+
+/* The allocator's bytes of the live chunks, from its books: every carved
+ * block is live, in a thread's cache or on a free list, and every large
+ * mapping is live.  Another allocator's (allocator=system|PATH) objects
+ * count their requested bytes. */
+static void books_region(u32 c, uptr beg, uptr carved, u64 nfree, u32 size,
+                         void *arg) {
+  (void)c;
+  (void)beg;
+  *(u64 *)arg += carved - HP_MIN((u64)carved, nfree * size);
+}
+
+static u64 live_block_bytes(u64 requested) {
+  if (hp_foreign_state == HP_FOREIGN_ON)
+    return requested;
+  u64 blocks = 0, freed, threads;
+  hp_primary_for_each_region(books_region, &blocks);
+  u64 cached = hp_thread_cached_bytes(&freed, &threads);
+  blocks -= HP_MIN(blocks, cached);
+  hp_secondary_lock();
+  blocks += hp_secondary_mapped_bytes();
+  hp_secondary_unlock();
+  return blocks;
+}
+
+/* ---------------------------------------- the walk (measured bests only) */
+
+typedef struct walk {
+  u64 block_bytes, header_bytes;
+} walk_t;
+
+static bool live(const hp_chunk_header_t *h) {
+  return __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED;
+}
+
+/* A size class's region, its blocks one after another, as
+ * hp_for_each_live_chunk reads them (heapprof_chunk.h's layouts). */
+static void walk_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
+                        u32 size, void *arg) {
+  (void)class_id;
+  (void)nfree;
+  walk_t *w = arg;
+  for (uptr b = beg; b < beg + carved; b += size) {
+    uptr user_beg = hp_block_user_beg(b, size);
+    if (live(hp_chunk_header(user_beg))) {
+      w->block_bytes += size;
+      w->header_bytes += user_beg - b;
+    }
+  }
+}
+
+static void walk_large(hp_large_t *l, void *arg) {
+  walk_t *w = arg;
+  if (live(hp_chunk_header(l->user_beg))) {
+    w->block_bytes += l->map_size;
+    w->header_bytes += l->user_beg - l->map_beg;
+  }
+}
+
+/* Another allocator's objects: their requested bytes, no header. */
+static void walk_foreign(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                         void *arg) {
+  (void)h;
+  (void)user_beg;
+  ((walk_t *)arg)->block_bytes += size;
 }
 
 /* ----------------------------------------------- the allocator's state */
@@ -247,9 +315,16 @@ static u64 process_rss(void) {
 
 static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
+  /* The chunks' blocks and headers, read block by block. */
+  walk_t w = {0, 0};
+  hp_primary_for_each_region(walk_region, &w);
+  hp_secondary_lock();
+  hp_secondary_for_each(walk_large, &w);
+  hp_secondary_unlock();
+  hp_foreign_for_each_live(walk_foreign, &w);
   o->requested_bytes = s->bytes;
-  o->block_bytes = s->block_bytes;
-  o->header_bytes = s->header_bytes;
+  o->block_bytes = w.block_bytes;
+  o->header_bytes = w.header_bytes;
   o->primary_carved = hp_primary_mapped_bytes();
   hp_primary_for_each_region(region_cb, o);
   hp_secondary_lock();
@@ -269,14 +344,21 @@ static void measure(const snapshot_t *s, overhead_t *o) {
                                             sizeof(hp_hib_way_t)) +
       hp_hib_table.spill_cap * sizeof(hp_hib_t);
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
-  /* The snapshots' tables, the threads' table pages, and of their
-   * directories the resident part. */
-  o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t) +
-                        __atomic_load_n(&npages, __ATOMIC_RELAXED) *
-                            HP_PEAK_PAGE * sizeof(hp_peak_entry_t);
+  /* The snapshots' tables, and of the threads' tables what is resident. */
+  o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);
   for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
-       t = t->all)
-    o->peak_table_bytes += resident((uptr)t, sizeof(*t));
+       t = t->all) {
+    o->peak_table_bytes += resident((uptr)t, sizeof(*t)) +
+                           resident((uptr)t->pages[0],
+                                    HP_PEAK_FLAT * sizeof(hp_peak_entry_t));
+    for (u32 p = HP_PEAK_FLAT / HP_PEAK_PAGE; p < HP_PEAK_PAGES; p++) {
+      const hp_peak_entry_t *pg =
+          __atomic_load_n(&t->pages[p], __ATOMIC_ACQUIRE);
+      if (pg)
+        o->peak_table_bytes +=
+            resident((uptr)pg, HP_PEAK_PAGE * sizeof(hp_peak_entry_t));
+    }
+  }
   o->process_rss = process_rss();
   /* Heap utilization at the peak (heapprof_util.h): the live bytes on the
    * lines and pages touched since their chunks' allocation or the last
@@ -319,13 +401,13 @@ static void take(bool dump) {
   if (!reserve(scratch, ids + ids / 4 + 64))
     return; /* out of memory: try again at the next arm */
   hp_memset(scratch->ctx, 0, scratch->cap * sizeof(peak_ctx_t));
-  scratch->objects = scratch->bytes = scratch->block_bytes = 0;
-  scratch->header_bytes = scratch->contexts = 0;
+  scratch->objects = scratch->bytes = scratch->contexts = 0;
   sum_tables(scratch);
   scratch->ms = hp_tsc_to_ms(tsc);
   nsnapshots++;
   u64 now = scratch->bytes;
   if (now > best->bytes) {
+    scratch->block_bytes = live_block_bytes(now);
     if (dump || !measured.requested_bytes ||
         now >= measured.requested_bytes + measured.requested_bytes / 8)
       measure(scratch, &measured);

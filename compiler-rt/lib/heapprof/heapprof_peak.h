@@ -14,9 +14,10 @@
  * Each thread also keeps, per allocation context, the objects and requested
  * bytes it allocated minus those it freed (a free on another thread than
  * the allocation's makes that thread's entry negative), in a table of its
- * own indexed by stack id; plus the allocator's block and header bytes of
- * those chunks.  A snapshot adds up every table: the live heap per context,
- * in O(threads x contexts), without reading a chunk.  One is taken
+ * own indexed by stack id.  A snapshot adds up every table: the live heap
+ * per context, in O(threads x contexts), without reading a chunk; the
+ * allocator's bytes of those chunks come from its own books (carved blocks
+ * minus free ones, plus large mappings).  One is taken
  *   - at the top: an allocation that brings the view to arm_level arms
  *     the tracker; the first free (or shrinking realloc) after that sums
  *     the tables before its chunk goes, i.e. at the local maximum;
@@ -49,11 +50,13 @@
 #define HP_PEAK_PAGE_BITS 12
 #define HP_PEAK_PAGE (1u << HP_PEAK_PAGE_BITS)
 #define HP_PEAK_PAGES (HP_STACKDEPOT_MAX_IDS >> HP_PEAK_PAGE_BITS)
+/* The first HP_PEAK_FLAT ids' pages are one mapping (reserved, resident as
+ * touched), reached without the directory. */
+#define HP_PEAK_FLAT (1u << 16)
 typedef struct hp_peak_entry {
   s64 objects, bytes;
 } hp_peak_entry_t;
 typedef struct hp_peak_table {
-  s64 block_bytes, header_bytes; /* of the chunks counted */
   struct hp_peak_table *all;     /* every table, newest first */
   struct hp_peak_table *next_free;
   hp_peak_entry_t *pages[HP_PEAK_PAGES];
@@ -62,6 +65,8 @@ typedef struct hp_peak_table {
 /* A thread's part (in hp_thread_t, zero-initialised). */
 typedef struct hp_peak_thread {
   s64 pending;            /* requested bytes not yet published */
+  hp_peak_entry_t *flat;  /* the table's first HP_PEAK_FLAT entries */
+  u32 flat_ids;           /* HP_PEAK_FLAT with a table, 0 without */
   hp_peak_table_t *table; /* NULL until its first counted chunk */
 } hp_peak_thread_t;
 
@@ -86,31 +91,20 @@ void hp_peak_at_top(void);
 hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id);
 static HP_ALWAYS_INLINE hp_peak_entry_t *hp_peak_entry(hp_peak_thread_t *pt,
                                                        u32 id) {
-  hp_peak_table_t *tab = pt->table;
-  hp_peak_entry_t *pg = HP_LIKELY(tab) ? tab->pages[id >> HP_PEAK_PAGE_BITS]
-                                       : NULL;
-  if (HP_UNLIKELY(!pg))
-    return hp_peak_entry_slow(pt, id);
-  return &pg[id & (HP_PEAK_PAGE - 1)];
+  if (HP_LIKELY(id < pt->flat_ids))
+    return &pt->flat[id];
+  return hp_peak_entry_slow(pt, id);
 }
 
-/* Relaxed stores: the thread's own counters, read by snapshots on other
- * threads (no torn values; plain moves on x86). */
-#define HP_PEAK_ADD(field, v)                                                  \
-  __atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
-
-/* A chunk of context id with size requested bytes in block bytes of the
- * allocator, header of them its header and padding, comes to life.  True
+/* A chunk of context id with size requested bytes comes to life.  True
  * when the caller must call hp_peak_arm (after releasing its thread
- * state). */
+ * state).  The entries are the thread's own: plain adds, read racily by
+ * snapshots (aligned words: never torn). */
 static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
-                                           uptr size, uptr block,
-                                           uptr header) {
+                                           uptr size) {
   hp_peak_entry_t *e = hp_peak_entry(pt, id);
-  HP_PEAK_ADD(e->objects, 1);
-  HP_PEAK_ADD(e->bytes, (s64)size);
-  HP_PEAK_ADD(pt->table->block_bytes, (s64)block);
-  HP_PEAK_ADD(pt->table->header_bytes, (s64)header);
+  e->objects++;
+  e->bytes += (s64)size;
   s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
     __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
@@ -121,15 +115,12 @@ static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
          __atomic_load_n(&hp_peak.arm_level, __ATOMIC_RELAXED);
 }
 
-/* The chunk's life ends (the same figures as at its hp_peak_alloc). */
+/* The chunk's life ends (the figures of its hp_peak_alloc). */
 static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
-                                          uptr size, uptr block,
-                                          uptr header) {
+                                          uptr size) {
   hp_peak_entry_t *e = hp_peak_entry(pt, id);
-  HP_PEAK_ADD(e->objects, -1);
-  HP_PEAK_ADD(e->bytes, -(s64)size);
-  HP_PEAK_ADD(pt->table->block_bytes, -(s64)block);
-  HP_PEAK_ADD(pt->table->header_bytes, -(s64)header);
+  e->objects--;
+  e->bytes -= (s64)size;
   s64 p = pt->pending - (s64)size;
   if (HP_UNLIKELY(p <= -HP_PEAK_STEP)) {
     __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
