@@ -88,7 +88,6 @@ static hp_peak_table_t *tables;
 static hp_peak_table_t *free_tables;
 static hp_spinlock_t tables_lock;
 
-
 void hp_peak_init(void) {
   hp_peak.on = hp_flags.profiling && hp_flags.peak;
   s64 kb = hp_flags.peak_threshold_kb;
