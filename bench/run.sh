@@ -468,7 +468,7 @@ want main && {
   echo "- Compiler: $($CC --version | head -1); heapprof at $hp_commit ($([ "$hp_state" = ok ] && echo "heapprof variant built" || echo "heapprof variant: $hp_state"))"
   echo "- Runs: $RUNS measured per variant after 1 warm-up, variants alternating; medians (wall min–max in the detail table). Timeout ${TIMEOUT} s per run; a variant slower than ${VBUDGET} s for all its runs gets fewer (n)."
   echo "- Load average at start / end: $load_start / $(cut -d' ' -f1-3 /proc/loadavg). The machine is shared: other work inflates wall times (wall > cpu for single-threaded rows), so the cpu ratio is the steadier figure."
-  echo "- Ratios are variant median / baseline median. Peak = peak RSS (wait4 ru_maxrss). Profile = bytes the run wrote (MemProf raw file via \`MEMPROF_OPTIONS=log_path=\`; heapprof's \`-fheapprof=\` directory), median; every profiled run is checked to write a non-empty profile, and every run's output is checked against the baseline's checksum."
+  echo "- Ratios are variant median / baseline median; *fastest runs*: the variant's fastest cpu time / the baseline's (the machine's speed drifts during a run; the least disturbed runs track instruction counts best). Peak = peak RSS (wait4 ru_maxrss). Profile = bytes the run wrote (MemProf raw file via \`MEMPROF_OPTIONS=log_path=\`; heapprof's \`-fheapprof=\` directory), median; every profiled run is checked to write a non-empty profile, and every run's output is checked against the baseline's checksum."
   echo "- Whole \`make bench\` took ${total} s (builds ${t_build} s, runs ${t_runs} s)."
   echo
   awk -F'\t' -v section=main -f bench/report.awk "$TSV"
