@@ -190,12 +190,11 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
       tag->user_beg = user_beg;
     }
   } else {
-    hp_large_t *large = hp_secondary_alloc(size, align);
-    if (HP_UNLIKELY(!large)) {
+    user_beg = hp_secondary_alloc(size, align);
+    if (HP_UNLIKELY(!user_beg)) {
       hp_thread_release(t);
       return hp_allocation_failed(size, fp, "out-of-memory", kind);
     }
-    user_beg = large->user_beg;
     fresh = true;
     block_end = user_beg + size;
     t->stats.large_mallocs++;

@@ -128,8 +128,8 @@ typedef struct hp_large {
 } hp_large_t;
 
 /* Maps a chunk with room for size user bytes at alignment align (>= 32);
- * returns its registered descriptor (NULL on failure). */
-hp_large_t *hp_secondary_alloc(uptr size, uptr align);
+ * returns user_beg (0 on failure). */
+uptr hp_secondary_alloc(uptr size, uptr align);
 void hp_secondary_free(uptr user_beg);
 hp_large_t *hp_secondary_find(uptr user_beg);
 /* The live large chunk containing p (interior pointers), or NULL. */

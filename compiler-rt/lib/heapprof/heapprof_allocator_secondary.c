@@ -76,17 +76,17 @@ static uptr find_slot_nolock(uptr user_beg) {
   return (uptr)-1;
 }
 
-hp_large_t *hp_secondary_alloc(uptr size, uptr align) {
+uptr hp_secondary_alloc(uptr size, uptr align) {
   if (align < HP_PAGE_SIZE)
     align = HP_PAGE_SIZE;
   /* Room for hp_large_t and the header before user_beg, plus alignment. */
   uptr need = HP_PAGE_SIZE + (align > HP_PAGE_SIZE ? align : 0) + size;
   if (need < size)
-    return NULL;
+    return 0;
   uptr map_size = HP_ROUND_UP(need, HP_PAGE_SIZE);
   void *m = hp_sys_mmap(map_size);
   if (!m)
-    return NULL;
+    return 0;
   uptr map_beg = (uptr)m;
   uptr user_beg = HP_ROUND_UP(map_beg + sizeof(hp_large_t) + HP_CHUNK_HEADER_SIZE, align);
   hp_large_t *l = (hp_large_t *)map_beg;
@@ -99,7 +99,7 @@ hp_large_t *hp_secondary_alloc(uptr size, uptr align) {
   insert_nolock(l);
   mapped_bytes += map_size;
   hp_spin_unlock(&lock);
-  return l;
+  return user_beg;
 }
 
 void hp_secondary_free(uptr user_beg) {
