@@ -112,9 +112,11 @@ static hp_peak_table_t *table_get(void) {
   hp_spin_unlock(&tables_lock);
   if (tab)
     return tab;
-  tab = hp_mmap_noreserve(sizeof(hp_peak_table_t), "peak tracker");
-  hp_peak_entry_t *flat = hp_mmap_noreserve(
-      HP_PEAK_FLAT * sizeof(hp_peak_entry_t), "peak tracker");
+  /* One mapping: the directory, then the flat part's entries. */
+  tab = hp_mmap_noreserve(sizeof(hp_peak_table_t) +
+                              HP_PEAK_FLAT * sizeof(hp_peak_entry_t),
+                          "peak tracker");
+  hp_peak_entry_t *flat = (hp_peak_entry_t *)(tab + 1);
   for (u32 p = 0; p < HP_PEAK_FLAT / HP_PEAK_PAGE; p++)
     tab->pages[p] = flat + p * HP_PEAK_PAGE;
   hp_spin_lock(&tables_lock);
@@ -347,9 +349,8 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);
   for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
        t = t->all) {
-    o->peak_table_bytes += resident((uptr)t, sizeof(*t)) +
-                           resident((uptr)t->pages[0],
-                                    HP_PEAK_FLAT * sizeof(hp_peak_entry_t));
+    o->peak_table_bytes +=
+        resident((uptr)t, sizeof(*t) + HP_PEAK_FLAT * sizeof(hp_peak_entry_t));
     for (u32 p = HP_PEAK_FLAT / HP_PEAK_PAGE; p < HP_PEAK_PAGES; p++) {
       const hp_peak_entry_t *pg =
           __atomic_load_n(&t->pages[p], __ATOMIC_ACQUIRE);
