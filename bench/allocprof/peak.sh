@@ -10,11 +10,11 @@
 #   peak=1                       on, default threshold (1024 KiB)
 #   peak=1:peak_threshold_kb=64  on, a finer threshold (more snapshots)
 # CPU seconds (user + sys, timeit) are the fastest of BENCH_PEAK_RUNS
-# (default 7) runs: the least disturbed by a busy machine.  Instruction
-# counts would be better, but valgrind cannot run a heapprof binary (its
-# 16 TiB shadow reservation is beyond valgrind's address space) and this
-# machine's VM has no PMU for perf.  snapshots: read from the profile's
-# peak section.  Prints a markdown table on stdout.
+# (default 7) runs: the least disturbed by a busy machine.  (Instruction
+# counts need valgrind and a runtime rebuilt with smaller reservations,
+# which bench/callgrind.sh does; this VM has no PMU for perf.)
+# snapshots: read from the profile's peak section.  Prints a markdown
+# table on stdout.
 # TIMEIT defaults to a fresh build of bench/timeit.c; BENCH_QUICK=1: small
 # inputs, 3 runs.
 set -euo pipefail
