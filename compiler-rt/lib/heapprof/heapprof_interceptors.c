@@ -16,6 +16,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 
 static void count(const void *p, uptr n) {
@@ -200,6 +203,11 @@ static strlen_fn real_strlen;
 static strnlen_fn real_strnlen;
 static memcmp_fn real_memcmp;
 static memchr_fn real_memchr;
+/* libc's memcpy, memmove and memset again, set only when ranges are
+ * counted (not in sampled mode): what the short-copy fast paths below
+ * jump to.  NULL (the slow path) until then. */
+static memcpy_fn fast_memcpy, fast_memmove;
+static memset_fn fast_memset;
 
 void hp_interceptors_resolve(void) {
   real_memcpy = (memcpy_fn)dlsym(RTLD_NEXT, "memcpy");
@@ -213,6 +221,11 @@ void hp_interceptors_resolve(void) {
 #define X(ret, name, params, args) sampled_##name = (ret(*) params)dlsym(RTLD_NEXT, #name);
     HP_SAMPLED_PASS_FUNCS(X)
 #undef X
+  } else {
+    /* The shadow is mapped (init maps it before this runs). */
+    fast_memcpy = real_memcpy;
+    fast_memmove = real_memmove;
+    fast_memset = real_memset;
   }
 }
 
@@ -268,19 +281,65 @@ static HP_ALWAYS_INLINE void *counted_memset(void *d, int c, size_t n) {
   return d;
 }
 
-HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+/* The fast paths: a copy or fill of 1 to 64 bytes in user space (most of
+ * a program's calls), once libc's functions are known and ranges counted.
+ * The counts go in inline (hp_shadow_record_short) and libc's function is
+ * then a tail call: no frame of ours under it and no register saved.  The
+ * rest (long ranges, before init, sampled mode) takes the *_rest functions,
+ * themselves a tail call.  The fast and the slow path count alike. */
+static HP_ALWAYS_INLINE bool two_short(const void *d, const void *s,
+                                       size_t n) {
+  uptr a = (uptr)d, b = (uptr)s;
+  return n - 1 < HP_GRANULE_SIZE &&
+         ((a | b | (a + n - 1) | (b + n - 1)) < HP_USER_SPACE_END);
+}
+
+/* Both ranges of a short copy: the shadow's base read once (a counter
+ * store could alias it otherwise). */
+static HP_ALWAYS_INLINE void record_two(const void *d, const void *s,
+                                        size_t n) {
+  uptr base = __heapprof_shadow_memory_dynamic_address;
+  hp_shadow_record_short_at(base, (uptr)s, (uptr)s + n - 1);
+  hp_shadow_record_short_at(base, (uptr)d, (uptr)d + n - 1);
+}
+
+static HP_NOINLINE void *memcpy_rest(void *d, const void *s, size_t n) {
   SAMPLED_PASS(real_memcpy, (d, s, n));
   return counted_memcpy(d, s, n);
 }
 
-HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
+static HP_NOINLINE void *memmove_rest(void *d, const void *s, size_t n) {
   SAMPLED_PASS(real_memmove, (d, s, n));
   return counted_memmove(d, s, n);
 }
 
-HP_INTERFACE void *memset(void *d, int c, size_t n) {
+static HP_NOINLINE void *memset_rest(void *d, int c, size_t n) {
   SAMPLED_PASS(real_memset, (d, c, n));
   return counted_memset(d, c, n);
+}
+
+HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(fast_memcpy && two_short(d, s, n))) {
+    record_two(d, s, n);
+    __attribute__((musttail)) return fast_memcpy(d, s, n);
+  }
+  __attribute__((musttail)) return memcpy_rest(d, s, n);
+}
+
+HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(fast_memmove && two_short(d, s, n))) {
+    record_two(d, s, n);
+    __attribute__((musttail)) return fast_memmove(d, s, n);
+  }
+  __attribute__((musttail)) return memmove_rest(d, s, n);
+}
+
+HP_INTERFACE void *memset(void *d, int c, size_t n) {
+  if (HP_LIKELY(fast_memset && hp_shadow_short_range((uptr)d, n))) {
+    hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
+    __attribute__((musttail)) return fast_memset(d, c, n);
+  }
+  __attribute__((musttail)) return memset_rest(d, c, n);
 }
 
 HP_INTERFACE void bzero(void *d, size_t n) {
@@ -291,57 +350,130 @@ HP_INTERFACE void bzero(void *d, size_t n) {
   counted_memset(d, 0, n);
 }
 
-HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
+/* The pass's entry points count in sampled mode too (only sampled objects'
+ * counters are read): the rest is counted_*, not *_rest. */
+static HP_NOINLINE void *heapprof_memcpy_rest(void *d, const void *s,
+                                              size_t n) {
   return counted_memcpy(d, s, n);
 }
 
-HP_INTERFACE void *__heapprof_memmove(void *d, const void *s, size_t n) {
+static HP_NOINLINE void *heapprof_memmove_rest(void *d, const void *s,
+                                               size_t n) {
   return counted_memmove(d, s, n);
 }
 
-HP_INTERFACE void *__heapprof_memset(void *d, int c, size_t n) {
+static HP_NOINLINE void *heapprof_memset_rest(void *d, int c, size_t n) {
   return counted_memset(d, c, n);
 }
 
+HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(fast_memcpy && two_short(d, s, n))) {
+    record_two(d, s, n);
+    __attribute__((musttail)) return fast_memcpy(d, s, n);
+  }
+  __attribute__((musttail)) return heapprof_memcpy_rest(d, s, n);
+}
+
+HP_INTERFACE void *__heapprof_memmove(void *d, const void *s, size_t n) {
+  if (HP_LIKELY(fast_memmove && two_short(d, s, n))) {
+    record_two(d, s, n);
+    __attribute__((musttail)) return fast_memmove(d, s, n);
+  }
+  __attribute__((musttail)) return heapprof_memmove_rest(d, s, n);
+}
+
+HP_INTERFACE void *__heapprof_memset(void *d, int c, size_t n) {
+  if (HP_LIKELY(fast_memset && hp_shadow_short_range((uptr)d, n))) {
+    hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
+    __attribute__((musttail)) return fast_memset(d, c, n);
+  }
+  __attribute__((musttail)) return heapprof_memset_rest(d, c, n);
+}
+
+/* The index of the first byte at which the n bytes at x and y differ, or
+ * n.  Sixteen bytes a compare (SSE2, which every x86-64 has); the last
+ * step re-reads bytes already found equal rather than go byte by byte,
+ * and never reads past either range. */
+static HP_ALWAYS_INLINE size_t first_difference(const u8 *x, const u8 *y,
+                                                size_t n) {
+#if defined(__SSE2__)
+  size_t i = 0;
+  if (n >= 16) {
+    for (;; i += 16) {
+      if (i + 16 > n)
+        i = n - 16; /* the last, overlapping, step */
+      __m128i a = _mm_loadu_si128((const __m128i *)(x + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(y + i));
+      unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) ^ 0xffffu;
+      if (m)
+        return i + (size_t)__builtin_ctz(m);
+      if (i + 16 == n)
+        return n;
+    }
+  }
+  if (n >= 8) {
+    /* Two eight-byte words, the second overlapping the first: in the first
+     * words that differ, the lowest set bit of their xor is in the
+     * lower-addressed differing byte (x86-64 is little-endian). */
+    u64 wx, wy;
+    __builtin_memcpy(&wx, x, 8);
+    __builtin_memcpy(&wy, y, 8);
+    if (wx != wy)
+      return (size_t)__builtin_ctzll(wx ^ wy) / 8;
+    __builtin_memcpy(&wx, x + n - 8, 8);
+    __builtin_memcpy(&wy, y + n - 8, 8);
+    return wx != wy ? n - 8 + (size_t)__builtin_ctzll(wx ^ wy) / 8 : n;
+  }
+  for (; i < n; i++)
+    if (x[i] != y[i])
+      return i;
+  return n;
+#else
+  size_t i = 0;
+  while (i < n && x[i] == y[i])
+    i++;
+  return i;
+#endif
+}
+
 /* memcmp/bcmp: the bytes compared, up to and including the first
- * difference. */
-static size_t compared(const void *a, const void *b, size_t n, int *r) {
+ * difference; *r the result, as memcmp has it. */
+static HP_ALWAYS_INLINE size_t compared(const void *a, const void *b, size_t n,
+                                        int *r) {
   const u8 *x = a, *y = b;
-  /* A long compare asks libc's first: equal is then the whole answer. */
-  if (n >= 64 && real_memcmp) {
+  /* A long compare asks libc's first: equal is then the whole answer.
+   * Below 256 bytes the search alone is cheaper (a B-tree's keys mostly
+   * differ early: asking libc first was two searches). */
+  if (n >= 256 && real_memcmp) {
     *r = real_memcmp(a, b, n);
     if (!*r)
       return n;
   }
-  /* The first difference, eight bytes at a time: in the first words that
-   * differ, the lowest set bit of their xor is in the lower-addressed
-   * differing byte (x86-64 is little-endian).  B-tree searches compare
-   * short keys that mostly differ: for those this is the whole work. */
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    u64 wx, wy;
-    __builtin_memcpy(&wx, x + i, 8);
-    __builtin_memcpy(&wy, y + i, 8);
-    if (wx != wy) {
-      i += (size_t)__builtin_ctzll(wx ^ wy) / 8;
-      break;
-    }
+  size_t i = first_difference(x, y, n);
+  if (i == n) {
+    *r = 0;
+    return n;
   }
-  for (; i < n; i++)
-    if (x[i] != y[i]) {
-      *r = x[i] < y[i] ? -1 : 1; /* as unsigned char, as memcmp compares */
-      return i + 1;
-    }
-  *r = 0;
-  return n;
+  *r = x[i] < y[i] ? -1 : 1; /* as unsigned char, as memcmp compares */
+  return i + 1;
+}
+
+/* Both operands' k bytes: inline when both are short (as for a copy). */
+static HP_ALWAYS_INLINE void count_two(const void *a, const void *b,
+                                       size_t k) {
+  if (HP_LIKELY(fast_memcpy && two_short(a, b, k))) {
+    record_two(a, b, k);
+    return;
+  }
+  count(a, k);
+  count(b, k);
 }
 
 HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
   SAMPLED_PASS(real_memcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
-  count(a, k);
-  count(b, k);
+  count_two(a, b, k);
   return r;
 }
 
@@ -349,8 +481,7 @@ HP_INTERFACE int bcmp(const void *a, const void *b, size_t n) {
   SAMPLED_PASS(sampled_bcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
-  count(a, k);
-  count(b, k);
+  count_two(a, b, k);
   return r;
 }
 

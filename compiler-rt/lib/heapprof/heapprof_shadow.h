@@ -74,16 +74,42 @@ static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
   hp_shadow_scan_slow(beg, size, out);
 }
 
-/* Adds the range rule's counts for [p, p + n).  Inline for a range inside
- * one granule (most of the copies and compares the interceptors see), else
+/* The range rule's counts for [p, last], a range of at most 64 bytes in
+ * user space (the caller checks): its words fall in p's granule, or in it
+ * and the next one (to its end, and from its start). */
+static HP_ALWAYS_INLINE void hp_shadow_record_short_at(uptr base, uptr p,
+                                                       uptr last) {
+  const uptr per_granule = HP_GRANULE_SIZE / HP_RANGE_WORD;
+  uptr w0 = p / HP_RANGE_WORD, w1 = last / HP_RANGE_WORD;
+  /* w rounded down to a multiple of 8 is its granule's counter offset. */
+  u64 *c0 = (u64 *)(base + (w0 & ~(per_granule - 1)));
+  if (HP_LIKELY((p ^ last) < HP_GRANULE_SIZE)) {
+    *c0 += w1 - w0 + 1;
+    return;
+  }
+  *c0 += per_granule - w0 % per_granule;
+  *(u64 *)(base + (w1 & ~(per_granule - 1))) += w1 % per_granule + 1;
+}
+static HP_ALWAYS_INLINE void hp_shadow_record_short(uptr p, uptr last) {
+  hp_shadow_record_short_at(__heapprof_shadow_memory_dynamic_address, p,
+                            last);
+}
+
+/* True when [p, p + n) is 1 to 64 bytes in user space: a range
+ * hp_shadow_record_short takes.  (A range that wraps around starts above
+ * user space.) */
+static HP_ALWAYS_INLINE bool hp_shadow_short_range(uptr p, uptr n) {
+  return n - 1 < HP_GRANULE_SIZE && ((p | (p + n - 1)) < HP_USER_SPACE_END);
+}
+
+/* Adds the range rule's counts for [p, p + n).  Inline for up to 64 bytes
+ * (most of the copies and compares the interceptors see), else
  * hp_shadow_record_range_slow. */
 void hp_shadow_record_range_slow(uptr p, uptr n);
 static HP_ALWAYS_INLINE void hp_shadow_record_range(uptr p, uptr n) {
-  uptr last = p + n - 1;
-  if (HP_LIKELY(n && last < HP_USER_SPACE_END && last >= p &&
-                (p ^ last) < HP_GRANULE_SIZE &&
+  if (HP_LIKELY(hp_shadow_short_range(p, n) &&
                 __heapprof_shadow_memory_dynamic_address)) {
-    *hp_shadow_counter(p) += last / HP_RANGE_WORD - p / HP_RANGE_WORD + 1;
+    hp_shadow_record_short(p, p + n - 1);
     return;
   }
   hp_shadow_record_range_slow(p, n);

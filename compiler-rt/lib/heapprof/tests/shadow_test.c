@@ -215,5 +215,101 @@ int main(void) {
     EXPECT_EQ(cmp(x, y, 8) > 0, 1);
     EXPECT_EQ(cmp(x, y, 100) > 0, 1);
   }
+  /* Compares long enough to ask libc first (256 bytes and more): equal,
+   * all 300 bytes (38 words: 8 per full granule, 6 in the fifth); a
+   * difference at byte 270, bytes 0..270 (34 words, 2 in the fifth); a
+   * difference at byte 3, compared as unsigned. */
+  {
+    static char x[320] __attribute__((aligned(64)));
+    static char y[320] __attribute__((aligned(64)));
+    int (*volatile cmp)(const void *, const void *, size_t) = memcmp;
+    hp_memset(x, 7, sizeof(x));
+    hp_memset(y, 7, sizeof(y));
+    hp_shadow_clear((uptr)x, (uptr)x + sizeof(x));
+    EXPECT_EQ(cmp(x, y, 300), 0);
+    EXPECT_EQ(*hp_shadow_counter((uptr)x), 8);
+    EXPECT_EQ(*hp_shadow_counter((uptr)x + 256), 6); /* bytes 256..299 */
+    y[270] = 9;
+    hp_shadow_clear((uptr)x, (uptr)x + sizeof(x));
+    hp_shadow_clear((uptr)y, (uptr)y + sizeof(y));
+    EXPECT_EQ(cmp(x, y, 300) < 0, 1);
+    EXPECT_EQ(*hp_shadow_counter((uptr)x + 256), 2); /* bytes 256..270 */
+    EXPECT_EQ(*hp_shadow_counter((uptr)y + 256), 2);
+    EXPECT_EQ(*hp_shadow_counter((uptr)y + 192), 8);
+    x[3] = (char)0x80;
+    y[3] = 0x01;
+    EXPECT_EQ(cmp(x, y, 300) > 0, 1);
+  }
+  /* memcmp at every pair of offsets of its operands within a 16-byte
+   * step, lengths 0 to 70 (the 16-byte steps, the overlapping last step,
+   * the two words, bytes), a difference at every place or none: the
+   * result's sign and each operand's word counts, against the definition
+   * byte by byte. */
+  {
+    static char area[2][256] __attribute__((aligned(64)));
+    static u64 want[2][256 / 64];
+    int (*volatile cmp)(const void *, const void *, size_t) = memcmp;
+    int bad = 0;
+    for (uptr ox = 0; ox < 16; ox += 3)
+      for (uptr oy = 0; oy < 16; oy += 5)
+        for (uptr n = 0; n <= 70; n++)
+          for (uptr d = 0; d <= n; d++) {
+            char *x = area[0] + 60 + ox, *y = area[1] + 60 + oy;
+            hp_memset(area, 'q', sizeof(area));
+            if (d < n)
+              y[d] = (char)((d & 1) ? 0xf0 : 0x01); /* unsigned order */
+            hp_shadow_clear((uptr)area, (uptr)area + sizeof(area));
+            hp_memset(want, 0, sizeof(want));
+            int r = cmp(x, y, n);
+            int want_sign = d == n ? 0 : (d & 1) ? -1 : 1;
+            bad += (r > 0) - (r < 0) != want_sign;
+            uptr k = d < n ? d + 1 : n; /* bytes compared */
+            for (int o = 0; o < 2; o++) {
+              uptr a = (uptr)(o ? y : x);
+              for (uptr w = a / 8; k && w <= (a + k - 1) / 8; w++)
+                want[o][(w * 8 - (uptr)area[o]) / 64]++;
+              for (uptr g = 0; g < 256 / 64; g++)
+                bad += *hp_shadow_counter((uptr)area[o] + g * 64) != want[o][g];
+            }
+          }
+    EXPECT_EQ(bad, 0);
+  }
+  /* memcpy, memmove and memset at every offset of their operands in a
+   * granule, lengths 0 to 140 (the inline path to 64 bytes, one or two
+   * granules an operand, and the slow path past it): each word of each
+   * range one access to its granule, no other counter touched, the bytes
+   * copied or set. */
+  {
+    static char area[2][512] __attribute__((aligned(64)));
+    static u64 want[2][512 / 64];
+    void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+    void *(*volatile mov)(void *, const void *, size_t) = memmove;
+    void *(*volatile set)(void *, int, size_t) = memset;
+    int bad = 0;
+    for (int fn = 0; fn < 3; fn++)
+      for (uptr off = 0; off < 64; off++)
+        for (uptr n = 0; n <= 140; n++) {
+          char *s = area[0] + 64 + (off * 7) % 64, *d = area[1] + 64 + off;
+          for (uptr i = 0; i < sizeof(area[0]); i++)
+            area[0][i] = (char)i, area[1][i] = 0;
+          hp_shadow_clear((uptr)area, (uptr)area + sizeof(area));
+          hp_memset(want, 0, sizeof(want));
+          void *r = fn == 0 ? cpy(d, s, n) : fn == 1 ? mov(d, s, n)
+                                                    : set(d, 0x5a, n);
+          bad += r != d;
+          for (uptr i = 0; i < n; i++)
+            bad += d[i] != (fn == 2 ? 0x5a : s[i]);
+          bad += d[n] != 0 || (d > area[1] && d[-1] != 0);
+          for (int o = fn == 2 ? 1 : 0; o < 2; o++) {
+            uptr a = (uptr)(o ? d : s);
+            for (uptr w = a / 8; n && w <= (a + n - 1) / 8; w++)
+              want[o][(w * 8 - (uptr)area[o]) / 64]++;
+          }
+          for (int o = 0; o < 2; o++)
+            for (uptr g = 0; g < 512 / 64; g++)
+              bad += *hp_shadow_counter((uptr)area[o] + g * 64) != want[o][g];
+        }
+    EXPECT_EQ(bad, 0);
+  }
   return hp_test_done("shadow_test");
 }
