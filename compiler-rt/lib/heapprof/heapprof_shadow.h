@@ -107,10 +107,14 @@ static HP_ALWAYS_INLINE bool hp_shadow_short_range(uptr p, uptr n) {
  * hp_shadow_record_range_slow. */
 void hp_shadow_record_range_slow(uptr p, uptr n);
 static HP_ALWAYS_INLINE void hp_shadow_record_range(uptr p, uptr n) {
-  if (HP_LIKELY(hp_shadow_short_range(p, n) &&
-                __heapprof_shadow_memory_dynamic_address)) {
-    hp_shadow_record_short(p, p + n - 1);
-    return;
+  uptr base = __heapprof_shadow_memory_dynamic_address;
+  /* Two tests, each its own branch (as one condition the compiler
+   * computes both into flags first). */
+  if (HP_LIKELY(n - 1 < HP_GRANULE_SIZE)) {
+    if (HP_LIKELY(((p | (p + n - 1)) < HP_USER_SPACE_END) && base)) {
+      hp_shadow_record_short_at(base, p, p + n - 1);
+      return;
+    }
   }
   hp_shadow_record_range_slow(p, n);
 }
