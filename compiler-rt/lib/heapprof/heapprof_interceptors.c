@@ -319,25 +319,40 @@ static HP_NOINLINE void *memset_rest(void *d, int c, size_t n) {
 }
 
 HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memcpy && two_short(d, s, n))) {
-    record_two(d, s, n);
-    __attribute__((musttail)) return fast_memcpy(d, s, n);
+  if (HP_LIKELY(fast_memcpy)) {
+    if (HP_LIKELY(two_short(d, s, n))) {
+      record_two(d, s, n);
+      __attribute__((musttail)) return fast_memcpy(d, s, n);
+    }
+  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memcpy) {
+    /* Sampled mode: libc's, from here (no frame on the way). */
+    __attribute__((musttail)) return real_memcpy(d, s, n);
   }
   __attribute__((musttail)) return memcpy_rest(d, s, n);
 }
 
 HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memmove && two_short(d, s, n))) {
-    record_two(d, s, n);
-    __attribute__((musttail)) return fast_memmove(d, s, n);
+  if (HP_LIKELY(fast_memmove)) {
+    if (HP_LIKELY(two_short(d, s, n))) {
+      record_two(d, s, n);
+      __attribute__((musttail)) return fast_memmove(d, s, n);
+    }
+  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memmove) {
+    /* Sampled mode: libc's, from here (no frame on the way). */
+    __attribute__((musttail)) return real_memmove(d, s, n);
   }
   __attribute__((musttail)) return memmove_rest(d, s, n);
 }
 
 HP_INTERFACE void *memset(void *d, int c, size_t n) {
-  if (HP_LIKELY(fast_memset && hp_shadow_short_range((uptr)d, n))) {
-    hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
-    __attribute__((musttail)) return fast_memset(d, c, n);
+  if (HP_LIKELY(fast_memset)) {
+    if (HP_LIKELY(hp_shadow_short_range((uptr)d, n))) {
+      hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
+      __attribute__((musttail)) return fast_memset(d, c, n);
+    }
+  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memset) {
+    /* Sampled mode: libc's, from here (no frame on the way). */
+    __attribute__((musttail)) return real_memset(d, c, n);
   }
   __attribute__((musttail)) return memset_rest(d, c, n);
 }
