@@ -45,6 +45,14 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The commit the tables were measured at; "+ changes" when the tree had
+# uncommitted changes to tracked files (the tables then describe those).
+hp_rev() {
+  local c
+  c=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) || { echo "no commit"; return; }
+  git -C "$root" diff --quiet HEAD -- 2>/dev/null || c="$c + changes"
+  echo "$c"
+}
 cd "$root" || exit 1
 
 QUICK=${BENCH_QUICK:-0}
@@ -421,7 +429,7 @@ repblock=$OUT/block-report.md
 if want report; then
   log "heapprof report at scale: bench/report/run.sh"
   {
-    echo "heapprof's commands on profiles of ${BENCH_REPORT_CONTEXTS:-$([ "$QUICK" = 1 ] && echo 10000 || echo 100000)} contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to that many contexts of 8 real return addresses each; BASE, and NEW the same program after a change), measured $(date -u '+%Y-%m-%d %H:%M UTC')$(want main && echo ' after the runs above'), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null); the fastest of ${BENCH_REPORT_RUNS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)} runs each: wall and cpu seconds, peak RSS (wait4 ru_maxrss) of the whole command, input = the profiles it reads:"
+    echo "heapprof's commands on profiles of ${BENCH_REPORT_CONTEXTS:-$([ "$QUICK" = 1 ] && echo 10000 || echo 100000)} contexts (bench/report/run.sh: the widget example's profile grown by bench/report/gen-profile.py to that many contexts of 8 real return addresses each; BASE, and NEW the same program after a change), measured $(date -u '+%Y-%m-%d %H:%M UTC')$(want main && echo ' after the runs above'), heapprof at $(hp_rev); the fastest of ${BENCH_REPORT_RUNS:-$([ "$QUICK" = 1 ] && echo 1 || echo 2)} runs each: wall and cpu seconds, peak RSS (wait4 ru_maxrss) of the whole command, input = the profiles it reads:"
     echo
     BUILD=$B bench/report/run.sh "$OUT" "$TIMEIT" 2>"$LOGS/report-scale.log" ||
       { fail "heapprof report at scale failed (log: $OUTREL/logs/report-scale.log)"; echo "(failed: see $OUTREL/logs/report-scale.log)"; }
@@ -442,19 +450,19 @@ fi
 ocblock=$OUT/block-opcost.md
 if want opcost; then
   log "allocator profiler costs: bench/allocprof/opcost.sh"
-  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/opcost.sh (\`BENCH_SECTIONS=opcost\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null):"; echo
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/opcost.sh (\`BENCH_SECTIONS=opcost\` runs only this table), heapprof at $(hp_rev):"; echo
     BUILD=$B bench/allocprof/opcost.sh "$OUT" 2>"$LOGS/opcost.log" || echo "(failed: see $OUTREL/logs/opcost.log)"; } >"$ocblock"
 fi
 
 # The peak tracker on and off (bench/allocprof/peak.sh).
 pblock=$OUT/block-peak.md
 want peak && { log "peak tracker: bench/allocprof/peak.sh"
-  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/peak.sh (\`BENCH_SECTIONS=peak\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null): CPU seconds, the fastest of several alternating runs; cost = against peak=0; snapshots = sums of the live tables (heap_growth: a 256 MiB heap)."; echo
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/allocprof/peak.sh (\`BENCH_SECTIONS=peak\` runs only this table), heapprof at $(hp_rev): CPU seconds, the fastest of several alternating runs; cost = against peak=0; snapshots = sums of the live tables (heap_growth: a 256 MiB heap)."; echo
     BUILD=$B bench/allocprof/peak.sh "$OUT" "$TIMEIT" 2>"$LOGS/peak.log" ||
       { fail "bench/allocprof/peak.sh failed (log: $OUTREL/logs/peak.log)"; echo "(failed: see $OUTREL/logs/peak.log)"; }; } >"$pblock"; }
 
 # ---------------------------------------------------------------- report ---
-hp_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no commit")
+hp_commit=$(hp_rev)
 [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
 hp_state="$(cat "$BIN/bt.heapprof.status" 2>/dev/null)"
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
@@ -601,7 +609,7 @@ grep -q '^<!-- bench-peak:begin -->$' "$DOC" ||
 want peak && splice bench-peak "$pblock"
 # Sampled mode against the plain programs (bench/sampled.sh).
 want sampled && { log "sampled mode: bench/sampled.sh"
-  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/sampled.sh (\`BENCH_SECTIONS=sampled\` runs only this table), heapprof at $(git -C "$root" rev-parse --short HEAD 2>/dev/null): Lua and SQLite compiled without instrumentation, linked plain or with the runtime; CPU seconds, the fastest of several alternating runs; ratio = against plain."; echo
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/sampled.sh (\`BENCH_SECTIONS=sampled\` runs only this table), heapprof at $(hp_rev): Lua and SQLite compiled without instrumentation, linked plain or with the runtime; CPU seconds, the fastest of several alternating runs; ratio = against plain."; echo
     BUILD=$B bench/sampled.sh "$OUT" "$TIMEIT" 2>"$LOGS/sampled.log" || echo "(failed: see $OUTREL/logs/sampled.log)"; } >"$OUT/block-sampled.md"
   grep -q '^<!-- bench-sampled:begin -->$' "$DOC" || printf '\n## Sampled mode\n\n<!-- bench-sampled:begin -->\n<!-- bench-sampled:end -->\n' >>"$DOC"
   splice bench-sampled "$OUT/block-sampled.md"; }
