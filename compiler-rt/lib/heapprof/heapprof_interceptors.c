@@ -577,13 +577,38 @@ HP_INTERFACE char *strncat(char *d, const char *s, size_t n) {
   return d;
 }
 
+/* The index of the first byte at which the strings a and b differ, or of
+ * a's NUL if they are equal.  Eight bytes a step while neither read can
+ * leave its page (a string may end just before an unmapped one), else a
+ * byte.  In a word of a, the lowest byte flagged by (w - 0x01..) & ~w &
+ * 0x80.. is its first zero byte (a borrow only flags bytes above it); the
+ * lowest set bit of the xor of the words is in their first differing
+ * byte. */
+static HP_ALWAYS_INLINE size_t str_stop(const u8 *a, const u8 *b) {
+  const u64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  size_t i = 0;
+  for (;;) {
+    if ((((uptr)(a + i) | (uptr)(b + i)) & (HP_PAGE_SIZE - 1)) <=
+        HP_PAGE_SIZE - 8) {
+      u64 wa, wb;
+      __builtin_memcpy(&wa, a + i, 8);
+      __builtin_memcpy(&wb, b + i, 8);
+      u64 stop = ((wa - ones) & ~wa & highs) | (wa ^ wb);
+      if (stop)
+        return i + (size_t)__builtin_ctzll(stop) / 8;
+      i += 8;
+    } else {
+      if (a[i] != b[i] || !a[i])
+        return i;
+      i++;
+    }
+  }
+}
+
 HP_INTERFACE int strcmp(const char *a, const char *b) {
   SAMPLED_PASS(sampled_strcmp, (a, b));
-  size_t i = 0;
-  while (a[i] && a[i] == b[i])
-    i++;
-  count(a, i + 1);
-  count(b, i + 1);
+  size_t i = str_stop((const u8 *)a, (const u8 *)b);
+  count_two(a, b, i + 1);
   return (u8)a[i] - (u8)b[i];
 }
 

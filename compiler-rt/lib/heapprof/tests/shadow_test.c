@@ -3,6 +3,7 @@
 #include "hp_test.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static char buf[8192] __attribute__((aligned(4096)));
 
@@ -310,6 +311,52 @@ int main(void) {
               bad += *hp_shadow_counter((uptr)area[o] + g * 64) != want[o][g];
         }
     EXPECT_EQ(bad, 0);
+  }
+  /* strcmp reads up to and including the first difference or the NUL:
+   * strings of 0 to 40 characters at every offset in a word, one of them
+   * ending at the end of a page whose next page is unreadable (the
+   * word-at-a-time search must not read past it), a difference at every
+   * place or none; the sign, and each operand's word counts against the
+   * definition byte by byte. */
+  {
+    u8 *pages = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    EXPECT_EQ(pages != MAP_FAILED, 1);
+    EXPECT_EQ(mprotect(pages + 4096, 4096, PROT_NONE), 0);
+    int (*volatile cmp)(const char *, const char *) = strcmp;
+    static u64 want[2][3];
+    int bad = 0;
+    for (uptr len = 0; len <= 40; len++)
+      for (uptr off = 0; off < 8; off++)
+        for (uptr d = 0; d <= len; d++) {
+          /* x ends (its NUL) at the last byte before the unreadable page;
+           * y starts in the third page, off bytes into a word. */
+          char *x = (char *)pages + 4096 - (len + 1);
+          char *y = (char *)pages + 2 * 4096 + 64 + off;
+          hp_memset(x, 'k', len);
+          x[len] = 0;
+          hp_memset(y, 'k', len);
+          y[len] = 0;
+          if (d < len)
+            y[d] = (char)((d & 1) ? 0xf0 : 0x01); /* unsigned order */
+          uptr areas[2] = {(uptr)pages + 4096 - 192, (uptr)y - off - 64};
+          for (int o = 0; o < 2; o++)
+            hp_shadow_clear(areas[o], areas[o] + 192);
+          hp_memset(want, 0, sizeof(want));
+          int r = cmp(x, y);
+          int want_sign = d == len ? 0 : (d & 1) ? -1 : 1;
+          bad += (r > 0) - (r < 0) != want_sign;
+          uptr k = (d < len ? d : len) + 1; /* bytes read */
+          for (int o = 0; o < 2; o++) {
+            uptr a = (uptr)(o ? y : x);
+            for (uptr w = a / 8; w <= (a + k - 1) / 8; w++)
+              want[o][(w * 8 - areas[o]) / 64]++;
+            for (uptr g = 0; g < 3; g++)
+              bad += *hp_shadow_counter(areas[o] + g * 64) != want[o][g];
+          }
+        }
+    EXPECT_EQ(bad, 0);
+    munmap(pages, 3 * 4096);
   }
   return hp_test_done("shadow_test");
 }
