@@ -21,7 +21,9 @@
  *    environment back (hp_preload_exec_env, heapprof_preload.c) and with it
  *    the runtime, and writes heapprof.<its exe>.<pid>.profraw.  Children (a
  *    fork, then an exec) stay unprofiled.  The static runtime has no such
- *    environment: its hp_preload_exec_env is the weak one below.
+ *    environment: its hp_preload_exec_env is the weak one below, which
+ *    asks the preloaded runtime when one is loaded too (a program built
+ *    with -fheapprof, run under heapprof run).
  *
  * The exec itself is the execve system call (glibc's execve is nothing
  * more); the PATH search of execvp/execvpe/execlp is glibc's execvpe,
@@ -38,19 +40,25 @@
 extern char **environ;
 
 typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
+typedef char *const *(*exec_env_fn)(char *const *, void **, uptr *);
 /* Set once by hp_exec_init (after init: dlsym may allocate). */
 static execvpe_fn real_execvpe;
+static exec_env_fn run_exec_env;
 
 void hp_exec_init(void) {
   real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+  /* A -fheapprof program under heapprof run: the preloaded runtime is
+   * loaded (its definitions preempted by this executable's) and holds
+   * heapprof run's environment. */
+  run_exec_env = (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_env");
 }
 
-/* The static runtime's: no heapprof run environment to give back. */
+/* The static runtime's: heapprof run's environment from the preloaded
+ * runtime when there is one, else envp unchanged.  (The preloaded
+ * runtime links its own, heapprof_preload.c.) */
 HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void **map,
                                          uptr *map_size) {
-  (void)map;
-  (void)map_size;
-  return envp;
+  return run_exec_env ? run_exec_env(envp, map, map_size) : envp;
 }
 
 typedef struct exec_state {

@@ -232,6 +232,11 @@ char *const *hp_preload_exec_env(char *const *envp, void **map,
   return out;
 }
 
+char *const *__heapprof_run_exec_env(char *const *envp, void **map,
+                                     uptr *map_size) {
+  return hp_preload_exec_env(envp, map, map_size);
+}
+
 /* After heapprof_rtl.c's constructor (101): the options are read. */
 __attribute__((constructor(102))) static void heapprof_preload_ctor(void) {
   /* The executable's own runtime, if it has one (preempts this one). */

@@ -41,6 +41,14 @@ void hp_exec_init(void);
  * if the exec fails (NULL: nothing). */
 char *const *hp_preload_exec_env(char *const *envp, void **map,
                                  uptr *map_size);
+/* The preloaded runtime's hp_preload_exec_env under an exported name: in a
+ * program built with -fheapprof and run under heapprof run, the
+ * executable's runtime preempts the preloaded one, but heapprof run's
+ * environment is what the preloaded one's constructor kept; the static
+ * runtime's weak hp_preload_exec_env finds this (hp_exec_init) and asks
+ * it. */
+HP_INTERFACE char *const *__heapprof_run_exec_env(char *const *envp,
+                                                 void **map, uptr *map_size);
 /* The deadly signal deferred while this thread held runtime locks: raised
  * again now that the last one is released (hp_spin_unlock). */
 void hp_signals_run_deferred(void);
