@@ -49,8 +49,13 @@ void hp_exec_init(void) {
   real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
   /* A -fheapprof program under heapprof run: the preloaded runtime is
    * loaded (its definitions preempted by this executable's) and holds
-   * heapprof run's environment. */
-  run_exec_env = (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_env");
+   * heapprof run's environment.  Asked only under heapprof run (the
+   * preloaded runtime's constructor has run init, and only then takes
+   * HEAPPROF_RUN out of the environment): a dlsym that finds nothing
+   * allocates its error message, which would be profiled. */
+  if (hp_getenv("HEAPPROF_RUN"))
+    run_exec_env =
+        (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_env");
 }
 
 /* The static runtime's: heapprof run's environment from the preloaded
