@@ -45,12 +45,14 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-# The commit the tables were measured at; "+ changes" when the tree had
-# uncommitted changes to tracked files (the tables then describe those).
+# The commit the tables were measured at; "+ uncommitted changes" when the
+# code (not docs/, which a run rewrites) had changes not yet committed: the
+# tables then describe those.
 hp_rev() {
   local c
   c=$(git -C "$root" rev-parse --short HEAD 2>/dev/null) || { echo "no commit"; return; }
-  git -C "$root" diff --quiet HEAD -- 2>/dev/null || c="$c + changes"
+  [ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang tools bench scripts CMakeLists.txt 2>/dev/null)" ] &&
+    c="$c + uncommitted changes"
   echo "$c"
 }
 cd "$root" || exit 1
@@ -463,7 +465,6 @@ want peak && { log "peak tracker: bench/allocprof/peak.sh"
 
 # ---------------------------------------------------------------- report ---
 hp_commit=$(hp_rev)
-[ -n "$(git -C "$root" status --porcelain -- compiler-rt llvm clang 2>/dev/null)" ] && hp_commit="$hp_commit + uncommitted changes"
 hp_state="$(cat "$BIN/bt.heapprof.status" 2>/dev/null)"
 model=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
 total=$(($(date +%s) - t_start))
