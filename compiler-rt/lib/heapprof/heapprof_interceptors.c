@@ -285,8 +285,8 @@ static HP_ALWAYS_INLINE void *counted_memset(void *d, int c, size_t n) {
  * a program's calls), once libc's functions are known and ranges counted.
  * The counts go in inline (hp_shadow_record_short) and libc's function is
  * then a tail call: no frame of ours under it and no register saved.  The
- * rest (long ranges, before init, sampled mode) takes the *_rest functions,
- * themselves a tail call.  The fast and the slow path count alike. */
+ * rest (long ranges, before init) takes the *_rest functions, themselves a
+ * tail call.  The fast and the slow path count alike. */
 static HP_ALWAYS_INLINE bool two_short(const void *d, const void *s,
                                        size_t n) {
   uptr a = (uptr)d, b = (uptr)s;
@@ -303,57 +303,57 @@ static HP_ALWAYS_INLINE void record_two(const void *d, const void *s,
   hp_shadow_record_short_at(base, (uptr)d, (uptr)d + n - 1);
 }
 
+/* In a copy's entry point: the fast path, when fn (fast_memcpy or
+ * fast_memmove) is set and both ranges are short. */
+#define SHORT_COPY(fn, d, s, n)                                              \
+  do {                                                                       \
+    if (HP_LIKELY(fn && two_short(d, s, n))) {                               \
+      record_two(d, s, n);                                                   \
+      __attribute__((musttail)) return fn(d, s, n);                          \
+    }                                                                        \
+  } while (0)
+
+/* The same for a fill (fast_memset). */
+#define SHORT_FILL(fn, d, c, n)                                              \
+  do {                                                                       \
+    if (HP_LIKELY(fn && hp_shadow_short_range((uptr)d, n))) {                \
+      hp_shadow_record_short((uptr)d, (uptr)d + n - 1);                      \
+      __attribute__((musttail)) return fn(d, c, n);                          \
+    }                                                                        \
+  } while (0)
+
+/* Everything the fast paths leave, counted: the entry points have passed
+ * sampled mode to libc already (libc's names; the pass's entry points
+ * count in sampled mode too, as only sampled objects' counters are
+ * read). */
 static HP_NOINLINE void *memcpy_rest(void *d, const void *s, size_t n) {
-  SAMPLED_PASS(real_memcpy, (d, s, n));
   return counted_memcpy(d, s, n);
 }
 
 static HP_NOINLINE void *memmove_rest(void *d, const void *s, size_t n) {
-  SAMPLED_PASS(real_memmove, (d, s, n));
   return counted_memmove(d, s, n);
 }
 
 static HP_NOINLINE void *memset_rest(void *d, int c, size_t n) {
-  SAMPLED_PASS(real_memset, (d, c, n));
   return counted_memset(d, c, n);
 }
 
+/* Sampled mode (fast_* unset) goes to libc's from here, without a frame. */
 HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memcpy)) {
-    if (HP_LIKELY(two_short(d, s, n))) {
-      record_two(d, s, n);
-      __attribute__((musttail)) return fast_memcpy(d, s, n);
-    }
-  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memcpy) {
-    /* Sampled mode: libc's, from here (no frame on the way). */
-    __attribute__((musttail)) return real_memcpy(d, s, n);
-  }
+  SHORT_COPY(fast_memcpy, d, s, n);
+  SAMPLED_PASS(real_memcpy, (d, s, n));
   __attribute__((musttail)) return memcpy_rest(d, s, n);
 }
 
 HP_INTERFACE void *memmove(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memmove)) {
-    if (HP_LIKELY(two_short(d, s, n))) {
-      record_two(d, s, n);
-      __attribute__((musttail)) return fast_memmove(d, s, n);
-    }
-  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memmove) {
-    /* Sampled mode: libc's, from here (no frame on the way). */
-    __attribute__((musttail)) return real_memmove(d, s, n);
-  }
+  SHORT_COPY(fast_memmove, d, s, n);
+  SAMPLED_PASS(real_memmove, (d, s, n));
   __attribute__((musttail)) return memmove_rest(d, s, n);
 }
 
 HP_INTERFACE void *memset(void *d, int c, size_t n) {
-  if (HP_LIKELY(fast_memset)) {
-    if (HP_LIKELY(hp_shadow_short_range((uptr)d, n))) {
-      hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
-      __attribute__((musttail)) return fast_memset(d, c, n);
-    }
-  } else if (HP_UNLIKELY(hp_sample_bytes) && real_memset) {
-    /* Sampled mode: libc's, from here (no frame on the way). */
-    __attribute__((musttail)) return real_memset(d, c, n);
-  }
+  SHORT_FILL(fast_memset, d, c, n);
+  SAMPLED_PASS(real_memset, (d, c, n));
   __attribute__((musttail)) return memset_rest(d, c, n);
 }
 
@@ -365,44 +365,19 @@ HP_INTERFACE void bzero(void *d, size_t n) {
   counted_memset(d, 0, n);
 }
 
-/* The pass's entry points count in sampled mode too (only sampled objects'
- * counters are read): the rest is counted_*, not *_rest. */
-static HP_NOINLINE void *heapprof_memcpy_rest(void *d, const void *s,
-                                              size_t n) {
-  return counted_memcpy(d, s, n);
-}
-
-static HP_NOINLINE void *heapprof_memmove_rest(void *d, const void *s,
-                                               size_t n) {
-  return counted_memmove(d, s, n);
-}
-
-static HP_NOINLINE void *heapprof_memset_rest(void *d, int c, size_t n) {
-  return counted_memset(d, c, n);
-}
-
 HP_INTERFACE void *__heapprof_memcpy(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memcpy && two_short(d, s, n))) {
-    record_two(d, s, n);
-    __attribute__((musttail)) return fast_memcpy(d, s, n);
-  }
-  __attribute__((musttail)) return heapprof_memcpy_rest(d, s, n);
+  SHORT_COPY(fast_memcpy, d, s, n);
+  __attribute__((musttail)) return memcpy_rest(d, s, n);
 }
 
 HP_INTERFACE void *__heapprof_memmove(void *d, const void *s, size_t n) {
-  if (HP_LIKELY(fast_memmove && two_short(d, s, n))) {
-    record_two(d, s, n);
-    __attribute__((musttail)) return fast_memmove(d, s, n);
-  }
-  __attribute__((musttail)) return heapprof_memmove_rest(d, s, n);
+  SHORT_COPY(fast_memmove, d, s, n);
+  __attribute__((musttail)) return memmove_rest(d, s, n);
 }
 
 HP_INTERFACE void *__heapprof_memset(void *d, int c, size_t n) {
-  if (HP_LIKELY(fast_memset && hp_shadow_short_range((uptr)d, n))) {
-    hp_shadow_record_short((uptr)d, (uptr)d + n - 1);
-    __attribute__((musttail)) return fast_memset(d, c, n);
-  }
-  __attribute__((musttail)) return heapprof_memset_rest(d, c, n);
+  SHORT_FILL(fast_memset, d, c, n);
+  __attribute__((musttail)) return memset_rest(d, c, n);
 }
 
 /* The index of the first byte at which the n bytes at x and y differ, or
