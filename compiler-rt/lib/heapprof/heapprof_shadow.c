@@ -5,6 +5,7 @@
 #include "heapprof_internal.h"
 
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 
 /* Written once by hp_shadow_init (init); read by instrumented code. */
 HP_INTERFACE uintptr_t __heapprof_shadow_memory_dynamic_address;
@@ -46,6 +47,31 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
   hp_memset((void *)s, 0, e - s); /* rep stosb */
 }
 
+
+bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
+  if (h->state < 0 || a >= HP_USER_SPACE_END)
+    return false;
+  uptr sp = HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE);
+  if (sp < h->lo || sp >= h->hi) {
+    if (!h->state) {
+      struct sysinfo si;
+      if (sysinfo(&si) != 0 || si.totalswap) {
+        h->state = -1;
+        return false;
+      }
+      h->state = 1;
+    }
+    uptr end = __heapprof_shadow_memory_dynamic_address + HP_SHADOW_SIZE;
+    uptr hi = HP_MIN(end, sp + (uptr)HP_SHADOW_HOLES_PAGES * HP_PAGE_SIZE);
+    if (mincore((void *)sp, hi - sp, h->vec) != 0) {
+      h->state = -1;
+      return false;
+    }
+    h->lo = sp;
+    h->hi = hi;
+  }
+  return !(h->vec[(sp - h->lo) / HP_PAGE_SIZE] & 1);
+}
 
 /* Whether any of n counters is set. */
 static HP_ALWAYS_INLINE bool any_counter(const u64 *c, uptr n) {
@@ -90,12 +116,23 @@ void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out) {
   }
   /* Page by page: a page's counters are read once, branch-free, and only a
    * page with accesses is looked at counter by counter.  Most of a large
-   * chunk is usually untouched. */
+   * chunk is usually untouched, and the pages of its counters that were
+   * never written are not read at all (hp_shadow_holes_zero). */
+  hp_shadow_holes_t holes;
+  bool use_holes = hp_shadow_holes_worth(g, end);
+  if (use_holes)
+    hp_shadow_holes_init(&holes);
   while (g < end) {
     uptr page_end = HP_MIN(HP_ROUND_DOWN(g, HP_PAGE_SIZE) + HP_PAGE_SIZE,
                            HP_ROUND_UP(end, HP_GRANULE_SIZE));
     const u64 *c = hp_shadow_counter(g);
     uptr n = (page_end - g) / HP_GRANULE_SIZE;
+    if (use_holes && hp_shadow_holes_zero(&holes, g)) {
+      r.granules += n; /* counters known to be 0: not read */
+      r.pages++;
+      g = page_end;
+      continue;
+    }
     u64 any = 0, sum = 0;
     for (uptr i = 0; i < n; i++) {
       any |= c[i];

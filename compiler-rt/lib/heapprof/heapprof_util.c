@@ -9,7 +9,9 @@
  * blocks are met in address order as the pages advance: each block's
  * header once, and its live chunk's bytes on every touched page it
  * overlaps, on that page's touched lines (popcounts of the mask).  Large
- * chunks, which have pages of their own, are scanned one by one.
+ * chunks, which have pages of their own, are scanned one by one.  Pages
+ * whose counters mincore shows were never written (hp_shadow_holes_zero)
+ * count as untouched without being read.
  *
  * Per context, the dump walks live chunks in the same address order, so
  * the chunks of one context that share a page are consecutive among that
@@ -35,10 +37,14 @@ typedef struct scan {
   uptr last_page; /* the last page counted (its address + 1) */
   uptr cur_page;  /* the page whose touched flag is cur_touched (+ 1) */
   bool cur_touched;
+  hp_shadow_holes_t holes; /* counters known to be 0, not read */
 } scan_t;
 
 static bool page_touched(scan_t *s, uptr pg) {
-  if (s->cur_page != pg + 1) {
+  if (s->cur_page != pg + 1 && hp_shadow_holes_zero(&s->holes, pg)) {
+    s->cur_page = pg + 1;
+    s->cur_touched = false;
+  } else if (s->cur_page != pg + 1) {
     const u64 *c = hp_shadow_counter(pg);
     u64 any = 0;
     for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
@@ -150,12 +156,17 @@ static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
   o->lines += (lines_end - lines_beg) / HP_GRANULE_SIZE;
   uptr next = beg;       /* the next block not yet read */
   uptr cub = 0, cue = 0; /* the last block read's live chunk */
+  hp_shadow_holes_t holes;
+  bool use_holes = hp_shadow_holes_worth(beg, end);
+  if (use_holes)
+    hp_shadow_holes_init(&holes);
   for (uptr pg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE); pg < end;
        pg += HP_PAGE_SIZE) {
     const u64 *c = hp_shadow_counter(pg);
     u64 mask = 0;
-    for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
-      mask |= (u64)(c[i] != 0) << i;
+    if (!use_holes || !hp_shadow_holes_zero(&holes, pg))
+      for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
+        mask |= (u64)(c[i] != 0) << i;
     o->pages++;
     if (mask) {
       o->touched_pages++;
@@ -194,7 +205,8 @@ void hp_util_heap_scan(hp_util_heap_t *out) {
   hp_memset(out, 0, sizeof(*out));
   hp_primary_for_each_region(scan_region, out);
   /* Large chunks never share a page with anything. */
-  scan_t s = {out, 0, 0, 0, false};
+  scan_t s = {out, 0, 0, 0, false, {0}};
+  hp_shadow_holes_init(&s.holes);
   hp_secondary_lock();
   hp_secondary_for_each(scan_large, &s);
   hp_secondary_unlock();
@@ -267,6 +279,10 @@ void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
     return;
   ctx_state_t *st = ctx_get(stack_id);
   bool shared_pages = hp_primary_owns(user_beg);
+  hp_shadow_holes_t holes;
+  bool use_holes = hp_shadow_holes_worth(user_beg, end);
+  if (use_holes)
+    hp_shadow_holes_init(&holes);
   for (uptr pg = HP_ROUND_DOWN(user_beg, HP_PAGE_SIZE); pg < end;
        pg += HP_PAGE_SIZE) {
     uptr lb = HP_MAX(user_beg, pg), le = HP_MIN(end, pg + HP_PAGE_SIZE);
@@ -274,8 +290,9 @@ void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
     uptr n = (HP_ROUND_UP(le, HP_GRANULE_SIZE) -
               HP_ROUND_DOWN(lb, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE;
     u64 any = 0;
-    for (uptr i = 0; i < n; i++)
-      any |= c[i];
+    if (!use_holes || !hp_shadow_holes_zero(&holes, lb))
+      for (uptr i = 0; i < n; i++)
+        any |= c[i];
     e->live_lines += n;
     if (any) {
       uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE);
