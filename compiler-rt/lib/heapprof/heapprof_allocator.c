@@ -432,9 +432,17 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     return;
   }
   hp_chunk_header_t *h = l.h;
+  /* The HIB cache's owner section (heapprof_hib_table.h) begins before the
+   * header's compare-and-swap, the fence it needs. */
+  hp_thread_t *own = HP_LIKELY(profiling) ? hp_thread_own() : NULL;
+  hp_hib_cache_t *sec = own ? &own->hibs : NULL;
+  if (HP_LIKELY(sec))
+    hp_hib_cache_enter(sec);
   u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
   for (;;) {
     if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
+      if (sec)
+        hp_hib_cache_leave(sec);
       hp_thread_t *t = hp_thread_acquire();
       t->stats.invalid_frees++;
       hp_thread_release(t);
@@ -452,9 +460,15 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
       break;
   }
   u8 alloc_kind = (u8)(w >> 16);
-  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch))
+  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch)) {
+    /* The report may halt, and write the profile from this thread. */
+    if (sec)
+      hp_hib_cache_leave(sec);
     hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind),
                                kind_free_name(kind));
+    if (sec)
+      hp_hib_cache_enter_fenced(sec);
+  }
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
   if (HP_LIKELY(profiling))
@@ -482,7 +496,10 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   }
   if (HP_LIKELY(profiling)) {
     e.free_cycles = cycles;
-    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    if (HP_LIKELY(sec))
+      hp_hib_cache_add_entered(sec, &hp_hib_table, &e);
+    else
+      hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
     if (HP_LIKELY(op != HP_OP_IN_REALLOC))
       count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles, general);
   }

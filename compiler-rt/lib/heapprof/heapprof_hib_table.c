@@ -10,6 +10,8 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <sched.h>
+
 hp_hib_table_t hp_hib_table;
 
 void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways) {
@@ -237,8 +239,19 @@ void hp_hib_cache_add_locked(hp_hib_cache_t *c, hp_hib_table_t *t,
     hp_hib_from_event(slot, e);
 }
 
+u32 hp_hib_cache_foreign;
+
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
+  __atomic_add_fetch(&hp_hib_cache_foreign, 1, __ATOMIC_SEQ_CST);
   hp_spin_lock(&c->lock);
+  /* The owner's section (heapprof_hib_table.h); the owner's own flush
+   * (thread exit) is never inside one. */
+  for (unsigned i = 0; __atomic_load_n(&c->busy, __ATOMIC_ACQUIRE); i++) {
+    if (i < 64)
+      __builtin_ia32_pause();
+    else
+      sched_yield();
+  }
   for (u32 i = 0; i < HP_HIB_CACHE_SLOTS; i++) {
     if (c->slots[i].stack_id) {
       pending_apply(c, &c->slots[i], &c->pending[i]);
@@ -251,6 +264,7 @@ void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t) {
   hp_spin_unlock(&t->bins_lock);
   hp_memset(&c->bins, 0, sizeof(c->bins));
   hp_spin_unlock(&c->lock);
+  __atomic_sub_fetch(&hp_hib_cache_foreign, 1, __ATOMIC_RELEASE);
 }
 
 void hp_hib_cache_clear(hp_hib_cache_t *c) {
@@ -261,4 +275,5 @@ void hp_hib_cache_clear(hp_hib_cache_t *c) {
   }
   hp_memset(&c->bins, 0, sizeof(c->bins));
   c->lock.state = 0;
+  c->busy = 0;
 }

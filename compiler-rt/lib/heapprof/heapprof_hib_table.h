@@ -93,6 +93,7 @@ typedef struct hp_hib_pending {
 } hp_hib_pending_t;
 typedef struct hp_hib_cache {
   hp_spinlock_t lock;
+  u32 busy; /* the owner is in a section (hp_hib_cache_enter) */
   hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
   hp_hib_pending_t pending[HP_HIB_CACHE_SLOTS];
   hp_size_bins_t bins;
@@ -126,13 +127,12 @@ static HP_ALWAYS_INLINE bool hp_hib_key_is(const hp_hib_key_t *k, u64 size,
   return k->size == size && k->accesses == accesses &&
          k->lifetime == lifetime && k->continuation == continuation;
 }
-static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
-                                                    hp_hib_table_t *t,
-                                                    const hp_chunk_event_t *e) {
+static HP_ALWAYS_INLINE void hp_hib_cache_merge(hp_hib_cache_t *c,
+                                                hp_hib_table_t *t,
+                                                const hp_chunk_event_t *e) {
   u32 i = (u32)(e->stack_id % HP_HIB_CACHE_SLOTS);
   hp_hib_t *slot = &c->slots[i];
   hp_hib_key_t *k = &c->pending[i].k[0];
-  hp_spin_lock(&c->lock);
   if (HP_LIKELY(slot->stack_id == e->stack_id && !e->live)) {
     /* The key first: its fields are then dead before the head's (the
      * two touch different fields of the slot, so either order is the
@@ -151,9 +151,65 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
     hp_chunk_event_t copy = *e;
     hp_hib_cache_add_locked(c, t, &copy);
   }
+}
+static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
+                                                    hp_hib_table_t *t,
+                                                    const hp_chunk_event_t *e) {
+  hp_spin_lock(&c->lock);
+  hp_hib_cache_merge(c, t, e);
   hp_spin_unlock(&c->lock);
 }
-/* Writes every cached HIB and the bins back into t and empties the cache. */
+
+/* The owner's section: the free path merges without the lock's exchange.
+ * The owner marks its cache busy with a plain store, and then needs a
+ * locked instruction before it reads hp_hib_cache_foreign -- the free
+ * path's compare-and-swap on the chunk's header is one (x86: a locked
+ * instruction orders every earlier store before every later load).  A
+ * thread that flushes another's cache (a dump) first counts itself in
+ * hp_hib_cache_foreign with a locked add, takes the cache's lock and waits
+ * for busy to clear.  Each side stores, fences, then loads what the other
+ * stored, so at least one sees the other (Dekker): either the owner sees
+ * the count and merges under the lock (busy cleared first, so the flusher
+ * does not wait for it), or the flusher sees busy and waits until the
+ * section ends.  The section counts as a held lock (hp_locks_held), so a
+ * deadly signal in it is deferred like one in a locked merge; nothing in
+ * the section may flush caches on its own thread (a report that can halt
+ * leaves it first: hp_hib_cache_leave, then hp_hib_cache_enter_fenced). */
+extern u32 hp_hib_cache_foreign; /* flushers of another thread's cache */
+static HP_ALWAYS_INLINE void hp_hib_cache_enter(hp_hib_cache_t *c) {
+  hp_locks_held++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
+}
+/* Enter where no locked instruction follows before the merge. */
+static HP_ALWAYS_INLINE void hp_hib_cache_enter_fenced(hp_hib_cache_t *c) {
+  hp_hib_cache_enter(c);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+static HP_ALWAYS_INLINE void hp_hib_cache_leave(hp_hib_cache_t *c) {
+  __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  int held = --hp_locks_held;
+  if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
+    hp_spin_run_deferred();
+}
+/* The merge in a section (after the locked instruction), which it ends. */
+static HP_ALWAYS_INLINE void hp_hib_cache_add_entered(hp_hib_cache_t *c,
+                                                      hp_hib_table_t *t,
+                                                      const hp_chunk_event_t *e) {
+  if (HP_LIKELY(!__atomic_load_n(&hp_hib_cache_foreign, __ATOMIC_RELAXED))) {
+    hp_hib_cache_merge(c, t, e);
+  } else {
+    __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
+    if (__atomic_exchange_n(&c->lock.state, 1, __ATOMIC_ACQUIRE))
+      hp_spin_lock_slow(&c->lock); /* counted by hp_hib_cache_enter */
+    hp_hib_cache_merge(c, t, e);
+    __atomic_store_n(&c->lock.state, 0, __ATOMIC_RELEASE);
+  }
+  hp_hib_cache_leave(c);
+}
+/* Writes every cached HIB and the bins back into t and empties the cache;
+ * from any thread (the owner's section is waited for). */
 void hp_hib_cache_flush(hp_hib_cache_t *c, hp_hib_table_t *t);
 /* Empties the cache without writing it back (fork child, reset). */
 void hp_hib_cache_clear(hp_hib_cache_t *c);

@@ -38,6 +38,12 @@ static HP_ALWAYS_INLINE hp_thread_t *hp_thread_acquire(void) {
     return t;
   return hp_thread_acquire_slow();
 }
+/* The calling thread's own state, or NULL when it has none (not yet, or
+ * torn down: hp_thread_acquire would hand it the shared fallback). */
+static HP_ALWAYS_INLINE hp_thread_t *hp_thread_own(void) {
+  hp_thread_t *t = hp_tls_thread;
+  return HP_LIKELY((uptr)t > 2) ? t : NULL;
+}
 static HP_ALWAYS_INLINE void hp_thread_release(hp_thread_t *t) {
   if (HP_UNLIKELY(t == &hp_fallback_thread))
     hp_thread_release_fallback();

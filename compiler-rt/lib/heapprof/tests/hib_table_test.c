@@ -2,8 +2,9 @@
  * recently merged entry into the spill log, and draining returns every
  * record, so per-context totals never depend on the table's size. */
 #include "hp_test.h"
+#include <pthread.h>
 
-#define MAXID 64
+#define MAXID 72
 static u64 counts[MAXID], accesses[MAXID];
 static u32 records;
 
@@ -123,6 +124,60 @@ static void check_cache_repeats(bool varied) {
   EXPECT_EQ(hp_memcmp(&new_bins, &ref_bins, sizeof(ref_bins)), 0);
 }
 
+/* The owner section (heapprof_hib_table.h): one thread merges events into
+ * its cache without the lock, as the free path does (enter, a locked
+ * instruction, merge), while another flushes the same cache into the
+ * table as fast as it can.  Every event must end up in the table once:
+ * a merge that met a flush half way would lose it or count it twice.
+ * Ids 1..4 and 65..68 share slots (a conflict writes the slot back from
+ * the owner's side too); sizes and accesses vary, so keys move. */
+#define RACE_EVENTS 2000000
+static hp_hib_cache_t race_cache;
+static hp_hib_table_t race_table;
+static int race_done;
+static u64 race_fence_word;
+
+static void *race_owner(void *arg) {
+  (void)arg;
+  for (u32 i = 0; i < RACE_EVENTS; i++) {
+    hp_chunk_event_t e;
+    hp_memset(&e, 0, sizeof(e));
+    e.stack_id = 1 + i % 4 + (i / 4 % 2) * 64;
+    e.size = 8 + (i % 3) * 8;
+    e.accesses = i % 7;
+    hp_hib_cache_enter(&race_cache);
+    __atomic_fetch_add(&race_fence_word, 1, __ATOMIC_ACQ_REL);
+    hp_hib_cache_add_entered(&race_cache, &race_table, &e);
+  }
+  __atomic_store_n(&race_done, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void check_owner_section(void) {
+  hp_hib_table_init(&race_table, 61, 4);
+  pthread_t owner;
+  pthread_create(&owner, NULL, race_owner, NULL);
+  u64 flushes = 0;
+  while (!__atomic_load_n(&race_done, __ATOMIC_ACQUIRE)) {
+    hp_hib_cache_flush(&race_cache, &race_table);
+    flushes++;
+  }
+  pthread_join(owner, NULL);
+  hp_hib_cache_flush(&race_cache, &race_table);
+  reset();
+  hp_hib_table_drain(&race_table, collect, NULL);
+  u64 n = 0, acc = 0, want_acc = 0;
+  for (int i = 0; i < MAXID; i++) {
+    n += counts[i];
+    acc += accesses[i];
+  }
+  for (u32 i = 0; i < RACE_EVENTS; i++)
+    want_acc += i % 7;
+  EXPECT_EQ(n, RACE_EVENTS);
+  EXPECT_EQ(acc, want_acc);
+  EXPECT(flushes > 0);
+}
+
 int main(void) {
   static hp_hib_table_t t;
   hp_hib_table_init(&t, 3, 2);
@@ -184,5 +239,6 @@ int main(void) {
   EXPECT_EQ(sum, 5000);
   check_cache_repeats(false);
   check_cache_repeats(true);
+  check_owner_section();
   return hp_test_done("hib_table_test");
 }
