@@ -414,6 +414,15 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * they evicted each other (docs/performance.md, "Speed round 4: stack
  * capture on Lua").
  *
+ * A set is chosen by fp and the entry frame's return address.  When a
+ * program allocates everything through one wrapper called from many
+ * places (cfrac's palloc), every path at one depth has that pair, and a
+ * set with three or more paths in turn fails every time.  Such a set
+ * (three failures in a row) is marked deep: from then on the walks with
+ * its (fp, ra) use the set of a hash of fp and the three return addresses
+ * the frame chain starts with, and only a deep set that keeps failing
+ * rests.
+ *
  * One global table (threads' stacks are disjoint, so their entries never
  * match each other's), a seqlock per way: seq is odd while a writer (who
  * got it with a CAS, so a signal handler that allocates in the middle of
@@ -428,6 +437,7 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * pay little more than the comparison of the first words. */
 #define SC_BITS 10
 #define SC_WAYS 2
+#define SC_DEEP_FRAMES 6 /* return addresses a deep set is chosen by */
 typedef struct sc_way {
   u32 seq;
   u16 n, pairs; /* windows; the first pairs hold two reads (at least 2,
@@ -439,6 +449,7 @@ typedef struct sc_way {
 } sc_way_t;
 typedef struct sc_set {
   u8 fails, rest, mru; /* mru: the way hit or filled last */
+  u8 deep;              /* this (fp, ra)'s walks use sc_set_deep's set */
   sc_way_t way[SC_WAYS];
 } sc_set_t;
 static sc_set_t *sc_table;
@@ -565,19 +576,42 @@ static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
                    (64 - SC_BITS)];
 }
 
+/* The deep set: fp, the entry frame's return address and the two above
+ * it, read along the frame chain while it stays inside the stack.  The
+ * words are hints only: a hit still compares every window. */
+static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top) {
+  const uptr *f = (const uptr *)fp;
+  uptr lim = top - 2 * sizeof(uptr); /* fp <= lim: the callers checked */
+  uptr at = fp, up = f[0], h = (fp >> 4) ^ f[1];
+#pragma clang loop unroll(full)
+  for (u32 k = 0; k < SC_DEEP_FRAMES - 1; k++) {
+    if (up - at - 1 >= lim - at) /* not at < up <= lim */
+      break;
+    const uptr *u = (const uptr *)up;
+    h = (h ^ u[1]) * 0xC2B2AE3D27D4EB4Full;
+    at = up;
+    up = u[0];
+  }
+  return &sc_table[h * 0x9E3779B97F4A7C15ull >> (64 - SC_BITS)];
+}
+
 /* What hp_stack_id does not answer inline (a hit in the way used last of
  * a set without failures, a resting set's walk): the other way, then the
  * walk, which replaces the other way.  tried: hp_stack_id compared the way
  * used last already. */
 static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
-                               bool tried) {
+                               sc_set_t *set, bool tried) {
   uptr pcs[HP_MAX_STACK_DEPTH];
   if (max > HP_MAX_STACK_DEPTH)
     max = HP_MAX_STACK_DEPTH;
   if (!sc_table || !max || !frame_ok(fp, 0, stack_top))
     return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
   u32 limits = max | (u32)fold << 8;
-  sc_set_t *set = sc_set(fp);
+  if (!set) {
+    set = sc_set(fp);
+    if (LD(&set->deep))
+      set = sc_set_deep(fp, stack_top);
+  }
   u8 fails = LD(&set->fails);
   u32 w = (LD(&set->mru) & 1) ^ 1; /* the other way */
   u32 id = tried ? 0 : sc_lookup(&set->way[w ^ 1], fp, stack_top, limits);
@@ -613,17 +647,24 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
   if (HP_LIKELY(sc_table && max - 1 < HP_MAX_STACK_DEPTH &&
                 frame_ok(fp, 0, stack_top))) {
     sc_set_t *set = sc_set(fp);
+    bool deep = LD(&set->deep);
+    if (HP_UNLIKELY(deep))
+      set = sc_set_deep(fp, stack_top);
     u8 fails = LD(&set->fails);
     if (HP_LIKELY(!fails)) {
       u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
                          stack_top, max | (u32)fold << 8);
       if (HP_LIKELY(id))
         return id;
-      return sc_slow(fp, stack_top, max, fold, true);
+      return sc_slow(fp, stack_top, max, fold, set, true);
     }
-    /* A set that failed 3 times in a row rests for 255 calls: not even
-     * compared. */
-    if (fails >= 3) {
+    /* A set that failed 3 times in a row goes deep; a deep set that did
+     * rests for 255 calls: not even compared. */
+    if (fails >= 3 && !deep) {
+      ST(&set->deep, 1);
+      ST(&set->fails, 0);
+      set = sc_set_deep(fp, stack_top);
+    } else if (fails >= 3) {
       u8 rest = LD(&set->rest) + 1;
       ST(&set->rest, rest);
       if (rest < 255) {
@@ -634,8 +675,9 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
       ST(&set->rest, 0);
       ST(&set->fails, 0);
     }
+    return sc_slow(fp, stack_top, max, fold, set, false);
   }
-  return sc_slow(fp, stack_top, max, fold, false);
+  return sc_slow(fp, stack_top, max, fold, NULL, false);
 }
 
 u32 hp_fold_recursion(uptr *pcs, u32 n) {

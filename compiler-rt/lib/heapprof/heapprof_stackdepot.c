@@ -18,7 +18,9 @@
  * guess, checked against that id's entry, PC by PC: a stale slot, or one a
  * signal handler overwrote in the middle of a put, costs a lookup, never a
  * wrong id.  It saves the full hash and the bucket's cache miss when a
- * thread's stacks are few, as a folding program's are.
+ * thread's stacks are few, as a folding program's are.  128 slots: with 32,
+ * whether binary trees' stacks collided depended on where the linker put
+ * its code (docs/design.md, "Stacks").
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -89,7 +91,7 @@ static entry_t *arena_alloc(size_t bytes) {
   return e;
 }
 
-#define FRONT_BITS 5
+#define FRONT_BITS 7
 static HP_TLS u32 front[1u << FRONT_BITS];
 
 static HP_ALWAYS_INLINE u32 front_slot(const uptr *pcs, u32 size) {

@@ -355,5 +355,40 @@ int main(void) {
         EXPECT_EQ(id, ids[0]);
     }
   }
+  /* Deep sets: six paths from one fp and one first return address (a
+   * wrapper such as cfrac's palloc, called from six places), parting at
+   * frame 1, 2, 3 or 5, taken in turn; then two that part at frame 8,
+   * beyond the return addresses a deep set is chosen by, so they share
+   * one.  Far more paths than a set has ways: the set goes deep, and every
+   * answer must still be the walk's. */
+  {
+    enum { F = 12, P = 8 };
+    uptr st4[4 * F + 8];
+    fake_frames(st4, 4 * F + 8, F, 0x70000, 0x40);
+    uptr fp = (uptr)&st4[0], top = (uptr)&st4[4 * F];
+    static const int part[P] = {1, 1, 2, 2, 3, 5, 8, 8};
+    u32 ids[P];
+    for (int p = 0; p < P; p++) {
+      fake_frames(st4, 4 * F + 8, F, 0x70000, 0x40);
+      st4[part[p] * 4 + 1] += 0x1000 * (uptr)(p + 1);
+      ids[p] = reference_id(fp, top, 30, true);
+    }
+    int distinct = 0;
+    for (int p = 0; p < P; p++) {
+      bool seen = false;
+      for (int q = 0; q < p; q++)
+        seen |= ids[q] == ids[p];
+      distinct += !seen;
+    }
+    EXPECT_EQ(distinct, P);
+    int bad = 0;
+    for (int i = 0; i < 4000; i++) {
+      int p = i < 2000 ? i % 6 : i % P;
+      fake_frames(st4, 4 * F + 8, F, 0x70000, 0x40);
+      st4[part[p] * 4 + 1] += 0x1000 * (uptr)(p + 1);
+      bad += hp_stack_id(fp, top, 30, true) != ids[p];
+    }
+    EXPECT_EQ(bad, 0);
+  }
   return hp_test_done("stack_test");
 }
