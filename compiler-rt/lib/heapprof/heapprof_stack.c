@@ -394,7 +394,7 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * depot.  mprof reused what it knew of the caller chain the same way; here
  * nothing is guessed, every word is compared.
  *
- *   sc_table[hash(fp, return address)] --> | fails | rest | mru |
+ *   sc_table[hash(fp, return address)] --> | fails | rest | mru | deep |
  *                                          | way 0 | way 1 |
  *   way: | seq | n, pairs | id | max,fold | fp | top |
  *        | off x n | (low, high word) x n |
@@ -419,9 +419,9 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * places (cfrac's palloc), every path at one depth has that pair, and a
  * set with three or more paths in turn fails every time.  Such a set
  * (three failures in a row) is marked deep: from then on the walks with
- * its (fp, ra) use the set of a hash of fp and the three return addresses
- * the frame chain starts with, and only a deep set that keeps failing
- * rests.
+ * its (fp, ra) use the set of a hash of fp and the first SC_DEEP_FRAMES
+ * return addresses up the frame chain, and only a deep set that keeps
+ * failing rests.
  *
  * One global table (threads' stacks are disjoint, so their entries never
  * match each other's), a seqlock per way: seq is odd while a writer (who
@@ -576,9 +576,9 @@ static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
                    (64 - SC_BITS)];
 }
 
-/* The deep set: fp, the entry frame's return address and the two above
- * it, read along the frame chain while it stays inside the stack.  The
- * words are hints only: a hit still compares every window. */
+/* The deep set: fp and the first SC_DEEP_FRAMES return addresses, read
+ * along the frame chain while it stays inside the stack.  The words are
+ * hints only: a hit still compares every window. */
 static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top) {
   const uptr *f = (const uptr *)fp;
   uptr lim = top - 2 * sizeof(uptr); /* fp <= lim: the callers checked */
