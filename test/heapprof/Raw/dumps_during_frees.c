@@ -1,8 +1,9 @@
 // Checkpoints taken while other threads free as fast as they can: a free
 // merges into its thread's HIB cache without a lock (the owner section,
-// docs/design.md "Threads"), and a checkpoint flushes every thread's cache
-// from the dumping thread.  Whichever way each free and each flush meet,
-// every object is counted once over the checkpoints and the exit dump.
+// docs/design.md, "Heap Info Blocks"), and a checkpoint flushes every
+// thread's cache from the dumping thread.  Whichever way each free and
+// each flush meet, every object is counted once over the checkpoints and
+// the exit dump.
 // RUN: %clang_heapprof -O1 %s -o %t
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %env_heapprof_opts=print_raw=1:print_text=0:profile_dir=%t.dir %run %t | FileCheck %s --check-prefix=OUT
