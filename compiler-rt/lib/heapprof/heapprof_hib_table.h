@@ -177,8 +177,7 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_event(hp_hib_cache_t *c,
  * leaves it first: hp_hib_cache_leave, then hp_hib_cache_enter_fenced). */
 extern u32 hp_hib_cache_foreign; /* flushers of another thread's cache */
 static HP_ALWAYS_INLINE void hp_hib_cache_enter(hp_hib_cache_t *c) {
-  hp_locks_held++;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  hp_locks_count_up();
   __atomic_store_n(&c->busy, 1, __ATOMIC_RELAXED);
 }
 /* Enter where no locked instruction follows before the merge. */
@@ -188,10 +187,7 @@ static HP_ALWAYS_INLINE void hp_hib_cache_enter_fenced(hp_hib_cache_t *c) {
 }
 static HP_ALWAYS_INLINE void hp_hib_cache_leave(hp_hib_cache_t *c) {
   __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  int held = --hp_locks_held;
-  if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
-    hp_spin_run_deferred();
+  hp_locks_count_down();
 }
 /* The merge in a section (after the locked instruction), which it ends. */
 static HP_ALWAYS_INLINE void hp_hib_cache_add_entered(hp_hib_cache_t *c,
@@ -201,10 +197,9 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_entered(hp_hib_cache_t *c,
     hp_hib_cache_merge(c, t, e);
   } else {
     __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
-    if (__atomic_exchange_n(&c->lock.state, 1, __ATOMIC_ACQUIRE))
-      hp_spin_lock_slow(&c->lock); /* counted by hp_hib_cache_enter */
+    hp_spin_acquire(&c->lock); /* counted by hp_hib_cache_enter */
     hp_hib_cache_merge(c, t, e);
-    __atomic_store_n(&c->lock.state, 0, __ATOMIC_RELEASE);
+    hp_spin_release(&c->lock);
   }
   hp_hib_cache_leave(c);
 }

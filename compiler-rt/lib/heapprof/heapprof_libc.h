@@ -83,27 +83,42 @@ extern HP_TLS int hp_locks_held;
 extern HP_TLS int hp_deferred_signal; /* its number; 0: none */
 void hp_spin_run_deferred(void);
 void hp_spin_lock_slow(hp_spinlock_t *l);
-static HP_ALWAYS_INLINE void hp_spin_lock(hp_spinlock_t *l) {
+/* The count alone, for a lock-like section that is not a spin lock (the
+ * HIB cache's owner section): raised before it begins, lowered after it
+ * ends, running a deferred signal when it was the last. */
+static HP_ALWAYS_INLINE void hp_locks_count_up(void) {
   hp_locks_held++;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+static HP_ALWAYS_INLINE void hp_locks_count_down(void) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  int held = --hp_locks_held;
+  if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
+    hp_spin_run_deferred();
+}
+/* The lock alone, uncounted: for a section already counted. */
+static HP_ALWAYS_INLINE void hp_spin_acquire(hp_spinlock_t *l) {
   if (HP_LIKELY(!__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE)))
     return;
   hp_spin_lock_slow(l);
 }
+static HP_ALWAYS_INLINE void hp_spin_release(hp_spinlock_t *l) {
+  __atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
+}
+static HP_ALWAYS_INLINE void hp_spin_lock(hp_spinlock_t *l) {
+  hp_locks_count_up();
+  hp_spin_acquire(l);
+}
 static HP_ALWAYS_INLINE bool hp_spin_trylock(hp_spinlock_t *l) {
-  hp_locks_held++;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  hp_locks_count_up();
   if (!__atomic_exchange_n(&l->state, 1, __ATOMIC_ACQUIRE))
     return true;
   hp_locks_held--;
   return false;
 }
 static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
-  __atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  int held = --hp_locks_held;
-  if (HP_UNLIKELY(hp_deferred_signal) && held <= 0)
-    hp_spin_run_deferred();
+  hp_spin_release(l);
+  hp_locks_count_down();
 }
 
 /* Decimal parsing for flags: returns false on junk or overflow. */
