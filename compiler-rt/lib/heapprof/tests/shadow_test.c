@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/sysinfo.h>
 
 static char buf[8192] __attribute__((aligned(4096)));
 
@@ -32,24 +31,6 @@ static void scan_reference(uptr beg, uptr size, hp_shadow_scan_t *r) {
       page_touched = true;
     }
   }
-}
-
-/* Resident pages among the pages of [beg, beg + size). */
-static uptr resident_pages(uptr beg, uptr size) {
-  static unsigned char vec[8192];
-  uptr n = 0;
-  beg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE);
-  size = HP_ROUND_UP(size, HP_PAGE_SIZE);
-  if (size / HP_PAGE_SIZE > sizeof(vec) || mincore((void *)beg, size, vec))
-    return (uptr)-1;
-  for (uptr i = 0; i < size / HP_PAGE_SIZE; i++)
-    n += vec[i] & 1;
-  return n;
-}
-
-static bool swap_on(void) {
-  struct sysinfo si;
-  return sysinfo(&si) != 0 || si.totalswap != 0;
 }
 
 int main(void) {
@@ -391,18 +372,18 @@ int main(void) {
     uptr beg = (uptr)area, end = beg + size;
     hp_shadow_clear(beg, end); /* by MADV_DONTNEED: nothing resident */
     uptr sbeg = (uptr)hp_shadow_counter(beg), ssize = size >> HP_SHADOW_SCALE;
-    EXPECT_EQ(resident_pages(sbeg, ssize), 0);
+    EXPECT_EQ(hp_test_resident_pages(sbeg, ssize), 0);
     uptr mid = beg + (size / 2 & ~(uptr)(32768 - 1)); /* a counter page's first granule */
     *hp_shadow_counter(beg) = 3;
     *hp_shadow_counter(mid - 64) = 5;
     *hp_shadow_counter(mid) = 7;
     *hp_shadow_counter(end - 64) = 11;
     /* The counters of beg, mid - 64, mid and end - 64 lie on four pages. */
-    EXPECT_EQ(resident_pages(sbeg, ssize), 4);
+    EXPECT_EQ(hp_test_resident_pages(sbeg, ssize), 4);
     EXPECT(hp_shadow_holes_worth(beg, end));
     hp_shadow_holes_t h;
     hp_shadow_holes_init(&h);
-    bool known = !swap_on();
+    bool known = !hp_test_swap_on();
     EXPECT(!hp_shadow_holes_zero(&h, beg));
     EXPECT(!hp_shadow_holes_zero(&h, mid - 64));
     EXPECT(!hp_shadow_holes_zero(&h, mid));
@@ -417,7 +398,7 @@ int main(void) {
     EXPECT_EQ(s.pages, size / 4096);
     EXPECT_EQ(s.touched_pages, 4); /* mid - 64 and mid: two heap pages */
     if (known)
-      EXPECT_EQ(resident_pages(sbeg, ssize), 4);
+      EXPECT_EQ(hp_test_resident_pages(sbeg, ssize), 4);
     else
       printf("shadow_test: swap is on: the scan reads every counter\n");
     /* From an offset inside a granule to one inside the last: the same. */

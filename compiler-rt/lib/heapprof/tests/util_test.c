@@ -9,8 +9,6 @@
 #include "heapprof_util.h"
 #include <malloc.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/sysinfo.h>
 
 typedef struct ref {
   hp_util_heap_t *out;
@@ -148,19 +146,6 @@ static int compare(const char *what) {
   return bad;
 }
 
-/* Resident pages among the pages of [beg, beg + size). */
-static uptr resident_pages(uptr beg, uptr size) {
-  static unsigned char vec[8192];
-  uptr n = 0;
-  uptr b = HP_ROUND_DOWN(beg, HP_PAGE_SIZE);
-  uptr e = HP_ROUND_UP(beg + size, HP_PAGE_SIZE);
-  if ((e - b) / HP_PAGE_SIZE > sizeof(vec) || mincore((void *)b, e - b, vec))
-    return (uptr)-1;
-  for (uptr i = 0; i < (e - b) / HP_PAGE_SIZE; i++)
-    n += vec[i] & 1;
-  return n;
-}
-
 int main(void) {
   __heapprof_init();
   enum { N = 6000 };
@@ -215,20 +200,19 @@ int main(void) {
     *hp_shadow_counter(ue - 1) = 1;
     uptr sb = (uptr)hp_shadow_counter(ub);
     uptr ss = (uptr)hp_shadow_counter(ue - 1) + 8 - sb;
-    EXPECT_EQ(resident_pages(sb, ss), 4);
-    struct sysinfo si;
-    bool known = sysinfo(&si) == 0 && si.totalswap == 0;
+    EXPECT_EQ(hp_test_resident_pages(sb, ss), 4);
+    bool known = !hp_test_swap_on();
     hp_util_heap_t u;
     hp_util_heap_scan(&u);
     if (known)
-      EXPECT_EQ(resident_pages(sb, ss), 4);
+      EXPECT_EQ(hp_test_resident_pages(sb, ss), 4);
     hp_chunk_event_t e;
     hp_memset(&e, 0, sizeof(e));
     hp_util_dump_begin();
     hp_util_live_chunk(77, ub, size, &e);
     hp_util_dump_end();
     if (known)
-      EXPECT_EQ(resident_pages(sb, ss), 4);
+      EXPECT_EQ(hp_test_resident_pages(sb, ss), 4);
     uptr lines = (HP_ROUND_UP(ue, 64) - HP_ROUND_DOWN(ub, 64)) / 64;
     uptr pages = (HP_ROUND_UP(ue, 4096) - HP_ROUND_DOWN(ub, 4096)) / 4096;
     EXPECT_EQ(e.live_lines, lines);
