@@ -60,7 +60,7 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   /* calloc/reallocarray/pvalloc overflow can be a program's first call into
    * the allocator: the flags and thread caches must be set up first. */
   if (HP_UNLIKELY(!hp_rtl.inited))
-    __heapprof_init();
+    hp_rtl_init();
   hp_thread_t *t = hp_thread_acquire();
   t->stats.failed_allocs++;
   hp_thread_release(t);
@@ -135,7 +135,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
                                        uptr fp, bool zero, bool cold, u8 op,
                                        u32 *block_out, bool general) {
   if (GENERAL(general, !hp_rtl.inited))
-    __heapprof_init();
+    hp_rtl_init();
   if (GENERAL(general, hp_pmu_on))
     hp_pmu_begin(op);
   /* profiling=0 (the allocator alone) reads no clock. */

@@ -347,8 +347,17 @@ static stripe_t stripes[NSTRIPES];
 static HP_ALWAYS_INLINE u64 hash_addr(uptr a) {
   return (u64)(a >> 4) * 0x9E3779B97F4A7C15ull;
 }
-static HP_ALWAYS_INLINE stripe_t *stripe_of(u64 h) {
-  return &stripes[h >> 58];
+/* The stripe is chosen by the address's 64 KiB region, not by the
+ * address: allocators hand each thread memory of its own regions (glibc's
+ * arenas, jemalloc's, mimalloc's thread-local pages, tcmalloc's batches of
+ * a span), so a thread's entries and its stripes' locks stay in its own
+ * core's cache.  Chosen by the address alone, every stripe took every
+ * thread's entries, and on larson (2 threads) 70% of the time in the table
+ * went to taking a lock last held on the other core (docs/design.md,
+ * "Profiling another allocator"). */
+#define STRIPE_REGION_SHIFT 16
+static HP_ALWAYS_INLINE stripe_t *stripe_of(uptr addr) {
+  return &stripes[((u64)(addr >> STRIPE_REGION_SHIFT) * 0x9E3779B97F4A7C15ull) >> 58];
 }
 static HP_ALWAYS_INLINE u64 home_of(u64 h, u64 cap) {
   return (h >> 16) & (cap - 1);
@@ -377,7 +386,7 @@ static bool grow(stripe_t *s) {
 }
 
 static void table_insert(const fentry_t *e) {
-  stripe_t *s = stripe_of(hash_addr(e->addr));
+  stripe_t *s = stripe_of(e->addr);
   hp_spin_lock(&s->lock);
   if ((s->n + 1) * 4 > s->cap * 3 && !grow(s)) {
     hp_spin_unlock(&s->lock);
@@ -397,7 +406,7 @@ static void table_insert(const fentry_t *e) {
 /* Takes addr's entry out into *out; false if it is not there. */
 static bool table_remove(uptr addr, fentry_t *out) {
   u64 h = hash_addr(addr);
-  stripe_t *s = stripe_of(h);
+  stripe_t *s = stripe_of(addr);
   hp_spin_lock(&s->lock);
   if (!s->n) {
     hp_spin_unlock(&s->lock);
@@ -568,7 +577,7 @@ void hp_foreign_init(void) {
 }
 
 bool hp_foreign_decide(void) {
-  __heapprof_init();
+  hp_rtl_init();
   return __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) >=
          HP_FOREIGN_ON;
 }

@@ -240,7 +240,7 @@ char *const *__heapprof_run_exec_env(char *const *envp, void **map,
 /* After heapprof_rtl.c's constructor (101): the options are read. */
 __attribute__((constructor(102))) static void heapprof_preload_ctor(void) {
   /* The executable's own runtime, if it has one (preempts this one). */
-  __heapprof_init();
+  hp_rtl_init();
   restore_environment();
 }
 

@@ -25,9 +25,34 @@ hp_rtl_t hp_rtl;
 /* Serialises profile writing; never taken on the allocation path. */
 static hp_spinlock_t dump_lock;
 
-HP_INTERFACE void __heapprof_version_mismatch_check_v1(void) {}
+HP_INTERFACE void __heapprof_version_mismatch_check_v1(void) {
+  hp_shadow_mark_in_use();
+}
+
+static void init_once(void);
+
+/* The runtime's own calls to __heapprof_init under way on this thread. */
+static HP_TLS u32 own_init_calls;
 
 HP_INTERFACE void __heapprof_init(void) {
+  if (!own_init_calls)
+    hp_shadow_mark_in_use(); /* an instrumented module's constructor */
+  init_once();
+}
+
+void hp_rtl_init(void) {
+  if (HP_LIKELY(__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE)))
+    return;
+  /* Through __heapprof_init, not init_once: in libheapprof_rt.so the call
+   * binds to the executable's definition when the program has a runtime of
+   * its own (built with -fheapprof), and then this copy never initialises
+   * (heapprof_preload.c). */
+  own_init_calls++;
+  __heapprof_init();
+  own_init_calls--;
+}
+
+static void init_once(void) {
   if (HP_LIKELY(__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE)))
     return;
   static hp_spinlock_t init_lock;
@@ -428,7 +453,7 @@ void hp_rtl_print_stats(void) {
 }
 
 int hp_rtl_dump(const char *reason, u32 seq) {
-  __heapprof_init();
+  hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
   hp_spin_lock(&dump_lock);
@@ -553,7 +578,7 @@ int hp_rtl_checkpoint(const char *reason) {
  * constructors, so options are checked and a profile is written even if
  * the program never allocates. */
 __attribute__((constructor(101))) static void heapprof_ctor(void) {
-  __heapprof_init();
+  hp_rtl_init();
 }
 
 __attribute__((destructor(101))) static void heapprof_fini(void) {
@@ -566,12 +591,13 @@ HP_INTERFACE int __heapprof_dump(void) {
 }
 
 HP_INTERFACE void __heapprof_reset(void) {
-  __heapprof_init();
+  hp_rtl_init();
   hp_thread_flush_hibs();
   hp_hib_table_clear(&hp_hib_table);
 }
 
 HP_INTERFACE void __heapprof_record_access(const volatile void *p) {
+  hp_shadow_mark_in_use();
   uptr a = (uptr)p;
   if (a < HP_USER_SPACE_END && __heapprof_shadow_memory_dynamic_address)
     ++*hp_shadow_counter(a);
@@ -579,6 +605,7 @@ HP_INTERFACE void __heapprof_record_access(const volatile void *p) {
 
 HP_INTERFACE void __heapprof_record_access_range(const volatile void *p,
                                                  size_t size) {
+  hp_shadow_mark_in_use();
   hp_shadow_record_range((uptr)p, size);
 }
 

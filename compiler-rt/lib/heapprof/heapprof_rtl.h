@@ -6,14 +6,20 @@
 #define HEAPPROF_RTL_H
 
 typedef struct hp_rtl {
-  bool inited;      /* set at the end of __heapprof_init */
-  bool initing;     /* __heapprof_init is running (recursion guard) */
+  bool inited;      /* set at the end of hp_rtl_init */
+  bool initing;     /* hp_rtl_init is running (recursion guard) */
   bool final_done;  /* the last profile (exit, error) was written */
   u32 checkpoints;  /* __heapprof_dump calls so far */
 } hp_rtl_t;
 
-/* Written by __heapprof_init (once) and the dump code under its lock. */
+/* Written by hp_rtl_init (once) and the dump code under its lock. */
 extern hp_rtl_t hp_rtl;
+
+/* Sets the runtime up, once (the first caller does, the others return at
+ * once).  The runtime's own callers use this; __heapprof_init, which
+ * instrumented modules' constructors call, also says that counters may be
+ * written from now on (hp_shadow_mark_in_use). */
+void hp_rtl_init(void);
 
 /* Writes a profile; returns 0 on success.  seq 0 names the exit profile. */
 int hp_rtl_dump(const char *reason, u32 seq);

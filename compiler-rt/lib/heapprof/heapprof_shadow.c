@@ -10,6 +10,10 @@
 /* Written once by hp_shadow_init (init); read by instrumented code. */
 HP_INTERFACE uintptr_t __heapprof_shadow_memory_dynamic_address;
 
+#ifdef HEAPPROF_SHARED_RUNTIME
+bool hp_shadow_in_use;
+#endif
+
 /* Clearing more counters than this (bytes of shadow) gives the pages back
  * with MADV_DONTNEED instead of writing zeros. */
 #define CLEAR_BY_MADVISE_BYTES (64u * 1024)
@@ -79,6 +83,18 @@ static HP_ALWAYS_INLINE bool any_counter(const u64 *c, uptr n) {
   for (uptr i = 0; i < n; i++)
     any |= c[i];
   return any != 0;
+}
+
+void hp_shadow_scan_unwritten(uptr beg, uptr size, hp_shadow_scan_t *out) {
+  hp_shadow_scan_t r = {0, 0, 0, 0, 0};
+  uptr end = beg + (size ? size : 1);
+  if (end <= HP_USER_SPACE_END && end > beg) {
+    r.granules = (HP_ROUND_UP(end, HP_GRANULE_SIZE) -
+                  HP_ROUND_DOWN(beg, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE;
+    r.pages = (HP_ROUND_DOWN(end - 1, HP_PAGE_SIZE) -
+               HP_ROUND_DOWN(beg, HP_PAGE_SIZE)) / HP_PAGE_SIZE + 1;
+  }
+  *out = r;
 }
 
 void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out) {

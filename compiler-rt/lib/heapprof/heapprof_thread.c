@@ -233,7 +233,7 @@ HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
     real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
     HP_CHECK(real && "cannot find the real pthread_create");
   }
-  __heapprof_init();
+  hp_rtl_init();
 #ifdef HEAPPROF_SHARED_RUNTIME
   /* A program built with -fheapprof has a runtime of its own, whose
    * __heapprof_init preempts this library's: this copy never initialises

@@ -1,0 +1,206 @@
+"""Renders bench/allocprof/allocators.sh's results: the table, and whether
+heapprof's cost per operation ranks the allocators as their own native
+throughput and CPU time do.
+
+usage: rankings.py RESULTS.tsv
+
+RESULTS.tsv has one line per workload and allocator: workload, allocator,
+then one column per measure (native throughput, native CPU ns per
+operation, native faults, cycles in calls, cycles with faults, outside
+faults, profiled throughput, shim cycles), each the comma-separated values
+of all its runs.
+
+Agreement is judged pair by pair against the reference's run-to-run
+spread.  Two allocators are *separated* by a reference when every run of
+one is better than every run of the other (their ranges do not overlap);
+otherwise the reference cannot tell them apart on this machine, and any
+order of the two is as right as the other.  A measure agrees with a
+reference when it orders every separated pair the same way (by its
+representative values, the ones in the table).  With one run (BENCH_QUICK)
+every pair with different values is separated: the strict order.
+"""
+import statistics
+import sys
+
+COLUMNS = ["native", "cpu", "faults", "calls", "withf", "outf", "profiled",
+           "shim"]
+
+
+def median(v):
+    return statistics.median_low(v)
+
+
+# name: (label, higher is better, representative value of the runs)
+MEASURES = {
+    "native": ("native throughput", True, max),
+    "cpu": ("native CPU time per operation", False, min),
+    "faults": ("native faults", False, median),
+    "shim": ("shim cycles (no heapprof)", False, min),
+    "calls": ("cycles in calls", False, min),
+    "withf": ("cycles with faults", False, min),
+    "outf": ("outside faults", False, median),
+    "profiled": ("profiled throughput", True, median),
+}
+REFERENCES = ["native", "cpu"]
+JUDGED = ["shim", "calls", "withf"]
+# heapprof's report ranks by its cost per operation including faults
+# (docs/allocator-profiler.md): the measure issue 11 asks about
+REPORTED = "withf"
+
+
+def load(path):
+    rows = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if len(f) != 2 + len(COLUMNS):
+            sys.exit(f"rankings.py: error: {path}: a line with {len(f)} "
+                     f"fields, not {2 + len(COLUMNS)}")
+        runs = {}
+        for name, text in zip(COLUMNS, f[2:]):
+            runs[name] = [float(x) for x in text.split(",") if x]
+        rows.setdefault(f[0], []).append((f[1], runs))
+    return rows
+
+
+def value(runs, m):
+    v = runs[m]
+    return MEASURES[m][2](v) if v else None
+
+
+def better(m, a, b):
+    """a is better than b by measure m."""
+    return a > b if MEASURES[m][1] else a < b
+
+
+def order(allocs, m):
+    """The allocators with a value for m, best first."""
+    have = [(a, r) for a, r in allocs if r[m]]
+    return [a for a, r in sorted(have, key=lambda x: value(x[1], m),
+                                 reverse=MEASURES[m][1])]
+
+
+def separated(allocs, ref):
+    """Pairs (x, y), x better than y in every run of the reference."""
+    pairs, ties = [], []
+    have = [(a, r) for a, r in allocs if r[ref]]
+    for i, (a, ra) in enumerate(have):
+        for b, rb in have[i + 1:]:
+            worst_a = min(ra[ref]) if MEASURES[ref][1] else max(ra[ref])
+            worst_b = min(rb[ref]) if MEASURES[ref][1] else max(rb[ref])
+            best_a = max(ra[ref]) if MEASURES[ref][1] else min(ra[ref])
+            best_b = max(rb[ref]) if MEASURES[ref][1] else min(rb[ref])
+            if better(ref, worst_a, best_b):
+                pairs.append((a, b))
+            elif better(ref, worst_b, best_a):
+                pairs.append((b, a))
+            else:
+                ties.append((a, b))
+    return pairs, ties
+
+
+def judge(allocs, m, ref):
+    """(agrees, sentence) for measure m against reference ref."""
+    runs = dict(allocs)
+    pairs, ties = separated(allocs, ref)
+    pairs = [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]]
+    wrong = [(x, y) for x, y in pairs
+             if not better(m, value(runs[x], m), value(runs[y], m))]
+    lm, lr = MEASURES[m][0], MEASURES[ref][0]
+    tie_text = ""
+    if ties:
+        tie_text = " (within its run-to-run spread: " + ", ".join(
+            f"{a} and {b}" for a, b in ties) + ")"
+    if not pairs:
+        return True, f"{lr} separates no pair{tie_text}"
+    if not wrong:
+        return True, (f"agree on all {len(pairs)} pairs {lr} separates"
+                      f"{tie_text}")
+    return False, (f"differ on {len(wrong)} of the {len(pairs)} pairs {lr} "
+                   "separates: " + "; ".join(
+                       f"{y} ahead of {x} (by {lr}, {x} ahead)"
+                       for x, y in wrong) + tie_text)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: rankings.py RESULTS.tsv")
+    rows = load(sys.argv[1])
+    runs_n = max((len(r["native"]) for allocs in rows.values()
+                  for _, r in allocs), default=0)
+    print(f"*native*: the workload's own throughput with the allocator "
+          "preloaded (malloc+free pairs/s for larson, blocks allocated and "
+          "freed/s for xmalloc), the best run; *cpu ns/op*: the same runs' "
+          "CPU time (user + system, all threads) per pair or block, the "
+          "lowest; *faults*: their minor page faults (getrusage), median; "
+          "*shim*: cycles per malloc+free pair of the allocator's calls "
+          "timed natively by a bare RDTSC shim (bench/allocprof/"
+          "rdtsc_shim.c: no heapprof; calls over 2^20 cycles left out), "
+          "the lowest run. Under `heapprof run --allocator=...` "
+          "(`HEAPPROF_OPTIONS=cycle_sample_every=1:print_stats=1`), per "
+          "malloc+free pair, each the lowest run: *in calls*: TSC cycles "
+          "measured around the allocator's own calls, (malloc_cycles + "
+          "free_cycles) / (cycle_samples / 2) (calls during which the "
+          "thread lost the CPU are not samples); *with faults*: plus the "
+          "page faults the program took outside the allocator's calls "
+          "(*outside faults*, median) at the cost of one fault heapprof "
+          "measured at start (faults_outside × fault_cycles: the report's "
+          "cost per operation including faults, "
+          "docs/allocator-profiler.md); *profiled*: the workload's "
+          "throughput under heapprof run, median. Ranks: throughput "
+          "highest first, costs lowest first. Agreement is judged pair by "
+          f"pair: a reference *separates* two allocators when all {runs_n} "
+          "runs of one beat all runs of the other; a measure agrees with "
+          "the reference when it orders every separated pair the same way "
+          "(bench/allocprof/rankings.py).")
+    print()
+    print("| workload | allocator | native (M/s) | rank | cpu ns/op | rank "
+          "| faults | shim | rank | in calls | rank | outside faults "
+          "| with faults | rank | profiled (M/s) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
+          "|---:|---:|")
+
+    def num(runs, m, fmt, scale=1.0):
+        v = value(runs, m)
+        return "n/a" if v is None else fmt % (v / scale)
+
+    for w, allocs in rows.items():
+        ranks = {m: order(allocs, m)
+                 for m in ("native", "cpu", "shim", "calls", "withf")}
+
+        def rank(a, m):
+            return str(ranks[m].index(a) + 1) if a in ranks[m] else "n/a"
+
+        for a in order(allocs, "native") + [a for a, r in allocs
+                                            if not r["native"]]:
+            r = dict(allocs)[a]
+            print(f"| {w} | {a} | {num(r, 'native', '%.2f', 1e6)} | "
+                  f"{rank(a, 'native')} | {num(r, 'cpu', '%.1f')} | "
+                  f"{rank(a, 'cpu')} | {num(r, 'faults', '%.0f')} | "
+                  f"{num(r, 'shim', '%.0f')} | {rank(a, 'shim')} | "
+                  f"{num(r, 'calls', '%.0f')} | {rank(a, 'calls')} | "
+                  f"{num(r, 'outf', '%.0f')} | {num(r, 'withf', '%.0f')} | "
+                  f"{rank(a, 'withf')} | "
+                  f"{num(r, 'profiled', '%.2f', 1e6)} |")
+    print()
+    verdict = []
+    for w, allocs in rows.items():
+        for m in JUDGED:
+            for ref in REFERENCES:
+                ok, text = judge(allocs, m, ref)
+                print(f"- {w}, {MEASURES[m][0]} vs {MEASURES[ref][0]}: "
+                      f"{text}.")
+                if m == REPORTED and ref == "native":
+                    verdict.append(ok)
+    print()
+    if verdict and all(verdict):
+        print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} ranks the "
+              "allocators as their native throughput does on "
+              f"{' and '.join(rows)}, on every pair the throughput "
+              "separates.")
+    else:
+        print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} does not rank "
+              "the allocators as their native throughput does on every "
+              "workload (above).")
+
+
+main()
