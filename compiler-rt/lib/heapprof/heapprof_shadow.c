@@ -53,6 +53,8 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
 
 
 bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
+  if (!HP_SHADOW_IN_USE())
+    return true;
   if (h->state < 0 || a >= HP_USER_SPACE_END)
     return false;
   uptr sp = HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE);

@@ -95,11 +95,14 @@ static HP_ALWAYS_INLINE void hp_shadow_holes_init(hp_shadow_holes_t *h) {
 }
 /* Whether the counters of [beg, end) span enough shadow pages for holes. */
 static HP_ALWAYS_INLINE bool hp_shadow_holes_worth(uptr beg, uptr end) {
+  if (!HP_SHADOW_IN_USE())
+    return true; /* every page is a hole: nothing is read */
   return end > beg && end - beg >= (uptr)HP_SHADOW_HOLES_MIN * HP_PAGE_SIZE
                                        << HP_SHADOW_SCALE;
 }
 /* True when the counters on the shadow page of user address a (those of
- * the 32 KiB of heap around it) are known to be 0. */
+ * the 32 KiB of heap around it) are known to be 0: all of them while no
+ * counter can have been written (hp_shadow_in_use). */
 bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a);
 
 /* What a chunk's counters say at free or dump time. */

@@ -20,8 +20,8 @@
 // RUN: heapprof report --top 0 --format json %t.dir2 > %t.json2
 // RUN: %python %S/Inputs/site-accesses.py %t.json2 site_early lib_site | FileCheck %s
 // OUT: done
-// CHECK: site_early allocs=3 accesses=20
-// CHECK: lib_site allocs=4 accesses=20
+// CHECK: site_early allocs=3 bytes=144 frees=3 accesses=20
+// CHECK: lib_site allocs=4 bytes=160 frees=4 accesses=20
 #include <stdlib.h>
 
 #ifdef LIB
