@@ -87,18 +87,6 @@ static HP_ALWAYS_INLINE bool any_counter(const u64 *c, uptr n) {
   return any != 0;
 }
 
-void hp_shadow_scan_unwritten(uptr beg, uptr size, hp_shadow_scan_t *out) {
-  hp_shadow_scan_t r = {0, 0, 0, 0, 0};
-  uptr end = beg + (size ? size : 1);
-  if (end <= HP_USER_SPACE_END && end > beg) {
-    r.granules = (HP_ROUND_UP(end, HP_GRANULE_SIZE) -
-                  HP_ROUND_DOWN(beg, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE;
-    r.pages = (HP_ROUND_DOWN(end - 1, HP_PAGE_SIZE) -
-               HP_ROUND_DOWN(beg, HP_PAGE_SIZE)) / HP_PAGE_SIZE + 1;
-  }
-  *out = r;
-}
-
 void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out) {
   hp_shadow_scan_t r = {0, 0, 0, 0, 0};
   if (!size)

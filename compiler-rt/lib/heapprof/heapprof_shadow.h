@@ -118,7 +118,18 @@ typedef struct hp_shadow_scan {
  * hp_shadow_scan_slow. */
 void hp_shadow_scan_slow(uptr beg, uptr size, hp_shadow_scan_t *out);
 /* The scan of a range whose counters are all 0, without reading them. */
-void hp_shadow_scan_unwritten(uptr beg, uptr size, hp_shadow_scan_t *out);
+static HP_ALWAYS_INLINE void hp_shadow_scan_unwritten(uptr beg, uptr size,
+                                                      hp_shadow_scan_t *out) {
+  uptr end = beg + (size ? size : 1);
+  bool ok = end <= HP_USER_SPACE_END && end > beg;
+  out->accesses = out->touched_granules = out->touched_pages = 0;
+  out->granules = ok ? (HP_ROUND_UP(end, HP_GRANULE_SIZE) -
+                        HP_ROUND_DOWN(beg, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE
+                     : 0;
+  out->pages = ok ? (HP_ROUND_DOWN(end - 1, HP_PAGE_SIZE) -
+                     HP_ROUND_DOWN(beg, HP_PAGE_SIZE)) / HP_PAGE_SIZE + 1
+                  : 0;
+}
 static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
                                             hp_shadow_scan_t *out) {
   if (!HP_SHADOW_IN_USE()) {

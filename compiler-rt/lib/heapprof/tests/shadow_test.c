@@ -67,6 +67,24 @@ int main(void) {
   hp_shadow_scan(p, sizeof(buf), &s);
   EXPECT_EQ(s.accesses, 0);
 
+  /* The preloaded runtime's scan of counters nobody can have written
+   * (hp_shadow_in_use false) counts granules and pages from the address
+   * alone: the same as the definition's on zero counters, at every offset
+   * and size across the two pages' boundary, size 0 counting as 1. */
+  u32 geometry_bad = 0;
+  for (uptr off = 4096 - 130; off < 4096 + 2; off++)
+    for (uptr size = 0; size <= 200; size++) {
+      hp_shadow_scan_t u, r;
+      hp_shadow_scan_unwritten(p + off, size, &u);
+      scan_reference(p + off, size, &r);
+      geometry_bad += u.granules != r.granules || u.pages != r.pages ||
+                      u.accesses || u.touched_granules || u.touched_pages;
+    }
+  EXPECT_EQ(geometry_bad, 0);
+  hp_shadow_scan_unwritten(p, sizeof(buf), &s);
+  EXPECT_EQ(s.granules, 128);
+  EXPECT_EQ(s.pages, 2);
+
   /* Neighbours: hammering chunk q never shows in chunk r allocated right
    * before it, whatever the size. */
   u32 leaks = 0, stale = 0;
