@@ -6,13 +6,13 @@
 #define HEAPPROF_RTL_H
 
 typedef struct hp_rtl {
-  bool inited;      /* set at the end of hp_rtl_init */
-  bool initing;     /* hp_rtl_init is running (recursion guard) */
+  bool inited;      /* set at the end of the runtime's init */
+  bool initing;     /* the init is running (recursion guard) */
   bool final_done;  /* the last profile (exit, error) was written */
   u32 checkpoints;  /* __heapprof_dump calls so far */
 } hp_rtl_t;
 
-/* Written by hp_rtl_init (once) and the dump code under its lock. */
+/* Written by the init (once) and the dump code under its lock. */
 extern hp_rtl_t hp_rtl;
 
 /* Sets the runtime up, once (the first caller does, the others return at

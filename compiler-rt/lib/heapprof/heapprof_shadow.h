@@ -36,10 +36,12 @@ void hp_shadow_init(void);
  * counters are written only by an instrumented module loaded into the
  * program, whose constructor calls __heapprof_init before any of its code
  * runs, and by the __heapprof_record_access family; each of those sets
- * it (hp_shadow_mark_in_use).  Until then every counter is 0, and the
- * scans and clears of the free path are left out: they read and wrote
- * counters nobody could have written (on larson under heapprof run, 9% of
- * the time, and their stores stalled the next locked instruction). */
+ * it (hp_shadow_mark_in_use).  Until then every counter is 0, and every
+ * read and write of counters is left out -- an allocation's clear, a
+ * free's scan and clear, a dump's heap-utilization reads (every shadow page
+ * is a hole) -- since they would read and write counters nobody could have
+ * written (on larson under heapprof run about 12% of the time, their
+ * stores stalling the next locked instruction; docs/design.md). */
 #ifdef HEAPPROF_SHARED_RUNTIME
 extern bool hp_shadow_in_use;
 static HP_ALWAYS_INLINE void hp_shadow_mark_in_use(void) {
