@@ -40,13 +40,13 @@ static void count(const void *p, uptr n) {
 
 HP_INTERFACE void *malloc(size_t size) {
   if (SAMPLED_MODE())
-    return hp_sample_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+    return hp_sample_malloc(size, HP_ENTRY_FP());
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
 
 HP_INTERFACE void free(void *p) {
   if (SAMPLED_MODE()) {
-    hp_sample_free(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+    hp_sample_free_inline(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
     return;
   }
   hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
@@ -70,7 +70,7 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
 
 HP_INTERFACE void *realloc(void *p, size_t size) {
   if (SAMPLED_MODE())
-    return hp_sample_realloc(p, size, HP_ENTRY_FP());
+    return hp_sample_realloc_inline(p, size, HP_ENTRY_FP());
   return hp_reallocate(p, size, HP_ENTRY_FP());
 }
 

@@ -27,11 +27,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-/* glibc's allocator under the names that bypass the interposed ones. */
-extern void *__libc_malloc(size_t);
-extern void __libc_free(void *);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
 /* The runtime defines __libc_memalign itself (an interceptor): glibc's
  * memalign is looked up in libc.so.6 at init. */
 static void *(*libc_memalign)(size_t, size_t);
@@ -50,7 +45,7 @@ typedef struct sobj {
 _Static_assert(sizeof(sobj_t) == SOBJ_SIZE, "sampled-object prefix is 80 bytes");
 _Static_assert(SOBJ_SIZE % 16 == 0, "keeps glibc's 16-byte alignment");
 
-#define MARK_BIT 8u
+#define MARK_BIT HP_SAMPLE_MARK_BIT
 #define MARK_LIVE 1u
 
 static u64 secret;            /* set once at init */
@@ -59,9 +54,10 @@ static sobj_t *live_list;     /* under list_lock */
 static u64 seed_base;         /* sample_seed, or time and pid */
 static u64 thread_seq;        /* atomic: one PRNG stream per thread */
 
-/* Per thread: bytes left before the next sample (<= 0: take the slow
- * path), the PRNG, and whether both were set up. */
-static HP_TLS s64 left;
+/* Per thread: bytes left before the next sample (hp_sample_left,
+ * heapprof_sample.h; <= 0: take the slow path), the PRNG, and whether both
+ * were set up. */
+HP_TLS s64 hp_sample_left;
 static HP_TLS u64 rng;
 static HP_TLS bool seeded;
 
@@ -169,9 +165,9 @@ static bool sample_slow(uptr size);
 /* The decision for one allocation of size bytes: the fast path is a
  * subtraction and a test. */
 static HP_ALWAYS_INLINE bool take(uptr size) {
-  s64 l = left - (s64)(size ? (size < (1ull << 62) ? size : (1ull << 62)) : 1);
+  s64 l = hp_sample_left - hp_sample_cost(size);
   if (HP_LIKELY(l > 0)) {
-    left = l;
+    hp_sample_left = l;
     return false;
   }
   return sample_slow(size);
@@ -182,20 +178,20 @@ static bool sample_slow(uptr size) {
    * up yet), nothing is sampled. */
   if (!__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE) || !hp_flags.profiling)
     return false;
-  s64 s = (s64)(size ? (size < (1ull << 62) ? size : (1ull << 62)) : 1);
+  s64 s = hp_sample_cost(size);
   if (HP_UNLIKELY(!seeded)) {
     u64 n = __atomic_add_fetch(&thread_seq, 1, __ATOMIC_RELAXED);
     rng = mix(seed_base + n * 0x9E3779B97F4A7C15ull);
     seeded = true;
-    left = draw_interval();
-    if (left - s > 0) {
-      left -= s;
+    hp_sample_left = draw_interval();
+    if (hp_sample_left - s > 0) {
+      hp_sample_left -= s;
       return false;
     }
   }
   /* Sampled; the next point is an exponential draw away from here (the
    * process is memoryless, so p(s) holds for every allocation). */
-  left = draw_interval();
+  hp_sample_left = draw_interval();
   return true;
 }
 
@@ -359,6 +355,14 @@ void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
     return zero ? __libc_calloc(1, size) : __libc_malloc(size);
   }
   return alloc_sampled(size, align, kind, fp, zero);
+}
+
+/* malloc's countdown reached 0 or below (hp_sample_malloc): take()'s
+ * slow half. */
+void *hp_sample_malloc_slow(uptr size, uptr fp) {
+  if (sample_slow(size))
+    return alloc_sampled(size, 0, HP_ALLOC_MALLOC, fp, false);
+  return __libc_malloc(size);
 }
 
 void *hp_sample_calloc(uptr n, uptr size, uptr fp) {

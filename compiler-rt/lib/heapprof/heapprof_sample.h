@@ -31,12 +31,66 @@ extern u64 hp_sample_bytes;
  * cannot go with it and turns the mode on. */
 void hp_sample_init(void);
 
+/* glibc's allocator under the names that bypass the interposed ones. */
+extern void *__libc_malloc(size_t);
+extern void __libc_free(void *);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+
+/* A sampled object's mark word (before its pointer) has this bit set; a
+ * glibc chunk's size word never has (heapprof_sample.c). */
+#define HP_SAMPLE_MARK_BIT 8u
+/* This thread's bytes left before its next sample; <= 0 (also before its
+ * first call): the slow path decides. */
+extern HP_TLS s64 hp_sample_left;
+/* What an allocation of size bytes counts down (0 counts as 1). */
+static HP_ALWAYS_INLINE s64 hp_sample_cost(uptr size) {
+  return (s64)(size ? (size < (1ull << 62) ? size : (1ull << 62)) : 1);
+}
+
+/* The unsampled calls of malloc, free and realloc, inline in the entry
+ * points: a subtraction or a test, then glibc's function as a tail call.
+ * Out of line, with the slow path in the same function, each call also
+ * saved and restored six registers: cfrac's 10.9 million malloc+free pairs
+ * ran 68 instructions each of heapprof's (docs/performance.md, "Sampled
+ * mode").  Everything else goes to the functions below. */
+void *hp_sample_malloc_slow(uptr size, uptr fp);
+static HP_ALWAYS_INLINE void *hp_sample_malloc(uptr size, uptr fp) {
+  s64 l = hp_sample_left - hp_sample_cost(size);
+  if (HP_LIKELY(l > 0)) {
+    hp_sample_left = l;
+    return __libc_malloc(size);
+  }
+  return hp_sample_malloc_slow(size, fp);
+}
+static HP_ALWAYS_INLINE bool hp_sample_unmarked(const void *p) {
+  return !(((const u64 *)p)[-1] & HP_SAMPLE_MARK_BIT);
+}
+void hp_sample_free(void *p, u8 kind, uptr fp);
+static HP_ALWAYS_INLINE void hp_sample_free_inline(void *p, u8 kind,
+                                                   uptr fp) {
+  if (HP_LIKELY(p && hp_sample_unmarked(p)))
+    __libc_free(p);
+  else
+    hp_sample_free(p, kind, fp);
+}
+void *hp_sample_realloc(void *p, uptr size, uptr fp);
+static HP_ALWAYS_INLINE void *hp_sample_realloc_inline(void *p, uptr size,
+                                                       uptr fp) {
+  if (HP_LIKELY(p && size && hp_sample_unmarked(p))) {
+    s64 l = hp_sample_left - hp_sample_cost(size);
+    if (HP_LIKELY(l > 0)) {
+      hp_sample_left = l;
+      return __libc_realloc(p, size);
+    }
+  }
+  return hp_sample_realloc(p, size, fp); /* decides again, the same way */
+}
+
 /* The entry points' sampled forms (the same contracts as the foreign ones,
  * heapprof_foreign.h). */
 void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
 void *hp_sample_calloc(uptr n, uptr size, uptr fp);
-void *hp_sample_realloc(void *p, uptr size, uptr fp);
-void hp_sample_free(void *p, u8 kind, uptr fp);
 void *hp_sample_memalign(uptr align, uptr size, uptr fp);
 void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp);
 int hp_sample_posix_memalign(void **out, uptr align, uptr size, uptr fp);
