@@ -348,13 +348,28 @@ static uptr glibc_usable(void *p) { return libc_usable(p); }
 
 /* --------------------------------------------------------- entry points */
 
+static HP_ALWAYS_INLINE void *unsampled(uptr size, uptr align, bool zero) {
+  if (align > 16)
+    return libc_memalign(align, size);
+  return zero ? __libc_calloc(1, size) : __libc_malloc(size);
+}
+
+/* take()'s slow half, out of line so that the fast path saves no
+ * registers (as hp_sample_malloc, heapprof_sample.h). */
+static HP_NOINLINE void *allocate_slow(uptr size, uptr align, u8 kind,
+                                       uptr fp, bool zero) {
+  if (sample_slow(size))
+    return alloc_sampled(size, align, kind, fp, zero);
+  return unsampled(size, align, zero);
+}
+
 void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
-  if (HP_LIKELY(!take(size))) {
-    if (align > 16)
-      return libc_memalign(align, size);
-    return zero ? __libc_calloc(1, size) : __libc_malloc(size);
+  s64 l = hp_sample_left - hp_sample_cost(size);
+  if (HP_LIKELY(l > 0)) {
+    hp_sample_left = l;
+    return unsampled(size, align, zero);
   }
-  return alloc_sampled(size, align, kind, fp, zero);
+  return allocate_slow(size, align, kind, fp, zero);
 }
 
 /* malloc's countdown reached 0 or below (hp_sample_malloc): take()'s
