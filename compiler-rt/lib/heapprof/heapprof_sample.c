@@ -380,15 +380,25 @@ void *hp_sample_malloc_slow(uptr size, uptr fp) {
   return __libc_malloc(size);
 }
 
+static HP_NOINLINE void *calloc_slow(uptr n, uptr size, uptr total,
+                                     uptr fp) {
+  if (sample_slow(total))
+    return alloc_sampled(total, 0, HP_ALLOC_MALLOC, fp, true);
+  return __libc_calloc(n, size);
+}
+
 void *hp_sample_calloc(uptr n, uptr size, uptr fp) {
   uptr total;
   if (__builtin_mul_overflow(n, size, &total)) {
     errno = ENOMEM;
     return NULL;
   }
-  if (HP_LIKELY(!take(total)))
+  s64 l = hp_sample_left - hp_sample_cost(total);
+  if (HP_LIKELY(l > 0)) {
+    hp_sample_left = l;
     return __libc_calloc(n, size);
-  return alloc_sampled(total, 0, HP_ALLOC_MALLOC, fp, true);
+  }
+  return calloc_slow(n, size, total, fp);
 }
 
 void hp_sample_free(void *p, u8 kind, uptr fp) {
