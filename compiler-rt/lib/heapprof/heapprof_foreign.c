@@ -14,7 +14,8 @@
  *
  * The side table replaces the chunk header: address -> {size, stack id,
  * allocation time, cpu, sampled cycles, kind, flags}.  64 stripes, chosen
- * by a hash of the address, each an open-addressing table (linear probing,
+ * by a hash of the address's 64 KiB region (stripe_of), each an
+ * open-addressing table keyed by the address's hash (linear probing,
  * backward-shift deletion, no tombstones) in its own mmap'd array under its
  * own spin lock, doubled when three quarters full.  No malloc anywhere.  A
  * free or realloc of an address that is not in the table (allocated before
