@@ -49,7 +49,7 @@ static HP_ALWAYS_INLINE s64 hp_sample_cost(uptr size) {
 }
 
 /* The unsampled calls of malloc, free and realloc, inline in the entry
- * points: a subtraction or a test, then glibc's function as a tail call.
+ * points: a subtraction or a test, then a call of glibc's function.
  * Out of line, with the slow path in the same function, each call also
  * saved and restored six registers: cfrac's 10.9 million malloc+free pairs
  * ran 68 instructions each of heapprof's (docs/performance.md, "Sampled
