@@ -67,8 +67,35 @@ static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
   hp_throw_bad_alloc();
 }
 
+/* Sampled mode (heapprof_sample.h): an unsampled new is the countdown and
+ * glibc's malloc, a delete of a glibc block glibc's free, inline as in
+ * malloc and free (heapprof_interceptors.c).  Through new_impl and
+ * hp_deallocate, a C++ program's unsampled new+delete ran about 210
+ * instructions of heapprof's (docs/performance.md, "Sampled mode").  A
+ * sampled new, an aligned one, a failure (new_handler, bad_alloc) and a
+ * delete of a sampled object take the general path.  The countdown moves
+ * only when glibc's malloc succeeded, so the general path's decision after
+ * a failure is the one it would have made. */
+#define SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
+static HP_ALWAYS_INLINE void *sampled_new(uptr size) {
+  s64 l = hp_sample_left - hp_sample_cost(size);
+  if (HP_LIKELY(l > 0)) {
+    void *p = __libc_malloc(size);
+    if (HP_LIKELY(p)) {
+      hp_sample_left = l;
+      return p;
+    }
+  }
+  return NULL;
+}
+
 #define NEW(name, kind, align_arg, nothrow, params, align_expr)              \
   HP_INTERFACE void *name params {                                           \
+    if (!(align_arg) && SAMPLED_MODE()) {                                    \
+      void *p = sampled_new(size);                                           \
+      if (HP_LIKELY(p))                                                      \
+        return p;                                                            \
+    }                                                                        \
     return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(), NO_HINT); \
   }
 
@@ -112,7 +139,11 @@ NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
 
 #define DELETE(name, kind, params)                                           \
   HP_INTERFACE void name params {                                            \
-    hp_deallocate(p, kind, HP_ENTRY_FP());                                \
+    if (SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p))) {           \
+      __libc_free(p);                                                        \
+      return;                                                                \
+    }                                                                        \
+    hp_deallocate(p, kind, HP_ENTRY_FP());                                   \
   }
 
 DELETE(_ZdlPv, HP_ALLOC_NEW, (void *p))
