@@ -43,6 +43,25 @@ const char heapprof::RunUsage[] =
     "  --follow-exec: programs PROG execs are profiled too, each to its own\n"
     "  file (default: only PROG).\n";
 
+// heapprof's lib/heapprof directory (the runtime, heapprof-tool): the
+// running binary's own directory when that is lib/heapprof
+// (heapprof-tool), else <the binary's directory>/../lib/heapprof
+// (bin/heapprof).
+std::string heapprof::libDir() {
+  char Self[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
+  if (N <= 0)
+    return "";
+  Self[N] = 0;
+  std::string S = Self;
+  S = S.substr(0, S.rfind('/')); // the binary's directory
+  const std::string Tail = "/lib/heapprof";
+  if (S.size() >= Tail.size() &&
+      S.compare(S.size() - Tail.size(), Tail.size(), Tail) == 0)
+    return S;
+  return S.substr(0, S.rfind('/')) + Tail;
+}
+
 namespace {
 
 int usageError(const char *Msg) {
@@ -75,17 +94,9 @@ std::string findProgram(const char *Prog) {
   }
 }
 
-// The runtime next to this tool: <dir of bin>/../lib/heapprof.
 std::string runtimePath() {
-  char Self[PATH_MAX];
-  ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (N <= 0)
-    return "";
-  Self[N] = 0;
-  std::string S = Self;
-  S = S.substr(0, S.rfind('/')); // bin
-  S = S.substr(0, S.rfind('/'));
-  return S + "/lib/heapprof/libheapprof_rt.so";
+  std::string Lib = heapprof::libDir();
+  return Lib.empty() ? "" : Lib + "/libheapprof_rt.so";
 }
 
 // "" if Path is a dynamically linked ELF executable (or a #! script, whose

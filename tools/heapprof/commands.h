@@ -9,6 +9,8 @@
 #ifndef HEAPPROF_TOOL_COMMANDS_H
 #define HEAPPROF_TOOL_COMMANDS_H
 
+#include <string>
+
 namespace heapprof {
 extern const char ShowUsage[];
 extern const char ReportUsage[];
@@ -24,6 +26,9 @@ extern const char HtmlUsage[];
 int cmdHtml(int Argc, char **Argv);
 extern const char RunUsage[];
 int cmdRun(int Argc, char **Argv); // cmd_run.cpp
+// lib/heapprof of this installation (the runtime, heapprof-tool); "" if
+// the running binary's path is unknown.  cmd_run.cpp.
+std::string libDir();
 } // namespace heapprof
 
 #endif
