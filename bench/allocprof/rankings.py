@@ -14,10 +14,12 @@ Agreement is judged pair by pair against the reference's run-to-run
 spread.  Two allocators are *separated* by a reference when one is better
 than the other in every run (run r of each, measured within seconds of
 each other); otherwise the reference cannot tell them apart on this
-machine, and any order of the two is as right as the other.  A measure agrees with a
-reference when it orders every separated pair the same way (by its
-representative values, the ones in the table).  With one run (BENCH_QUICK)
-every pair with different values is separated: the strict order.
+machine, and any order of the two is as right as the other.  A measure
+agrees with a reference when it orders every separated pair the same way
+(by its representative values, the ones in the table).  With one run
+(BENCH_QUICK) every pair with different values is separated: the strict
+order.  The verdict says how many pairs each workload's throughput
+separated: agreement on none is no evidence.
 """
 import statistics
 import sys
@@ -111,7 +113,7 @@ def judge(allocs, m, ref):
     pairs = [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]]
     wrong = [(x, y) for x, y in pairs
              if not better(m, value(runs[x], m), value(runs[y], m))]
-    lm, lr = MEASURES[m][0], MEASURES[ref][0]
+    lr = MEASURES[ref][0]
     tie_text = ""
     if ties:
         tie_text = " (within its run-to-run spread: " + ", ".join(
@@ -201,6 +203,7 @@ def main():
                   f"{num(r, 'profiled', '%.2f', 1e6)} |")
     print()
     verdict = []
+    separated_n = []
     for w, allocs in rows.items():
         for m in JUDGED:
             for ref in REFERENCES:
@@ -209,12 +212,15 @@ def main():
                       f"{text}.")
                 if m == REPORTED and ref == "native":
                     verdict.append(ok)
+                    separated_n.append(
+                        f"{w} {len(separated(allocs, ref)[0])} of "
+                        f"{len(allocs) * (len(allocs) - 1) // 2}")
     print()
     if verdict and all(verdict):
         print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} ranks the "
               "allocators as their native throughput does on "
               f"{' and '.join(rows)}, on every pair the throughput "
-              "separates.")
+              f"separates (pairs separated: {', '.join(separated_n)}).")
     else:
         print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} does not rank "
               "the allocators as their native throughput does on every "
