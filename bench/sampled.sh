@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/sampled.sh OUT [TIMEIT]: sampled mode's cost (issue 13; docs/user-guide.md
 # "Sampled mode").  Lua (bench/lua/alloc.lua) and SQLite's speedtest1, built
-# as bench/run.sh builds them (sources from bench/fetch-src.sh), compiled
-# WITHOUT instrumentation and linked plain or with heapprof's runtime, run
+# as bench/run.sh builds them (sources from bench/fetch-src.sh), and
+# bench/micro/newdel.cpp (C++'s new and delete), compiled WITHOUT
+# instrumentation and linked plain or with heapprof's runtime, run
 # alternating as
 #   plain                  glibc alone
 #   sample_bytes=524288    sampled mode at 512 KiB
@@ -34,10 +35,15 @@ LUA=$(ls -d "$SRC"/lua5.4-[0-9]*/src | head -1) AMAL=$SRC/sqlite3-amalgamation
 echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$dir/inc/lua5.4-deb-multiarch.h"
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 LUA_SRCS=$(ls "$LUA"/*.c | grep -v '/luac\.c$' | tr '\n' ' ')
-# build NAME RUNTIME_ARCHIVE|"": lua.NAME and speedtest1.NAME.
+# build NAME RUNTIME_ARCHIVE|"": lua.NAME, speedtest1.NAME and newdel.NAME
+# (bench/micro/newdel.cpp: C++'s new and delete, with the runtime's C++
+# archive next to RUNTIME_ARCHIVE).
 build() {
-  local rt=()
+  local rt=() rtx=()
   [ -n "$2" ] && rt=(-Wl,--whole-archive "$2" -Wl,--no-whole-archive -lpthread -ldl)
+  [ -n "$2" ] && rtx=(-Wl,--whole-archive "${2%/*}/libheapprof_cxx.a" "$2" -Wl,--no-whole-archive -lpthread -ldl)
+  # shellcheck disable=SC2086
+  clang++-19 $COMMON -I"$root/bench/micro" "$root/bench/micro/newdel.cpp" -o "$dir/newdel.$1" "${rtx[@]}"
   # shellcheck disable=SC2086
   clang-19 $COMMON -DLUA_USE_LINUX -I"$dir/inc" $LUA_SRCS -o "$dir/lua.$1" "${rt[@]}" -lm -ldl
   clang-19 $COMMON -I"$AMAL" -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
@@ -47,7 +53,8 @@ build plain ""
 build hprt "$B/lib/heapprof/libheapprof_rt.a"
 
 if [ "$QUICK" = 1 ]; then LS=1 SS=1; else LS=8 SS=20; fi
-W=("lua|$root/bench/lua/alloc.lua $LS" "speedtest1|--memdb --size $SS")
+if [ "$QUICK" = 1 ]; then ND=100000; else ND=10000000; fi
+W=("lua|$root/bench/lua/alloc.lua $LS" "speedtest1|--memdb --size $SS" "newdel|$ND")
 V=("plain|" "hprt|sample_bytes=524288" "hprt|profiling=0")
 
 cpu() { # BIN OPTIONS ARGS -> CPU seconds
@@ -91,16 +98,17 @@ if command -v valgrind >/dev/null && [ "${BENCH_SAMPLED_CALLGRIND:-1}" = 1 ]; th
   done
   [ -f "$cbld/build.ninja" ] || cmake -G Ninja -S "$csrc" -B "$cbld" \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 >"$dir/cg-cmake.log" 2>&1
-  ninja -C "$cbld" lib/heapprof/libheapprof_rt.a >"$dir/cg-ninja.log" 2>&1
+  ninja -C "$cbld" lib/heapprof/libheapprof_rt.a lib/heapprof/libheapprof_cxx.a >"$dir/cg-ninja.log" 2>&1
   build cg "$cbld/lib/heapprof/libheapprof_rt.a"
-  strip --strip-debug "$dir"/lua.plain "$dir"/lua.cg "$dir"/speedtest1.plain "$dir"/speedtest1.cg
+  strip --strip-debug "$dir"/lua.plain "$dir"/lua.cg "$dir"/speedtest1.plain "$dir"/speedtest1.cg \
+    "$dir"/newdel.plain "$dir"/newdel.cg
   count() { # BIN OPTIONS ARGS -> instructions
     local f=$dir/cg.$(basename "$1").$RANDOM.out
     # shellcheck disable=SC2086
     (cd "$dir" && HEAPPROF_OPTIONS=$2 valgrind --tool=callgrind --callgrind-out-file="$f" "$1" $3 >/dev/null 2>"$f.log")
     awk '/^(summary|totals):/ {print $2; exit}' "$f"
   }
-  CW=("lua|$root/bench/lua/alloc.lua 1" "speedtest1|--memdb --size 2")
+  CW=("lua|$root/bench/lua/alloc.lua 1" "speedtest1|--memdb --size 2" "newdel|1000000")
   for w in "${CW[@]}"; do
     name=${w%%|*} args=${w#*|}
     for v in "${V[@]}"; do
@@ -123,5 +131,5 @@ for w in "${W[@]}"; do
   fi
   echo "$line"
 done
-[ $cg = 1 ] && echo && echo "Instructions (callgrind, load-independent) on smaller inputs: lua alloc.lua 1, speedtest1 --memdb --size 2."
+[ $cg = 1 ] && echo && echo "Instructions (callgrind, load-independent) on smaller inputs: lua alloc.lua 1, speedtest1 --memdb --size 2, newdel 1000000 (bench/micro/newdel.cpp: C++'s new and delete)."
 exit 0
