@@ -448,7 +448,7 @@ static void unlock_all(void) {
 }
 
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
-  if (hp_foreign_state == HP_FOREIGN_SAMPLED) {
+  if (HP_SAMPLED_MODE()) {
     hp_sample_for_each_live(fn, arg);
     return;
   }
@@ -751,7 +751,7 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
 /* sample_bytes=N: every entry point's first test hands over. */
 #define SAMPLED(call)                                                        \
   do {                                                                       \
-    if (HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED))                 \
+    if (HP_SAMPLED_MODE())                                                   \
       return call;                                                           \
   } while (0)
 
@@ -903,7 +903,7 @@ static HP_ALWAYS_INLINE void release(void *p, u8 kind) {
 }
 
 void hp_foreign_free(void *p, u8 kind, uptr fp) {
-  if (HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)) {
+  if (HP_SAMPLED_MODE()) {
     hp_sample_free(p, kind, fp);
     return;
   }

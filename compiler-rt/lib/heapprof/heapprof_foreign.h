@@ -25,6 +25,9 @@ enum {
   HP_FOREIGN_SAMPLED = 3
 };
 extern int hp_foreign_state;
+/* sample_bytes=N: the entry points' first test (heapprof_interceptors.c,
+ * heapprof_new_delete.c, the foreign forms below). */
+#define HP_SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
 
 /* Decides (runs init if it has not run): true if the foreign path serves. */
 bool hp_foreign_decide(void);

@@ -36,16 +36,15 @@ static void count(const void *p, uptr n) {
 /* Sampled mode (heapprof_sample.h): malloc, free, calloc and realloc
  * hand over here, before hp_allocate and the foreign hook, which would cost
  * an unsampled call two more calls (measured: docs/design.md). */
-#define SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
 
 HP_INTERFACE void *malloc(size_t size) {
-  if (SAMPLED_MODE())
+  if (HP_SAMPLED_MODE())
     return hp_sample_malloc(size, HP_ENTRY_FP());
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
 
 HP_INTERFACE void free(void *p) {
-  if (SAMPLED_MODE()) {
+  if (HP_SAMPLED_MODE()) {
     hp_sample_free_inline(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
     return;
   }
@@ -57,7 +56,7 @@ HP_INTERFACE void cfree(void *p) {
 }
 
 HP_INTERFACE void *calloc(size_t n, size_t size) {
-  if (SAMPLED_MODE())
+  if (HP_SAMPLED_MODE())
     return hp_sample_calloc(n, size, HP_ENTRY_FP());
   if (HP_FOREIGN_HOOK())
     return hp_foreign_calloc(n, size, HP_ENTRY_FP());
@@ -69,7 +68,7 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
 }
 
 HP_INTERFACE void *realloc(void *p, size_t size) {
-  if (SAMPLED_MODE())
+  if (HP_SAMPLED_MODE())
     return hp_sample_realloc_inline(p, size, HP_ENTRY_FP());
   return hp_reallocate(p, size, HP_ENTRY_FP());
 }

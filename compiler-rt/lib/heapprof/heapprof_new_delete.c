@@ -73,25 +73,21 @@ static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
  * hp_deallocate, a C++ program's unsampled new+delete ran about 210
  * instructions of heapprof's (docs/performance.md, "Sampled mode").  A
  * sampled new, an aligned one, a failure (new_handler, bad_alloc) and a
- * delete of a sampled object take the general path.  The countdown moves
- * only when glibc's malloc succeeded, so the general path's decision after
- * a failure is the one it would have made. */
-#define SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
+ * delete of a sampled object take the general path.  A failed malloc
+ * gives its bytes back to the countdown, so the general path's decision
+ * after a failure is the one it would have made. */
 static HP_ALWAYS_INLINE void *sampled_new(uptr size) {
-  s64 l = hp_sample_left - hp_sample_cost(size);
-  if (HP_LIKELY(l > 0)) {
-    void *p = __libc_malloc(size);
-    if (HP_LIKELY(p)) {
-      hp_sample_left = l;
-      return p;
-    }
-  }
-  return NULL;
+  if (!hp_sample_skip(size))
+    return NULL;
+  void *p = __libc_malloc(size);
+  if (HP_UNLIKELY(!p))
+    hp_sample_left += hp_sample_cost(size); /* as if never counted */
+  return p;
 }
 
 #define NEW(name, kind, align_arg, nothrow, params, align_expr)              \
   HP_INTERFACE void *name params {                                           \
-    if (!(align_arg) && SAMPLED_MODE()) {                                    \
+    if (!(align_arg) && HP_SAMPLED_MODE()) {                                    \
       void *p = sampled_new(size);                                           \
       if (HP_LIKELY(p))                                                      \
         return p;                                                            \
@@ -139,7 +135,7 @@ NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
 
 #define DELETE(name, kind, params)                                           \
   HP_INTERFACE void name params {                                            \
-    if (SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p))) {           \
+    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p))) {           \
       __libc_free(p);                                                        \
       return;                                                                \
     }                                                                        \

@@ -165,11 +165,8 @@ static bool sample_slow(uptr size);
 /* The decision for one allocation of size bytes: the fast path is a
  * subtraction and a test. */
 static HP_ALWAYS_INLINE bool take(uptr size) {
-  s64 l = hp_sample_left - hp_sample_cost(size);
-  if (HP_LIKELY(l > 0)) {
-    hp_sample_left = l;
+  if (HP_LIKELY(hp_sample_skip(size)))
     return false;
-  }
   return sample_slow(size);
 }
 
@@ -364,11 +361,8 @@ static HP_NOINLINE void *allocate_slow(uptr size, uptr align, u8 kind,
 }
 
 void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
-  s64 l = hp_sample_left - hp_sample_cost(size);
-  if (HP_LIKELY(l > 0)) {
-    hp_sample_left = l;
+  if (HP_LIKELY(hp_sample_skip(size)))
     return unsampled(size, align, zero);
-  }
   return allocate_slow(size, align, kind, fp, zero);
 }
 
@@ -393,11 +387,8 @@ void *hp_sample_calloc(uptr n, uptr size, uptr fp) {
     errno = ENOMEM;
     return NULL;
   }
-  s64 l = hp_sample_left - hp_sample_cost(total);
-  if (HP_LIKELY(l > 0)) {
-    hp_sample_left = l;
+  if (HP_LIKELY(hp_sample_skip(total)))
     return __libc_calloc(n, size);
-  }
   return calloc_slow(n, size, total, fp);
 }
 

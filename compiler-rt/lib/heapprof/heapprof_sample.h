@@ -48,6 +48,18 @@ static HP_ALWAYS_INLINE s64 hp_sample_cost(uptr size) {
   return (s64)(size ? (size < (1ull << 62) ? size : (1ull << 62)) : 1);
 }
 
+/* The countdown's fast path: true, with size counted down, when the
+ * allocation is not sampled and bytes are left after it; false, with
+ * nothing changed, when the slow path must decide. */
+static HP_ALWAYS_INLINE bool hp_sample_skip(uptr size) {
+  s64 l = hp_sample_left - hp_sample_cost(size);
+  if (HP_LIKELY(l > 0)) {
+    hp_sample_left = l;
+    return true;
+  }
+  return false;
+}
+
 /* The unsampled calls of malloc, free and realloc, inline in the entry
  * points: a subtraction or a test, then a call of glibc's function.
  * Out of line, with the slow path in the same function, each call also
@@ -56,11 +68,8 @@ static HP_ALWAYS_INLINE s64 hp_sample_cost(uptr size) {
  * mode").  Everything else goes to the functions below. */
 void *hp_sample_malloc_slow(uptr size, uptr fp);
 static HP_ALWAYS_INLINE void *hp_sample_malloc(uptr size, uptr fp) {
-  s64 l = hp_sample_left - hp_sample_cost(size);
-  if (HP_LIKELY(l > 0)) {
-    hp_sample_left = l;
+  if (HP_LIKELY(hp_sample_skip(size)))
     return __libc_malloc(size);
-  }
   return hp_sample_malloc_slow(size, fp);
 }
 static HP_ALWAYS_INLINE bool hp_sample_unmarked(const void *p) {
@@ -77,13 +86,8 @@ static HP_ALWAYS_INLINE void hp_sample_free_inline(void *p, u8 kind,
 void *hp_sample_realloc(void *p, uptr size, uptr fp);
 static HP_ALWAYS_INLINE void *hp_sample_realloc_inline(void *p, uptr size,
                                                        uptr fp) {
-  if (HP_LIKELY(p && size && hp_sample_unmarked(p))) {
-    s64 l = hp_sample_left - hp_sample_cost(size);
-    if (HP_LIKELY(l > 0)) {
-      hp_sample_left = l;
-      return __libc_realloc(p, size);
-    }
-  }
+  if (HP_LIKELY(p && size && hp_sample_unmarked(p) && hp_sample_skip(size)))
+    return __libc_realloc(p, size);
   return hp_sample_realloc(p, size, fp); /* decides again, the same way */
 }
 

@@ -41,14 +41,13 @@ typedef struct scan {
 } scan_t;
 
 static bool page_touched(scan_t *s, uptr pg) {
-  if (s->cur_page != pg + 1 && hp_shadow_holes_zero(&s->holes, pg)) {
-    s->cur_page = pg + 1;
-    s->cur_touched = false;
-  } else if (s->cur_page != pg + 1) {
-    const u64 *c = hp_shadow_counter(pg);
+  if (s->cur_page != pg + 1) {
     u64 any = 0;
-    for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
-      any |= c[i];
+    if (!hp_shadow_holes_zero(&s->holes, pg)) {
+      const u64 *c = hp_shadow_counter(pg);
+      for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
+        any |= c[i];
+    }
     s->cur_page = pg + 1;
     s->cur_touched = any != 0;
   }
