@@ -611,7 +611,7 @@ grep -q '^<!-- bench-peak:begin -->$' "$DOC" ||
 want peak && splice bench-peak "$pblock"
 # Sampled mode against the plain programs (bench/sampled.sh).
 want sampled && { log "sampled mode: bench/sampled.sh"
-  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/sampled.sh (\`BENCH_SECTIONS=sampled\` runs only this table), heapprof at $(hp_rev): Lua and SQLite compiled without instrumentation, linked plain or with the runtime; CPU seconds, the fastest of several alternating runs; ratio = against plain."; echo
+  { echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by bench/sampled.sh (\`BENCH_SECTIONS=sampled\` runs only this table), heapprof at $(hp_rev): Lua, SQLite and bench/micro's newdel, larson and xmalloc compiled without instrumentation, linked plain or with the runtime; CPU seconds, the fastest of several alternating runs; ratio = against plain."; echo
     BUILD=$B bench/sampled.sh "$OUT" "$TIMEIT" 2>"$LOGS/sampled.log" || echo "(failed: see $OUTREL/logs/sampled.log)"; } >"$OUT/block-sampled.md"
   grep -q '^<!-- bench-sampled:begin -->$' "$DOC" || printf '\n## Sampled mode\n\n<!-- bench-sampled:begin -->\n<!-- bench-sampled:end -->\n' >>"$DOC"
   splice bench-sampled "$OUT/block-sampled.md"; }

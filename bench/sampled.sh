@@ -2,7 +2,9 @@
 # bench/sampled.sh OUT [TIMEIT]: sampled mode's cost (issue 13; docs/user-guide.md
 # "Sampled mode").  Lua (bench/lua/alloc.lua) and SQLite's speedtest1, built
 # as bench/run.sh builds them (sources from bench/fetch-src.sh), and
-# bench/micro/newdel.cpp (C++'s new and delete), compiled WITHOUT
+# bench/micro/newdel.cpp (C++'s new and delete), and bench/micro's larson.c
+# and xmalloc.c (threads allocating and freeing each other's blocks; the
+# rows make bench runs with heapprof's allocator), compiled WITHOUT
 # instrumentation and linked plain or with heapprof's runtime, run
 # alternating as
 #   plain                  glibc alone
@@ -35,15 +37,20 @@ LUA=$(ls -d "$SRC"/lua5.4-[0-9]*/src | head -1) AMAL=$SRC/sqlite3-amalgamation
 echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$dir/inc/lua5.4-deb-multiarch.h"
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 LUA_SRCS=$(ls "$LUA"/*.c | grep -v '/luac\.c$' | tr '\n' ' ')
-# build NAME RUNTIME_ARCHIVE|"": lua.NAME, speedtest1.NAME and newdel.NAME
+# build NAME RUNTIME_ARCHIVE|"": lua.NAME, speedtest1.NAME, newdel.NAME
 # (bench/micro/newdel.cpp: C++'s new and delete, with the runtime's C++
-# archive next to RUNTIME_ARCHIVE).
+# archive next to RUNTIME_ARCHIVE), larson.NAME and xmalloc.NAME.
 build() {
   local rt=() rtx=()
   [ -n "$2" ] && rt=(-Wl,--whole-archive "$2" -Wl,--no-whole-archive -lpthread -ldl)
   [ -n "$2" ] && rtx=(-Wl,--whole-archive "${2%/*}/libheapprof_cxx.a" "$2" -Wl,--no-whole-archive -lpthread -ldl)
   # shellcheck disable=SC2086
   clang++-19 $COMMON -I"$root/bench/micro" "$root/bench/micro/newdel.cpp" -o "$dir/newdel.$1" "${rtx[@]}"
+  # shellcheck disable=SC2086
+  for m in larson xmalloc; do
+    # shellcheck disable=SC2086
+    clang-19 $COMMON -I"$root/bench/micro" -pthread "$root/bench/micro/$m.c" -o "$dir/$m.$1" "${rt[@]}"
+  done
   # shellcheck disable=SC2086
   clang-19 $COMMON -DLUA_USE_LINUX -I"$dir/inc" $LUA_SRCS -o "$dir/lua.$1" "${rt[@]}" -lm -ldl
   clang-19 $COMMON -I"$AMAL" -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
@@ -54,7 +61,11 @@ build hprt "$B/lib/heapprof/libheapprof_rt.a"
 
 if [ "$QUICK" = 1 ]; then LS=1 SS=1; else LS=8 SS=20; fi
 if [ "$QUICK" = 1 ]; then ND=100000; else ND=10000000; fi
-W=("lua|$root/bench/lua/alloc.lua $LS" "speedtest1|--memdb --size $SS" "newdel|$ND")
+# larson and xmalloc as bench/run.sh runs them.
+if [ "$QUICK" = 1 ]; then LA="2 4 1000 20000 8 1000" XM="1 50 200 8 512"
+else LA="2 20 1000 100000 8 1000" XM="1 500 1000 8 512"; fi
+W=("lua|$root/bench/lua/alloc.lua $LS" "speedtest1|--memdb --size $SS" "newdel|$ND"
+   "larson|$LA" "xmalloc|$XM")
 V=("plain|" "hprt|sample_bytes=524288" "hprt|profiling=0")
 
 cpu() { # BIN OPTIONS ARGS -> CPU seconds
@@ -101,14 +112,16 @@ if command -v valgrind >/dev/null && [ "${BENCH_SAMPLED_CALLGRIND:-1}" = 1 ]; th
   ninja -C "$cbld" lib/heapprof/libheapprof_rt.a lib/heapprof/libheapprof_cxx.a >"$dir/cg-ninja.log" 2>&1
   build cg "$cbld/lib/heapprof/libheapprof_rt.a"
   strip --strip-debug "$dir"/lua.plain "$dir"/lua.cg "$dir"/speedtest1.plain "$dir"/speedtest1.cg \
-    "$dir"/newdel.plain "$dir"/newdel.cg
+    "$dir"/newdel.plain "$dir"/newdel.cg "$dir"/larson.plain "$dir"/larson.cg \
+    "$dir"/xmalloc.plain "$dir"/xmalloc.cg
   count() { # BIN OPTIONS ARGS -> instructions
     local f=$dir/cg.$(basename "$1").$RANDOM.out
     # shellcheck disable=SC2086
     (cd "$dir" && HEAPPROF_OPTIONS=$2 valgrind --tool=callgrind --callgrind-out-file="$f" "$1" $3 >/dev/null 2>"$f.log")
     awk '/^(summary|totals):/ {print $2; exit}' "$f"
   }
-  CW=("lua|$root/bench/lua/alloc.lua 1" "speedtest1|--memdb --size 2" "newdel|1000000")
+  CW=("lua|$root/bench/lua/alloc.lua 1" "speedtest1|--memdb --size 2" "newdel|1000000"
+      "larson|2 4 1000 20000 8 1000" "xmalloc|1 50 1000 8 512")
   for w in "${CW[@]}"; do
     name=${w%%|*} args=${w#*|}
     for v in "${V[@]}"; do
@@ -131,5 +144,5 @@ for w in "${W[@]}"; do
   fi
   echo "$line"
 done
-[ $cg = 1 ] && echo && echo "Instructions (callgrind, load-independent) on smaller inputs: lua alloc.lua 1, speedtest1 --memdb --size 2, newdel 1000000 (bench/micro/newdel.cpp: C++'s new and delete)."
+[ $cg = 1 ] && echo && echo "Instructions (callgrind, load-independent) on smaller inputs: lua alloc.lua 1, speedtest1 --memdb --size 2, newdel 1000000 (bench/micro/newdel.cpp: C++'s new and delete), larson 2 4 1000 20000 8 1000, xmalloc 1 50 1000 8 512 (valgrind runs their threads one at a time)."
 exit 0

@@ -35,20 +35,47 @@ static void count(const void *p, uptr n) {
 
 /* Sampled mode (heapprof_sample.h): malloc, free, calloc and realloc
  * hand over here, before hp_allocate and the foreign hook, which would cost
- * an unsampled call two more calls (measured: docs/design.md). */
-
-HP_INTERFACE void *malloc(size_t size) {
-  if (HP_SAMPLED_MODE())
-    return hp_sample_malloc(size, HP_ENTRY_FP());
+ * an unsampled call two more calls (measured: docs/design.md).
+ *
+ * malloc, free and realloc have no frame of their own: this file is
+ * compiled with -momit-leaf-frame-pointer, and they end in tail calls
+ * only (musttail: the runtime is built with -fno-optimize-sibling-calls,
+ * so that no other function loses the frame its callee is handed).  An unsampled call is then the mode's test, the countdown (or the
+ * mark's test) and a jump to glibc's function, where a frame of their own
+ * and a call cost 8 more instructions each (docs/performance.md, "Sampled
+ * mode").  Everything else jumps (musttail: a jump, never a call) to a
+ * function below that makes the frame: a tail-called function's frame
+ * stands where its caller's would have stood, with the caller's return
+ * address and the caller's caller's rbp, so HP_ENTRY_FP() there is what it
+ * was in the entry point. */
+static HP_NOINLINE void *malloc_framed(size_t size) {
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }
+static HP_NOINLINE void *malloc_sampled(size_t size) {
+  return hp_sample_malloc_slow(size, HP_ENTRY_FP());
+}
+HP_INTERFACE void *malloc(size_t size) {
+  if (HP_SAMPLED_MODE()) {
+    if (HP_LIKELY(hp_sample_skip(size)))
+      HP_MUSTTAIL return __libc_malloc(size);
+    HP_MUSTTAIL return malloc_sampled(size);
+  }
+  HP_MUSTTAIL return malloc_framed(size);
+}
 
+static HP_NOINLINE void free_framed(void *p) {
+  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+}
+static HP_NOINLINE void free_sampled(void *p) {
+  hp_sample_free(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+}
 HP_INTERFACE void free(void *p) {
   if (HP_SAMPLED_MODE()) {
-    hp_sample_free_inline(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
-    return;
+    if (HP_LIKELY(p && hp_sample_unmarked(p)))
+      HP_MUSTTAIL return __libc_free(p);
+    HP_MUSTTAIL return free_sampled(p);
   }
-  hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+  HP_MUSTTAIL return free_framed(p);
 }
 
 HP_INTERFACE void cfree(void *p) {
@@ -67,10 +94,19 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
   return hp_allocate(total, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), true);
 }
 
-HP_INTERFACE void *realloc(void *p, size_t size) {
-  if (HP_SAMPLED_MODE())
-    return hp_sample_realloc_inline(p, size, HP_ENTRY_FP());
+static HP_NOINLINE void *realloc_framed(void *p, size_t size) {
   return hp_reallocate(p, size, HP_ENTRY_FP());
+}
+static HP_NOINLINE void *realloc_sampled(void *p, size_t size) {
+  return hp_sample_realloc(p, size, HP_ENTRY_FP()); /* decides again */
+}
+HP_INTERFACE void *realloc(void *p, size_t size) {
+  if (HP_SAMPLED_MODE()) {
+    if (HP_LIKELY(p && size && hp_sample_unmarked(p) && hp_sample_skip(size)))
+      HP_MUSTTAIL return __libc_realloc(p, size);
+    HP_MUSTTAIL return realloc_sampled(p, size);
+  }
+  HP_MUSTTAIL return realloc_framed(p, size);
 }
 
 HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {

@@ -31,6 +31,9 @@ typedef uintptr_t uptr;
 #define HP_NOINLINE __attribute__((noinline))
 #define HP_ALWAYS_INLINE inline __attribute__((always_inline))
 #define HP_NORETURN __attribute__((noreturn))
+/* A tail call the compiler must make a jump (the callee's type must be the
+ * caller's): heapprof_interceptors.c's entry points. */
+#define HP_MUSTTAIL __attribute__((musttail))
 #define HP_WEAK __attribute__((weak))
 #define HP_FORMAT(f, a) __attribute__((format(printf, f, a)))
 #define HP_TLS __attribute__((tls_model("initial-exec"))) __thread

@@ -133,27 +133,47 @@ NEW_HC(_ZnwmSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW, true,
 NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
        true, (size_t size, size_t al, const nothrow_t *nt, uptr hint), al)
 
-#define DELETE(name, kind, params)                                           \
-  HP_INTERFACE void name params {                                            \
-    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p))) {           \
-      __libc_free(p);                                                        \
-      return;                                                                \
-    }                                                                        \
+/* Frameless, as malloc and free are (heapprof_interceptors.c; this file
+ * is compiled with -momit-leaf-frame-pointer): an unsampled delete is the
+ * mode's test, the mark's test and a jump to glibc's free; everything
+ * else jumps to NAME_framed, whose frame stands where the entry point's
+ * would have.  A jump must be to a function of the caller's type, so
+ * glibc's free is declared under each of delete's types too (asm labels:
+ * one symbol); the x86-64 calling convention passes the size, alignment
+ * and nothrow tag in registers free never reads. */
+extern void libc_free_n(void *, const nothrow_t *) __asm__("__libc_free");
+extern void libc_free_z(void *, size_t) __asm__("__libc_free");
+extern void libc_free_zn(void *, size_t, const nothrow_t *)
+    __asm__("__libc_free");
+extern void libc_free_zz(void *, size_t, size_t) __asm__("__libc_free");
+#define DELETE(name, kind, libc, params, args)                               \
+  static HP_NOINLINE void name##_framed params {                             \
     hp_deallocate(p, kind, HP_ENTRY_FP());                                   \
+  }                                                                          \
+  HP_INTERFACE void name params {                                            \
+    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)))          \
+      HP_MUSTTAIL return libc args;                                          \
+    HP_MUSTTAIL return name##_framed args;                                   \
   }
 
-DELETE(_ZdlPv, HP_ALLOC_NEW, (void *p))
-DELETE(_ZdaPv, HP_ALLOC_NEW_ARRAY, (void *p))
-DELETE(_ZdlPvRKSt9nothrow_t, HP_ALLOC_NEW, (void *p, const nothrow_t *nt))
-DELETE(_ZdaPvRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, (void *p, const nothrow_t *nt))
-DELETE(_ZdlPvm, HP_ALLOC_NEW, (void *p, size_t size))
-DELETE(_ZdaPvm, HP_ALLOC_NEW_ARRAY, (void *p, size_t size))
-DELETE(_ZdlPvSt11align_val_t, HP_ALLOC_NEW, (void *p, size_t al))
-DELETE(_ZdaPvSt11align_val_t, HP_ALLOC_NEW_ARRAY, (void *p, size_t al))
-DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW,
-       (void *p, size_t al, const nothrow_t *nt))
-DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY,
-       (void *p, size_t al, const nothrow_t *nt))
-DELETE(_ZdlPvmSt11align_val_t, HP_ALLOC_NEW, (void *p, size_t size, size_t al))
-DELETE(_ZdaPvmSt11align_val_t, HP_ALLOC_NEW_ARRAY,
-       (void *p, size_t size, size_t al))
+DELETE(_ZdlPv, HP_ALLOC_NEW, __libc_free, (void *p), (p))
+DELETE(_ZdaPv, HP_ALLOC_NEW_ARRAY, __libc_free, (void *p), (p))
+DELETE(_ZdlPvRKSt9nothrow_t, HP_ALLOC_NEW, libc_free_n,
+       (void *p, const nothrow_t *nt), (p, nt))
+DELETE(_ZdaPvRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, libc_free_n,
+       (void *p, const nothrow_t *nt), (p, nt))
+DELETE(_ZdlPvm, HP_ALLOC_NEW, libc_free_z, (void *p, size_t size), (p, size))
+DELETE(_ZdaPvm, HP_ALLOC_NEW_ARRAY, libc_free_z, (void *p, size_t size),
+       (p, size))
+DELETE(_ZdlPvSt11align_val_t, HP_ALLOC_NEW, libc_free_z, (void *p, size_t al),
+       (p, al))
+DELETE(_ZdaPvSt11align_val_t, HP_ALLOC_NEW_ARRAY, libc_free_z,
+       (void *p, size_t al), (p, al))
+DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW, libc_free_zn,
+       (void *p, size_t al, const nothrow_t *nt), (p, al, nt))
+DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, libc_free_zn,
+       (void *p, size_t al, const nothrow_t *nt), (p, al, nt))
+DELETE(_ZdlPvmSt11align_val_t, HP_ALLOC_NEW, libc_free_zz,
+       (void *p, size_t size, size_t al), (p, size, al))
+DELETE(_ZdaPvmSt11align_val_t, HP_ALLOC_NEW_ARRAY, libc_free_zz,
+       (void *p, size_t size, size_t al), (p, size, al))

@@ -55,9 +55,9 @@ static u64 seed_base;         /* sample_seed, or time and pid */
 static u64 thread_seq;        /* atomic: one PRNG stream per thread */
 
 /* Per thread: bytes left before the next sample (hp_sample_left,
- * heapprof_sample.h; <= 0: take the slow path), the PRNG, and whether both
+ * heapprof_sample.h; 0: take the slow path), the PRNG, and whether both
  * were set up. */
-HP_TLS s64 hp_sample_left;
+HP_TLS u64 hp_sample_left;
 static HP_TLS u64 rng;
 static HP_TLS bool seeded;
 
@@ -151,11 +151,11 @@ double hp_sample_probability(u64 size, u64 mean) {
 }
 
 /* Bytes to the next sample: exponential with mean sample_bytes, >= 1. */
-static s64 draw_interval(void) {
+static u64 draw_interval(void) {
   double d = hp_sample_neg_log(next_unit()) * (double)hp_sample_bytes;
   if (d > 4.0e18)
     d = 4.0e18;
-  return (s64)d + 1;
+  return (u64)d + 1;
 }
 
 /* -------------------------------------------------------- the countdown */
@@ -175,13 +175,13 @@ static bool sample_slow(uptr size) {
    * up yet), nothing is sampled. */
   if (!__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE) || !hp_flags.profiling)
     return false;
-  s64 s = hp_sample_cost(size);
+  u64 s = hp_sample_cost(size);
   if (HP_UNLIKELY(!seeded)) {
     u64 n = __atomic_add_fetch(&thread_seq, 1, __ATOMIC_RELAXED);
     rng = mix(seed_base + n * 0x9E3779B97F4A7C15ull);
     seeded = true;
     hp_sample_left = draw_interval();
-    if (hp_sample_left - s > 0) {
+    if (s < hp_sample_left) {
       hp_sample_left -= s;
       return false;
     }

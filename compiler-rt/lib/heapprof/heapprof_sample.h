@@ -40,56 +40,44 @@ extern void *__libc_realloc(void *, size_t);
 /* A sampled object's mark word (before its pointer) has this bit set; a
  * glibc chunk's size word never has (heapprof_sample.c). */
 #define HP_SAMPLE_MARK_BIT 8u
-/* This thread's bytes left before its next sample; <= 0 (also before its
- * first call): the slow path decides. */
-extern HP_TLS s64 hp_sample_left;
-/* What an allocation of size bytes counts down (0 counts as 1). */
-static HP_ALWAYS_INLINE s64 hp_sample_cost(uptr size) {
-  return (s64)(size ? (size < (1ull << 62) ? size : (1ull << 62)) : 1);
+/* This thread's bytes left before its next sample; 0 (also before its
+ * first call): the slow path decides.  Never above 4e18 + 1 (a draw's
+ * bound, heapprof_sample.c). */
+extern HP_TLS u64 hp_sample_left;
+/* What an allocation of size bytes counts down (0 counts as 1): at least
+ * 1, and no sum of two of them overflows while one is below
+ * hp_sample_left. */
+static HP_ALWAYS_INLINE u64 hp_sample_cost(uptr size) {
+  return (u64)size + !size;
 }
 
 /* The countdown's fast path: true, with size counted down, when the
  * allocation is not sampled and bytes are left after it; false, with
- * nothing changed, when the slow path must decide. */
+ * nothing changed, when the slow path must decide.  One unsigned compare:
+ * a cost above what is left (a huge size, or 0 left) goes to the slow
+ * path as it is. */
 static HP_ALWAYS_INLINE bool hp_sample_skip(uptr size) {
-  s64 l = hp_sample_left - hp_sample_cost(size);
-  if (HP_LIKELY(l > 0)) {
-    hp_sample_left = l;
+  u64 left = hp_sample_left, c = hp_sample_cost(size);
+  if (HP_LIKELY(c < left)) {
+    hp_sample_left = left - c;
     return true;
   }
   return false;
 }
 
-/* The unsampled calls of malloc, free and realloc, inline in the entry
- * points: a subtraction or a test, then a call of glibc's function.
- * Out of line, with the slow path in the same function, each call also
- * saved and restored six registers: cfrac's 10.9 million malloc+free pairs
- * ran 68 instructions each of heapprof's (docs/performance.md, "Sampled
- * mode").  Everything else goes to the functions below. */
+/* The slow halves of malloc, free and realloc; their unsampled calls are
+ * the countdown (or a test of the mark) and glibc's function, inline in
+ * the entry points, which have no frame of their own
+ * (heapprof_interceptors.c).  With the slow path in the same function,
+ * each call also saved and restored six registers: cfrac's 10.9 million
+ * malloc+free pairs ran 68 instructions each of heapprof's
+ * (docs/performance.md, "Sampled mode"). */
 void *hp_sample_malloc_slow(uptr size, uptr fp);
-static HP_ALWAYS_INLINE void *hp_sample_malloc(uptr size, uptr fp) {
-  if (HP_LIKELY(hp_sample_skip(size)))
-    return __libc_malloc(size);
-  return hp_sample_malloc_slow(size, fp);
-}
 static HP_ALWAYS_INLINE bool hp_sample_unmarked(const void *p) {
   return !(((const u64 *)p)[-1] & HP_SAMPLE_MARK_BIT);
 }
 void hp_sample_free(void *p, u8 kind, uptr fp);
-static HP_ALWAYS_INLINE void hp_sample_free_inline(void *p, u8 kind,
-                                                   uptr fp) {
-  if (HP_LIKELY(p && hp_sample_unmarked(p)))
-    __libc_free(p);
-  else
-    hp_sample_free(p, kind, fp);
-}
 void *hp_sample_realloc(void *p, uptr size, uptr fp);
-static HP_ALWAYS_INLINE void *hp_sample_realloc_inline(void *p, uptr size,
-                                                       uptr fp) {
-  if (HP_LIKELY(p && size && hp_sample_unmarked(p) && hp_sample_skip(size)))
-    return __libc_realloc(p, size);
-  return hp_sample_realloc(p, size, fp); /* decides again, the same way */
-}
 
 /* The entry points' sampled forms (the same contracts as the foreign ones,
  * heapprof_foreign.h). */

@@ -1,6 +1,7 @@
 /* Sampled mode's arithmetic (heapprof_sample.c): the -ln(u) used for the
  * exponential intervals and p(s) = 1 - e^(-s/N), against libm's values
- * (Python's math.log and math.expm1). */
+ * (Python's math.log and math.expm1); the countdown's fast path
+ * (heapprof_sample.h) at its edges. */
 #include "hp_test.h"
 
 static double rel(double a, double b) {
@@ -35,5 +36,22 @@ int main(void) {
   EXPECT(hp_sample_probability(1u << 30, 1024) == 1.0);
   /* A 0-byte request counts as 1 byte. */
   EXPECT(hp_sample_probability(0, 100) == hp_sample_probability(1, 100));
+
+  /* The countdown: an allocation is skipped only when bytes are left after
+   * it; otherwise nothing changes and the slow path decides. */
+  hp_sample_left = 0; /* a thread's first call */
+  EXPECT(!hp_sample_skip(1) && hp_sample_left == 0);
+  hp_sample_left = 10;
+  EXPECT(hp_sample_skip(9) && hp_sample_left == 1);
+  EXPECT(!hp_sample_skip(1) && hp_sample_left == 1); /* reaches 0: sampled */
+  hp_sample_left = 10;
+  EXPECT(hp_sample_skip(0) && hp_sample_left == 9); /* 0 bytes count as 1 */
+  EXPECT(!hp_sample_skip(10) && hp_sample_left == 9);
+  /* Sizes that would wrap a signed count: slow path, nothing counted. */
+  hp_sample_left = 4000000000000000001ull; /* a draw's bound */
+  EXPECT(!hp_sample_skip((uptr)-1) && hp_sample_left == 4000000000000000001ull);
+  EXPECT(!hp_sample_skip((uptr)1 << 63));
+  EXPECT(hp_sample_skip(4000000000000000000ull) && hp_sample_left == 1);
+  hp_sample_left = 0;
   return hp_test_done("sample_test");
 }
