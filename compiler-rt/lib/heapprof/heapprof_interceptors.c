@@ -38,16 +38,16 @@ static void count(const void *p, uptr n) {
  * an unsampled call two more calls (measured: docs/design.md).
  *
  * malloc, free and realloc have no frame of their own: this file is
- * compiled with -momit-leaf-frame-pointer, and they end in tail calls
- * only (musttail: the runtime is built with -fno-optimize-sibling-calls,
- * so that no other function loses the frame its callee is handed).  An unsampled call is then the mode's test, the countdown (or the
- * mark's test) and a jump to glibc's function, where a frame of their own
- * and a call cost 8 more instructions each (docs/performance.md, "Sampled
- * mode").  Everything else jumps (musttail: a jump, never a call) to a
- * function below that makes the frame: a tail-called function's frame
- * stands where its caller's would have stood, with the caller's return
- * address and the caller's caller's rbp, so HP_ENTRY_FP() there is what it
- * was in the entry point. */
+ * compiled with -momit-leaf-frame-pointer, and they end in tail calls only
+ * (musttail, since the runtime is built with -fno-optimize-sibling-calls so
+ * that no other function loses the frame its callee is handed).  An
+ * unsampled call is then the mode's test, the countdown (or the mark's
+ * test) and a jump to glibc's function, where a frame of their own and a
+ * call cost 8 more instructions each (docs/performance.md, "Sampled
+ * mode").  Everything else jumps to a function below that makes the frame:
+ * a jumped-to function's frame stands where its caller's would have stood,
+ * with the caller's return address and the caller's caller's rbp, so
+ * HP_ENTRY_FP() there is what it was in the entry point. */
 static HP_NOINLINE void *malloc_framed(size_t size) {
   return hp_allocate(size, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }

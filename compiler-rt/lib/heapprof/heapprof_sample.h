@@ -44,9 +44,8 @@ extern void *__libc_realloc(void *, size_t);
  * first call): the slow path decides.  Never above 4e18 + 1 (a draw's
  * bound, heapprof_sample.c). */
 extern HP_TLS u64 hp_sample_left;
-/* What an allocation of size bytes counts down (0 counts as 1): at least
- * 1, and no sum of two of them overflows while one is below
- * hp_sample_left. */
+/* What an allocation of size bytes counts down: 0 counts as 1, so every
+ * allocation can be sampled (size + !size never wraps). */
 static HP_ALWAYS_INLINE u64 hp_sample_cost(uptr size) {
   return (u64)size + !size;
 }
