@@ -37,7 +37,7 @@ static void count(const void *p, uptr n) {
  * hand over here, before hp_allocate and the foreign hook, which would cost
  * an unsampled call two more calls (measured: docs/design.md).
  *
- * malloc, free and realloc have no frame of their own: this file is
+ * malloc, free, calloc and realloc have no frame of their own: this file is
  * compiled with -momit-leaf-frame-pointer, and they end in tail calls only
  * (musttail, since the runtime is built with -fno-optimize-sibling-calls so
  * that no other function loses the frame its callee is handed).  An
@@ -82,9 +82,7 @@ HP_INTERFACE void cfree(void *p) {
   hp_deallocate(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
 
-HP_INTERFACE void *calloc(size_t n, size_t size) {
-  if (HP_SAMPLED_MODE())
-    return hp_sample_calloc(n, size, HP_ENTRY_FP());
+static HP_NOINLINE void *calloc_framed(size_t n, size_t size) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_calloc(n, size, HP_ENTRY_FP());
   size_t total;
@@ -92,6 +90,21 @@ HP_INTERFACE void *calloc(size_t n, size_t size) {
     return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(), "calloc-overflow",
                                 HP_ALLOC_MALLOC);
   return hp_allocate(total, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), true);
+}
+static HP_NOINLINE void *calloc_sampled(size_t n, size_t size) {
+  return hp_sample_calloc(n, size, HP_ENTRY_FP()); /* decides again */
+}
+/* Frameless, as malloc is; an overflowing product goes to the slow path,
+ * which fails it with ENOMEM. */
+HP_INTERFACE void *calloc(size_t n, size_t size) {
+  if (HP_SAMPLED_MODE()) {
+    size_t total;
+    if (HP_LIKELY(!__builtin_mul_overflow(n, size, &total) &&
+                  hp_sample_skip(total)))
+      HP_MUSTTAIL return __libc_calloc(n, size);
+    HP_MUSTTAIL return calloc_sampled(n, size);
+  }
+  HP_MUSTTAIL return calloc_framed(n, size);
 }
 
 static HP_NOINLINE void *realloc_framed(void *p, size_t size) {
