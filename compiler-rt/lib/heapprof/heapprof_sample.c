@@ -162,8 +162,8 @@ static u64 draw_interval(void) {
 
 static bool sample_slow(uptr size);
 
-/* The decision for one allocation of size bytes: the fast path is a
- * subtraction and a test. */
+/* The decision for one allocation of size bytes: the fast path is
+ * hp_sample_skip's compare and subtraction. */
 static HP_ALWAYS_INLINE bool take(uptr size) {
   if (HP_LIKELY(hp_sample_skip(size)))
     return false;
@@ -352,7 +352,7 @@ static HP_ALWAYS_INLINE void *unsampled(uptr size, uptr align, bool zero) {
 }
 
 /* take()'s slow half, out of line so that the fast path saves no
- * registers (as hp_sample_malloc, heapprof_sample.h). */
+ * registers (as malloc's, heapprof_interceptors.c). */
 static HP_NOINLINE void *allocate_slow(uptr size, uptr align, u8 kind,
                                        uptr fp, bool zero) {
   if (sample_slow(size))
@@ -366,7 +366,7 @@ void *hp_sample_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero) {
   return allocate_slow(size, align, kind, fp, zero);
 }
 
-/* malloc's countdown reached 0 or below (hp_sample_malloc): take()'s
+/* malloc's countdown ran out (heapprof_interceptors.c's malloc): take()'s
  * slow half. */
 void *hp_sample_malloc_slow(uptr size, uptr fp) {
   if (sample_slow(size))
