@@ -316,12 +316,24 @@ static u64 process_rss(void) {
 
 static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
-  /* The chunks' blocks and headers, read block by block. */
+  /* The chunks' blocks and headers, read block by block: by the heap-wide
+   * utilization scan, which reads every header anyway, when it runs (two
+   * walks of the heap's headers were most of the cache misses a growing
+   * heap paid for its peak: docs/performance.md, "Round 8"). */
   walk_t w = {0, 0};
-  hp_primary_for_each_region(walk_region, &w);
-  hp_secondary_lock();
-  hp_secondary_for_each(walk_large, &w);
-  hp_secondary_unlock();
+  hp_util_heap_t u;
+  hp_util_blocks_t ub = {0, 0};
+  bool util = hp_flags.heap_utilization;
+  if (util) {
+    hp_util_heap_scan(&u, &ub);
+    w.block_bytes = ub.block_bytes;
+    w.header_bytes = ub.header_bytes;
+  } else {
+    hp_primary_for_each_region(walk_region, &w);
+    hp_secondary_lock();
+    hp_secondary_for_each(walk_large, &w);
+    hp_secondary_unlock();
+  }
   hp_foreign_for_each_live(walk_foreign, &w);
   o->requested_bytes = s->bytes;
   o->block_bytes = w.block_bytes;
@@ -362,10 +374,9 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->process_rss = process_rss();
   /* Heap utilization at the peak (heapprof_util.h): the live bytes on the
    * lines and pages touched since their chunks' allocation or the last
-   * dump.  One read of every shadow counter of the heap, as a dump's. */
-  if (hp_flags.heap_utilization) {
-    hp_util_heap_t u;
-    hp_util_heap_scan(&u);
+   * dump.  One read of every shadow counter of the heap, as a dump's;
+   * scanned above. */
+  if (util) {
     o->touched_lines = u.touched_lines;
     o->touched_line_live_bytes = u.touched_line_live_bytes;
     o->touched_pages = u.touched_pages;

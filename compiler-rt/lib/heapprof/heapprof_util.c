@@ -38,6 +38,7 @@ typedef struct scan {
   uptr cur_page;  /* the page whose touched flag is cur_touched (+ 1) */
   bool cur_touched;
   hp_shadow_holes_t holes; /* counters known to be 0, not read */
+  hp_util_blocks_t *blocks; /* or NULL */
 } scan_t;
 
 static bool page_touched(scan_t *s, uptr pg) {
@@ -140,13 +141,19 @@ static HP_ALWAYS_INLINE void chunk_on_page(hp_util_heap_t *o, uptr pg,
   o->touched_line_live_bytes += bytes;
 }
 
+typedef struct region_scan {
+  hp_util_heap_t *out;
+  hp_util_blocks_t *blocks; /* or NULL */
+} region_scan_t;
+
 /* One size class's region: blocks of `size` carved from beg up to
  * beg + carved. */
 static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
                         u32 size, void *arg) {
   (void)class_id;
   (void)nfree;
-  hp_util_heap_t *o = arg;
+  hp_util_heap_t *o = ((region_scan_t *)arg)->out;
+  hp_util_blocks_t *blocks = ((region_scan_t *)arg)->blocks;
   if (!carved)
     return;
   uptr end = beg + carved;
@@ -185,6 +192,10 @@ static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
       if (cue > cub) {
         o->live_bytes += cue - cub;
         o->live_chunks++;
+        if (blocks) {
+          blocks->block_bytes += size;
+          blocks->header_bytes += cub - next;
+        }
         if (mask)
           chunk_on_page(o, pg, mask, cub, cue);
       }
@@ -197,14 +208,20 @@ static void scan_large(hp_large_t *l, void *arg) {
   if (h->state != HP_CHUNK_ALLOCATED)
     return;
   uptr ue = l->user_beg + (l->requested_size ? l->requested_size : 1);
-  scan_range(arg, l->user_beg, ue, l->user_beg, ue);
+  scan_t *s = arg;
+  if (s->blocks) {
+    s->blocks->block_bytes += l->map_size;
+    s->blocks->header_bytes += l->user_beg - l->map_beg;
+  }
+  scan_range(s, l->user_beg, ue, l->user_beg, ue);
 }
 
-void hp_util_heap_scan(hp_util_heap_t *out) {
+void hp_util_heap_scan(hp_util_heap_t *out, hp_util_blocks_t *blocks) {
   hp_memset(out, 0, sizeof(*out));
-  hp_primary_for_each_region(scan_region, out);
+  region_scan_t r = {out, blocks};
+  hp_primary_for_each_region(scan_region, &r);
   /* Large chunks never share a page with anything. */
-  scan_t s = {out, 0, 0, 0, false, {0}};
+  scan_t s = {out, 0, 0, 0, false, {0}, blocks};
   hp_shadow_holes_init(&s.holes);
   hp_secondary_lock();
   hp_secondary_for_each(scan_large, &s);
@@ -257,7 +274,7 @@ static ctx_state_t *ctx_get(u64 id) {
 void hp_util_dump_begin(void) {
   dump_heap_valid = hp_flags.heap_utilization;
   if (dump_heap_valid)
-    hp_util_heap_scan(&dump_heap);
+    hp_util_heap_scan(&dump_heap, NULL);
 }
 
 void hp_util_dump_end(void) {

@@ -46,10 +46,20 @@ typedef struct hp_util_heap {
 #undef X
 } hp_util_heap_t;
 
+/* The blocks of the live chunks, which the scan reads anyway: what the
+ * peak's overhead figures need (heapprof_peak.c), so that measuring them
+ * does not read every header of the heap a second time. */
+typedef struct hp_util_blocks {
+  u64 block_bytes;  /* a live primary chunk's block, a live large chunk's
+                     * mapping */
+  u64 header_bytes; /* from such a block's start to its chunk's first byte */
+} hp_util_blocks_t;
+
 /* Scans the whole heap's counters into *out (before a dump clears the live
- * chunks' counters).  Cost: one read of every shadow counter of the heap.
- * The peak snapshot may call it too. */
-void hp_util_heap_scan(hp_util_heap_t *out);
+ * chunks' counters), and, when blocks is not NULL, adds the live chunks'
+ * blocks to *blocks.  Cost: one read of every shadow counter of the heap
+ * and of every block's header.  The peak snapshot calls it too. */
+void hp_util_heap_scan(hp_util_heap_t *out, hp_util_blocks_t *blocks);
 
 /* A dump: hp_util_dump_begin (the heap-wide scan, kept for the dump's
  * section), hp_util_live_chunk for each live chunk in the walk's address

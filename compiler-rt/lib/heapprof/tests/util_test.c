@@ -132,7 +132,7 @@ static void each_heap_range(range_fn fn) {
 
 static int compare(const char *what) {
   hp_util_heap_t got, want;
-  hp_util_heap_scan(&got);
+  hp_util_heap_scan(&got, NULL);
   reference(&want);
   int bad = 0;
 #define X(name, desc)                                                        \
@@ -172,7 +172,7 @@ int main(void) {
    * (this test's own, at least). */
   each_heap_range(hp_shadow_clear);
   hp_util_heap_t u;
-  hp_util_heap_scan(&u);
+  hp_util_heap_scan(&u, NULL);
   u64 live = 0;
   for (int i = 0; i < N; i++)
     live += p[i] != NULL;
@@ -203,7 +203,7 @@ int main(void) {
     EXPECT_EQ(hp_test_resident_pages(sb, ss), 4);
     bool known = !hp_test_swap_on();
     hp_util_heap_t u;
-    hp_util_heap_scan(&u);
+    hp_util_heap_scan(&u, NULL);
     if (known)
       EXPECT_EQ(hp_test_resident_pages(sb, ss), 4);
     hp_chunk_event_t e;
