@@ -218,10 +218,6 @@ static u64 live_block_bytes(u64 requested) {
 
 /* ---------------------------------------- the walk (measured bests only) */
 
-typedef struct walk {
-  u64 block_bytes, header_bytes;
-} walk_t;
-
 static bool live(const hp_chunk_header_t *h) {
   return __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == HP_CHUNK_ALLOCATED;
 }
@@ -232,7 +228,7 @@ static void walk_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
                         u32 size, void *arg) {
   (void)class_id;
   (void)nfree;
-  walk_t *w = arg;
+  hp_util_blocks_t *w = arg;
   for (uptr b = beg; b < beg + carved; b += size) {
     uptr user_beg = hp_block_user_beg(b, size);
     if (live(hp_chunk_header(user_beg))) {
@@ -243,7 +239,7 @@ static void walk_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
 }
 
 static void walk_large(hp_large_t *l, void *arg) {
-  walk_t *w = arg;
+  hp_util_blocks_t *w = arg;
   if (live(hp_chunk_header(l->user_beg))) {
     w->block_bytes += l->map_size;
     w->header_bytes += l->user_beg - l->map_beg;
@@ -255,7 +251,7 @@ static void walk_foreign(hp_chunk_header_t *h, uptr user_beg, uptr size,
                          void *arg) {
   (void)h;
   (void)user_beg;
-  ((walk_t *)arg)->block_bytes += size;
+  ((hp_util_blocks_t *)arg)->block_bytes += size;
 }
 
 /* ----------------------------------------------- the allocator's state */
@@ -320,14 +316,11 @@ static void measure(const snapshot_t *s, overhead_t *o) {
    * utilization scan, which reads every header anyway, when it runs (two
    * walks of the heap's headers were most of the cache misses a growing
    * heap paid for its peak: docs/performance.md, "Round 8"). */
-  walk_t w = {0, 0};
+  hp_util_blocks_t w = {0, 0};
   hp_util_heap_t u;
-  hp_util_blocks_t ub = {0, 0};
   bool util = hp_flags.heap_utilization;
   if (util) {
-    hp_util_heap_scan(&u, &ub);
-    w.block_bytes = ub.block_bytes;
-    w.header_bytes = ub.header_bytes;
+    hp_util_heap_scan(&u, &w);
   } else {
     hp_primary_for_each_region(walk_region, &w);
     hp_secondary_lock();
