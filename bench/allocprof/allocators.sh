@@ -24,8 +24,10 @@
 # disturbed run is the best estimate).  For reference, the calls alone
 # timed natively by bench/allocprof/rdtsc_shim.c (two RDTSCs around each
 # malloc and free, nothing else): whether the ranking differs even without
-# heapprof.  The runs are interleaved (run r of every allocator, then run
-# r + 1) and every run's value is kept; bench/allocprof/rankings.py prints
+# heapprof.  Both also give the larger of the malloc and free calls' parts
+# of the pair: the pace of a pipeline whose allocating and freeing sides
+# are different threads, like xmalloc's.  The runs are interleaved (run r
+# of every allocator, then run r + 1) and every run's value is kept; bench/allocprof/rankings.py prints
 # the markdown block: the table and, per workload, whether the rankings
 # agree on every pair of allocators the reference tells apart (one better
 # than the other in every run, run r of each compared with run r of the
@@ -87,7 +89,9 @@ for ((r = 0; r < RUNS; r++)); do
       fi
       # the calls alone, timed by a bare RDTSC shim (no heapprof)
       LD_PRELOAD="$dir/bin/rdtsc_shim.so $pre" "$dir/bin/$w" $args 2>&1 >/dev/null |
-        awk '/shim_cycles_per_pair/ {print $2}' >>"$v.shim"
+        awk -v v="$v" '$1 == "shim_cycles_per_pair" {print $2 >> (v ".shim")}
+                       $1 == "shim_malloc_per_pair" {m = $2}
+                       $1 == "shim_free_per_pair" {print (m > $2 ? m : $2) >> (v ".shimh")}'
       rm -rf "$dir/prof"/*
       if HEAPPROF_OPTIONS=print_stats=1:cycle_sample_every=1 \
         "$H" run -o "$dir/prof" --allocator="$lib" -- "$dir/bin/$w" $args \
@@ -98,6 +102,7 @@ for ((r = 0; r < RUNS; r++)); do
           $1=="malloc_cycles"{m=$2} $1=="free_cycles"{f=$2} $1=="cycle_samples"{s=$2}
           $1=="faults_outside"{o=$2} $1=="fault_cycles"{c=$2}
           END {if (s) {printf "%.0f\n", (m + f) / (s / 2) >> (v ".calls")
+                       printf "%.0f\n", (m > f ? m : f) / (s / 2) >> (v ".half")
                        printf "%.0f\n", (m + f + o * c) / (s / 2) >> (v ".withf")
                        printf "%d\n", o >> (v ".outf"); printf "%s\n", tp >> (v ".profiled")}}' "$dir/err"
       else
@@ -110,9 +115,9 @@ list() { [ -e "$1" ] && paste -sd, "$1"; }
 for w in larson xmalloc; do
   for a in "${names[@]}"; do
     v=$dir/v/$w.$a
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$a" "$(list $v.native)" "$(list $v.cpu)" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$a" "$(list $v.native)" "$(list $v.cpu)" \
       "$(list $v.faults)" "$(list $v.calls)" "$(list $v.withf)" "$(list $v.outf)" "$(list $v.profiled)" \
-      "$(list $v.shim)" >>"$tsv"
+      "$(list $v.shim)" "$(list $v.shimh)" "$(list $v.half)" >>"$tsv"
   done
 done
 
