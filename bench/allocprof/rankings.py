@@ -142,6 +142,24 @@ def judge(allocs, m, ref):
                    + tie_text)
 
 
+def shim_consistent(allocs, m, ref):
+    """(agrees, pairs judged, pairs left out) for measure m on the pairs
+    ref separates that the bare shim also orders ref's way: a pair the
+    calls timed with no profiler order the other way differs outside the
+    allocator's calls, where no per-call cost can see it (the criterion
+    proposed in docs/performance.md, round 9; reported beside the
+    verdict, not instead of it)."""
+    runs = dict(allocs)
+    pairs, _ = separated(allocs, ref)
+    pairs = [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]]
+    kept = [(x, y) for x, y in pairs if runs[x]["shim"] and runs[y]["shim"]
+            and better("shim", value(runs[x], "shim"),
+                       value(runs[y], "shim"))]
+    wrong = [(x, y) for x, y in kept
+             if not better(m, value(runs[x], m), value(runs[y], m))]
+    return not wrong, len(kept), len(pairs) - len(kept)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: rankings.py RESULTS.tsv")
@@ -237,6 +255,16 @@ def main():
         print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} does not rank "
               "the allocators as their native throughput does on every "
               "workload (above).")
+    parts = []
+    for w, allocs in rows.items():
+        ok, n, out = shim_consistent(allocs, REPORTED, "native")
+        parts.append(f"{w}: {'agrees' if ok else 'differs'} on {n} "
+                     f"pair{'s' if n != 1 else ''}"
+                     + (f", {out} left out" if out else ""))
+    print()
+    print("On the pairs native throughput separates and the bare shim "
+          "orders the same way (the differences inside the allocator's "
+          f"calls): {'; '.join(parts)}.")
 
 
 main()
