@@ -15,9 +15,9 @@
  * without heapprof's bookkeeping around them.  A pipeline whose
  * allocating and freeing sides are different threads (xmalloc) runs at
  * the pace of the dearer side, which the sum hides (docs/performance.md,
- * round 9).  The bootstrap before dlsym
- * returns is a static arena.  Only malloc and free are timed (the
- * workloads call nothing else in their loops).
+ * round 9).  The bootstrap before dlsym returns is a static arena.  Only
+ * malloc and free are timed (the workloads call nothing else in their
+ * loops).
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -4,11 +4,11 @@
 // allocator library (Inputs/sleepy-alloc.c) sleeps in each malloc of 777
 // bytes until the thread has been switched out at least once; the program
 // makes 10 of those and 100 of 16 bytes and frees all 110: 220 calls,
-// every one timed (cycle_sample_every=1).  On, the 10
-// sleeping calls (and any other call preempted on a busy machine) are
-// counted as descheduled and left out of cycle_samples and the cycle
-// totals: at most 210 samples, at least 10 descheduled.  Off, all 220
-// calls are samples, the sleeps' cycles included.
+// every one timed (cycle_sample_every=1).  On, the 10 sleeping calls (and
+// any other call preempted on a busy machine) are counted as descheduled
+// and left out of cycle_samples and the cycle totals: at most 210 samples,
+// at least 10 descheduled.  Off, all 220 calls are samples, the sleeps'
+// cycles included.
 // RUN: %clang_plain -shared -fPIC %S/Inputs/sleepy-alloc.c -o %t.alloc.so
 // RUN: %clang_plain -O0 -g %s -o %t
 // RUN: rm -rf %t.dir && env -u LD_PRELOAD HEAPPROF_OPTIONS=print_stats=1:cycle_sample_every=1 heapprof run -o %t.dir --allocator=%t.alloc.so -- %t > %t.on 2>&1
