@@ -76,6 +76,12 @@ def better(m, a, b):
     return a > b if MEASURES[m][1] else a < b
 
 
+def ahead(runs, m, x, y):
+    """x is better than y by m's representative values (both measured)."""
+    return bool(runs[x][m] and runs[y][m]) and \
+        better(m, value(runs[x], m), value(runs[y], m))
+
+
 def order(allocs, m):
     """The allocators with a value for m, best first."""
     have = [(a, r) for a, r in allocs if r[m]]
@@ -108,13 +114,19 @@ def separated(allocs, ref):
     return pairs, ties
 
 
+def measured_pairs(allocs, m, ref):
+    """(pairs, ties): the pairs ref separates, best first, that m has
+    values for both of; and the pairs ref does not separate."""
+    runs = dict(allocs)
+    pairs, ties = separated(allocs, ref)
+    return [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]], ties
+
+
 def judge(allocs, m, ref):
     """(agrees, sentence) for measure m against reference ref."""
     runs = dict(allocs)
-    pairs, ties = separated(allocs, ref)
-    pairs = [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]]
-    wrong = [(x, y) for x, y in pairs
-             if not better(m, value(runs[x], m), value(runs[y], m))]
+    pairs, ties = measured_pairs(allocs, m, ref)
+    wrong = [(x, y) for x, y in pairs if not ahead(runs, m, x, y)]
     lr = MEASURES[ref][0]
     tie_text = ""
     if ties:
@@ -133,7 +145,7 @@ def judge(allocs, m, ref):
         text = f"{y} ahead of {x} (by {lr}, {x} ahead"
         c = "shimh" if m == "half" else "shim"
         if m not in ("shim", "shimh") and runs[x][c] and runs[y][c] and \
-                not better(c, value(runs[x], c), value(runs[y], c)):
+                not ahead(runs, c, x, y):
             text += "; the bare shim also puts " + y + " ahead"
         return text + ")"
 
@@ -150,13 +162,9 @@ def shim_consistent(allocs, m, ref):
     proposed in docs/performance.md, round 9; reported beside the
     verdict, not instead of it)."""
     runs = dict(allocs)
-    pairs, _ = separated(allocs, ref)
-    pairs = [(x, y) for x, y in pairs if runs[x][m] and runs[y][m]]
-    kept = [(x, y) for x, y in pairs if runs[x]["shim"] and runs[y]["shim"]
-            and better("shim", value(runs[x], "shim"),
-                       value(runs[y], "shim"))]
-    wrong = [(x, y) for x, y in kept
-             if not better(m, value(runs[x], m), value(runs[y], m))]
+    pairs, _ = measured_pairs(allocs, m, ref)
+    kept = [(x, y) for x, y in pairs if ahead(runs, "shim", x, y)]
+    wrong = [(x, y) for x, y in kept if not ahead(runs, m, x, y)]
     return not wrong, len(kept), len(pairs) - len(kept)
 
 
