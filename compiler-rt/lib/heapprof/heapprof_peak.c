@@ -231,19 +231,14 @@ static void walk_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
   hp_util_blocks_t *w = arg;
   for (uptr b = beg; b < beg + carved; b += size) {
     uptr user_beg = hp_block_user_beg(b, size);
-    if (live(hp_chunk_header(user_beg))) {
-      w->block_bytes += size;
-      w->header_bytes += user_beg - b;
-    }
+    if (live(hp_chunk_header(user_beg)))
+      hp_util_blocks_add(w, b, size, user_beg);
   }
 }
 
 static void walk_large(hp_large_t *l, void *arg) {
-  hp_util_blocks_t *w = arg;
-  if (live(hp_chunk_header(l->user_beg))) {
-    w->block_bytes += l->map_size;
-    w->header_bytes += l->user_beg - l->map_beg;
-  }
+  if (live(hp_chunk_header(l->user_beg)))
+    hp_util_blocks_add(arg, l->map_beg, l->map_size, l->user_beg);
 }
 
 /* Another allocator's objects: their requested bytes, no header. */

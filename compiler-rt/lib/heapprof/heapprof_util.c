@@ -192,10 +192,8 @@ static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
       if (cue > cub) {
         o->live_bytes += cue - cub;
         o->live_chunks++;
-        if (blocks) {
-          blocks->block_bytes += size;
-          blocks->header_bytes += cub - next;
-        }
+        if (blocks)
+          hp_util_blocks_add(blocks, next, size, cub);
         if (mask)
           chunk_on_page(o, pg, mask, cub, cue);
       }
@@ -209,10 +207,8 @@ static void scan_large(hp_large_t *l, void *arg) {
     return;
   uptr ue = l->user_beg + (l->requested_size ? l->requested_size : 1);
   scan_t *s = arg;
-  if (s->blocks) {
-    s->blocks->block_bytes += l->map_size;
-    s->blocks->header_bytes += l->user_beg - l->map_beg;
-  }
+  if (s->blocks)
+    hp_util_blocks_add(s->blocks, l->map_beg, l->map_size, l->user_beg);
   scan_range(s, l->user_beg, ue, l->user_beg, ue);
 }
 

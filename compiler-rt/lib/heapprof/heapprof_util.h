@@ -55,6 +55,16 @@ typedef struct hp_util_blocks {
   u64 header_bytes; /* from such a block's start to its chunk's first byte */
 } hp_util_blocks_t;
 
+/* Adds one live chunk: its block [block_beg, block_beg + len) and the
+ * bytes before user_beg, the chunk's first byte.  The one definition for
+ * the scan and the peak's own walk (heap_utilization=0). */
+static HP_ALWAYS_INLINE void hp_util_blocks_add(hp_util_blocks_t *b,
+                                                uptr block_beg, uptr len,
+                                                uptr user_beg) {
+  b->block_bytes += len;
+  b->header_bytes += user_beg - block_beg;
+}
+
 /* Scans the whole heap's counters into *out (before a dump clears the live
  * chunks' counters), and, when blocks is not NULL, adds the live chunks'
  * blocks to *blocks.  Cost: one read of every shadow counter of the heap
