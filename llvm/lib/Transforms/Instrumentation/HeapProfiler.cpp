@@ -243,6 +243,14 @@ static cl::opt<bool> ClSkipConstantAddresses(
              "is a constant address (an integer constant cast to a pointer): "
              "the heap's addresses are chosen at run time"));
 
+static cl::opt<bool> ClSkipCallerObjects(
+    "heapprof-skip-caller-objects", cl::init(true), cl::Hidden,
+    cl::desc("Do not count accesses through a pointer argument of a function "
+             "local to the module whose every caller (a direct call, or "
+             "pthread_create starting it) passes a stack object, a global or "
+             "such an argument of its own: a thread's argument in its "
+             "creator's frame is not heap"));
+
 static cl::opt<unsigned> ClInlineRangeMax(
     "heapprof-inline-range-max", cl::init(64), cl::Hidden,
     cl::desc("Count the ranges of a memcpy or memset of a constant length "
@@ -280,6 +288,8 @@ STATISTIC(NumStridedCounted,
 STATISTIC(NumSkippedConstant,
           "Number of accesses not counted: constant addresses only");
 STATISTIC(NumSkippedStack, "Number of accesses not counted: stack only");
+STATISTIC(NumNotHeapArguments,
+          "Number of pointer arguments whose callers pass no heap object");
 STATISTIC(NumSkippedGlobal, "Number of accesses not counted: globals only");
 STATISTIC(NumSkippedScalable,
           "Number of scalable-vector masked accesses not counted");
@@ -405,6 +415,10 @@ private:
   bool shouldInstrumentFunction(const Function &F) const;
   std::optional<InterestingAccess> getInterestingAccess(Instruction *I) const;
   TargetKind classifyAddress(const Value *Addr) const;
+  bool isNotHeapArgument(const Argument *A) const;
+  bool notHeapArgument(const Argument *A,
+                       SmallPtrSetImpl<const Argument *> &Assumed,
+                       unsigned Depth) const;
   bool isCountedAddress(const Value *Addr);
   bool isInterestingMemIntrinsic(MemIntrinsic *MI) const;
   void collectUpdates(const InterestingAccess &A,
@@ -443,6 +457,8 @@ private:
   SmallVector<AllocaInst *, 4> Accumulators;
   /// Whether F has a cycle that is no natural loop (asked once).
   std::optional<bool> Irreducible;
+  /// isNotHeapArgument's settled answers.
+  mutable DenseMap<const Argument *, bool> ArgVerdicts;
 };
 
 HeapProfiler::HeapProfiler(Module &M)
@@ -585,7 +601,11 @@ TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
   getUnderlyingObjects(Addr, Objects);
   bool SawStack = false, SawGlobal = false, SawConstant = false;
   for (const Value *Obj : Objects) {
-    switch (classifyObject(Obj)) {
+    TargetKind K = classifyObject(Obj);
+    if (K == TargetKind::Counted && isa<Argument>(Obj) &&
+        isNotHeapArgument(cast<Argument>(Obj)))
+      K = TargetKind::Stack; // a caller's frame, or a global
+    switch (K) {
     case TargetKind::Counted:
       return TargetKind::Counted;
     case TargetKind::Stack:
@@ -614,6 +634,80 @@ TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
   if (SawConstant)
     return TargetKind::Constant;
   return TargetKind::Never;
+}
+
+/// The start routine of a pthread_create call: U is its third argument,
+/// which the new thread calls with the fourth.
+static bool isThreadStart(const CallBase &CB, const Use &U) {
+  const Function *Callee = CB.getCalledFunction();
+  return Callee && Callee->getName() == "pthread_create" &&
+         CB.arg_size() == 4 && CB.isArgOperand(&U) &&
+         CB.getArgOperandNo(&U) == 2;
+}
+
+/// Whether every value A can hold points into a stack frame, a global or no
+/// object, so that accesses based on it need no counter: A's function is
+/// local to the module (all its callers are in sight), every use of the
+/// function is a direct call or pthread_create starting it, and what each
+/// passes for A is based only on objects that are not heap or on arguments
+/// of this kind.  Arguments met again while they are being decided are
+/// assumed to be of the kind (a recursive function passing its argument on,
+/// as larson's round_thread starts the next round with its own): a value
+/// reaches such a cycle only from a source outside it, and those are all
+/// checked.  Only the answer for the argument asked about first is kept
+/// when it is "yes" (the others may rest on an assumption); "no" is always
+/// kept.
+bool HeapProfiler::isNotHeapArgument(const Argument *A) const {
+  if (!ClSkipCallerObjects || ClInstrumentStack || ClInstrumentGlobals ||
+      !ClSkipConstantAddresses)
+    return false;
+  SmallPtrSet<const Argument *, 8> Assumed;
+  return notHeapArgument(A, Assumed, 0);
+}
+
+bool HeapProfiler::notHeapArgument(const Argument *A,
+                                   SmallPtrSetImpl<const Argument *> &Assumed,
+                                   unsigned Depth) const {
+  if (auto It = ArgVerdicts.find(A); It != ArgVerdicts.end())
+    return It->second;
+  const Function *F = A->getParent();
+  if (!A->getType()->isPointerTy() || !F->hasLocalLinkage() || Depth > 8)
+    return false;
+  if (!Assumed.insert(A).second)
+    return true;
+  bool Ok = true;
+  for (const Use &U : F->uses()) {
+    const auto *CB = dyn_cast<CallBase>(U.getUser());
+    const Value *Passed = nullptr;
+    if (CB && CB->isCallee(&U) &&
+        CB->getFunctionType() == F->getFunctionType())
+      Passed = CB->getArgOperand(A->getArgNo());
+    else if (CB && isThreadStart(*CB, U) && A->getArgNo() == 0)
+      Passed = CB->getArgOperand(3);
+    if (!Passed) {
+      Ok = false;
+      break;
+    }
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Passed, Objects);
+    for (const Value *Obj : Objects) {
+      TargetKind K = classifyObject(Obj);
+      if (K == TargetKind::Counted &&
+          !(isa<Argument>(Obj) &&
+            notHeapArgument(cast<Argument>(Obj), Assumed, Depth + 1))) {
+        Ok = false;
+        break;
+      }
+    }
+    if (!Ok)
+      break;
+  }
+  Assumed.erase(A);
+  if (!Ok || Assumed.empty()) {
+    ArgVerdicts[A] = Ok;
+    NumNotHeapArguments += Ok;
+  }
+  return Ok;
 }
 
 bool HeapProfiler::isCountedAddress(const Value *Addr) {
