@@ -1,6 +1,7 @@
 ; A pointer argument whose every caller passes a stack object or a global
-; (directly, through pthread_create, or through another such argument) is
-; not heap, and accesses based on it are not counted; one caller that may
+; (directly, through pthread_create, through a call whose !callback metadata
+; says it calls the function back, as OpenMP's __kmpc_fork_call does, or
+; through another such argument) is not heap, and accesses based on it are not counted; one caller that may
 ; pass heap memory, a use other than a call, or a function other modules
 ; can call, and they are.
 ; REQUIRES: pass-plugin
@@ -63,6 +64,25 @@ define internal i64 @escapes(ptr %p) {
 ; CHECK-LABEL: define internal i64 @escapes(
 ; CHECK:         ptrtoint ptr %p to i64
 
+; An OpenMP-style parallel region: fork_call calls it back with two thread
+; ids of its own (unknown: counted) and then its variadic arguments (main's
+; array: not counted).
+declare !callback !0 void @fork_call(ptr, i32, ptr, ...)
+!0 = !{!1}
+!1 = !{i64 2, i64 -1, i64 -1, i1 true}
+
+define internal void @outlined(ptr %gtid, ptr %btid, ptr %shared) {
+  %t = load i32, ptr %gtid, align 4
+  %v = load i64, ptr %shared, align 8
+  ret void
+}
+; CHECK-LABEL: define internal void @outlined(
+; CHECK:         ptrtoint ptr %gtid to i64
+; CHECK-NOT:     ptrtoint ptr %shared
+; CHECK:         ret void
+; OFF-LABEL: define internal void @outlined(
+; OFF:         ptrtoint ptr %shared to i64
+
 ; Not local to the module: counted.
 define i64 @exported(ptr %p) {
   %v = load i64, ptr %p, align 8
@@ -86,5 +106,6 @@ define i32 @main() {
   store ptr @escapes, ptr @table, align 8
   %w = call i64 @escapes(ptr %a)
   %u = call i64 @exported(ptr %a)
+  call void (ptr, i32, ptr, ...) @fork_call(ptr null, i32 1, ptr @outlined, ptr %a)
   ret i32 0
 }

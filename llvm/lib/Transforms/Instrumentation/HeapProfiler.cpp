@@ -55,6 +55,7 @@
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/AbstractCallSite.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
@@ -246,10 +247,10 @@ static cl::opt<bool> ClSkipConstantAddresses(
 static cl::opt<bool> ClSkipCallerObjects(
     "heapprof-skip-caller-objects", cl::init(true), cl::Hidden,
     cl::desc("Do not count accesses through a pointer argument of a function "
-             "local to the module whose every caller (a direct call, or "
-             "pthread_create starting it) passes a stack object, a global or "
-             "such an argument of its own: a thread's argument in its "
-             "creator's frame is not heap"));
+             "local to the module whose every caller (a direct call, a "
+             "!callback call such as OpenMP's, or pthread_create starting "
+             "it) passes a stack object, a global or such an argument of its "
+             "own: a thread's argument in its creator's frame is not heap"));
 
 static cl::opt<unsigned> ClInlineRangeMax(
     "heapprof-inline-range-max", cl::init(64), cl::Hidden,
@@ -648,7 +649,9 @@ static bool isThreadStart(const CallBase &CB, const Use &U) {
 /// Whether every value A can hold points into a stack frame, a global or no
 /// object, so that accesses based on it need no counter: A's function is
 /// local to the module (all its callers are in sight), every use of the
-/// function is a direct call or pthread_create starting it, and what each
+/// function is a direct call, a call that its !callback metadata says calls
+/// it back (OpenMP's parallel regions), or pthread_create starting it (clang
+/// 19 gives pthread_create no !callback metadata), and what each
 /// passes for A is based only on objects that are not heap or on arguments
 /// of this kind.  Arguments met again while they are being decided are
 /// assumed to be of the kind (a recursive function passing its argument on,
@@ -679,11 +682,19 @@ bool HeapProfiler::notHeapArgument(const Argument *A,
   for (const Use &U : F->uses()) {
     const auto *CB = dyn_cast<CallBase>(U.getUser());
     const Value *Passed = nullptr;
-    if (CB && CB->isCallee(&U) &&
-        CB->getFunctionType() == F->getFunctionType())
-      Passed = CB->getArgOperand(A->getArgNo());
-    else if (CB && isThreadStart(*CB, U) && A->getArgNo() == 0)
+    AbstractCallSite ACS(&U);
+    if (ACS && ACS.isDirectCall()) {
+      if (CB->getFunctionType() == F->getFunctionType())
+        Passed = CB->getArgOperand(A->getArgNo());
+    } else if (ACS && ACS.isCallbackCall()) {
+      // A call whose !callback metadata says it calls F back (OpenMP's
+      // __kmpc_fork_call and its outlined region): nullptr when the
+      // argument is not one of the call's (the thread ids).
+      if (A->getArgNo() < ACS.getNumArgOperands())
+        Passed = ACS.getCallArgOperand(A->getArgNo());
+    } else if (CB && isThreadStart(*CB, U) && A->getArgNo() == 0) {
       Passed = CB->getArgOperand(3);
+    }
     if (!Passed) {
       Ok = false;
       break;
