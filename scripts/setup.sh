@@ -2,7 +2,7 @@
 # Installs what heapprof needs from Debian bookworm's own packages, once:
 # a package already installed is not touched.  Run as root (or with sudo).
 set -euo pipefail
-PKGS="clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 cmake ninja-build python3 make protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go chromium libunwind-dev lua5.4 sqlite3 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0"
+PKGS="clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 cmake ninja-build python3 make protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go chromium libunwind-dev lua5.4 sqlite3 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libomp-19-dev"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

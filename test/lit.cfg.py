@@ -145,6 +145,11 @@ def _go_pprof_works():
 if _go_pprof_works():
     config.available_features.add("go-pprof")
 
+# LLVM's OpenMP runtime (Debian libomp-19-dev), for the pass's parallel
+# regions (-fopenmp).
+if os.path.exists("/usr/lib/llvm-19/lib/libomp.so"):
+    config.available_features.add("openmp")
+
 # Allocator libraries heapprof run --allocator=PATH profiles (Debian
 # libjemalloc2, libtcmalloc-minimal4, libmimalloc2.0): a feature and a
 # %lib<name> substitution for each one installed.
