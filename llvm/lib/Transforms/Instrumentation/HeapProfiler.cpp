@@ -419,7 +419,7 @@ private:
   bool isNotHeapArgument(const Argument *A) const;
   bool notHeapArgument(const Argument *A,
                        SmallPtrSetImpl<const Argument *> &Assumed,
-                       unsigned Depth) const;
+                       unsigned &Budget) const;
   bool isCountedAddress(const Value *Addr);
   bool isInterestingMemIntrinsic(MemIntrinsic *MI) const;
   void collectUpdates(const InterestingAccess &A,
@@ -659,25 +659,29 @@ static bool isThreadStart(const CallBase &CB, const Use &U) {
 /// reaches such a cycle only from a source outside it, and those are all
 /// checked.  Only the answer for the argument asked about first is kept
 /// when it is "yes" (the others may rest on an assumption); "no" is always
-/// kept.
+/// kept.  A question that needs more than 64 arguments decided is answered
+/// "no": the answer may be late, never wrong, and the pass stays linear in
+/// the module however its calls branch.
 bool HeapProfiler::isNotHeapArgument(const Argument *A) const {
   if (!ClSkipCallerObjects || ClInstrumentStack || ClInstrumentGlobals ||
       !ClSkipConstantAddresses)
     return false;
   SmallPtrSet<const Argument *, 8> Assumed;
-  return notHeapArgument(A, Assumed, 0);
+  unsigned Budget = 64;
+  return notHeapArgument(A, Assumed, Budget);
 }
 
 bool HeapProfiler::notHeapArgument(const Argument *A,
                                    SmallPtrSetImpl<const Argument *> &Assumed,
-                                   unsigned Depth) const {
+                                   unsigned &Budget) const {
   if (auto It = ArgVerdicts.find(A); It != ArgVerdicts.end())
     return It->second;
   const Function *F = A->getParent();
-  if (!A->getType()->isPointerTy() || !F->hasLocalLinkage() || Depth > 8)
+  if (!A->getType()->isPointerTy() || !F->hasLocalLinkage() || !Budget)
     return false;
   if (!Assumed.insert(A).second)
     return true;
+  --Budget;
   bool Ok = true;
   for (const Use &U : F->uses()) {
     const auto *CB = dyn_cast<CallBase>(U.getUser());
@@ -705,7 +709,7 @@ bool HeapProfiler::notHeapArgument(const Argument *A,
       TargetKind K = classifyObject(Obj);
       if (K == TargetKind::Counted &&
           !(isa<Argument>(Obj) &&
-            notHeapArgument(cast<Argument>(Obj), Assumed, Depth + 1))) {
+            notHeapArgument(cast<Argument>(Obj), Assumed, Budget))) {
         Ok = false;
         break;
       }
