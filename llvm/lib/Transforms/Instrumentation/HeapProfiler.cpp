@@ -660,8 +660,8 @@ static bool isThreadStart(const CallBase &CB, const Use &U) {
 /// checked.  Only the answer for the argument asked about first is kept
 /// when it is "yes" (the others may rest on an assumption); "no" is always
 /// kept.  A question that needs more than 64 arguments decided is answered
-/// "no": the answer may be late, never wrong, and the pass stays linear in
-/// the module however its calls branch.
+/// "no" -- at worst a needless count, never a missed one -- so the pass
+/// stays linear in the module however its calls branch.
 bool HeapProfiler::isNotHeapArgument(const Argument *A) const {
   if (!ClSkipCallerObjects || ClInstrumentStack || ClInstrumentGlobals ||
       !ClSkipConstantAddresses)
