@@ -1,9 +1,10 @@
 ; A pointer argument whose every caller passes a stack object or a global
-; (directly, through pthread_create, through a call whose !callback metadata
-; says it calls the function back, as OpenMP's __kmpc_fork_call does, or
-; through another such argument) is not heap, and accesses based on it are not counted; one caller that may
-; pass heap memory, a use other than a call, or a function other modules
-; can call, and they are.
+; (directly, through pthread_create or thrd_create, through a call whose
+; !callback metadata says it calls the function back, as OpenMP's
+; __kmpc_fork_call does, or through another such argument) is not heap,
+; and accesses based on it are not counted; one caller that may pass heap
+; memory, a use other than a call, or a function other modules can call,
+; and they are.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
 ; RUN: %opt_heapprof -passes='function(heapprof)' -heapprof-skip-caller-objects=0 -S %s | FileCheck %s --check-prefix=OFF
@@ -32,6 +33,19 @@ define internal ptr @worker(ptr %arg) {
 ; OFF-LABEL: define internal ptr @worker(
 ; OFF:         ptrtoint ptr %f to i64
 ; OFF:         %v = load i64, ptr %f
+
+; Started by C11's thrd_create with a global: not heap.
+declare i32 @thrd_create(ptr, ptr, ptr)
+
+define internal i32 @c11_worker(ptr %arg) {
+  %v = load i64, ptr %arg, align 8
+  ret i32 0
+}
+; CHECK-LABEL: define internal i32 @c11_worker(
+; CHECK-NOT:     inttoptr
+; CHECK:         ret i32 0
+; OFF-LABEL: define internal i32 @c11_worker(
+; OFF:         ptrtoint ptr %arg to i64
 
 ; Called with a global and with an argument of the kind: not heap.
 define internal i64 @reads(ptr %p) {
@@ -98,6 +112,7 @@ define i32 @main() {
   %e = getelementptr inbounds [4 x i64], ptr %a, i64 0, i64 2
   %t = alloca i64, align 8
   %r = call i32 @pthread_create(ptr %t, ptr null, ptr @worker, ptr %e)
+  %r2 = call i32 @thrd_create(ptr %t, ptr @c11_worker, ptr @g)
   %x = call i64 @reads(ptr @g)
   call void @passes_on(ptr %a)
   %h = call ptr @malloc(i64 8)

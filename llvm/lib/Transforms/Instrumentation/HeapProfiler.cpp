@@ -248,8 +248,8 @@ static cl::opt<bool> ClSkipCallerObjects(
     "heapprof-skip-caller-objects", cl::init(true), cl::Hidden,
     cl::desc("Do not count accesses through a pointer argument of a function "
              "local to the module whose every caller (a direct call, a "
-             "!callback call such as OpenMP's, or pthread_create starting "
-             "it) passes a stack object, a global or such an argument of its "
+             "!callback call such as OpenMP's, or pthread_create or "
+             "thrd_create starting it) passes a stack object, a global or such an argument of its "
              "own: a thread's argument in its creator's frame is not heap"));
 
 static cl::opt<unsigned> ClInlineRangeMax(
@@ -637,21 +637,29 @@ TargetKind HeapProfiler::classifyAddress(const Value *Addr) const {
   return TargetKind::Never;
 }
 
-/// The start routine of a pthread_create call: U is its third argument,
-/// which the new thread calls with the fourth.
-static bool isThreadStart(const CallBase &CB, const Use &U) {
+/// The argument a new thread passes to U's function when U is the start
+/// routine of a pthread_create call (its third argument; the thread calls
+/// it with the fourth) or of C11's thrd_create (second; with the third);
+/// nullptr otherwise.
+static const Value *threadStartArgument(const CallBase &CB, const Use &U) {
   const Function *Callee = CB.getCalledFunction();
-  return Callee && Callee->getName() == "pthread_create" &&
-         CB.arg_size() == 4 && CB.isArgOperand(&U) &&
-         CB.getArgOperandNo(&U) == 2;
+  if (!Callee || !CB.isArgOperand(&U))
+    return nullptr;
+  unsigned No = CB.getArgOperandNo(&U);
+  StringRef Name = Callee->getName();
+  if (Name == "pthread_create" && CB.arg_size() == 4 && No == 2)
+    return CB.getArgOperand(3);
+  if (Name == "thrd_create" && CB.arg_size() == 3 && No == 1)
+    return CB.getArgOperand(2);
+  return nullptr;
 }
 
 /// Whether every value A can hold points into a stack frame, a global or no
 /// object, so that accesses based on it need no counter: A's function is
 /// local to the module (all its callers are in sight), every use of the
 /// function is a direct call, a call that its !callback metadata says calls
-/// it back (OpenMP's parallel regions), or pthread_create starting it (clang
-/// 19 gives pthread_create no !callback metadata), and what each
+/// it back (OpenMP's parallel regions), or pthread_create or thrd_create
+/// starting it (clang 19 gives them no !callback metadata), and what each
 /// passes for A is based only on objects that are not heap or on arguments
 /// of this kind.  Arguments met again while they are being decided are
 /// assumed to be of the kind (a recursive function passing its argument on,
@@ -696,8 +704,8 @@ bool HeapProfiler::notHeapArgument(const Argument *A,
       // argument is not one of the call's (the thread ids).
       if (A->getArgNo() < ACS.getNumArgOperands())
         Passed = ACS.getCallArgOperand(A->getArgNo());
-    } else if (CB && isThreadStart(*CB, U) && A->getArgNo() == 0) {
-      Passed = CB->getArgOperand(3);
+    } else if (CB && A->getArgNo() == 0) {
+      Passed = threadStartArgument(*CB, U);
     }
     if (!Passed) {
       Ok = false;
