@@ -249,8 +249,9 @@ static cl::opt<bool> ClSkipCallerObjects(
     cl::desc("Do not count accesses through a pointer argument of a function "
              "local to the module whose every caller (a direct call, a "
              "!callback call such as OpenMP's, or pthread_create or "
-             "thrd_create starting it) passes a stack object, a global or such an argument of its "
-             "own: a thread's argument in its creator's frame is not heap"));
+             "thrd_create starting it) passes a stack object, a global or "
+             "such an argument of its own: a thread's argument in its "
+             "creator's frame is not heap"));
 
 static cl::opt<unsigned> ClInlineRangeMax(
     "heapprof-inline-range-max", cl::init(64), cl::Hidden,
