@@ -28,10 +28,10 @@
 # of the pair: the pace of a pipeline whose allocating and freeing sides
 # are different threads, like xmalloc's.  The runs are interleaved (run r
 # of every allocator, then run r + 1) and every run's value is kept;
-# bench/allocprof/rankings.py prints the markdown block: the table and, per workload, whether the rankings
-# agree on every pair of allocators the reference tells apart (one better
-# than the other in every run, run r of each compared with run r of the
-# other: they were measured seconds apart).
+# bench/allocprof/rankings.py prints the markdown block: the table and, per
+# workload, whether the rankings agree on every pair of allocators the
+# reference tells apart (one better than the other in every run, run r of
+# each compared with run r of the other: they were measured seconds apart).
 # Knobs: BENCH_RUNS (default 5), BENCH_QUICK=1 (small sizes, 1 run),
 # BUILD (heapprof's build tree, default build).
 set -uo pipefail
