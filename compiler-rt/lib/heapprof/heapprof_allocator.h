@@ -22,6 +22,8 @@
 #define HP_MAX_PRIMARY_BLOCK (128u * 1024)
 #define HP_REGION_SIZE (1ull << 35)
 #define HP_CACHE_MAX 64
+/* Owners of spans (heapprof_allocator_primary.c): lane 0 is shared. */
+#define HP_LANES 64
 
 typedef struct hp_cache {
   u32 count;
@@ -92,14 +94,22 @@ static HP_ALWAYS_INLINE void hp_primary_free(hp_cache_t *caches, u32 c,
   }
   hp_primary_free_slow(caches, c, block, st);
 }
-/* Returns every cached block to its region (thread exit). */
+/* Returns every cached block to its region and gives the thread's lane
+ * back (thread exit). */
 void hp_primary_drain(hp_cache_t *caches, struct hp_stats *st);
 /* True once release_freed_pages handed pages of region class_id back to the
  * kernel: a free block's header there may read as all zeros. */
 bool hp_primary_block_released(u32 class_id);
 void hp_primary_init_caches(hp_cache_t *caches);
-/* If p lies in a block ever handed out by the primary, returns that block
- * and its class; else 0. */
+/* A thread with caches of its own takes a lane (hp_primary_drain, at its
+ * exit, gives it back); without one its blocks are lane 0's. */
+void hp_primary_thread_start(hp_cache_t *caches);
+/* In a fork child: the lanes of the threads that did not cross the fork
+ * give their spans up (self: the forking thread's caches, or NULL). */
+void hp_primary_fork_child(const hp_cache_t *self);
+/* If p lies in a block of a region below its highest block carved,
+ * returns that block and its class; else 0.  (A block there that was never
+ * carved, in another thread's span, reads as zeros.) */
 uptr hp_primary_block_of(uptr p, u32 *class_id);
 bool hp_primary_owns(uptr p);
 /* Calls fn(block, class_size, arg) for every block ever handed out. */
@@ -108,14 +118,19 @@ void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
 /* Bytes of the blocks in one thread's caches (read racily: statistics);
  * *freed gets those that were freed there (not fresh from a region). */
 u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed);
-/* Calls fn for every region: its class id, start, bytes carved, blocks on
- * its free list and block size (read without its lock: statistics). */
+/* Calls fn for every run of carved blocks of every region, in address
+ * order: its class id, start, bytes, the region's free blocks (with its
+ * first run, then 0) and block size (read without the lock: statistics,
+ * dumps). */
 void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
                                            u64 nfree, u32 size, void *arg),
                                 void *arg);
 void hp_primary_lock_all(void);
 void hp_primary_unlock_all(void);
 u64 hp_primary_mapped_bytes(void);
+/* Bytes of the free blocks in spans a live thread owns (lanes 1 and up):
+ * out of the other threads' reach.  Takes each region's lock in turn. */
+u64 hp_primary_owned_free_bytes(void);
 
 /* ----------------------------------------------------------- secondary */
 

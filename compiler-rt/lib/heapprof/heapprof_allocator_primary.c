@@ -8,46 +8,84 @@
  *
  *   space_beg                                                        space_end
  *   | 0 (unused) | 1: 64 B | ... | 47 | 48 (unused) | 49: cold 64 B | ... | 95 |
- *   each region HP_REGION_SIZE bytes; blocks carved upward from its start
+ *   each region HP_REGION_SIZE bytes, in spans of 64 KiB (more for blocks
+ *   over 16 KiB) taken in address order
  *
  * so the region of any pointer is (p - space_beg) >> 35 and its block is a
  * multiplication away (by the class size's reciprocal, exact for every
  * offset in a region): free() validates a pointer without touching the
- * memory it points to.  A region id is a class id; cold ids are HP_COLD_CLASS(c).  Free blocks are kept as indices on a per-region stack that
- * lives in separate metadata, never inside the freed memory.  Each thread
- * caches up to HP_CACHE_MAX blocks per class, so malloc/free take no lock
- * until a cache runs empty or full; then half a cache moves at once.  Cold
- * regions have no thread cache: a cold object is by definition long-lived
- * and rarely allocated, so it takes the region's spinlock instead of
- * doubling every thread's cache array.
+ * memory it points to.  A region id is a class id; cold ids are
+ * HP_COLD_CLASS(c).  Each thread caches up to HP_CACHE_MAX blocks per
+ * class, so malloc/free take no lock until a cache runs empty or full; then
+ * half a cache moves at once.  Cold regions have no thread cache: a cold
+ * object is by definition long-lived and rarely allocated, so it takes the
+ * region's spinlock instead of doubling every thread's cache array.
+ *
+ * Spans (thread_spans=1, the default): a thread's cache is refilled from
+ * spans its lane owns, so threads running at the same time never get
+ * blocks side by side: a line of counters (512 bytes of heap) or a cache
+ * line never holds blocks of two of them.  Without spans, blocks went
+ * back through one free list per class and came out to whichever thread
+ * refilled next; on larson the two threads' blocks ended up interleaved,
+ * and every allocation's clear and free's scan of counters moved lines
+ * between the cores (docs/performance.md, round 11).  A span's free blocks
+ * are a list whose links live in separate metadata, never in the freed
+ * memory, and a block freed by any thread goes back to its own span; how
+ * spans change owners is told at refill() and push_free().
  *
  * release_freed_pages=1 (phkmalloc's H): each region then also keeps a
- * bitmap of the blocks on its free list (cached blocks count as in use: a
- * thread may hand them out without the lock).  When blocks worth more than
+ * bitmap of the blocks on its spans' lists (cached blocks count as in use:
+ * a thread may hand them out without the lock), and a log of the blocks
+ * put back since the last pass.  When blocks worth more than
  * release_threshold_kb came back to a region since its last pass, the pass
- * looks at the pages touched by those blocks -- the entries above
- * release_mark on the free list -- and hands every page whose blocks are
- * all free back to the kernel with madvise(MADV_DONTNEED), with the shadow
- * pages that only count those pages.  The cost is linear in the bytes
- * freed; no free makes a system call, only the drain that crosses the
- * threshold.  A released page reads as zeros, headers included: a free of
- * such a block finds state 0 (see hp_primary_block_released).
+ * looks at the pages touched by the logged blocks and hands every page
+ * whose blocks are all free back to the kernel with
+ * madvise(MADV_DONTNEED), with the shadow pages that only count those
+ * pages.  The cost is linear in the bytes freed; no free makes a system
+ * call, only the drain that crosses the threshold.  A released page reads
+ * as zeros, headers included: a free of such a block finds state 0 (see
+ * hp_primary_block_released).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
 #include <sys/mman.h>
 
+#define SPAN_SHIFT 16 /* 64 KiB spans; 4 blocks at least */
+
+/* A span: SPAN bytes of a region (more for the largest classes), the unit
+ * a thread owns.  Its blocks are those whose first byte lies in it; the
+ * free ones are on its list (links in the region's next[], never in the
+ * freed memory), the rest of it not carved yet starts at block carve. */
+typedef struct span {
+  u32 head;       /* first free block's index + 1; 0: none */
+  u32 nfree;
+  u32 owner;      /* the owning lane's tag (see lanes below); 0: nobody */
+  u32 next, prev; /* on a list: span index + 1 */
+  u32 first;      /* its first block */
+  u32 carve, end; /* blocks [carve, end) not carved yet */
+  u8 list;        /* LIST_NONE, LIST_LANE, LIST_EMPTY or LIST_ORPHANS */
+} span_t;
+enum { LIST_NONE, LIST_LANE, LIST_EMPTY, LIST_ORPHANS };
+
 typedef struct region {
-  hp_spinlock_t lock; /* protects free_idx, nfree, high, free_map, release_mark */
+  hp_spinlock_t lock; /* protects everything below but size, beg, recip */
   u32 size;           /* block size, header included */
+  u32 span_shift;     /* a span is 1 << span_shift bytes */
   uptr beg;
-  uptr high;          /* bytes carved so far (atomic reads for validation) */
-  u32 *free_idx;      /* stack of free block indices */
-  u64 nfree;
+  uptr high;          /* end of the highest block carved (atomic reads for
+                         validation) */
+  u64 carved;         /* bytes of the blocks carved (statistics) */
+  u64 nfree;          /* blocks on the spans' lists */
+  span_t *spans;
+  u32 *next;          /* next[i]: the block after i on its span's list, + 1 */
+  u64 nspans;         /* spans taken so far, in address order */
+  u32 lanes[HP_LANES]; /* each lane's spans with blocks to give: index + 1 */
+  u32 empty;          /* spans with no block in use: nobody's */
+  u32 orphans;        /* spans with blocks in use whose lane is gone */
   /* release_freed_pages only: */
-  u64 *free_map;      /* bit per block: on the free list */
-  u64 release_mark;   /* free_idx[release_mark..nfree) are new since the
-                         last pass */
+  u64 *free_map;      /* bit per block: on a free list */
+  u32 *recent;        /* blocks put on the lists since the last pass */
+  u64 nrecent;
   bool released_any;  /* a pass released pages: headers may read as 0 */
   u64 recip;          /* ceil(2^64 / size): off / size = (off * recip) >> 64
                          for every off < HP_REGION_SIZE, since the error
@@ -86,16 +124,66 @@ void hp_primary_init(void) {
     r->size = class_sizes[c];
     r->beg = space_beg + (uptr)c * HP_REGION_SIZE;
     r->recip = (u64)((((unsigned __int128)1 << 64) + r->size - 1) / r->size);
-    r->free_idx = hp_sys_mmap_noreserve(
-        (HP_REGION_SIZE / r->size + 1) * sizeof(u32), "primary free lists");
+    r->span_shift = SPAN_SHIFT;
+    while ((1ull << r->span_shift) < 4ull * r->size)
+      r->span_shift++;
+    /* One reservation for the links, the spans and (release_freed_pages)
+     * the release log: init's system calls are counted. */
+    uptr idx_bytes = HP_ROUND_UP((HP_REGION_SIZE / r->size + 1) * sizeof(u32),
+                                 HP_PAGE_SIZE);
+    uptr span_bytes = HP_ROUND_UP(
+        (HP_REGION_SIZE >> r->span_shift) * sizeof(span_t), HP_PAGE_SIZE);
+    bool log = hp_flags.release_freed_pages;
+    r->next = hp_sys_mmap_noreserve(idx_bytes + span_bytes +
+                                        (log ? idx_bytes : 0),
+                                    "primary free lists");
+    r->spans = (span_t *)((uptr)r->next + idx_bytes);
+    if (log)
+      r->recent = (u32 *)((uptr)r->spans + span_bytes);
     /* Flags are parsed before the first allocation, so the map sees every
      * block's history. */
-    if (hp_flags.release_freed_pages)
+    if (log)
       r->free_map = hp_sys_mmap_noreserve(
           (HP_REGION_SIZE / r->size / 64 + 1) * sizeof(u64),
           "primary free-block maps");
   }
 }
+
+/* ------------------------------------------------------------ lanes
+ *
+ * A lane is an owner of spans: each thread with its own caches takes a
+ * free lane 1..HP_LANES-1 for its life; lane 0 is shared (the fallback
+ * thread, threads beyond the others, cold regions) and never goes away.
+ * A lane's tag names one life of it, gen * HP_LANES + lane + 1, so the
+ * spans a dead thread owned are told from those of the lane's next
+ * thread: a tag is live while lane_gen[lane] is still its gen. */
+static u64 lanes_used = 1; /* bit per lane taken; lane 0 always */
+static u32 lane_gen[HP_LANES];
+
+static HP_ALWAYS_INLINE u32 tag_lane(u32 tag) { return (tag - 1) % HP_LANES; }
+static HP_ALWAYS_INLINE bool tag_live(u32 tag) {
+  u32 l = tag_lane(tag);
+  return tag && (l == 0 || __atomic_load_n(&lane_gen[l], __ATOMIC_ACQUIRE) ==
+                               (tag - 1) / HP_LANES);
+}
+
+static u32 take_lane(void) {
+  if (!hp_flags.thread_spans)
+    return 1; /* every thread in lane 0 */
+  u64 used = __atomic_load_n(&lanes_used, __ATOMIC_RELAXED);
+  while (~used) {
+    u32 l = (u32)__builtin_ctzll(~used);
+    if (__atomic_compare_exchange_n(&lanes_used, &used, used | 1ull << l,
+                                    false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED))
+      return __atomic_load_n(&lane_gen[l], __ATOMIC_ACQUIRE) * HP_LANES + l +
+             1;
+  }
+  return 1; /* lane 0, generation 0 */
+}
+
+/* The caches of class 0 (no such class) keep the thread's lane tag. */
+#define LANE_TAG(caches) ((caches)[0].max)
 
 void hp_primary_init_caches(hp_cache_t *caches) {
   for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
@@ -103,6 +191,12 @@ void hp_primary_init_caches(hp_cache_t *caches) {
     caches[c].max = HP_MAX(2u, HP_MIN((u32)HP_CACHE_MAX, max));
     caches[c].count = 0;
   }
+  caches[0].count = 0;
+  LANE_TAG(caches) = 1;
+}
+
+void hp_primary_thread_start(hp_cache_t *caches) {
+  LANE_TAG(caches) = take_lane();
 }
 
 /* ---------------------------------------------------- page release */
@@ -172,14 +266,14 @@ static void sort_ascending(u32 *a, u64 n) {
 }
 
 /* The release pass; lock held (nothing may pop a block we are zeroing).
- * A page is released when all its blocks are free and one of them is new
- * since the last pass (a page that was wholly free then went at that pass
- * or, if none of its blocks was new, at an earlier one).  The new entries
- * are sorted by address, so each page is looked at once, counted once,
- * and neighbouring pages go in one madvise. */
+ * A page is released when all its blocks are free and one of them came
+ * back since the last pass (a page that was wholly free then went at that
+ * pass or, if none of its blocks came back, at an earlier one).  Those
+ * blocks are sorted by address, so each page is looked at once, counted
+ * once, and neighbouring pages go in one madvise. */
 static u64 release_pass(region_t *r) {
-  u32 *a = r->free_idx + r->release_mark;
-  u64 n = r->nfree - r->release_mark, pages = 0;
+  u32 *a = r->recent;
+  u64 n = r->nrecent, pages = 0;
   sort_ascending(a, n);
   uptr run_b = 0, run_e = 0, next_pg = 0;
   for (u64 j = 0; j < n; j++) {
@@ -188,7 +282,8 @@ static u64 release_pass(region_t *r) {
     uptr pe = HP_ROUND_UP(b + r->size, HP_PAGE_SIZE);
     for (; pg < pe; pg += HP_PAGE_SIZE) {
       bool inside = pg >= b && pg + HP_PAGE_SIZE <= b + r->size;
-      if (!inside && !page_free(r, pg))
+      if (!(r->free_map[a[j] / 64] >> (a[j] % 64) & 1) ||
+          (!inside && !page_free(r, pg)))
         continue;
       if (run_e != pg) {
         pages += release_range(run_b, run_e);
@@ -199,31 +294,181 @@ static u64 release_pass(region_t *r) {
     next_pg = pe;
   }
   pages += release_range(run_b, run_e);
-  r->release_mark = r->nfree;
+  r->nrecent = 0;
   if (pages)
     __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
   return pages;
 }
 
-/* Called after blocks were pushed onto r's free list, lock held. */
+/* Called after blocks were put on r's lists, lock held. */
 static void maybe_release(region_t *r, hp_stats_t *st) {
   if (HP_LIKELY(!r->free_map))
     return;
   s64 kb = hp_flags.release_threshold_kb;
   u64 threshold = kb > 0 ? (u64)kb << 10 : 0;
-  if ((r->nfree - r->release_mark) * r->size <
-      HP_MAX(threshold, (u64)HP_PAGE_SIZE))
+  if (r->nrecent * r->size < HP_MAX(threshold, (u64)HP_PAGE_SIZE) &&
+      r->nrecent < HP_REGION_SIZE / r->size)
     return;
   st->release_passes++;
   st->pages_released += release_pass(r);
 }
 
-/* Pushes a block onto r's free list; lock held. */
-static void push_free(region_t *r, uptr block) {
-  u32 idx = (u32)((block - r->beg) / r->size);
-  r->free_idx[r->nfree++] = idx;
-  if (HP_UNLIKELY(r->free_map))
+/* ------------------------------------------------------------ spans */
+
+static HP_ALWAYS_INLINE span_t *span_at(region_t *r, u32 k) {
+  return &r->spans[k];
+}
+static HP_ALWAYS_INLINE u32 span_of(region_t *r, u32 idx) {
+  return (u32)(((u64)idx * r->size) >> r->span_shift);
+}
+static HP_ALWAYS_INLINE u32 *list_head(region_t *r, u8 list, u32 lane) {
+  return list == LIST_LANE    ? &r->lanes[lane]
+         : list == LIST_EMPTY ? &r->empty
+                              : &r->orphans;
+}
+
+static void list_push(region_t *r, u32 k, u8 list, u32 lane) {
+  span_t *s = span_at(r, k);
+  u32 *head = list_head(r, list, lane);
+  s->list = list;
+  s->prev = 0;
+  s->next = *head;
+  if (*head)
+    span_at(r, *head - 1)->prev = k + 1;
+  *head = k + 1;
+}
+
+static void list_remove(region_t *r, u32 k) {
+  span_t *s = span_at(r, k);
+  if (s->list == LIST_NONE)
+    return;
+  if (s->prev)
+    span_at(r, s->prev - 1)->next = s->next;
+  else
+    *list_head(r, s->list, tag_lane(s->owner)) = s->next;
+  if (s->next)
+    span_at(r, s->next - 1)->prev = s->prev;
+  s->list = LIST_NONE;
+}
+
+/* Makes tag the owner of span k, on its lane's list if it has blocks to
+ * give. */
+static void adopt(region_t *r, u32 k, u32 tag) {
+  span_t *s = span_at(r, k);
+  list_remove(r, k);
+  s->owner = tag;
+  if (s->nfree || s->carve < s->end)
+    list_push(r, k, LIST_LANE, tag_lane(tag));
+}
+
+/* Whether no block of span s is in use (live, or in a cache). */
+static HP_ALWAYS_INLINE bool span_empty(const span_t *s) {
+  return s->nfree == s->carve - s->first;
+}
+
+/* Puts a block on its span's list; lock held.  A span with no block in use
+ * any more goes to the empty spans, whoever owned it: its memory is
+ * nobody's, and a thread that gave up allocating (a main thread waiting
+ * for its workers) must not keep it from the others.  A span whose owner
+ * is gone goes to the lane of the thread giving the block back: that
+ * thread uses the span's other objects now (a thread that took over the
+ * work of one that ended). */
+static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
+  u32 idx = (u32)(((unsigned __int128)(block - r->beg) * r->recip) >> 64);
+  u32 k = span_of(r, idx);
+  span_t *s = span_at(r, k);
+  r->next[idx] = s->head;
+  s->head = idx + 1;
+  s->nfree++;
+  r->nfree++;
+  if (HP_UNLIKELY(r->free_map)) {
     map_set(r, idx, true);
+    r->recent[r->nrecent++] = idx;
+  }
+  if (span_empty(s)) {
+    list_remove(r, k);
+    s->owner = 0;
+    list_push(r, k, LIST_EMPTY, 0);
+  } else if (s->owner == tag) { /* the common case: the drainer's own */
+    if (s->list == LIST_NONE)
+      list_push(r, k, LIST_LANE, tag_lane(tag));
+  } else if (!tag_live(s->owner)) {
+    adopt(r, k, tag);
+  } else if (s->list == LIST_NONE) {
+    list_push(r, k, LIST_LANE, tag_lane(s->owner));
+  }
+}
+
+/* Moves up to n of span k's free blocks into the cache, and with carve
+ * fresh ones after them; the span leaves its list once it has none left
+ * of either. */
+static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
+                     bool carve) {
+  span_t *s = span_at(r, k);
+  u32 got = 0;
+  while (got < n && s->head) {
+    u32 idx = s->head - 1;
+    s->head = r->next[idx];
+    s->nfree--;
+    r->nfree--;
+    if (HP_UNLIKELY(r->free_map))
+      map_set(r, idx, false);
+    cache->blocks[cache->count++] = r->beg + (uptr)idx * r->size;
+    got++;
+  }
+  while (carve && got < n && s->carve < s->end) {
+    uptr off = (uptr)s->carve++ * r->size;
+    cache->blocks[cache->count++] = (r->beg + off) | FRESH_BIT;
+    if (off + r->size > r->high)
+      __atomic_store_n(&r->high, off + r->size, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->carved, r->carved + r->size, __ATOMIC_RELAXED);
+    got++;
+  }
+  if (!s->head && s->carve >= s->end)
+    list_remove(r, k);
+  return got;
+}
+
+/* Takes up to n blocks from the spans on a lane's list, free ones only
+ * unless carve. */
+static u32 take_from_lane(region_t *r, u32 lane, hp_cache_t *cache, u32 n,
+                          bool carve) {
+  u32 got = 0;
+  for (u32 k1 = r->lanes[lane]; k1 && got < n;) {
+    u32 after = span_at(r, k1 - 1)->next; /* k1 may leave the list */
+    got += take_from(r, k1 - 1, cache, n - got, carve);
+    k1 = after;
+  }
+  return got;
+}
+
+/* A span never used, owned by tag; false when the region is full. */
+static bool new_span(region_t *r, u32 tag) {
+  if (r->nspans >= (HP_REGION_SIZE >> r->span_shift))
+    return false;
+  u32 k = (u32)r->nspans++;
+  span_t *s = span_at(r, k);
+  u64 beg = (u64)k << r->span_shift, end = beg + (1ull << r->span_shift);
+  u64 cap = HP_REGION_SIZE / r->size;
+  s->first = s->carve = (u32)((beg + r->size - 1) / r->size);
+  s->end = (u32)HP_MIN((end + r->size - 1) / r->size, cap);
+  s->head = s->nfree = 0;
+  s->owner = tag;
+  s->list = LIST_NONE;
+  if (s->carve < s->end)
+    list_push(r, k, LIST_LANE, tag_lane(tag));
+  return true;
+}
+
+/* A dead lane's spans with blocks to give go to the empty spans or the
+ * orphans; lock held. */
+static void orphan_lane(region_t *r, u32 lane) {
+  while (r->lanes[lane]) {
+    u32 k = r->lanes[lane] - 1;
+    list_remove(r, k);
+    span_at(r, k)->owner = 0;
+    list_push(r, k, span_empty(span_at(r, k)) ? LIST_EMPTY : LIST_ORPHANS, 0);
+  }
 }
 
 bool hp_primary_block_released(u32 c) {
@@ -233,30 +478,56 @@ bool hp_primary_block_released(u32 c) {
 
 /* ------------------------------------------------------------ caches */
 
-/* Moves up to n blocks of the region into the cache. */
-static void refill(region_t *r, hp_cache_t *cache, u32 n) {
+/* Adopts the spans of list (the empty ones, or the orphans) until n
+ * blocks were taken; returns how many. */
+static u32 take_adopting(region_t *r, u32 *list, u32 tag, hp_cache_t *cache,
+                         u32 n, bool carve) {
+  u32 got = 0;
+  while (got < n && *list) {
+    u32 k = *list - 1;
+    adopt(r, k, tag);
+    got += take_from(r, k, cache, n - got, carve);
+  }
+  return got;
+}
+
+/* Moves up to n blocks of the region into the cache, for the lane of tag,
+ * reusing memory before touching new: free blocks of its own spans; of
+ * empty spans (adopted); fresh ones of its own spans; free blocks of
+ * spans whose lane is gone (adopted: a thread freeing into one adopts it
+ * first, as it is the one using its objects now); fresh ones of a span
+ * never used; else, the region being full, another lane's spans (taken
+ * over).  So the blocks of threads running at the same time lie in
+ * different spans, and their counters on different lines of shadow, as
+ * long as there is room. */
+#define FEW_FRESH 4
+static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
+  u32 lane = tag_lane(tag), want = n;
   hp_spin_lock(&r->lock);
-  while (n && r->nfree) {
-    u32 idx = r->free_idx[--r->nfree];
-    if (HP_UNLIKELY(r->free_map))
-      map_set(r, idx, false);
-    cache->blocks[cache->count++] = r->beg + (uptr)idx * r->size;
-    n--;
-  }
-  if (r->release_mark > r->nfree)
-    r->release_mark = r->nfree;
-  while (n && r->high + r->size <= HP_REGION_SIZE) {
-    cache->blocks[cache->count++] = (r->beg + r->high) | FRESH_BIT;
-    __atomic_store_n(&r->high, r->high + r->size, __ATOMIC_RELEASE);
-    n--;
-  }
+  n -= take_from_lane(r, lane, cache, n, false);
+  if (n)
+    n -= take_adopting(r, &r->empty, tag, cache, n, false);
+  if (n)
+    n -= take_adopting(r, &r->orphans, tag, cache, n, false);
+  /* Free blocks left only in other threads' spans: new memory, but as
+   * little as will do (a thread starting while the one it takes over from
+   * still holds its spans and cache would carve a refill of every class). */
+  if (n && r->nfree)
+    n = n < want ? 0 : HP_MIN(n, FEW_FRESH);
+  if (n)
+    n -= take_from_lane(r, lane, cache, n, true);
+  while (n && new_span(r, tag))
+    n -= take_from(r, r->lanes[lane] - 1, cache, n, true);
+  for (u32 l = 0; n && l < HP_LANES; l++)
+    n -= take_adopting(r, &r->lanes[l], tag, cache, n, true);
   hp_spin_unlock(&r->lock);
 }
 
-static void drain(region_t *r, hp_cache_t *cache, u32 n, hp_stats_t *st) {
+static void drain(region_t *r, hp_cache_t *cache, u32 n, u32 tag,
+                  hp_stats_t *st) {
   hp_spin_lock(&r->lock);
   while (n && cache->count) {
-    push_free(r, cache->blocks[--cache->count] & ~(uptr)FRESH_BIT);
+    push_free(r, cache->blocks[--cache->count] & ~(uptr)FRESH_BIT, tag);
     n--;
   }
   st->cache_drains++;
@@ -268,7 +539,7 @@ uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
                            hp_stats_t *st) {
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(!cache->count)) {
-    refill(&regions[c], cache, HP_MAX(1u, cache->max / 2));
+    refill(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches));
     st->cache_refills++;
     if (!cache->count)
       return 0;
@@ -278,11 +549,12 @@ uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
   return b & ~(uptr)FRESH_BIT;
 }
 
+/* Cold regions have no caches: every cold block belongs to lane 0. */
 uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
   region_t *r = &regions[HP_COLD_CLASS(c)];
   hp_cache_t one;
   one.count = 0;
-  refill(r, &one, 1);
+  refill(r, &one, 1, 1);
   if (!one.count)
     return 0;
   *fresh = one.blocks[0] & FRESH_BIT;
@@ -294,21 +566,59 @@ void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
   if (HP_UNLIKELY(c >= HP_NUM_CLASSES)) {
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
-    push_free(r, block);
+    push_free(r, block, 1);
     maybe_release(r, st);
     hp_spin_unlock(&r->lock);
     return;
   }
   hp_cache_t *cache = &caches[c];
   if (HP_UNLIKELY(cache->count >= cache->max))
-    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), st);
+    drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches),
+          st);
   cache->blocks[cache->count++] = block;
+}
+
+/* Ends the life of tag: its spans go to the orphans.  The generation
+ * moves first, so a drain racing with this (it holds a region's lock,
+ * this pass takes each in turn) either sees the tag dead or puts its
+ * span on the lane's list before this pass empties it. */
+static void release_lane(u32 tag) {
+  u32 lane = tag_lane(tag);
+  if (!lane)
+    return;
+  __atomic_add_fetch(&lane_gen[lane], 1, __ATOMIC_ACQ_REL);
+  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
+    region_t *r = &regions[c];
+    if (!__atomic_load_n(&r->lanes[lane], __ATOMIC_RELAXED))
+      continue; /* racy: a span put there meanwhile is adopted later */
+    hp_spin_lock(&r->lock);
+    orphan_lane(r, lane);
+    hp_spin_unlock(&r->lock);
+  }
+  __atomic_and_fetch(&lanes_used, ~(1ull << lane), __ATOMIC_RELEASE);
 }
 
 void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
   for (u32 c = 1; c < HP_NUM_CLASSES; c++)
     if (caches[c].count)
-      drain(&regions[c], &caches[c], caches[c].count, st);
+      drain(&regions[c], &caches[c], caches[c].count, LANE_TAG(caches), st);
+  release_lane(LANE_TAG(caches));
+  LANE_TAG(caches) = 1;
+}
+
+/* In a fork child only the forking thread lives on: every other lane's
+ * spans go to the orphans.  Single-threaded, locks held by the caller
+ * (hp_primary_lock_all) or free. */
+void hp_primary_fork_child(const hp_cache_t *self) {
+  u32 keep = self ? tag_lane(LANE_TAG(self)) : 0;
+  for (u32 l = 1; l < HP_LANES; l++) {
+    if (l == keep || !(lanes_used >> l & 1))
+      continue;
+    lane_gen[l]++;
+    for (u32 c = 1; c < HP_NUM_CLASSES; c++)
+      orphan_lane(&regions[c], l);
+    lanes_used &= ~(1ull << l);
+  }
 }
 
 bool hp_primary_owns(uptr p) { return p >= space_beg && p < space_end; }
@@ -328,14 +638,50 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   return r->beg + idx * r->size;
 }
 
+/* Calls fn(class, beg, bytes, arg) for each run of carved blocks of
+ * region c, in address order: a span's carved blocks are one run, and the
+ * runs of neighbouring spans carved to their ends join.  Read without the
+ * lock (a span taken meanwhile may be missed). */
+static void for_each_run(u32 c, void (*fn)(u32, uptr, uptr, void *),
+                         void *arg) {
+  region_t *r = &regions[c];
+  u64 ns = __atomic_load_n(&r->nspans, __ATOMIC_ACQUIRE);
+  uptr run_b = 0, run_e = 0;
+  for (u64 k = 0; k < ns; k++) {
+    u64 first = ((k << r->span_shift) + r->size - 1) / r->size;
+    u64 carve = __atomic_load_n(&span_at(r, (u32)k)->carve, __ATOMIC_RELAXED);
+    if (carve <= first)
+      continue;
+    uptr b = r->beg + first * r->size, e = r->beg + carve * r->size;
+    if (b != run_e) {
+      if (run_e > run_b)
+        fn(c, run_b, run_e - run_b, arg);
+      run_b = b;
+    }
+    run_e = e;
+  }
+  if (run_e > run_b)
+    fn(c, run_b, run_e - run_b, arg);
+}
+
+typedef struct block_walk {
+  void (*fn)(uptr block, u32 size, void *arg);
+  void *arg;
+} block_walk_t;
+
+static void walk_run(u32 c, uptr beg, uptr bytes, void *arg) {
+  block_walk_t *w = arg;
+  u32 size = regions[c].size;
+  for (uptr b = beg; b < beg + bytes; b += size)
+    w->fn(b, size, w->arg);
+}
+
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
                                void *arg) {
-  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
-    region_t *r = &regions[c];
-    uptr high = __atomic_load_n(&r->high, __ATOMIC_ACQUIRE);
-    for (uptr off = 0; off < high; off += r->size)
-      fn(r->beg + off, r->size, arg);
-  }
+  block_walk_t w = {fn, arg};
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++)
+    if (c != HP_NUM_CLASSES)
+      for_each_run(c, walk_run, &w);
 }
 
 u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed) {
@@ -350,14 +696,28 @@ u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed) {
   return all;
 }
 
+typedef struct region_walk {
+  void (*fn)(u32 class_id, uptr beg, uptr carved, u64 nfree, u32 size,
+             void *arg);
+  void *arg;
+  u64 nfree; /* passed with the class's first run, then 0 */
+} region_walk_t;
+
+static void region_run(u32 c, uptr beg, uptr bytes, void *arg) {
+  region_walk_t *w = arg;
+  w->fn(c, beg, bytes, w->nfree, regions[c].size, w->arg);
+  w->nfree = 0;
+}
+
 void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
                                            u64 nfree, u32 size, void *arg),
                                 void *arg) {
   for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
-    region_t *r = &regions[c];
-    if (c != HP_NUM_CLASSES)
-      fn(c, r->beg, __atomic_load_n(&r->high, __ATOMIC_ACQUIRE),
-         __atomic_load_n(&r->nfree, __ATOMIC_RELAXED), r->size, arg);
+    if (c == HP_NUM_CLASSES)
+      continue;
+    region_walk_t w = {fn, arg,
+                       __atomic_load_n(&regions[c].nfree, __ATOMIC_RELAXED)};
+    for_each_run(c, region_run, &w);
   }
 }
 
@@ -371,9 +731,25 @@ void hp_primary_unlock_all(void) {
     hp_spin_unlock(&regions[c].lock);
 }
 
+u64 hp_primary_owned_free_bytes(void) {
+  u64 n = 0;
+  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
+    region_t *r = &regions[c];
+    if (!__atomic_load_n(&r->nspans, __ATOMIC_RELAXED))
+      continue;
+    hp_spin_lock(&r->lock);
+    for (u32 l = 1; l < HP_LANES; l++)
+      for (u32 k1 = r->lanes[l]; k1; k1 = span_at(r, k1 - 1)->next)
+        if (tag_live(span_at(r, k1 - 1)->owner))
+          n += (u64)span_at(r, k1 - 1)->nfree * r->size;
+    hp_spin_unlock(&r->lock);
+  }
+  return n;
+}
+
 u64 hp_primary_mapped_bytes(void) {
   u64 n = 0;
   for (u32 c = 1; c < HP_NUM_REGIONS; c++)
-    n += __atomic_load_n(&regions[c].high, __ATOMIC_RELAXED);
+    n += __atomic_load_n(&regions[c].carved, __ATOMIC_RELAXED);
   return n;
 }

@@ -39,8 +39,8 @@ typedef struct peak_ctx {
   X(primary_carved, "primary blocks carved from the size-class regions")     \
   X(large_mapped, "large chunks' mappings")                                  \
   X(thread_cached, "free blocks parked in per-thread caches")                \
-  X(free_listed, "free blocks on the shared per-class free lists")           \
-  X(blowup, "of thread_cached, blocks freed there, with more than one thread")    \
+  X(free_listed, "free blocks on the size classes' spans")                   \
+  X(blowup, "blocks freed into caches or into spans a thread owns, with more than one thread") \
   X(shadow_mapped, "shadow counters of heap_mapped (8 per 64 bytes)")        \
   X(shadow_resident, "of those, resident (mincore)")                         \
   X(depot_bytes, "stack depot")                                              \
@@ -196,18 +196,25 @@ static void sum_tables(snapshot_t *s) {
  * block is live, in a thread's cache or on a free list, and every large
  * mapping is live.  Another allocator's (allocator=system|PATH) objects
  * count their requested bytes. */
+typedef struct books {
+  u64 carved, free_listed;
+} books_t;
 static void books_region(u32 c, uptr beg, uptr carved, u64 nfree, u32 size,
                          void *arg) {
   (void)c;
   (void)beg;
-  *(u64 *)arg += carved - HP_MIN((u64)carved, nfree * size);
+  books_t *b = arg;
+  b->carved += carved;
+  b->free_listed += nfree * size;
 }
 
 static u64 live_block_bytes(u64 requested) {
   if (hp_foreign_state == HP_FOREIGN_ON)
     return requested;
-  u64 blocks = 0, freed, threads;
-  hp_primary_for_each_region(books_region, &blocks);
+  u64 freed, threads;
+  books_t books = {0, 0};
+  hp_primary_for_each_region(books_region, &books);
+  u64 blocks = books.carved - HP_MIN(books.carved, books.free_listed);
   u64 cached = hp_thread_cached_bytes(&freed, &threads);
   blocks -= HP_MIN(blocks, cached);
   hp_secondary_lock();
@@ -335,7 +342,7 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->heap_mapped = o->primary_carved + o->large_mapped;
   u64 freed;
   o->thread_cached = hp_thread_cached_bytes(&freed, &o->threads);
-  o->blowup = o->threads > 1 ? freed : 0;
+  o->blowup = o->threads > 1 ? freed + hp_primary_owned_free_bytes() : 0;
   o->shadow_mapped = o->heap_mapped >> HP_SHADOW_SCALE;
   o->depot_bytes = hp_stackdepot_bytes();
   /* The table is mapped whole and touched set by set. */

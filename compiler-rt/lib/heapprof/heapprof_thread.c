@@ -73,6 +73,7 @@ static hp_thread_t *create(uptr stack_top) {
     t = hp_mmap_or_die(sizeof(hp_thread_t), "thread state");
   hp_memset(t, 0, sizeof(*t));
   hp_primary_init_caches(t->caches);
+  hp_primary_thread_start(t->caches);
   t->tid = (u32)syscall(SYS_gettid);
   static u32 nseq;
   do
@@ -273,6 +274,7 @@ void hp_thread_fork_child(void) {
    * blocks in their caches) stay out of use; their statistics were the
    * parent's. */
   hp_thread_t *self = hp_tls_thread;
+  hp_primary_fork_child((uptr)self > (uptr)TLS_DEAD ? self->caches : NULL);
   hp_pmu_thread_exit(); /* the parent's counters */
   hp_faults_fork_child();
   threads = NULL;

@@ -2,9 +2,10 @@
  *
  * Part of heapprof.  See heapprof_util.h for the definitions.
  *
- * The heap-wide scan goes a page at a time through each size class's
- * region, whose blocks are carved one after another from its start: the
- * lines and pages are those of the carved range, each counted once, and a
+ * The heap-wide scan goes a page at a time through each run of carved
+ * blocks of each size class's region (a span's carved blocks, or spans
+ * carved to their ends one after another): the lines and pages are those
+ * of the carved runs, each counted once, and a
  * page's 64 counters are read once, into a mask of its touched lines.  The
  * blocks are met in address order as the pages advance: each block's
  * header once, and its live chunk's bytes on every touched page it
@@ -146,8 +147,8 @@ typedef struct region_scan {
   hp_util_blocks_t *blocks; /* or NULL */
 } region_scan_t;
 
-/* One size class's region: blocks of `size` carved from beg up to
- * beg + carved. */
+/* One run of a size class's region: blocks of `size` carved from beg up
+ * to beg + carved. */
 static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
                         u32 size, void *arg) {
   (void)class_id;

@@ -7,7 +7,12 @@
 // top (80000 bytes) finds T's 64 freed blocks cached: blowup 64 x 1280 =
 // 81920 bytes.  main's own cached blocks are fresh (never used), not
 // freed memory.  Run single-threaded (ONE=1: main does both), the same
-// blocks are main's to reuse: no blowup.
+// blocks are main's to reuse: no blowup.  With T allocating and freeing 96
+// (N96=1; main then allocates 120, so that its top, 120000 bytes, is still
+// the peak), T's cache drains 32 of them back to its spans on the 65th free
+// and keeps the last 64; main cannot take the 32 either (thread_spans: a
+// live thread's spans are its own, main's refills carve new blocks
+// instead), so the blowup is 96 x 1280 = 122880 bytes.
 // RUN: %clang_heapprof -O0 -g %s -o %t -lpthread
 // RUN: rm -rf %t.d %t.one && mkdir -p %t.d %t.one
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
@@ -18,20 +23,26 @@
 // RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 81920 and o['threads'] == 2, o" %t.json
 // RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 0 and o['threads'] == 1, o" %t.one.json
 // RUN: heapprof report %t.d | FileCheck %s
+// RUN: rm -rf %t.96 && mkdir -p %t.96
+// RUN: env N96=1 HEAPPROF_OPTIONS=profile_dir=%t.96 %run %t
+// RUN: heapprof report --format json %t.96 > %t.96.json
+// RUN: %python %S/Inputs/peak_check.py %t.96.json site_main=120,120000 site_t=0,0
+// RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 122880 and o['threads'] == 2, o" %t.96.json
 // CHECK: memory blowup                  81920 bytes (80.0 KiB)
 #include <pthread.h>
 #include <stdlib.h>
 
-enum { N = 64, M = 80 };
+enum { N = 96, M = 120 };
+static int n_t = 64, m_main = 80;
 __attribute__((noinline)) static char *site_t(void) { return malloc(1000); }
 __attribute__((noinline)) static char *site_main(void) { return malloc(1000); }
 static pthread_barrier_t freed, done;
 
 static void t_phase(void) {
   char *volatile p[N];
-  for (int i = 0; i < N; i++)
+  for (int i = 0; i < n_t; i++)
     p[i] = site_t();
-  for (int i = 0; i < N; i++)
+  for (int i = 0; i < n_t; i++)
     free(p[i]);
 }
 
@@ -45,6 +56,10 @@ static void *thread_t(void *arg) {
 int main(void) {
   pthread_t t;
   int one = getenv("ONE") != NULL;
+  if (getenv("N96")) {
+    n_t = 96;
+    m_main = 120;
+  }
   pthread_barrier_init(&freed, NULL, 2);
   pthread_barrier_init(&done, NULL, 2);
   if (one)
@@ -54,14 +69,14 @@ int main(void) {
   if (!one)
     pthread_barrier_wait(&freed);
   char *volatile q[M];
-  for (int i = 0; i < M; i++)
+  for (int i = 0; i < m_main; i++)
     q[i] = site_main();
   free(q[0]); // the top
   if (!one) {
     pthread_barrier_wait(&done);
     pthread_join(t, NULL);
   }
-  for (int i = 1; i < M; i++)
+  for (int i = 1; i < m_main; i++)
     free(q[i]);
   return 0;
 }
