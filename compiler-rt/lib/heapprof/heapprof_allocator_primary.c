@@ -366,7 +366,8 @@ static HP_ALWAYS_INLINE bool span_empty(const span_t *s) {
   return s->nfree == s->carve - s->first;
 }
 
-/* Puts a block on its span's list; lock held.  A span with no block in use
+/* Puts a block on its span's list (the caller counts it in r->nfree);
+ * lock held.  A span with no block in use
  * any more goes to the empty spans, whoever owned it: its memory is
  * nobody's, and a thread that gave up allocating (a main thread waiting
  * for its workers) must not keep it from the others.  A span whose owner
@@ -380,7 +381,6 @@ static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
   r->next[idx] = s->head;
   s->head = idx + 1;
   s->nfree++;
-  r->nfree++;
   if (HP_UNLIKELY(r->free_map)) {
     map_set(r, idx, true);
     r->recent[r->nrecent++] = idx;
@@ -405,25 +405,32 @@ static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
 static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
                      bool carve) {
   span_t *s = span_at(r, k);
-  u32 got = 0;
-  while (got < n && s->head) {
-    u32 idx = s->head - 1;
-    s->head = r->next[idx];
-    s->nfree--;
-    r->nfree--;
+  uptr *out = cache->blocks + cache->count;
+  u32 got = 0, head = s->head;
+  while (got < n && head) {
+    u32 idx = head - 1;
+    head = r->next[idx];
     if (HP_UNLIKELY(r->free_map))
       map_set(r, idx, false);
-    cache->blocks[cache->count++] = r->beg + (uptr)idx * r->size;
-    got++;
+    out[got++] = r->beg + (uptr)idx * r->size;
   }
-  while (carve && got < n && s->carve < s->end) {
-    uptr off = (uptr)s->carve++ * r->size;
-    cache->blocks[cache->count++] = (r->beg + off) | FRESH_BIT;
-    if (off + r->size > r->high)
-      __atomic_store_n(&r->high, off + r->size, __ATOMIC_RELEASE);
-    __atomic_store_n(&r->carved, r->carved + r->size, __ATOMIC_RELAXED);
-    got++;
+  s->head = head;
+  s->nfree -= got;
+  r->nfree -= got;
+  u32 fresh = carve ? HP_MIN(n - got, s->end - s->carve) : 0;
+  if (fresh) {
+    uptr b = r->beg + (uptr)s->carve * r->size;
+    for (u32 i = 0; i < fresh; i++, b += r->size)
+      out[got + i] = b | FRESH_BIT;
+    s->carve += fresh;
+    uptr end = (uptr)s->carve * r->size;
+    if (end > r->high)
+      __atomic_store_n(&r->high, end, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->carved, r->carved + (u64)fresh * r->size,
+                     __ATOMIC_RELAXED);
+    got += fresh;
   }
+  cache->count += got;
   if (!s->head && s->carve >= s->end)
     list_remove(r, k);
   return got;
@@ -526,10 +533,10 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
 static void drain(region_t *r, hp_cache_t *cache, u32 n, u32 tag,
                   hp_stats_t *st) {
   hp_spin_lock(&r->lock);
-  while (n && cache->count) {
+  n = HP_MIN(n, cache->count);
+  for (u32 i = 0; i < n; i++)
     push_free(r, cache->blocks[--cache->count] & ~(uptr)FRESH_BIT, tag);
-    n--;
-  }
+  r->nfree += n;
   st->cache_drains++;
   maybe_release(r, st);
   hp_spin_unlock(&r->lock);
@@ -567,6 +574,7 @@ void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
     region_t *r = &regions[c];
     hp_spin_lock(&r->lock);
     push_free(r, block, 1);
+    r->nfree++;
     maybe_release(r, st);
     hp_spin_unlock(&r->lock);
     return;
