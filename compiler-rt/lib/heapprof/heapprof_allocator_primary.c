@@ -159,6 +159,14 @@ void hp_primary_init(void) {
  * thread: a tag is live while lane_gen[lane] is still its gen. */
 static u64 lanes_used = 1; /* bit per lane taken; lane 0 always */
 static u32 lane_gen[HP_LANES];
+/* Generations wrap below 2^26 - 1, so that no tag is 0 (nobody).  A tag
+ * that comes round again makes a long-gone thread's spans look live: they
+ * are then adopted only once empty, never lost. */
+#define GEN_WRAP ((1u << 26) - 1)
+static void next_gen(u32 lane) {
+  u32 g = __atomic_load_n(&lane_gen[lane], __ATOMIC_RELAXED);
+  __atomic_store_n(&lane_gen[lane], (g + 1) % GEN_WRAP, __ATOMIC_RELEASE);
+}
 
 static HP_ALWAYS_INLINE u32 tag_lane(u32 tag) { return (tag - 1) % HP_LANES; }
 static HP_ALWAYS_INLINE bool tag_live(u32 tag) {
@@ -367,13 +375,12 @@ static HP_ALWAYS_INLINE bool span_empty(const span_t *s) {
 }
 
 /* Puts a block on its span's list (the caller counts it in r->nfree);
- * lock held.  A span with no block in use
- * any more goes to the empty spans, whoever owned it: its memory is
- * nobody's, and a thread that gave up allocating (a main thread waiting
- * for its workers) must not keep it from the others.  A span whose owner
- * is gone goes to the lane of the thread giving the block back: that
- * thread uses the span's other objects now (a thread that took over the
- * work of one that ended). */
+ * lock held.  A span with no block in use any more goes to the empty
+ * spans, whoever owned it: its memory is nobody's, and a thread that gave
+ * up allocating (a main thread waiting for its workers) must not keep it
+ * from the others.  A span whose owner is gone goes to the lane of the
+ * thread giving the block back: that thread uses the span's other objects
+ * now (a thread that took over the work of one that ended). */
 static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
   u32 idx = (u32)(((unsigned __int128)(block - r->beg) * r->recip) >> 64);
   u32 k = span_of(r, idx);
@@ -422,7 +429,8 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
     uptr b = r->beg + (uptr)s->carve * r->size;
     for (u32 i = 0; i < fresh; i++, b += r->size)
       out[got + i] = b | FRESH_BIT;
-    s->carve += fresh;
+    /* Atomic: dumps read carve and nspans without the lock. */
+    __atomic_store_n(&s->carve, s->carve + fresh, __ATOMIC_RELAXED);
     uptr end = (uptr)s->carve * r->size;
     if (end > r->high)
       __atomic_store_n(&r->high, end, __ATOMIC_RELEASE);
@@ -453,7 +461,7 @@ static u32 take_from_lane(region_t *r, u32 lane, hp_cache_t *cache, u32 n,
 static bool new_span(region_t *r, u32 tag) {
   if (r->nspans >= (HP_REGION_SIZE >> r->span_shift))
     return false;
-  u32 k = (u32)r->nspans++;
+  u32 k = (u32)r->nspans;
   span_t *s = span_at(r, k);
   u64 beg = (u64)k << r->span_shift, end = beg + (1ull << r->span_shift);
   u64 cap = HP_REGION_SIZE / r->size;
@@ -462,6 +470,7 @@ static bool new_span(region_t *r, u32 tag) {
   s->head = s->nfree = 0;
   s->owner = tag;
   s->list = LIST_NONE;
+  __atomic_store_n(&r->nspans, k + 1, __ATOMIC_RELEASE);
   if (s->carve < s->end)
     list_push(r, k, LIST_LANE, tag_lane(tag));
   return true;
@@ -586,19 +595,18 @@ void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
   cache->blocks[cache->count++] = block;
 }
 
-/* Ends the life of tag: its spans go to the orphans.  The generation
- * moves first, so a drain racing with this (it holds a region's lock,
- * this pass takes each in turn) either sees the tag dead or puts its
- * span on the lane's list before this pass empties it. */
+/* Ends the life of tag: its spans go to the orphans or the empty spans.
+ * The generation moves first, so a drain racing with this (it holds a
+ * region's lock, this pass takes each in turn) either sees the tag dead or
+ * puts its span on the lane's list before this pass empties it: a drain
+ * after this pass took that region's lock sees the new generation. */
 static void release_lane(u32 tag) {
   u32 lane = tag_lane(tag);
   if (!lane)
     return;
-  __atomic_add_fetch(&lane_gen[lane], 1, __ATOMIC_ACQ_REL);
+  next_gen(lane); /* only this lane's thread moves it */
   for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
     region_t *r = &regions[c];
-    if (!__atomic_load_n(&r->lanes[lane], __ATOMIC_RELAXED))
-      continue; /* racy: a span put there meanwhile is adopted later */
     hp_spin_lock(&r->lock);
     orphan_lane(r, lane);
     hp_spin_unlock(&r->lock);
@@ -622,7 +630,7 @@ void hp_primary_fork_child(const hp_cache_t *self) {
   for (u32 l = 1; l < HP_LANES; l++) {
     if (l == keep || !(lanes_used >> l & 1))
       continue;
-    lane_gen[l]++;
+    next_gen(l);
     for (u32 c = 1; c < HP_NUM_CLASSES; c++)
       orphan_lane(&regions[c], l);
     lanes_used &= ~(1ull << l);
