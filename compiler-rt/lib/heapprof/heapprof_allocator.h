@@ -112,7 +112,8 @@ void hp_primary_fork_child(const hp_cache_t *self);
  * carved, in another thread's span, reads as zeros.) */
 uptr hp_primary_block_of(uptr p, u32 *class_id);
 bool hp_primary_owns(uptr p);
-/* Calls fn(block, class_size, arg) for every block ever handed out. */
+/* Calls fn(block, class_size, arg) for every block carved (handed to a
+ * cache at least once). */
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
                                void *arg);
 /* Bytes of the blocks in one thread's caches (read racily: statistics);

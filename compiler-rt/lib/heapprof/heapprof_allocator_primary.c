@@ -209,6 +209,16 @@ void hp_primary_thread_start(hp_cache_t *caches) {
 
 /* ---------------------------------------------------- page release */
 
+/* The index of the block at offset off of region r (off < HP_REGION_SIZE):
+ * a multiplication by the reciprocal, no division. */
+static HP_ALWAYS_INLINE u64 block_index(const region_t *r, uptr off) {
+  return (u64)(((unsigned __int128)off * r->recip) >> 64);
+}
+
+static HP_ALWAYS_INLINE bool map_has(const region_t *r, u64 idx) {
+  return r->free_map[idx / 64] >> (idx % 64) & 1;
+}
+
 static void map_set(region_t *r, u64 idx, bool on) {
   u64 bit = 1ull << (idx % 64);
   if (on)
@@ -224,7 +234,7 @@ static bool page_free(const region_t *r, uptr pg) {
   if ((last + 1) * r->size > r->high)
     return false; /* the page reaches past the carved blocks */
   for (u64 i = first; i <= last; i++)
-    if (!(r->free_map[i / 64] >> (i % 64) & 1))
+    if (!map_has(r, i))
       return false;
   return true;
 }
@@ -288,10 +298,10 @@ static u64 release_pass(region_t *r) {
     uptr b = r->beg + (uptr)a[j] * r->size;
     uptr pg = HP_MAX(HP_ROUND_DOWN(b, HP_PAGE_SIZE), next_pg);
     uptr pe = HP_ROUND_UP(b + r->size, HP_PAGE_SIZE);
-    for (; pg < pe; pg += HP_PAGE_SIZE) {
+    /* Taken again since it came back: none of its pages can go. */
+    for (; map_has(r, a[j]) && pg < pe; pg += HP_PAGE_SIZE) {
       bool inside = pg >= b && pg + HP_PAGE_SIZE <= b + r->size;
-      if (!(r->free_map[a[j] / 64] >> (a[j] % 64) & 1) ||
-          (!inside && !page_free(r, pg)))
+      if (!inside && !page_free(r, pg))
         continue;
       if (run_e != pg) {
         pages += release_range(run_b, run_e);
@@ -382,7 +392,7 @@ static HP_ALWAYS_INLINE bool span_empty(const span_t *s) {
  * thread giving the block back: that thread uses the span's other objects
  * now (a thread that took over the work of one that ended). */
 static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
-  u32 idx = (u32)(((unsigned __int128)(block - r->beg) * r->recip) >> 64);
+  u32 idx = (u32)block_index(r, block - r->beg);
   u32 k = span_of(r, idx);
   span_t *s = span_at(r, k);
   r->next[idx] = s->head;
@@ -650,7 +660,7 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   if (off >= __atomic_load_n(&r->high, __ATOMIC_ACQUIRE))
     return 0;
   *class_id = c;
-  u64 idx = (u64)(((unsigned __int128)off * r->recip) >> 64);
+  u64 idx = block_index(r, off);
   return r->beg + idx * r->size;
 }
 
@@ -664,7 +674,8 @@ static void for_each_run(u32 c, void (*fn)(u32, uptr, uptr, void *),
   u64 ns = __atomic_load_n(&r->nspans, __ATOMIC_ACQUIRE);
   uptr run_b = 0, run_e = 0;
   for (u64 k = 0; k < ns; k++) {
-    u64 first = ((k << r->span_shift) + r->size - 1) / r->size;
+    /* first is set before nspans counts the span (release/acquire). */
+    u64 first = span_at(r, (u32)k)->first;
     u64 carve = __atomic_load_n(&span_at(r, (u32)k)->carve, __ATOMIC_RELAXED);
     if (carve <= first)
       continue;
