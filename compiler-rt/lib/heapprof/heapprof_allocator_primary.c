@@ -82,6 +82,8 @@ typedef struct region {
   u32 lanes[HP_LANES]; /* each lane's spans with blocks to give: index + 1 */
   u32 empty;          /* spans with no block in use: nobody's */
   u32 orphans;        /* spans with blocks in use whose lane is gone */
+  u32 refills;        /* refills of this region so far (wraps) */
+  u32 last_refill[HP_LANES]; /* refills when each lane last refilled */
   /* release_freed_pages only: */
   u64 *free_map;      /* bit per block: on a free list */
   u32 *recent;        /* blocks put on the lists since the last pass */
@@ -517,24 +519,50 @@ static u32 take_adopting(region_t *r, u32 *list, u32 tag, hp_cache_t *cache,
   return got;
 }
 
+/* A live lane that made none of the last IDLE_REFILLS refills of a region
+ * is idle there: a main thread waiting for its workers, or a thread that
+ * has stopped allocating the class.  Its spans keep free blocks (others
+ * free its objects into them) but never become empty while its cache
+ * still holds some of their blocks; a refill that would otherwise carve
+ * new memory takes them over (larson: 0.9 MB of 3.3 carved while every
+ * free block lay in the waiting main thread's spans; docs/performance.md,
+ * round 12).  A lane refilling as often as the others is idle with odds
+ * of about 2^-16, so threads allocating at the same time stay apart. */
+#define IDLE_REFILLS 16
+static u32 take_idle(region_t *r, u32 lane, u32 tag, hp_cache_t *cache,
+                     u32 n) {
+  u32 got = 0;
+  u64 lanes = (__atomic_load_n(&lanes_used, __ATOMIC_RELAXED) | 1) &
+              ~(1ull << lane);
+  for (; lanes && got < n; lanes &= lanes - 1) {
+    u32 l = (u32)__builtin_ctzll(lanes);
+    if (r->lanes[l] && r->refills - r->last_refill[l] > IDLE_REFILLS)
+      got += take_adopting(r, &r->lanes[l], tag, cache, n - got, false);
+  }
+  return got;
+}
+
 /* Moves up to n blocks of the region into the cache, for the lane of tag,
  * reusing memory before touching new: free blocks of its own spans; of
- * empty spans (adopted); fresh ones of its own spans; free blocks of
- * spans whose lane is gone (adopted: a thread freeing into one adopts it
- * first, as it is the one using its objects now); fresh ones of a span
- * never used; else, the region being full, another lane's spans (taken
- * over).  So the blocks of threads running at the same time lie in
- * different spans, and their counters on different lines of shadow, as
- * long as there is room. */
+ * empty spans (adopted); of spans whose lane is gone (adopted: a thread
+ * freeing into one adopts it first, as it is the one using its objects
+ * now); of spans of lanes idle in this region (taken over, take_idle);
+ * fresh ones of its own spans; fresh ones of a span never used; else, the
+ * region being full, another lane's spans (taken over).  So the blocks of
+ * threads running at the same time lie in different spans, and their
+ * counters on different lines of shadow, as long as there is room. */
 #define FEW_FRESH 4
 static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
   u32 lane = tag_lane(tag), want = n;
   hp_spin_lock(&r->lock);
+  r->last_refill[lane] = ++r->refills;
   n -= take_from_lane(r, lane, cache, n, false);
   if (n)
     n -= take_adopting(r, &r->empty, tag, cache, n, false);
   if (n)
     n -= take_adopting(r, &r->orphans, tag, cache, n, false);
+  if (n == want && r->nfree)
+    n -= take_idle(r, lane, tag, cache, n);
   /* Free blocks left only in other threads' spans: new memory, but as
    * little as will do (a thread starting while the one it takes over from
    * still holds its spans and cache would carve a refill of every class). */

@@ -10,9 +10,17 @@
 // blocks are main's to reuse: no blowup.  With T allocating and freeing 96
 // (N96=1; main then allocates 120, so that its top, 120000 bytes, is still
 // the peak), T's cache drains 32 of them back to its spans on the 65th free
-// and keeps the last 64; main cannot take the 32 either (thread_spans: a
-// live thread's spans are its own, main's refills carve new blocks
-// instead), so the blowup is 96 x 1280 = 122880 bytes.
+// and keeps the last 64.  T made the region's refills 1-3 (32 blocks each)
+// and then waits.  A live thread's spans are its own (thread_spans) until
+// it has made none of the region's last 16 refills: main's refills 4-19
+// find free blocks only in T's spans and carve 4 new blocks each (64);
+// refill 20 takes T's 32 free blocks over; refill 21 finds no free block
+// anywhere and carves 32.  At main's top only T's 64 cached blocks are
+// out of its reach: blowup 64 x 1280 = 81920 bytes, and the region carved
+// 96 + 64 + 32 = 192 blocks (without the takeover main would have carved 4
+// at each of 30 refills: 216).  The first run carved 64 + 3 x 32 = 160, and
+// both carve the same for the rest (the thread's start allocates in other
+// classes), so primary_carved differs by 32 x 1280 = 40960 bytes.
 // RUN: %clang_heapprof -O0 -g %s -o %t -lpthread
 // RUN: rm -rf %t.d %t.one && mkdir -p %t.d %t.one
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
@@ -27,7 +35,8 @@
 // RUN: env N96=1 HEAPPROF_OPTIONS=profile_dir=%t.96 %run %t
 // RUN: heapprof report --format json %t.96 > %t.96.json
 // RUN: %python %S/Inputs/peak_check.py %t.96.json site_main=120,120000 site_t=0,0
-// RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 122880 and o['threads'] == 2, o" %t.96.json
+// RUN: %python -c "import json,sys; o=json.load(open(sys.argv[1]))['peak']['overhead']; assert o['blowup'] == 81920 and o['threads'] == 2, o" %t.96.json
+// RUN: %python -c "import json,sys; c=[json.load(open(f))['peak']['overhead']['raw']['primary_carved'] for f in sys.argv[1:]]; assert c[1] - c[0] == 40960, c" %t.json %t.96.json
 // CHECK: memory blowup                  81920 bytes (80.0 KiB)
 #include <pthread.h>
 #include <stdlib.h>
