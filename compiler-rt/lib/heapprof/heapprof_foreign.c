@@ -30,6 +30,19 @@
  * profiler's), on the same sampled ticks as heapprof's allocator; with
  * alloc_faults, page faults are counted in and outside the calls and a call
  * during which the thread lost the CPU is not a sample (heapprof_faults.h).
+ *
+ * sample_bytes=N (sampling): only the allocations the countdown picks
+ * (heapprof_sample.h) get a stack and an entry, and their records are
+ * weighted; every call is still counted and timed by operation class.  A
+ * free looks in the table only when a small counting filter of the
+ * entries' addresses (filter_slot) says the address may be there, so an
+ * unsampled pair costs the countdown, the timing, the class counts and
+ * one load of a counter rather than the table's lines and locks: what
+ * heapprof's own work around the calls does to the allocator's caches
+ * and to the threads' pace is what perturbed the allocators' ranking
+ * (docs/performance.md, "Profiling other allocators").  An unsampled
+ * request over HP_FOREIGN_LARGE gets an entry marked cost-only, so that
+ * its free is still counted as large; dumps never see those.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -330,8 +343,11 @@ typedef struct fentry {
   u32 cycles; /* sampled allocating call, 0 if not sampled */
   u16 cpu;
   u8 kind;
-  u8 flags; /* HP_CHUNK_REPORTED */
+  u8 flags; /* HP_CHUNK_REPORTED, FENTRY_COST_ONLY */
 } fentry_t;
+/* An unsampled large object's entry (sampling): its size, for its free's
+ * operation class; not an object of the profile. */
+#define FENTRY_COST_ONLY 0x80
 _Static_assert(sizeof(fentry_t) == 32, "side-table entry is 32 bytes");
 
 #define NSTRIPES 64
@@ -344,6 +360,15 @@ typedef struct stripe {
 } __attribute__((aligned(64))) stripe_t;
 
 static stripe_t stripes[NSTRIPES];
+
+/* sampling: a count of the table's entries by a hash of their address.
+ * A free whose counter reads 0 has no entry: the object was allocated by
+ * this thread, or handed to it after its entry went in (the program's own
+ * synchronisation orders the increment before the free).  Written under
+ * the stripes' locks, read without.  Set once at init. */
+static bool sampling;
+#define FILTER_BITS 13
+static u32 *filter;
 
 static HP_ALWAYS_INLINE u64 hash_addr(uptr a) {
   return (u64)(a >> 4) * 0x9E3779B97F4A7C15ull;
@@ -362,6 +387,13 @@ static HP_ALWAYS_INLINE stripe_t *stripe_of(uptr addr) {
 }
 static HP_ALWAYS_INLINE u64 home_of(u64 h, u64 cap) {
   return (h >> 16) & (cap - 1);
+}
+static HP_ALWAYS_INLINE u32 *filter_slot(uptr a) {
+  return &filter[hash_addr(a) >> (64 - FILTER_BITS)];
+}
+/* False when addr has no entry for sure. */
+static HP_ALWAYS_INLINE bool may_have(uptr addr) {
+  return !sampling || __atomic_load_n(filter_slot(addr), __ATOMIC_RELAXED);
 }
 
 static void put_slot(fentry_t *slots, u64 cap, const fentry_t *e) {
@@ -399,7 +431,11 @@ static void table_insert(const fentry_t *e) {
     i = (i + 1) & (s->cap - 1);
   /* An address already there was freed behind the runtime's back (e.g.
    * __libc_free) and handed out again: the new object replaces it. */
-  s->n += !s->slots[i].addr;
+  if (!s->slots[i].addr) {
+    s->n++;
+    if (sampling)
+      __atomic_add_fetch(filter_slot(e->addr), 1, __ATOMIC_RELAXED);
+  }
   s->slots[i] = *e;
   hp_spin_unlock(&s->lock);
 }
@@ -434,6 +470,8 @@ static bool table_remove(uptr addr, fentry_t *out) {
   }
   s->slots[i].addr = 0;
   s->n--;
+  if (sampling)
+    __atomic_sub_fetch(filter_slot(addr), 1, __ATOMIC_RELAXED);
   hp_spin_unlock(&s->lock);
   return true;
 }
@@ -460,7 +498,7 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
     hp_spin_lock(&s->lock);
     for (u64 i = 0; i < s->cap; i++) {
       fentry_t *e = &s->slots[i];
-      if (!e->addr)
+      if (!e->addr || (e->flags & FENTRY_COST_ONLY))
         continue;
       hp_chunk_header_t h;
       hp_memset(&h, 0, sizeof(h));
@@ -491,7 +529,7 @@ void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {
     stripe_t *s = &stripes[si];
     hp_spin_lock(&s->lock);
     for (u64 i = 0; i < s->cap; i++)
-      if (s->slots[i].addr)
+      if (s->slots[i].addr && !(s->slots[i].flags & FENTRY_COST_ONLY))
         fn(s->slots[i].addr, s->slots[i].size, s->slots[i].stack_id,
            s->slots[i].thread, arg);
     hp_spin_unlock(&s->lock);
@@ -510,12 +548,13 @@ static void *lib;
 static void *next_fn(const char *name) { return dlsym(lib, name); }
 
 void hp_foreign_init(void) {
-  if (hp_flags.sample_bytes) {
-    hp_sample_init(); /* sampled mode: heapprof_sample.c */
+  const char *a = hp_flags.allocator;
+  bool own = !a[0] || !hp_strcmp(a, "heapprof");
+  if (hp_flags.sample_bytes && own) {
+    hp_sample_init(); /* sampled mode on glibc: heapprof_sample.c */
     return;
   }
-  const char *a = hp_flags.allocator;
-  if (!a[0] || !hp_strcmp(a, "heapprof")) {
+  if (own) {
     __atomic_store_n(&hp_foreign_state, HP_FOREIGN_OFF, __ATOMIC_RELEASE);
     return;
   }
@@ -563,6 +602,11 @@ void hp_foreign_init(void) {
       !real.posix_memalign)
     hp_report_foreign_missing(a, "it does not define malloc, free, calloc, "
                                  "realloc and posix_memalign");
+  if (hp_flags.sample_bytes) {
+    hp_sample_setup();
+    filter = hp_mmap_or_die(sizeof(u32) << FILTER_BITS, "sampling filter");
+    sampling = true;
+  }
   __atomic_store_n((void **)&real.malloc, m, __ATOMIC_RELEASE);
   if (hp_flags.verbosity) {
     Dl_info info;
@@ -570,6 +614,10 @@ void hp_foreign_init(void) {
       hp_printf("HeapProf: allocator=%s: profiling the malloc of %s%s\n", a,
                 info.dli_fname,
                 real.new_nt ? " and its operator new/delete" : "");
+    if (sampling)
+      hp_printf("HeapProf: sampled mode: one sample per %llu bytes on "
+                "average (estimated profiles); every call timed by class\n",
+                (unsigned long long)hp_sample_bytes);
   }
   /* Registered before heapprof_signals.c's handlers, so this prepare runs
    * after theirs (reverse order): a dump holds the profile lock, then
@@ -641,11 +689,50 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   return o->sampled && !off_cpu ? c + !c : 0;
 }
 
-/* Records p (size bytes, from the call whose frame is fp) in the table. */
-static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
-                         u64 cycles, int op) {
+/* sampling: an allocation the countdown passed over: its call's count and
+ * cycles, and for a large one a cost-only entry. */
+static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
+                             int op) {
   int saved = errno;
   busy++;
+  if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
+    count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.mallocs++;
+  t->stats.malloced_bytes += size;
+  if (cycles) {
+    t->stats.malloc_cycles += cycles;
+    t->stats.cycle_samples++;
+  }
+  foreign_op_cost(t, op, kind, size, cycles);
+  hp_thread_release(t);
+  if (HP_UNLIKELY(size > HP_FOREIGN_LARGE)) {
+    fentry_t e;
+    hp_memset(&e, 0, sizeof(e));
+    e.addr = (uptr)p;
+    e.size = size;
+    e.kind = kind;
+    e.flags = FENTRY_COST_ONLY;
+    table_insert(&e);
+  }
+  busy--;
+  errno = saved;
+}
+
+/* Records p (size bytes, from the call whose frame is fp) in the table;
+ * sampling, only if the countdown picks it. */
+static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
+                         u64 cycles, int op) {
+  if (sampling && !hp_sample_take(size)) {
+    record_unsampled(p, size, kind, cycles, op);
+    return;
+  }
+  int saved = errno;
+  busy++;
+  /* The memory's counters may hold an unsampled object's accesses (a
+   * program built with -fheapprof): this object starts from zero. */
+  if (sampling)
+    hp_shadow_clear((uptr)p, (uptr)p + (size ? size : 1));
   if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
   u32 cpu = hp_cpu_id();
@@ -722,7 +809,37 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
     foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, size, cycles);
   if (hp_peak.on)
     hp_peak_free(&t->peak, e->stack_id, size);
-  hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
+  if (!sampling)
+    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
+  hp_thread_release(t);
+  if (sampling) {
+    /* Weighted, straight into the table, as heapprof_sample.c does: a
+     * sampled free is one in thousands. */
+    hp_hib_t hib;
+    hp_hib_from_event(&hib, ev);
+    hp_sample_weigh(&hib, size);
+    hp_hib_table_insert(&hp_hib_table, &hib);
+    hp_spin_lock(&hp_hib_table.bins_lock);
+    hp_size_bins_add_event(&hp_hib_table.bins, ev);
+    hp_spin_unlock(&hp_hib_table.bins_lock);
+  }
+  busy--;
+  errno = saved;
+}
+
+/* sampling: a free of no sampled object: its call's count and cycles
+ * (size: a cost-only entry's, else 0, small). */
+static void record_free_unsampled(uptr size, u8 kind, u64 cycles) {
+  int saved = errno;
+  busy++;
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.frees++;
+  t->stats.freed_bytes += size;
+  if (cycles) {
+    t->stats.free_cycles += cycles;
+    t->stats.cycle_samples++;
+  }
+  foreign_op_cost(t, HP_FOREIGN_OP_FREE, kind, size, cycles);
   hp_thread_release(t);
   busy--;
   errno = saved;
@@ -921,11 +1038,12 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
     hp_peak_at_top();
   fentry_t e;
   busy++;
-  bool found = table_remove((uptr)p, &e);
+  bool found = may_have((uptr)p) && table_remove((uptr)p, &e);
+  bool object = found && !(e.flags & FENTRY_COST_ONLY);
   hp_chunk_event_t ev;
-  if (found)
+  if (object)
     entry_event(&ev, &e);
-  if (HP_UNLIKELY(hp_flags.false_sharing) && found)
+  if (HP_UNLIKELY(hp_flags.false_sharing) && object)
     hp_fshare_real_free(e.addr, e.size);
   busy--;
   if (glibc && glibc_mmapped(p))
@@ -934,8 +1052,10 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   op_begin(&o, TICK_FREE);
   release(p, kind);
   u64 cycles = op_end(&o);
-  if (found)
+  if (object)
     record_free(&ev, &e, o.now_ms, cycles, true);
+  else if (sampling)
+    record_free_unsampled(found ? e.size : 0, found ? e.kind : kind, cycles);
   faults_leave();
 }
 
@@ -957,11 +1077,12 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     hp_peak_at_top();
   fentry_t e;
   busy++;
-  bool found = p && table_remove((uptr)p, &e);
+  bool found = p && may_have((uptr)p) && table_remove((uptr)p, &e);
+  bool object = found && !(e.flags & FENTRY_COST_ONLY);
   hp_chunk_event_t ev;
-  if (found)
+  if (object)
     entry_event(&ev, &e);
-  if (HP_UNLIKELY(hp_flags.false_sharing) && found)
+  if (HP_UNLIKELY(hp_flags.false_sharing) && object)
     hp_fshare_real_free(e.addr, e.size);
   busy--;
   bool old_mm = glibc && p && glibc_mmapped(p);
@@ -984,7 +1105,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     if (found) {
       busy++;
       table_insert(&e);
-      if (HP_UNLIKELY(hp_flags.false_sharing))
+      if (HP_UNLIKELY(hp_flags.false_sharing) && object)
         hp_fshare_real_alloc(e.addr, e.size, e.stack_id);
       busy--;
     }
@@ -992,7 +1113,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     faults_leave();
     return NULL;
   }
-  if (found)
+  if (object)
     record_free(&ev, &e, o.now_ms, 0, false);
   if (n)
     record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, cycles,

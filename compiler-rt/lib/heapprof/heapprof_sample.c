@@ -170,6 +170,8 @@ static HP_ALWAYS_INLINE bool take(uptr size) {
   return sample_slow(size);
 }
 
+bool hp_sample_take_slow(uptr size) { return sample_slow(size); }
+
 static bool sample_slow(uptr size) {
   /* Before init and inside the runtime's own start (dlsym, the depot not
    * up yet), nothing is sampled. */
@@ -581,11 +583,7 @@ void hp_sample_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
 static void fork_lock(void) { hp_spin_lock(&list_lock); }
 static void fork_unlock(void) { hp_spin_unlock(&list_lock); }
 
-void hp_sample_init(void) {
-  const char *a = hp_flags.allocator;
-  if (a[0] && hp_strcmp(a, "heapprof") && hp_strcmp(a, "system"))
-    hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
-                         "allocator; it cannot go with allocator=PATH");
+void hp_sample_setup(void) {
   hp_sample_bytes = (u64)hp_flags.sample_bytes;
   seed_base = hp_flags.sample_seed
                   ? (u64)hp_flags.sample_seed
@@ -597,6 +595,10 @@ void hp_sample_init(void) {
   hp_flags.peak = false;
   hp_flags.heap_utilization = false;
   hp_flags.false_sharing = false;
+}
+
+void hp_sample_init(void) {
+  hp_sample_setup();
   /* On before dlopen and dlsym: what they allocate goes to glibc. */
   __atomic_store_n(&hp_foreign_state, HP_FOREIGN_SAMPLED, __ATOMIC_RELEASE);
   void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);

@@ -20,6 +20,11 @@
  *
  * The entry points reach this through heapprof_foreign.h's hook
  * (hp_foreign_state == HP_FOREIGN_SAMPLED); docs/design.md "Sampled mode".
+ * With allocator=system or allocator=PATH the sampling is
+ * heapprof_foreign.c's instead (it times every call of the allocator it
+ * profiles, and a library's memory has no size word to mark): it takes the
+ * countdown and the weights from here and keeps the sampled objects in its
+ * side table.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_SAMPLE_H
 #define HEAPPROF_SAMPLE_H
@@ -27,9 +32,13 @@
 /* sample_bytes as read at init; 0: off.  Written once by hp_sample_init. */
 extern u64 hp_sample_bytes;
 
-/* From hp_foreign_init when sample_bytes is set: checks the flags that
- * cannot go with it and turns the mode on. */
+/* From hp_foreign_init when sample_bytes is set and allocator=heapprof
+ * (the default): turns the mode on, on glibc's allocator. */
 void hp_sample_init(void);
+/* What every sampled mode sets up: the rate, the seeds, and the whole-heap
+ * measures turned off (allocator=PATH's sampling, heapprof_foreign.c,
+ * calls it alone). */
+void hp_sample_setup(void);
 
 /* glibc's allocator under the names that bypass the interposed ones. */
 extern void *__libc_malloc(size_t);
@@ -62,6 +71,13 @@ static HP_ALWAYS_INLINE bool hp_sample_skip(uptr size) {
     return true;
   }
   return false;
+}
+
+/* Whether an allocation of size bytes is sampled (counted down either
+ * way), for allocator=PATH's sampling (heapprof_foreign.c). */
+bool hp_sample_take_slow(uptr size);
+static HP_ALWAYS_INLINE bool hp_sample_take(uptr size) {
+  return !hp_sample_skip(size) && hp_sample_take_slow(size);
 }
 
 /* The slow halves of malloc, free and realloc; their unsampled calls are
