@@ -26,7 +26,10 @@
 # malloc and free, nothing else): whether the ranking differs even without
 # heapprof.  Both also give the larger of the malloc and free calls' parts
 # of the pair: the pace of a pipeline whose allocating and freeing sides
-# are different threads, like xmalloc's.  The runs are interleaved (run r
+# are different threads, like xmalloc's.  And the same profiled measures
+# with the profile sampled (sample_bytes=524288: every call still timed,
+# one object per 512 KiB recorded), whose own work perturbs the calls
+# less (docs/run.md, "Sampled, on another allocator").  The runs are interleaved (run r
 # of every allocator, then run r + 1) and every run's value is kept;
 # bench/allocprof/rankings.py prints the markdown block: the table and, per
 # workload, whether the rankings agree on every pair of allocators the
@@ -92,22 +95,27 @@ for ((r = 0; r < RUNS; r++)); do
         awk -v v="$v" '$1 == "shim_cycles_per_pair" {print $2 >> (v ".shim")}
                        $1 == "shim_malloc_per_pair" {m = $2}
                        $1 == "shim_free_per_pair" {print (m > $2 ? m : $2) >> (v ".shimh")}'
-      rm -rf "$dir/prof"/*
-      if HEAPPROF_OPTIONS=print_stats=1:cycle_sample_every=1 \
-        "$H" run -o "$dir/prof" --allocator="$lib" -- "$dir/bin/$w" $args \
-        >"$dir/out" 2>"$dir/err"; then
-        # per pair: in the calls; with the faults outside them; those
-        # faults; the workload's throughput under heapprof run
-        awk -v tp="$(awk '/_per_sec/ {print $2}' "$dir/out")" -v v="$v" '
-          $1=="malloc_cycles"{m=$2} $1=="free_cycles"{f=$2} $1=="cycle_samples"{s=$2}
-          $1=="faults_outside"{o=$2} $1=="fault_cycles"{c=$2}
-          END {if (s) {printf "%.0f\n", (m + f) / (s / 2) >> (v ".calls")
-                       printf "%.0f\n", (m > f ? m : f) / (s / 2) >> (v ".half")
-                       printf "%.0f\n", (m + f + o * c) / (s / 2) >> (v ".withf")
-                       printf "%d\n", o >> (v ".outf"); printf "%s\n", tp >> (v ".profiled")}}' "$dir/err"
-      else
-        echo "$w on $a under heapprof run failed: $(tail -3 "$dir/err")" >&2; status=1
-      fi
+      # profiled, every object (p = "") and sampled (p = "s."): per pair,
+      # in the calls; the larger half; with the faults outside them; those
+      # faults; the workload's throughput under heapprof run
+      for p in "" s.; do
+        opts=print_stats=1:cycle_sample_every=1
+        [ -n "$p" ] && opts=$opts:sample_bytes=524288
+        rm -rf "$dir/prof"/*
+        if HEAPPROF_OPTIONS=$opts \
+          "$H" run -o "$dir/prof" --allocator="$lib" -- "$dir/bin/$w" $args \
+          >"$dir/out" 2>"$dir/err"; then
+          awk -v tp="$(awk '/_per_sec/ {print $2}' "$dir/out")" -v v="$v.$p" '
+            $1=="malloc_cycles"{m=$2} $1=="free_cycles"{f=$2} $1=="cycle_samples"{s=$2}
+            $1=="faults_outside"{o=$2} $1=="fault_cycles"{c=$2}
+            END {if (s) {printf "%.0f\n", (m + f) / (s / 2) >> (v "calls")
+                         printf "%.0f\n", (m > f ? m : f) / (s / 2) >> (v "half")
+                         printf "%.0f\n", (m + f + o * c) / (s / 2) >> (v "withf")
+                         printf "%d\n", o >> (v "outf"); printf "%s\n", tp >> (v "profiled")}}' "$dir/err"
+        else
+          echo "$w on $a under heapprof run${p:+ (sampled)} failed: $(tail -3 "$dir/err")" >&2; status=1
+        fi
+      done
     done
   done
 done
@@ -115,9 +123,10 @@ list() { [ -e "$1" ] && paste -sd, "$1"; }
 for w in larson xmalloc; do
   for a in "${names[@]}"; do
     v=$dir/v/$w.$a
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$a" "$(list $v.native)" "$(list $v.cpu)" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$a" "$(list $v.native)" "$(list $v.cpu)" \
       "$(list $v.faults)" "$(list $v.calls)" "$(list $v.withf)" "$(list $v.outf)" "$(list $v.profiled)" \
-      "$(list $v.shim)" "$(list $v.shimh)" "$(list $v.half)" >>"$tsv"
+      "$(list $v.shim)" "$(list $v.shimh)" "$(list $v.half)" \
+      "$(list $v.s.calls)" "$(list $v.s.half)" "$(list $v.s.withf)" "$(list $v.s.profiled)" >>"$tsv"
   done
 done
 

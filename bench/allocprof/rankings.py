@@ -8,7 +8,9 @@ RESULTS.tsv has one line per workload and allocator: workload, allocator,
 then one column per measure (native throughput, native CPU ns per
 operation, native faults, cycles in calls, cycles with faults, outside
 faults, profiled throughput, shim cycles, the shim's larger half, the
-larger half in calls), each the comma-separated values of all its runs.
+larger half in calls, then with the profile sampled: cycles in calls, the
+larger half, cycles with faults, profiled throughput), each the
+comma-separated values of all its runs.
 
 Agreement is judged pair by pair against the reference's run-to-run
 spread.  Two allocators are *separated* by a reference when one is better
@@ -25,7 +27,7 @@ import statistics
 import sys
 
 COLUMNS = ["native", "cpu", "faults", "calls", "withf", "outf", "profiled",
-           "shim", "shimh", "half"]
+           "shim", "shimh", "half", "scalls", "shalf", "swithf", "sprofiled"]
 
 
 def median(v):
@@ -44,12 +46,18 @@ MEASURES = {
     "withf": ("cycles with faults", False, min),
     "outf": ("outside faults", False, median),
     "profiled": ("profiled throughput", True, median),
+    "scalls": ("sampled: cycles in calls", False, min),
+    "shalf": ("sampled: the larger half in calls", False, min),
+    "swithf": ("sampled: cycles with faults", False, min),
+    "sprofiled": ("sampled: profiled throughput", True, median),
 }
 REFERENCES = ["native", "cpu"]
-JUDGED = ["shim", "shimh", "calls", "half", "withf"]
+JUDGED = ["shim", "shimh", "calls", "half", "withf", "scalls", "shalf",
+          "swithf"]
 # heapprof's report ranks by its cost per operation including faults
-# (docs/allocator-profiler.md): the measure issue 11 asks about
-REPORTED = "withf"
+# (docs/allocator-profiler.md): the measure issue 11 asks about, with every
+# object profiled and with the profile sampled
+REPORTED = ["withf", "swithf"]
 
 
 def load(path):
@@ -143,7 +151,7 @@ def judge(allocs, m, ref):
         # outside the allocator's calls, where no per-call cost can see it.
         # The larger half is checked against the shim's larger half.
         text = f"{y} ahead of {x} (by {lr}, {x} ahead"
-        c = "shimh" if m == "half" else "shim"
+        c = "shimh" if m in ("half", "shalf") else "shim"
         if m not in ("shim", "shimh") and runs[x][c] and runs[y][c] and \
                 not ahead(runs, c, x, y):
             text += "; the bare shim also puts " + y + " ahead"
@@ -206,13 +214,19 @@ def main():
           "measured within seconds of the others: the runs are "
           "interleaved); a measure agrees with "
           "the reference when it orders every separated pair the same way "
-          "(bench/allocprof/rankings.py).")
+          "(bench/allocprof/rankings.py). *sampled*: the same under "
+          "`heapprof run` with `sample_bytes=524288` added (every call "
+          "still timed; one object per 512 KiB allocated recorded, the "
+          "rest cost no stack, entry or merge: docs/run.md), each the "
+          "lowest run; *sampled (M/s)*: its throughput, median.")
     print()
     print("| workload | allocator | native (M/s) | rank | cpu ns/op | rank "
           "| faults | shim | rank | half | rank | in calls | rank | half "
-          "| rank | outside faults | with faults | rank | profiled (M/s) |")
+          "| rank | outside faults | with faults | rank | profiled (M/s) "
+          "| sampled in calls | rank | sampled with faults | rank "
+          "| sampled (M/s) |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:"
-          "|---:|---:|---:|---:|---:|---:|")
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
     def num(runs, m, fmt, scale=1.0):
         v = value(runs, m)
@@ -221,7 +235,7 @@ def main():
     for w, allocs in rows.items():
         ranks = {m: order(allocs, m)
                  for m in ("native", "cpu", "shim", "shimh", "calls",
-                           "half", "withf")}
+                           "half", "withf", "scalls", "swithf")}
 
         def rank(a, m):
             return str(ranks[m].index(a) + 1) if a in ranks[m] else "n/a"
@@ -238,40 +252,44 @@ def main():
                   f"{num(r, 'half', '%.0f')} | {rank(a, 'half')} | "
                   f"{num(r, 'outf', '%.0f')} | {num(r, 'withf', '%.0f')} | "
                   f"{rank(a, 'withf')} | "
-                  f"{num(r, 'profiled', '%.2f', 1e6)} |")
+                  f"{num(r, 'profiled', '%.2f', 1e6)} | "
+                  f"{num(r, 'scalls', '%.0f')} | {rank(a, 'scalls')} | "
+                  f"{num(r, 'swithf', '%.0f')} | {rank(a, 'swithf')} | "
+                  f"{num(r, 'sprofiled', '%.2f', 1e6)} |")
     print()
-    verdict = []
+    verdict = {m: [] for m in REPORTED}
     separated_n = []
     for w, allocs in rows.items():
+        separated_n.append(f"{w} {len(separated(allocs, 'native')[0])} of "
+                           f"{len(allocs) * (len(allocs) - 1) // 2}")
         for m in JUDGED:
             for ref in REFERENCES:
                 ok, text = judge(allocs, m, ref)
                 print(f"- {w}, {MEASURES[m][0]} vs {MEASURES[ref][0]}: "
                       f"{text}.")
-                if m == REPORTED and ref == "native":
-                    verdict.append(ok)
-                    separated_n.append(
-                        f"{w} {len(separated(allocs, ref)[0])} of "
-                        f"{len(allocs) * (len(allocs) - 1) // 2}")
-    print()
-    if verdict and all(verdict):
-        print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} ranks the "
-              "allocators as their native throughput does on "
-              f"{' and '.join(rows)}, on every pair the throughput "
-              f"separates (pairs separated: {', '.join(separated_n)}).")
-    else:
-        print(f"Verdict: heapprof's {MEASURES[REPORTED][0]} does not rank "
-              "the allocators as their native throughput does on every "
-              "workload (above).")
+                if m in verdict and ref == "native":
+                    verdict[m].append(ok)
+    for m, oks in verdict.items():
+        print()
+        if oks and all(oks):
+            print(f"Verdict: heapprof's {MEASURES[m][0]} ranks the "
+                  "allocators as their native throughput does on "
+                  f"{' and '.join(rows)}, on every pair the throughput "
+                  f"separates (pairs separated: {', '.join(separated_n)}).")
+        else:
+            print(f"Verdict: heapprof's {MEASURES[m][0]} does not rank "
+                  "the allocators as their native throughput does on "
+                  "every workload (above).")
     parts = []
     for w, allocs in rows.items():
-        bad, n, out = shim_consistent(allocs, REPORTED, "native")
-        pl = "s" if n != 1 else ""
-        parts.append(f"{w}: "
-                     + (f"differs on {bad} of {n} pair{pl}" if bad else
-                        f"agrees on {'all ' if n > 1 else ''}{n} pair{pl}"
-                        if n else "no pair to judge")
-                     + (f", {out} left out" if out else ""))
+        for m in REPORTED:
+            bad, n, out = shim_consistent(allocs, m, "native")
+            pl = "s" if n != 1 else ""
+            parts.append(f"{w}, {MEASURES[m][0]}: "
+                         + (f"differs on {bad} of {n} pair{pl}" if bad else
+                            f"agrees on {'all ' if n > 1 else ''}{n} "
+                            f"pair{pl}" if n else "no pair to judge")
+                         + (f", {out} left out" if out else ""))
     print()
     print("On the pairs native throughput separates and the bare shim "
           "orders the same way (the differences inside the allocator's "
