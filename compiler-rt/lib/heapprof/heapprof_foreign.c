@@ -37,12 +37,10 @@
  * free looks in the table only when a small counting filter of the
  * entries' addresses (filter_slot) says the address may be there, so an
  * unsampled pair costs the countdown, the timing, the class counts and
- * one load of a counter rather than the table's lines and locks: what
- * heapprof's own work around the calls does to the allocator's caches
- * and to the threads' pace is what perturbed the allocators' ranking
- * (docs/performance.md, "Profiling other allocators").  An unsampled
- * request over HP_FOREIGN_LARGE gets an entry marked cost-only, so that
- * its free is still counted as large; dumps never see those.
+ * one load of a counter rather than a stack, the table's lines and locks
+ * and a merge (docs/run.md, "Sampled, on another allocator").  An
+ * unsampled request over HP_FOREIGN_LARGE gets an entry marked cost-only,
+ * so that its free is still counted as large; dumps never see those.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
