@@ -29,15 +29,15 @@
 #ifndef HEAPPROF_SAMPLE_H
 #define HEAPPROF_SAMPLE_H
 
-/* sample_bytes as read at init; 0: off.  Written once by hp_sample_init. */
+/* sample_bytes as read at init; 0: off.  Written once by hp_sample_setup. */
 extern u64 hp_sample_bytes;
 
 /* From hp_foreign_init when sample_bytes is set and allocator=heapprof
  * (the default): turns the mode on, on glibc's allocator. */
 void hp_sample_init(void);
 /* What every sampled mode sets up: the rate, the seeds, and the whole-heap
- * measures turned off (allocator=PATH's sampling, heapprof_foreign.c,
- * calls it alone). */
+ * measures turned off (the sampling of allocator=system|PATH,
+ * heapprof_foreign.c, calls it alone). */
 void hp_sample_setup(void);
 
 /* glibc's allocator under the names that bypass the interposed ones. */
@@ -74,7 +74,7 @@ static HP_ALWAYS_INLINE bool hp_sample_skip(uptr size) {
 }
 
 /* Whether an allocation of size bytes is sampled (counted down either
- * way), for allocator=PATH's sampling (heapprof_foreign.c). */
+ * way), for the sampling of allocator=system|PATH (heapprof_foreign.c). */
 bool hp_sample_take_slow(uptr size);
 static HP_ALWAYS_INLINE bool hp_sample_take(uptr size) {
   return !hp_sample_skip(size) && hp_sample_take_slow(size);
