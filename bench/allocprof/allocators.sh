@@ -28,9 +28,10 @@
 # of the pair: the pace of a pipeline whose allocating and freeing sides
 # are different threads, like xmalloc's.  And the same profiled measures
 # with the profile sampled (sample_bytes=524288: every call still timed,
-# one object per 512 KiB recorded), whose own work perturbs the calls
-# less (docs/run.md, "Sampled, on another allocator").  The runs are interleaved (run r
-# of every allocator, then run r + 1) and every run's value is kept;
+# one object per 512 KiB recorded, the others without heapprof's
+# per-object work: docs/run.md, "Sampled, on another allocator").  The
+# runs are interleaved (run r of every allocator, then run r + 1) and
+# every run's value is kept;
 # bench/allocprof/rankings.py prints the markdown block: the table and, per
 # workload, whether the rankings agree on every pair of allocators the
 # reference tells apart (one better than the other in every run, run r of

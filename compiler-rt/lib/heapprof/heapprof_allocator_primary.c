@@ -524,9 +524,9 @@ static u32 take_adopting(region_t *r, u32 *list, u32 tag, hp_cache_t *cache,
  * has stopped allocating the class.  Its spans keep free blocks (others
  * free its objects into them) but never become empty while its cache
  * still holds some of their blocks; a refill that would otherwise carve
- * new memory takes them over (larson: 0.9 MB of 3.3 carved while every
- * free block lay in the waiting main thread's spans; docs/performance.md,
- * round 12).  A lane refilling as often as the others is idle with odds
+ * new memory takes them over (larson: 0.6-0.9 MB of 3.3-3.7 carved while
+ * every free block lay in the waiting main thread's spans;
+ * docs/performance.md, round 12).  A lane refilling as often as the others is idle with odds
  * of about 2^-16, so threads allocating at the same time stay apart. */
 #define IDLE_REFILLS 16
 static u32 take_idle(region_t *r, u32 lane, u32 tag, hp_cache_t *cache,
