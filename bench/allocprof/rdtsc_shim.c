@@ -18,11 +18,17 @@
  * round 9).  The bootstrap before dlsym returns is a static arena.  Only
  * malloc and free are timed (the workloads call nothing else in their
  * loops).
+ *
+ * For experiments, RDTSC_SHIM_SPIN_MALLOC=C and RDTSC_SHIM_SPIN_FREE=C spin
+ * C TSC cycles after each malloc or free, outside the timed window: work
+ * of a profiler's size around each call with no profiler in it (round 12
+ * measured what that does to the calls it times).
  *===----------------------------------------------------------------------===*/
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static void *(*next_malloc)(size_t);
@@ -39,6 +45,13 @@ static inline uint64_t rdtsc(void) {
   uint32_t lo, hi;
   __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
   return ((uint64_t)hi << 32) | lo;
+}
+
+/* RDTSC_SHIM_SPIN_*: set once by init. */
+static uint64_t spin_malloc, spin_free;
+static inline void spin(uint64_t c) {
+  for (uint64_t t = c ? rdtsc() : 0; c && rdtsc() - t < c;)
+    ;
 }
 
 static inline void add(uint64_t c, int is_free) {
@@ -64,6 +77,7 @@ void *malloc(size_t n) {
   uint64_t t0 = rdtsc();
   void *p = next_malloc(n);
   add(rdtsc() - t0, 0);
+  spin(spin_malloc);
   return p;
 }
 
@@ -73,10 +87,15 @@ void free(void *p) {
   uint64_t t0 = rdtsc();
   next_free(p);
   add(rdtsc() - t0, 1);
+  spin(spin_free);
 }
 
 __attribute__((constructor)) static void init(void) {
   next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+  const char *m = getenv("RDTSC_SHIM_SPIN_MALLOC");
+  const char *f = getenv("RDTSC_SHIM_SPIN_FREE");
+  spin_malloc = m ? strtoull(m, NULL, 10) : 0;
+  spin_free = f ? strtoull(f, NULL, 10) : 0;
   next_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
 }
 
