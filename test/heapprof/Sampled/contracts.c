@@ -99,6 +99,16 @@ int main(void) {
   free(e);
   free(NULL);
 
+  // A realloc glibc cannot serve fails with ENOMEM and leaves the object
+  // as it was, live (sampled at N = 1: the resize of a sampled object in
+  // place must put it back).
+  unsigned char *keep = malloc(5000);
+  memset(keep, 9, 5000);
+  errno = 0;
+  CHECK(realloc(keep, SIZE_MAX / 4) == NULL && errno == ENOMEM);
+  CHECK(all(keep, 5000, 9));
+  free(keep);
+
   // Large objects (glibc maps them).
   unsigned char *big = malloc(1 << 20);
   memset(big, 7, 1 << 20);
