@@ -365,8 +365,8 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
  * block becomes a new sampled object.  Before, the new object was a new
  * block and the bytes were copied: a growing buffer of a MiB or more is
  * sampled at nearly every realloc (p = 1 - e^(-s/N)), and Python's lists
- * under `heapprof run` with N = 512 KiB spent 1.25x the plain program's
- * time and 21 MB more (docs/performance.md, round 12).  NULL, p unchanged
+ * under `heapprof run` with N = 512 KiB took 1.23x the plain program's
+ * CPU time and 21 MB more (docs/performance.md, round 12).  NULL, p unchanged
  * and live, when glibc fails. */
 static void *realloc_sampled(uptr q, uptr size, uptr fp) {
   sobj_t *o = obj_of(q);
