@@ -687,15 +687,12 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   return o->sampled && !off_cpu ? c + !c : 0;
 }
 
-/* sampling: an allocation the countdown passed over: its call's count and
- * cycles, and for a large one a cost-only entry. */
-static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
-                             int op) {
-  int saved = errno;
-  busy++;
+/* An allocating call's counts (t held): the thread's statistics and its
+ * operation class; for glibc, the mmap of a chunk it mapped. */
+static void count_alloc(hp_thread_t *t, void *p, uptr size, u8 kind,
+                        u64 cycles, int op) {
   if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
-  hp_thread_t *t = hp_thread_acquire();
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   if (cycles) {
@@ -703,6 +700,30 @@ static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
     t->stats.cycle_samples++;
   }
   foreign_op_cost(t, op, kind, size, cycles);
+}
+
+/* A freeing call's counts (t held); op: its operation class too (not the
+ * freeing half of a realloc). */
+static void count_free(hp_thread_t *t, uptr size, u8 kind, u64 cycles,
+                       bool op) {
+  t->stats.frees++;
+  t->stats.freed_bytes += size;
+  if (cycles) {
+    t->stats.free_cycles += cycles;
+    t->stats.cycle_samples++;
+  }
+  if (op)
+    foreign_op_cost(t, HP_FOREIGN_OP_FREE, kind, size, cycles);
+}
+
+/* sampling: an allocation the countdown passed over: its call's count and
+ * cycles, and for a large one a cost-only entry. */
+static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
+                             int op) {
+  int saved = errno;
+  busy++;
+  hp_thread_t *t = hp_thread_acquire();
+  count_alloc(t, p, size, kind, cycles, op);
   hp_thread_release(t);
   if (HP_UNLIKELY(size > HP_FOREIGN_LARGE)) {
     fentry_t e;
@@ -731,8 +752,6 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
    * program built with -fheapprof): this object starts from zero. */
   if (sampling)
     hp_shadow_clear((uptr)p, (uptr)p + (size ? size : 1));
-  if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
-    count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
   u32 cpu = hp_cpu_id();
   hp_thread_t *t = hp_thread_acquire();
   fentry_t e;
@@ -746,13 +765,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.kind = kind;
   e.flags = 0;
   e.thread = t->seq; /* 0: the shared fallback state's */
-  t->stats.mallocs++;
-  t->stats.malloced_bytes += size;
-  if (cycles) {
-    t->stats.malloc_cycles += cycles;
-    t->stats.cycle_samples++;
-  }
-  foreign_op_cost(t, op, kind, size, cycles);
+  count_alloc(t, p, size, kind, cycles, op);
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
   hp_thread_release(t);
   table_insert(&e);
@@ -797,30 +810,14 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   ev->dealloc_cpu = hp_cpu_id();
   ev->free_cycles = cycles;
   hp_thread_t *t = hp_thread_acquire();
-  t->stats.frees++;
-  t->stats.freed_bytes += size;
-  if (cycles) {
-    t->stats.free_cycles += cycles;
-    t->stats.cycle_samples++;
-  }
-  if (op)
-    foreign_op_cost(t, HP_FOREIGN_OP_FREE, e->kind, size, cycles);
+  count_free(t, size, e->kind, cycles, op);
   if (hp_peak.on)
     hp_peak_free(&t->peak, e->stack_id, size);
   if (!sampling)
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
-  if (sampling) {
-    /* Weighted, straight into the table, as heapprof_sample.c does: a
-     * sampled free is one in thousands. */
-    hp_hib_t hib;
-    hp_hib_from_event(&hib, ev);
-    hp_sample_weigh(&hib, size);
-    hp_hib_table_insert(&hp_hib_table, &hib);
-    hp_spin_lock(&hp_hib_table.bins_lock);
-    hp_size_bins_add_event(&hp_hib_table.bins, ev);
-    hp_spin_unlock(&hp_hib_table.bins_lock);
-  }
+  if (sampling)
+    hp_sample_record_event(ev);
   busy--;
   errno = saved;
 }
@@ -831,13 +828,7 @@ static void record_free_unsampled(uptr size, u8 kind, u64 cycles) {
   int saved = errno;
   busy++;
   hp_thread_t *t = hp_thread_acquire();
-  t->stats.frees++;
-  t->stats.freed_bytes += size;
-  if (cycles) {
-    t->stats.free_cycles += cycles;
-    t->stats.cycle_samples++;
-  }
-  foreign_op_cost(t, HP_FOREIGN_OP_FREE, kind, size, cycles);
+  count_free(t, size, kind, cycles, true);
   hp_thread_release(t);
   busy--;
   errno = saved;

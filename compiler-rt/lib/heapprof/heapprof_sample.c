@@ -323,14 +323,7 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->continuation = o->h.flags & HP_CHUNK_REPORTED;
 }
 
-/* A sampled object's end, weighted, straight into the table (a sampled
- * free is one in thousands: its lock is no contention, and the free path
- * of the default mode keeps no test for this). */
-static void record_sampled_free(const hp_chunk_event_t *e) {
-  hp_thread_t *t = hp_thread_acquire();
-  t->stats.frees++;
-  t->stats.freed_bytes += e->size;
-  hp_thread_release(t);
+void hp_sample_record_event(const hp_chunk_event_t *e) {
   hp_hib_t hib;
   hp_hib_from_event(&hib, e);
   hp_sample_weigh(&hib, e->size);
@@ -338,6 +331,15 @@ static void record_sampled_free(const hp_chunk_event_t *e) {
   hp_spin_lock(&hp_hib_table.bins_lock);
   hp_size_bins_add_event(&hp_hib_table.bins, e);
   hp_spin_unlock(&hp_hib_table.bins_lock);
+}
+
+/* A sampled object's end: the thread's counts and its weighted record. */
+static void record_sampled_free(const hp_chunk_event_t *e) {
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.frees++;
+  t->stats.freed_bytes += e->size;
+  hp_thread_release(t);
+  hp_sample_record_event(e);
 }
 
 /* Takes a live sampled object out of the profile: its weighted record goes

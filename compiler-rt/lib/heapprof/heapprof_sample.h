@@ -108,6 +108,12 @@ uptr hp_sample_usable_size(const void *p);
 /* Dumps: every live sampled object, as hp_foreign_for_each_live. */
 void hp_sample_for_each_live(hp_chunk_fn fn, void *arg);
 
+/* A sampled object's end event, weighted (hp_sample_weigh), straight into
+ * the HIB table and its size bins: a sampled free is one in thousands, so
+ * its lock is no contention, and the default mode's free path keeps no
+ * test for this.  For both sampled modes' frees. */
+void hp_sample_record_event(const hp_chunk_event_t *e);
+
 /* Scales the sums of h, built from one event of a sampled object of size
  * bytes, by that object's weight 1/p(size), rounded stochastically (each
  * sum's expectation is exact).  For frees here; for live objects, by the
