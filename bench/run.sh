@@ -117,12 +117,12 @@ fi
 # ---------------------------------------------------------------- sizes ---
 # One place for every workload's size. QUICK: tiny, for checking scripts.
 if [ "$QUICK" = 1 ]; then
-  PAIRS=20000 BT=8 HT=20000 LL="10000 2" STREAM="100000 2" REALLOC=1
+  PAIRS=20000 BT=8 HT=20000 LL="10000 2" STREAM="100000 2" REALLOC=1 VECTOR="1 1"
   LUA_SCALE=1 SQL_SIZE=1 ALLOC_PAIRS=20000 ALLOC_UP_PAIRS=2000
   LARSON="2 4 1000 20000 8 1000" XMALLOC="1 50 200 8 512"
   RSS_BIG=1000 RSS_SMALL=100000 SPARSE="16 1"
 else
-  PAIRS=2000000 BT=15 HT=4000000 LL="1000000 10" STREAM="4000000 20" REALLOC=40
+  PAIRS=2000000 BT=15 HT=4000000 LL="1000000 10" STREAM="4000000 20" REALLOC=40 VECTOR="8 10"
   LUA_SCALE=8 SQL_SIZE=20 ALLOC_PAIRS=2000000 ALLOC_UP_PAIRS=500000
   LARSON="2 20 1000 100000 8 1000" XMALLOC="1 500 1000 8 512"
   RSS_BIG=3000 RSS_SMALL=1000000 SPARSE="512 4"
@@ -222,7 +222,7 @@ build() {
   fi
 }
 
-micro=(malloc_pairs bt ht ll stream realloc_growth sparse larson xmalloc empty)
+micro=(malloc_pairs bt ht ll stream realloc_growth vector_growth sparse larson xmalloc empty)
 jobs_run=0
 spawn() { # run "build ID V" with at most $JOBS in flight
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
@@ -390,6 +390,7 @@ three_way "ht $HT" ht 1 "$HT"
 three_way "ll $LL" ll 1 "$LL"
 three_way "stream $STREAM" stream 1 "$STREAM"
 three_way "realloc_growth $REALLOC" realloc_growth 1 "$REALLOC"
+three_way "vector_growth $VECTOR" vector_growth 1 "$VECTOR"
 three_way "sparse $SPARSE" sparse 1 "$SPARSE"
 three_way "lua alloc.lua $LUA_SCALE" lua 1 "$root/bench/lua/alloc.lua $LUA_SCALE"
 # speedtest1 prints its own timings, so its output is not compared.

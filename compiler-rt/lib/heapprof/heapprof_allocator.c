@@ -539,13 +539,21 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
          size <= map_end - u && map_end - u - size < HP_PAGE_SIZE;
 }
 
-/* A realloc that keeps its block, profiled exactly as a moving one: the old
- * chunk's life ends here (its event goes to its allocation context's HIB)
- * and a new chunk of the realloc call's context begins, with every counter
- * of the block zeroed -- the bytes it grows into included.  NULL if another
- * thread freed p meanwhile (reported). */
-static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
-                              uptr fp) {
+/* A large chunk's realloc to a size still large: mremap (when
+ * realloc_in_place is on; phkmalloc's R always copies). */
+static bool remaps(const lookup_t *l, uptr size) {
+  return l->large && hp_size_to_class(size + HP_CHUNK_HEADER_SIZE) == 0;
+}
+
+/* A realloc that keeps its block, or resizes a large chunk's mapping
+ * (remap), profiled exactly as a moving one: the old chunk's life ends here
+ * (its event goes to its allocation context's HIB) and a new chunk of the
+ * realloc call's context begins, with every counter of the block zeroed --
+ * the bytes it grows into included.  NULL if another thread freed p
+ * meanwhile (reported), or if the kernel refused the mremap (*refused set:
+ * the chunk is as it was, the caller moves it by copying). */
+static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
+                          uptr fp, bool remap, bool *refused) {
   if (HP_UNLIKELY(size < old && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
     hp_peak_at_top();
   bool profiling = hp_flags.profiling;
@@ -569,6 +577,23 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                                     __ATOMIC_ACQUIRE))
       break;
   }
+  /* The old chunk's counters stay at its old addresses: the shadow is
+   * indexed by address, not by mapping. */
+  uptr old_end = l->block ? l->block + hp_class_size(l->class_id)
+                          : l->large->map_beg + l->large->map_size;
+  hp_large_t *large = l->large;
+  uptr nu = u;
+  if (remap) {
+    large = hp_secondary_remap(u, size);
+    if (!large) {
+      __atomic_store_n(word0(h), w, __ATOMIC_RELEASE);
+      *refused = true;
+      return NULL;
+    }
+    /* l->large and h pointed into the old mapping, which may be gone. */
+    nu = large->user_beg;
+    h = hp_chunk_header(nu);
+  }
   u8 alloc_kind = (u8)(w >> 16);
   if (HP_UNLIKELY(alloc_kind != HP_ALLOC_MALLOC &&
                   hp_flags.check_dealloc_mismatch))
@@ -589,27 +614,33 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
                            hp_flags.fold_recursion);
   }
   uptr block_end = l->block ? l->block + hp_class_size(l->class_id)
-                            : l->large->map_beg + l->large->map_size;
+                            : large->map_beg + large->map_size;
   u32 old_id = h->alloc_context_id;
   h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
-  if (l->large)
-    l->large->requested_size = size;
+  if (large)
+    large->requested_size = size;
   h->timestamp_ms = now_ms;
   h->cpu_id = cpu;
   h->alloc_context_id = stack_id;
   h->data_type_id = 0;
   if (HP_LIKELY(profiling))
-    hp_shadow_clear(u, block_end);
+    hp_shadow_clear(nu, block_end);
+  /* Pages a remap added are fresh (zero): zero_fill clears only the old
+   * mapping's slack; junk_fill's free junk goes only where bytes remain. */
   if (size > old && hp_flags.zero_fill)
-    hp_memset((char *)u + old, 0, size - old);
+    hp_memset((char *)nu + old, 0, HP_MIN(size, old_end - u) - old);
   else if (size > old && HP_UNLIKELY(hp_flags.junk_fill))
-    hp_memset((char *)u + old, HP_JUNK_ALLOC, size - old);
+    hp_memset((char *)nu + old, HP_JUNK_ALLOC, size - old);
   else if (size < old && HP_UNLIKELY(hp_flags.junk_fill))
-    hp_memset((char *)u + size, HP_JUNK_FREE, old - size);
+    hp_memset((char *)nu + size, HP_JUNK_FREE,
+              HP_MIN(old, block_end - nu) - size);
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   t->stats.reallocs++;
-  t->stats.inplace_reallocs++;
+  if (remap)
+    t->stats.mremap_reallocs++;
+  else
+    t->stats.inplace_reallocs++;
   /* The chunk moves from its old context to the call's. */
   bool arm = false;
   if (hp_peak.on) {
@@ -617,8 +648,10 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
     arm = hp_peak_alloc(&t->peak, stack_id, size);
   }
   h->alloc_cycles = 0;
+  /* A remap that moved counts as a new block, one that stayed as reused. */
   if (HP_LIKELY(profiling))
-    count_op(t, HP_OP_REALLOC, l->large != NULL, HP_BLOCK_REUSED,
+    count_op(t, HP_OP_REALLOC, large != NULL,
+             nu != u ? HP_BLOCK_NEW : HP_BLOCK_REUSED,
              alloc_call_cycles(t, h, sampled, t0), true);
   __atomic_store_n(word0(h),
                    make_word0(HP_CHUNK_ALLOCATED, (u8)(w >> 8), HP_ALLOC_MALLOC, 0),
@@ -626,7 +659,7 @@ static void *realloc_in_place(const lookup_t *l, uptr u, uptr old, uptr size,
   hp_thread_release(t);
   if (HP_UNLIKELY(arm))
     hp_peak_arm();
-  return (void *)u;
+  return (void *)nu;
 }
 
 void *hp_reallocate(void *p, uptr size, uptr fp) {
@@ -669,13 +702,18 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     return NULL;
   }
   uptr old = l.large ? l.large->requested_size : l.h->requested_size;
-  if (hp_flags.realloc_in_place && fits_in_place(&l, u, size)) {
-    void *n = realloc_in_place(&l, u, old, size, fp);
+  bool remap = false, refused = false;
+  if (hp_flags.realloc_in_place &&
+      (fits_in_place(&l, u, size) || (remap = remaps(&l, size)))) {
+    void *n = realloc_keep(&l, u, old, size, fp, remap, &refused);
     if (n)
       return n;
-    /* The chunk was freed by another thread meanwhile: reported. */
-    errno = ENOMEM;
-    return NULL;
+    if (!refused) {
+      /* The chunk was freed by another thread meanwhile: reported. */
+      errno = ENOMEM;
+      return NULL;
+    }
+    /* The kernel would not resize the mapping: copy, as glibc does. */
   }
   /* Move: the new chunk belongs to the realloc call's context and its
    * counters start at zero; the copy is the runtime's, not counted.  The

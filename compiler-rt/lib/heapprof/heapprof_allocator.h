@@ -147,6 +147,11 @@ typedef struct hp_large {
  * returns user_beg (0 on failure). */
 uptr hp_secondary_alloc(uptr size, uptr align);
 void hp_secondary_free(uptr user_beg);
+/* Resizes the large chunk at user_beg to size user bytes by mremap (the
+ * header and the user bytes' offset in the mapping go along); returns it
+ * as registered now, possibly moved, or NULL when the kernel refused (the
+ * chunk unchanged). */
+hp_large_t *hp_secondary_remap(uptr user_beg, uptr size);
 hp_large_t *hp_secondary_find(uptr user_beg);
 /* The live large chunk containing p (interior pointers), or NULL. */
 hp_large_t *hp_secondary_find_containing(uptr p);
@@ -208,6 +213,7 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(cache_refills, "per-thread cache refills from a region")                 \
   X(cache_drains, "per-thread cache drains to a region")                     \
   X(inplace_reallocs, "reallocations that kept their block")             \
+  X(mremap_reallocs, "reallocations of large chunks resized by mremap")   \
   X(release_passes, "release_freed_pages passes over a region's free list")  \
   X(pages_released, "4 KiB pages handed back to the kernel (madvise)")       \
   X(invalid_frees, "invalid/double frees reported")                          \

@@ -11,8 +11,11 @@
  * A ring of recently unmapped chunks (mapping and user_beg) tells a double
  * free, or a free of a pointer into a freed chunk, from a wild pointer.
  * A freed chunk is unmapped at once: its memory always goes back to the
- * kernel (release_freed_pages concerns the primary only).  Large
- * allocations are rare, so one lock is fine.
+ * kernel (release_freed_pages concerns the primary only).  A realloc from
+ * large to large resizes the mapping with mremap, as glibc does: the
+ * kernel moves page tables where a copy would touch every byte.  Large
+ * allocations are rare, so one lock is fine; no system call is made under
+ * it.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -117,6 +120,57 @@ void hp_secondary_free(uptr user_beg) {
   uptr beg = l->map_beg, sz = l->map_size;
   hp_spin_unlock(&lock);
   hp_sys_munmap((void *)beg, sz);
+}
+
+/* The chunk leaves the registry while the kernel resizes its mapping (a
+ * lookup of it meanwhile finds nothing: only a racing free or realloc of
+ * the same pointer, a bug of the program's, could look), and comes back
+ * under its new address.  A mapping that moved leaves its old range in the
+ * ring of freed chunks: a later free of the old pointer is a double free. */
+hp_large_t *hp_secondary_remap(uptr user_beg, uptr size) {
+  hp_spin_lock(&lock);
+  uptr i = find_slot_nolock(user_beg);
+  HP_CHECK(i != (uptr)-1);
+  hp_large_t *l = table[i];
+  uptr off = user_beg - l->map_beg;
+  uptr map_size = HP_ROUND_UP(off + size, HP_PAGE_SIZE);
+  if (off + size < size || map_size < size) {
+    hp_spin_unlock(&lock);
+    return NULL;
+  }
+  if (map_size == l->map_size) {
+    l->requested_size = size;
+    hp_spin_unlock(&lock);
+    return l;
+  }
+  table[i] = TOMBSTONE;
+  table_live--;
+  uptr old_beg = l->map_beg, old_size = l->map_size;
+  hp_spin_unlock(&lock);
+
+  void *m = hp_sys_mremap((void *)old_beg, old_size, map_size);
+
+  hp_spin_lock(&lock);
+  if (!m) {
+    insert_nolock(l);
+    hp_spin_unlock(&lock);
+    return NULL;
+  }
+  l = (hp_large_t *)m;
+  l->map_beg = (uptr)m;
+  l->map_size = map_size;
+  l->user_beg = (uptr)m + off;
+  l->requested_size = size;
+  mapped_bytes += map_size - old_size; /* wraps right when shrinking */
+  if (l->map_beg != old_beg) {
+    recent_chunk_t *rc = &recent[recent_pos++ % RECENT];
+    rc->map_beg = old_beg;
+    rc->map_end = old_beg + old_size;
+    rc->user_beg = user_beg;
+  }
+  insert_nolock(l);
+  hp_spin_unlock(&lock);
+  return l;
 }
 
 hp_large_t *hp_secondary_find(uptr user_beg) {

@@ -321,6 +321,13 @@ void hp_munmap(void *p, size_t size) {
   errno = saved;
 }
 
+void *hp_mremap(void *p, size_t old_size, size_t new_size) {
+  int saved = errno;
+  void *n = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
+  errno = saved;
+  return n == MAP_FAILED ? NULL : n;
+}
+
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
                    const char *what) {
   u64 n = *cap ? *cap * 2 : initial;

@@ -50,6 +50,9 @@ void *hp_mmap(size_t size);          /* NULL on failure */
 void *hp_mmap_or_die(size_t size, const char *what);
 void *hp_mmap_noreserve(size_t size, const char *what);
 void hp_munmap(void *p, size_t size);
+/* Resizes mapping [p, p + old_size) to new_size bytes, moving it if the
+ * kernel must; its bytes go along.  NULL on failure (p unchanged). */
+void *hp_mremap(void *p, size_t old_size, size_t new_size);
 
 /* Makes room for one more element in an mmap'd array: doubles *cap (from
  * initial), copies the len elements in use and unmaps the old array. */

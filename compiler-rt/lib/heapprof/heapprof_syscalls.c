@@ -86,6 +86,13 @@ void hp_sys_munmap(void *p, uptr size) {
   note(HP_SYS_MUNMAP, size, t0);
 }
 
+void *hp_sys_mremap(void *p, uptr old_size, uptr new_size) {
+  u64 t0 = hp_rdtsc();
+  void *n = hp_mremap(p, old_size, new_size);
+  note(HP_SYS_MREMAP, new_size, t0);
+  return n;
+}
+
 void hp_sys_madvise(void *p, uptr size, int advice) {
   u64 t0 = hp_rdtsc();
   int saved = errno;

@@ -18,10 +18,10 @@
 enum {
   HP_SYS_MMAP,
   HP_SYS_MUNMAP,
-  HP_SYS_MREMAP,   /* heapprof's allocator never calls these three; the */
+  HP_SYS_MREMAP,   /* large chunks' reallocs (bytes: the new length) */
   HP_SYS_MADVISE,
-  HP_SYS_MPROTECT, /* rows exist so the layout serves other allocators */
-  HP_SYS_BRK,
+  HP_SYS_MPROTECT, /* heapprof's allocator never calls these two; the */
+  HP_SYS_BRK,      /* rows exist so the layout serves other allocators */
   HP_SYS_FAULT,    /* not a call: page faults (heapprof_faults.h) */
   HP_NUM_SYSCALLS,
 };
@@ -36,6 +36,7 @@ void *hp_sys_mmap_or_die(uptr size, const char *what);
 void *hp_sys_mmap_noreserve(uptr size, const char *what);
 void hp_sys_munmap(void *p, uptr size);
 void hp_sys_madvise(void *p, uptr size, int advice);
+void *hp_sys_mremap(void *p, uptr old_size, uptr new_size); /* hp_mremap */
 
 /* Notes one call made on the allocator's behalf by code heapprof does not
  * wrap (another allocator's, heapprof_foreign.c): like the wrappers'. */

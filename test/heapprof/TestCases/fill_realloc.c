@@ -4,7 +4,8 @@
 // malloc under zero_fill returns zeros although the block held data), and
 // realloc, which keeps the old bytes and fills only the ones it adds: in
 // place (40 -> 60 bytes, one size class), growing again in place into slack
-// that held data (60 -> 50 -> 64), and moving (64 -> 1000).  With both
+// that held data (60 -> 50 -> 64), moving (64 -> 1000), and a large chunk
+// resized by mremap (300000 -> 200000 -> 400000).  With both
 // flags, zero wins.  The program is told which fill byte to expect.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=junk_fill=1:log_path=%t.prof %run %t junk 2>&1 | FileCheck %s --check-prefixes=CHECK,JUNK
@@ -54,5 +55,16 @@ int main(int argc, char **argv) {
           count_bytes(r5 + 50, 950, fill));
   // CHECK: realloc 1000: moved, 50 'D', 950 fill
   free(r5);
+  // A large chunk shrunk by mremap keeps 'E' in the slack of its last page
+  // (200000 bytes end 704 bytes into one); regrown by mremap, that slack
+  // and the fresh pages get the fill.
+  unsigned char *volatile g = malloc(300000);
+  memset(g, 'E', 300000);
+  unsigned char *volatile g2 = realloc(g, 200000);
+  unsigned char *volatile g3 = realloc(g2, 400000);
+  fprintf(stderr, "large regrow 400000: %zu 'E', %zu fill\n",
+          count_bytes(g3, 200000, 'E'), count_bytes(g3 + 200000, 200000, fill));
+  // CHECK: large regrow 400000: 200000 'E', 200000 fill
+  free(g3);
   return 0;
 }

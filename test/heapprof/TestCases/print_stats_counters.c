@@ -40,6 +40,7 @@ int main(void) {
 // CHECK-NEXT: cache_refills 21 per-thread cache refills
 // CHECK-NEXT: cache_drains 18 per-thread cache drains
 // CHECK-NEXT: inplace_reallocs 1 reallocations that kept their block
+// CHECK-NEXT: mremap_reallocs 0 reallocations of large chunks resized by mremap
 // CHECK-NEXT: release_passes 0 release_freed_pages passes
 // CHECK-NEXT: pages_released 0 4 KiB pages
 // CHECK-NEXT: invalid_frees 0 invalid/double frees
