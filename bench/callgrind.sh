@@ -50,9 +50,9 @@ ninja -C "$BLD" lib/heapprof/HeapProfiler.so lib/heapprof/libheapprof_cxx.a \
 COMMON="-O2 -gline-tables-only -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
 SRC_CACHE=${SRC_CACHE:-$root/bench/.cache/src}
 declare -A ARGS=([bt]="12" [ht]="200000" [ll]="100000 10" [stream]="400000 5" [mp]="64 1 200000"
-                 [larson]="2 4 1000 20000 8 1000"
+                 [larson]="2 4 1000 20000 8 1000" [rg]="4"
                  [lua]="$root/bench/lua/alloc.lua 1" [sqlite]="--memdb --size 2")
-declare -A FILE=([bt]=bt [ht]=ht [ll]=ll [stream]=stream [mp]=malloc_pairs [larson]=larson)
+declare -A FILE=([bt]=bt [ht]=ht [ll]=ll [stream]=stream [mp]=malloc_pairs [larson]=larson [rg]=realloc_growth)
 # srcs WORKLOAD: sets SRCS, XFLAGS and LIBS as bench/run.sh's spec does.
 srcs() {
   case $1 in

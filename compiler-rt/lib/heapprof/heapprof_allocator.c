@@ -540,9 +540,12 @@ static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
 }
 
 /* A large chunk's realloc to a size still large: mremap (when
- * realloc_in_place is on; phkmalloc's R always copies). */
+ * realloc_in_place is on; phkmalloc's R always copies).  A size over the
+ * limits goes the moving way, whose allocation reports it. */
 static bool remaps(const lookup_t *l, uptr size) {
-  return l->large && hp_size_to_class(size + HP_CHUNK_HEADER_SIZE) == 0;
+  uptr max_mb = (uptr)hp_flags.max_allocation_size_mb;
+  return l->large && hp_size_to_class(size + HP_CHUNK_HEADER_SIZE) == 0 &&
+         size <= HP_MAX_ALLOCATION && !(max_mb && size > max_mb << 20);
 }
 
 /* A realloc that keeps its block, or resizes a large chunk's mapping

@@ -54,6 +54,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "limit: %s %s %s\n", small ? "ok" : "NULL",
             big ? "BIG" : "NULL", errno == ENOMEM ? "ENOMEM" : "no errno");
     // LIMIT: limit: ok NULL ENOMEM
+    // A large chunk realloc'd past the limit: not by mremap either.
+    errno = 0;
+    char *grown = realloc(small, 2 << 20);
+    fprintf(stderr, "limit realloc: %s %s\n", grown ? "BIG" : "NULL",
+            errno == ENOMEM ? "ENOMEM" : "no errno");
+    // LIMIT: limit realloc: NULL ENOMEM
     free(small);
     return 0;
   }
@@ -78,6 +84,15 @@ int main(int argc, char **argv) {
   // CHECK: realloc(p, huge): NULL, ENOMEM
   fprintf(stderr, "old block: %s\n", p);
   // CHECK: old block: still here
+  // The same for a large chunk (one realloc would resize with mremap).
+  char *l = malloc(1 << 20);
+  strcpy(l + (1 << 19), "large still here");
+  errno = 0;
+  expect_null("realloc(large, huge)", realloc(l, HUGE_SIZE));
+  // CHECK: realloc(large, huge): NULL, ENOMEM
+  fprintf(stderr, "old large block: %s\n", l + (1 << 19));
+  // CHECK: old large block: large still here
+  free(l);
   free(p);
   errno = 0;
   expect_null("reallocarray overflow", reallocarray(NULL, SIZE_MAX / 2, 3));
@@ -101,9 +116,9 @@ int main(int argc, char **argv) {
   // CHECK: posix_memalign(huge): ENOMEM, errno 0, out untouched
   fprintf(stderr, "failures: %d\n", failures);
   // CHECK: failures: 0
-  // Failed allocations are not profiled.
+  // Failed allocations are not profiled: the 16 bytes and the 1 MiB.
   // CHECK: HeapProf profile:
-  // CHECK: Summary: 1 contexts, 1 allocations, 16 bytes
+  // CHECK: Summary: 2 contexts, 2 allocations, 1048592 bytes
   return failures != 0;
 }
 // ABORT-MALLOC: HeapProf: ERROR: allocation-size-too-big: cannot allocate 0x4000000000000 (1125899906842624) bytes (pc 0x{{[0-9a-f]+}})
