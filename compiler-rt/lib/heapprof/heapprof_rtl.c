@@ -330,15 +330,18 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
       return false;
   }
   char tmp[640];
+  hp_signals_guard_begin(dirfd);
   int fd = hp_profile_temp_create(dirfd, d->name,
                                   hp_profile_mode_bits(hp_flags.profile_mode),
                                   tmp, sizeof(tmp));
   if (fd < 0) {
+    hp_signals_guard_end();
     hp_strlcpy(why, hp_file_errno_text(errno), why_size);
     if (old >= 0)
       close(old);
     return false;
   }
+  hp_signals_guard_file(tmp);
   bool ok = true;
   int err = 0;
   if (old >= 0) {
@@ -370,11 +373,14 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
     ok = false;
     err = errno;
   }
-  if (ok && publish(dirfd, tmp, d) == 0)
+  if (ok && publish(dirfd, tmp, d) == 0) {
+    hp_signals_guard_end();
     return true;
+  }
   if (ok)
     err = errno;
   unlinkat(dirfd, tmp, 0);
+  hp_signals_guard_end();
   hp_strlcpy(why, hp_file_errno_text(err), why_size);
   return false;
 }

@@ -35,6 +35,14 @@ void hp_rtl_lock(void);
 void hp_rtl_unlock(void);
 /* heapprof_signals.c: installed at the end of init. */
 void hp_signals_init(void);
+/* The temporary profile file (heapprof_signals.c): guard_begin before it
+ * is created in dirfd, guard_file once it is, guard_end when it has its
+ * final name or is gone.  Meanwhile a signal that would end the process by
+ * its default action removes the file first, and a SIGXFSZ from the
+ * writing thread's own write is ignored (the write fails with EFBIG). */
+void hp_signals_guard_begin(int dirfd);
+void hp_signals_guard_file(const char *tmp);
+void hp_signals_guard_end(void);
 /* The caller is the process this image started in: not a fork child, not a
  * vfork child (which runs in its parent's memory). */
 bool hp_signals_own_image(void);

@@ -46,6 +46,7 @@ const char *hp_file_errno_text(int e) {
   case ENOTDIR: return "a path component is not a directory";
   case EROFS: return "read-only file system";
   case ENOSPC: return "no space left on device";
+  case EFBIG: return "file too large (the file size limit, ulimit -f)";
   case EISDIR: return "is a directory";
   case ENAMETOOLONG: return "file name too long";
   case EDQUOT: return "disk quota exceeded";

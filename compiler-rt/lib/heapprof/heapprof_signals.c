@@ -24,6 +24,14 @@
  *    signal on any thread find the dump under way and kill the process at
  *    once with the signal's default action.
  *
+ * The temporary profile file (heapprof_rtl.c writes a profile there, then
+ * gives it its name): while it exists, every signal whose action is still
+ * the default and would end the process has a guard handler that removes
+ * the file first, then dies of the signal as the default would have.  A
+ * SIGXFSZ the kernel sends to the writing thread (RLIMIT_FSIZE) is
+ * heapprof's own doing: the guard returns, the write fails with EFBIG and
+ * the profile takes the failure path.  No guard can stop SIGKILL.
+ *
  * fork: pthread_atfork handlers hold every runtime lock across the fork, so
  * the child never inherits a lock held by a thread that no longer exists.
  * The child starts with an empty table: the parent's merged records are the
@@ -208,13 +216,7 @@ static void start_dump_thread(void) {
   sigaction(dump_signo, &sa, NULL);
 }
 
-/* ------------------------------------------------------- deadly signals */
-
-/* Actions before heapprof's deadly handler; written at init only. */
-static struct sigaction old_actions[65];
-/* The thread handling a deadly signal (writing or waiting for the final
- * profile); 0: none.  Claimed by compare-and-swap in the handler. */
-static int dying_tid;
+/* ------------------------------------------------------------ helpers */
 
 static int current_tid(void) { return (int)syscall(SYS_gettid); }
 
@@ -225,8 +227,102 @@ static void set_blocked(int sig, bool blocked) {
   pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
 }
 
-/* The signal's default action, now. */
+/* ------------------------------------------ the temporary profile file */
+
+/* Signals whose default action ends the process (glibc's own, 32 and 33,
+ * and the real-time ones are left alone). */
+static const int guarded[] = {
+    SIGHUP,  SIGINT,  SIGQUIT,   SIGILL,    SIGTRAP, SIGABRT, SIGBUS,
+    SIGFPE,  SIGUSR1, SIGSEGV,   SIGUSR2,   SIGPIPE, SIGALRM, SIGTERM,
+    SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,
+    SIGSYS};
+/* Written by the dumping thread (dumps are serialized by the dump lock),
+ * read by the guard handler on any thread. */
+static int guard_dirfd = -1, guard_tid;
+static char guard_tmp[640];
+static volatile sig_atomic_t guard_live;
+static u64 guard_installed; /* bit sig: the guard is this signal's action */
+
+static bool is_fault(int sig, const siginfo_t *si);
+
+/* Removes the temporary file, if one is being written.  Async-signal-safe. */
+static void guard_drop(void) {
+  if (guard_live) {
+    guard_live = 0;
+    unlinkat(guard_dirfd, guard_tmp, 0);
+  }
+}
+
+static void guard_handler(int sig, siginfo_t *si, void *uc) {
+  (void)uc;
+  int saved_errno = errno;
+  if (sig == SIGXFSZ && guard_live && current_tid() == guard_tid) {
+    errno = saved_errno; /* the write that raised it fails with EFBIG */
+    return;
+  }
+  guard_drop();
+  struct sigaction sa;
+  hp_memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = SIG_DFL;
+  sigaction(sig, &sa, NULL);
+  errno = saved_errno;
+  /* Blocked until the handler returns; a fault simply happens again. */
+  if (!is_fault(sig, si))
+    raise(sig);
+}
+
+void hp_signals_guard_begin(int dirfd) {
+  guard_dirfd = dirfd;
+  guard_tid = current_tid();
+  guard_installed = 0;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(guarded); i++) {
+    int sig = guarded[i];
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) ||
+        cur.sa_handler != SIG_DFL)
+      continue; /* the program's (or heapprof's deadly handler) */
+    struct sigaction sa;
+    hp_memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = guard_handler;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, NULL) == 0)
+      guard_installed |= 1ull << sig;
+  }
+}
+
+void hp_signals_guard_file(const char *tmp) {
+  hp_strlcpy(guard_tmp, tmp, sizeof(guard_tmp));
+  guard_live = 1;
+}
+
+void hp_signals_guard_end(void) {
+  guard_live = 0;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(guarded); i++) {
+    int sig = guarded[i];
+    struct sigaction cur;
+    if (!(guard_installed >> sig & 1) || sigaction(sig, NULL, &cur) != 0 ||
+        !(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != guard_handler)
+      continue; /* the program set its own meanwhile */
+    struct sigaction sa;
+    hp_memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigaction(sig, &sa, NULL);
+  }
+  guard_installed = 0;
+}
+
+/* ------------------------------------------------------- deadly signals */
+
+/* Actions before heapprof's deadly handler; written at init only. */
+static struct sigaction old_actions[65];
+/* The thread handling a deadly signal (writing or waiting for the final
+ * profile); 0: none.  Claimed by compare-and-swap in the handler. */
+static int dying_tid;
+
+/* The signal's default action, now (no temporary file left behind). */
 static HP_NORETURN void die_now(int sig) {
+  guard_drop();
   struct sigaction sa;
   hp_memset(&sa, 0, sizeof(sa));
   sa.sa_handler = SIG_DFL;
