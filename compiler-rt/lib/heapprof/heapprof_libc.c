@@ -348,14 +348,12 @@ static bool buf_reserve(hp_buf_t *b, size_t extra) {
   size_t cap = b->cap ? b->cap : 1 << 16;
   while (cap < b->len + extra)
     cap *= 2;
-  char *d = hp_mmap(cap);
+  /* mremap grows the mapping without copying or faulting in again what is
+   * written (a 10 MB profile used to touch 20 MB through its doublings). */
+  char *d = b->data ? hp_mremap(b->data, b->cap, cap) : hp_mmap(cap);
   if (!d) {
-    b->failed = true;
+    b->failed = true; /* the old buffer is still there: hp_buf_free */
     return false;
-  }
-  if (b->data) {
-    hp_memcpy(d, b->data, b->len);
-    hp_munmap(b->data, b->cap);
   }
   b->data = d;
   b->cap = cap;

@@ -94,37 +94,81 @@ static void init_once(void) {
 
 /* ------------------------------------------------------------ dump map */
 
+/* The dump's records, one per context: dense in `slots` (in the order
+ * they came, until map_sorted), found through `index`, an open-addressing
+ * table of positions (1 + i; 0 = empty) on stack_id.  Dense because a
+ * record is hundreds of bytes: a table of records at half load touched
+ * four times the memory, every page of it a fault (a dump of clang's
+ * 13000 contexts spent a third of its time there).  Sized at first for
+ * every context the depot holds, so that the usual dump never grows. */
 typedef struct dump_map {
-  hp_hib_t *slots; /* open addressing on stack_id; 0 = empty */
-  u32 cap, n;
+  hp_hib_t *slots;
+  u32 *index;
+  u64 cap;        /* records slots has room for */
+  u32 index_cap;  /* a power of two, at least 2 * cap */
+  u32 n;
 } dump_map_t;
 
-static void map_put(dump_map_t *m, const hp_hib_t *h);
+static u32 map_hash(u64 stack_id, u32 cap) {
+  return (u32)((stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
 
-static void map_grow(dump_map_t *m) {
-  dump_map_t old = *m;
-  m->cap = old.cap ? old.cap * 2 : 1024;
-  m->slots = hp_mmap_or_die((uptr)m->cap * sizeof(hp_hib_t), "profile");
-  m->n = 0;
-  for (u32 i = 0; i < old.cap; i++)
-    if (old.slots[i].stack_id)
-      map_put(m, &old.slots[i]);
-  if (old.slots)
-    hp_munmap(old.slots, (uptr)old.cap * sizeof(hp_hib_t));
+/* The index's slot for stack_id: its record's, or the empty one where it
+ * would go. */
+static u32 map_find(const dump_map_t *m, u64 stack_id) {
+  u32 i = map_hash(stack_id, m->index_cap);
+  while (m->index[i] && m->slots[m->index[i] - 1].stack_id != stack_id)
+    i = (i + 1) & (m->index_cap - 1);
+  return i;
+}
+
+static void map_index_build(dump_map_t *m, u32 index_cap) {
+  if (m->index)
+    hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
+  m->index_cap = index_cap;
+  m->index = hp_mmap_or_die((uptr)index_cap * sizeof(u32), "profile");
+  for (u32 k = 0; k < m->n; k++)
+    m->index[map_find(m, m->slots[k].stack_id)] = k + 1;
+}
+
+static void map_init(dump_map_t *m) {
+  hp_memset(m, 0, sizeof(*m));
+  /* Address space, touched only as records come; a machine that will not
+   * lend that much (strict overcommit) gets a small start that grows. */
+  u64 want = (u64)hp_stackdepot_count() + 64;
+  m->slots = hp_mmap((uptr)want * sizeof(hp_hib_t));
+  if (!m->slots) {
+    want = 1024;
+    m->slots = hp_mmap_or_die((uptr)want * sizeof(hp_hib_t), "profile");
+  }
+  m->cap = want;
+  u32 icap = 1024;
+  while (icap < 2 * want)
+    icap *= 2;
+  map_index_build(m, icap);
 }
 
 static void map_put(dump_map_t *m, const hp_hib_t *h) {
-  if ((m->n + 1) * 2 > m->cap)
-    map_grow(m);
-  u32 i = (u32)((h->stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
-  while (m->slots[i].stack_id && m->slots[i].stack_id != h->stack_id)
-    i = (i + 1) & (m->cap - 1);
-  if (m->slots[i].stack_id) {
-    hp_hib_merge(&m->slots[i], h);
+  if (m->n == m->cap) /* contexts made while the dump runs */
+    hp_array_grow((void **)&m->slots, &m->cap, m->n, sizeof(hp_hib_t), 0,
+                  "profile");
+  if (2 * (u64)(m->n + 1) > m->index_cap)
+    map_index_build(m, m->index_cap * 2);
+  u32 i = map_find(m, h->stack_id);
+  if (m->index[i]) {
+    hp_hib_merge(&m->slots[m->index[i] - 1], h);
   } else {
-    hp_memcpy(&m->slots[i], h, sizeof(*h));
-    m->n++;
+    hp_memcpy(&m->slots[m->n], h, sizeof(*h));
+    m->index[i] = ++m->n;
   }
+}
+
+static void map_free(dump_map_t *m) {
+  if (m->index)
+    hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
+  if (m->slots)
+    hp_munmap(m->slots, (uptr)m->cap * sizeof(hp_hib_t));
+  hp_memset(m, 0, sizeof(*m));
 }
 
 static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
@@ -135,14 +179,10 @@ static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
  * the readers take its values from that earlier dump (docs/formats.md). */
 static void peak_cb(u64 stack_id, u64 objects, u64 bytes, void *arg) {
   dump_map_t *m = arg;
-  if (!m->cap)
-    return;
-  u32 i = (u32)((stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
-  while (m->slots[i].stack_id && m->slots[i].stack_id != stack_id)
-    i = (i + 1) & (m->cap - 1);
-  if (m->slots[i].stack_id) {
-    m->slots[i].ext.peak_objects = objects;
-    m->slots[i].ext.peak_bytes = bytes;
+  u32 i = map_find(m, stack_id);
+  if (m->index[i]) {
+    m->slots[m->index[i] - 1].ext.peak_objects = objects;
+    m->slots[m->index[i] - 1].ext.peak_bytes = bytes;
   }
 }
 
@@ -171,24 +211,21 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
  * the stack of a signal-time dump). */
 static hp_size_bins_t dump_bins;
 
-/* Compacts the map into a stack-id-sorted array at its start. */
+/* Sorts the map's records by stack id (the index is dropped: no lookups
+ * after this); returns their number. */
 static u32 map_sorted(dump_map_t *m) {
-  u32 n = 0;
-  for (u32 i = 0; i < m->cap; i++)
-    if (m->slots[i].stack_id) {
-      if (n != i)
-        hp_memcpy(&m->slots[n], &m->slots[i], sizeof(hp_hib_t));
-      n++;
-    }
-  /* Sort by stack id: sort the ids, then place each entry by binary search
-   * into a second array (no allocation beyond mmap, O(n log n)). */
+  u32 n = m->n;
+  hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
+  m->index = NULL;
   if (n < 2)
     return n;
+  /* Sort the ids, then place each record by binary search into a second
+   * array (no allocation beyond mmap, O(n log n)). */
   uptr *ids = hp_mmap_or_die((uptr)n * sizeof(uptr), "profile");
   for (u32 i = 0; i < n; i++)
     ids[i] = m->slots[i].stack_id;
   hp_sort_uptr(ids, n);
-  hp_hib_t *sorted = hp_mmap_or_die((uptr)m->cap * sizeof(hp_hib_t), "profile");
+  hp_hib_t *sorted = hp_mmap_or_die((uptr)n * sizeof(hp_hib_t), "profile");
   for (u32 i = 0; i < n; i++) {
     u32 lo = 0, hi = n;
     while (lo < hi) {
@@ -203,6 +240,7 @@ static u32 map_sorted(dump_map_t *m) {
   hp_munmap(ids, (uptr)n * sizeof(uptr));
   hp_munmap(m->slots, (uptr)m->cap * sizeof(hp_hib_t));
   m->slots = sorted;
+  m->cap = n;
   return n;
 }
 
@@ -475,7 +513,8 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_faults_flush();
   u32 now_ms = hp_now_ms();
   u32 cpu = hp_cpu_id();
-  dump_map_t map = {0};
+  dump_map_t map;
+  map_init(&map);
   hp_thread_flush_hibs();
   hp_hib_table_drain(&hp_hib_table, put_cb, &map);
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
@@ -556,8 +595,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   if (pcs)
     hp_munmap(pcs, npcs * sizeof(uptr));
   hp_procmap_free(&pm);
-  if (map.slots)
-    hp_munmap(map.slots, (uptr)map.cap * sizeof(hp_hib_t));
+  map_free(&map);
   hp_faults_skip();
   errno = saved_errno;
   hp_spin_unlock(&dump_lock);

@@ -46,5 +46,28 @@ int main(void) {
   EXPECT(hp_strcmp("abc", "abd") < 0);
   EXPECT_EQ(hp_strlcpy(b, "hello", 3), 5);
   EXPECT_STREQ(b, "he");
+
+  /* hp_buf: grown past its first 64 KiB several times (by mremap), every
+   * byte written is kept; a formatted line longer than the 512-byte fast
+   * path is whole. */
+  hp_buf_t buf = {0};
+  for (u32 i = 0; i < 300000; i++) {
+    u32 v = i * 2654435761u;
+    hp_buf_append(&buf, &v, sizeof(v));
+  }
+  EXPECT(!buf.failed);
+  EXPECT_EQ(buf.len, 1200000);
+  u32 bad = 0;
+  for (u32 i = 0; i < 300000; i++) {
+    u32 v;
+    hp_memcpy(&v, buf.data + 4 * (uptr)i, sizeof(v));
+    bad += v != i * 2654435761u;
+  }
+  EXPECT_EQ(bad, 0);
+  hp_buf_printf(&buf, "%0700d|", 7);
+  EXPECT_EQ(buf.len, 1200000 + 701);
+  EXPECT(buf.data[1200000 + 699] == '7' && buf.data[1200000 + 700] == '|');
+  hp_buf_free(&buf);
+  EXPECT(!buf.data && !buf.len);
   return hp_test_done("libc_test");
 }
