@@ -2,9 +2,12 @@
  *
  * Part of heapprof.
  *
- * dump_signal=SIG: the handler only writes one byte to a pipe; a dedicated
- * thread blocked on the pipe writes the checkpoint, so nothing that
- * allocates or locks runs in signal context.  The handler is installed with
+ * dump_signal=SIG: the handler only posts a semaphore (sem_post is
+ * async-signal-safe); a dedicated thread waiting on it writes the
+ * checkpoint, so nothing that allocates or locks runs in signal context.
+ * No file descriptor: a program that closes every descriptor it did not
+ * open (a daemon, a child before exec) and reuses their numbers would
+ * otherwise get heapprof's byte written into its own file.  The handler is installed with
  * SA_RESTART, so the program's read(), write(), wait() ... resume; calls
  * POSIX never restarts (sleep, nanosleep, poll, select) return early, as
  * for any signal the program would catch itself.  Only signals that carry
@@ -41,16 +44,17 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Set at init (and in a fork child): the dump signal and its pipe. */
-static int dump_pipe[2] = {-1, -1};
+/* Set at init (and in a fork child): the dump signal and its semaphore. */
+static sem_t dump_sem;
+static bool dump_sem_ready;
 static int dump_signo;
 
 static const struct {
@@ -168,10 +172,7 @@ static void check_dump_signal(void) {
 static void dump_signal_handler(int sig) {
   (void)sig;
   int saved = errno;
-  char c = 1;
-  if (write(dump_pipe[1], &c, 1) < 0) {
-    /* pipe full: a dump is already pending */
-  }
+  sem_post(&dump_sem); /* EOVERFLOW: dumps are pending anyway */
   errno = saved;
 }
 
@@ -181,26 +182,24 @@ static void *dump_thread(void *arg) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
   for (;;) {
-    char c;
-    ssize_t r = read(dump_pipe[0], &c, 1);
-    if (r == 1) {
-      if (__heapprof_dump() == 0 && hp_flags.verbosity)
-        hp_printf("HeapProf: wrote a checkpoint on %s\n",
-                  hp_signal_name(dump_signo));
-    } else if (r < 0 && errno == EINTR) {
-      continue;
-    } else {
+    if (sem_wait(&dump_sem) != 0) {
+      if (errno == EINTR)
+        continue;
       return NULL;
     }
+    if (__heapprof_dump() == 0 && hp_flags.verbosity)
+      hp_printf("HeapProf: wrote a checkpoint on %s\n",
+                hp_signal_name(dump_signo));
   }
 }
 
 static void start_dump_thread(void) {
-  if (pipe2(dump_pipe, O_CLOEXEC) != 0) {
-    hp_printf("HeapProf: WARNING: dump_signal: cannot create a pipe; "
+  if (sem_init(&dump_sem, 0, 0) != 0) {
+    hp_printf("HeapProf: WARNING: dump_signal: cannot create a semaphore; "
               "signal dumps are off\n");
     return;
   }
+  dump_sem_ready = true;
   pthread_t t;
   if (pthread_create(&t, NULL, dump_thread, NULL) != 0) {
     hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread; "
@@ -573,11 +572,11 @@ static void fork_child(void) {
   calls_at_fork = own_calls();
   hp_hib_table_clear(&hp_hib_table);
   hp_symbolizer_fork_child();
-  if (dump_signo > 0 && dump_pipe[0] >= 0) {
-    /* The dump thread did not survive the fork: start the child's own. */
-    close(dump_pipe[0]);
-    close(dump_pipe[1]);
-    dump_pipe[0] = dump_pipe[1] = -1;
+  if (dump_signo > 0 && dump_sem_ready) {
+    /* The dump thread did not survive the fork: start the child's own, on
+     * a fresh semaphore (the parent's count is the parent's). */
+    sem_destroy(&dump_sem);
+    dump_sem_ready = false;
     start_dump_thread();
   }
 }
