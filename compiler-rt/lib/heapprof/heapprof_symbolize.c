@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -114,6 +115,8 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
  * reports (under the report lock) would otherwise share it at once. */
 static hp_spinlock_t sym_lock;
 static int sym_fd = -1;    /* our end of the socket; -1: not running */
+static dev_t sym_dev;      /* and its identity: the program may close the */
+static ino_t sym_ino;      /* descriptor and reuse the number for its own */
 static pid_t sym_pid;      /* the symbolizer, to kill it if it hangs */
 static bool sym_disabled;  /* could not be started, hung, or died twice in
                               one batch: stop trying */
@@ -199,6 +202,13 @@ static bool sym_start(void) {
     close(sv[0]);
     return false;
   }
+  struct stat st;
+  if (fstat(sv[0], &st) != 0) {
+    close(sv[0]);
+    return false;
+  }
+  sym_dev = st.st_dev;
+  sym_ino = st.st_ino;
   sym_fd = sv[0];
   sym_pid = spawned_pid;
   if (hp_flags.verbosity >= 2)
@@ -207,8 +217,23 @@ static bool sym_start(void) {
   return true;
 }
 
+/* Whether sym_fd is still our socket.  A program that closes every
+ * descriptor it did not open (a daemon does) closes ours too, and its next
+ * open file, socket or pipe may get the number: heapprof must then neither
+ * write requests into it nor close it.  The symbolizer read end of file
+ * when ours closed, and exited. */
+static bool sym_fd_ours(void) {
+  struct stat st;
+  if (sym_fd >= 0 && (fstat(sym_fd, &st) != 0 || st.st_dev != sym_dev ||
+                      st.st_ino != sym_ino)) {
+    sym_fd = -1;
+    sym_pid = 0;
+  }
+  return sym_fd >= 0;
+}
+
 static void sym_stop(bool hung) {
-  if (sym_fd < 0)
+  if (!sym_fd_ours())
     return;
   if (hung)
     kill(sym_pid, SIGKILL);
@@ -275,7 +300,7 @@ static bool sym_run(const hp_buf_t *req, u32 n, hp_buf_t *ans) {
   if (sym_disabled)
     return false;
   for (int attempt = 0; attempt < 2; attempt++) {
-    if (sym_fd < 0 && !sym_start())
+    if (!sym_fd_ours() && !sym_start())
       break;
     bool hung;
     if (sym_converse(req, n, ans, &hung))
@@ -297,7 +322,7 @@ void hp_symbolizer_fork_child(void) {
   /* The socket is the parent's conversation: forget it; the child starts
    * its own symbolizer when it first needs one.  The lock may have been
    * held by a thread that does not exist here. */
-  if (sym_fd >= 0)
+  if (sym_fd_ours())
     close(sym_fd);
   sym_fd = -1;
   sym_pid = 0;
