@@ -26,7 +26,6 @@ enum { OUTSIDE, OWN, IN_CALL };
 
 typedef struct fault_thread {
   const struct perf_event_mmap_page *ring; /* NULL: none (yet) */
-  int fd;
   bool tried;
   u32 depth; /* profiled entry points under way (nested ones count once) */
   u64 mark;  /* the ring's head at the previous boundary */
@@ -82,10 +81,11 @@ static void open_ring(void) {
      * reader; the head only grows. */
     void *m = (void *)syscall(SYS_mmap, NULL, RING_BYTES, PROT_READ,
                               MAP_SHARED, fd, 0);
-    if (m == MAP_FAILED) {
-      close(fd);
-    } else {
-      ft.fd = fd;
+    /* The mapping keeps the event alive: no descriptor is held that a
+     * program closing every descriptor could close and reuse (heapprof
+     * would then close the program's file at thread exit). */
+    close(fd);
+    if (m != MAP_FAILED) {
       ft.ring = m;
       ft.mark = __atomic_load_n(&ft.ring->data_head, __ATOMIC_ACQUIRE);
     }
@@ -185,10 +185,8 @@ void hp_faults_skip(void) {
 }
 
 static void drop_ring(void) {
-  if (ft.ring) {
+  if (ft.ring)
     syscall(SYS_munmap, (void *)ft.ring, RING_BYTES);
-    close(ft.fd);
-  }
   hp_memset(&ft, 0, sizeof(ft));
 }
 

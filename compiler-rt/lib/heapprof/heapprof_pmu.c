@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,6 +44,8 @@ typedef struct pmu_thread {
   u32 nopen;
   u8 slot[HP_NUM_PMU_EVENTS]; /* the event of each group member */
   bool opened;                /* tried (nopen 0: nothing opened) */
+  dev_t dev[HP_NUM_PMU_EVENTS]; /* what each descriptor was at open */
+  ino_t ino[HP_NUM_PMU_EVENTS];
   bool active;                /* a sampled call is under way */
   u32 tick[HP_NUM_OPS];
   u64 start[HP_NUM_PMU_EVENTS];
@@ -80,7 +83,8 @@ static int open_event(u32 i, int group) {
   a.exclude_hv = 1;
   a.read_format = PERF_FORMAT_GROUP;
   int saved = errno;
-  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, group, 0);
+  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, group,
+                        PERF_FLAG_FD_CLOEXEC);
   errno = saved;
   return fd;
 }
@@ -95,6 +99,11 @@ static void open_group(void) {
       continue;
     if (leader < 0)
       leader = fd;
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+      pt.dev[pt.nopen] = st.st_dev;
+      pt.ino[pt.nopen] = st.st_ino;
+    }
     pt.fds[pt.nopen] = fd;
     pt.slot[pt.nopen++] = (u8)i;
     mask |= 1ull << i;
@@ -106,6 +115,17 @@ static void open_group(void) {
     f |= HP_PMU_NO_EVENTS;
   __atomic_or_fetch(&counted_mask, mask, __ATOMIC_RELAXED);
   __atomic_or_fetch(&flags_word, f, __ATOMIC_RELAXED);
+}
+
+/* Whether descriptor k is still the one heapprof opened.  A program that
+ * closes every descriptor it did not open, and reuses the numbers, must
+ * not have its file read (moving its offset) or closed by heapprof.  All
+ * perf events share one anonymous inode, so this tells a perf event from
+ * the program's files, sockets and pipes. */
+static bool fd_ours(u32 k) {
+  struct stat st;
+  return fstat(pt.fds[k], &st) == 0 && st.st_dev == pt.dev[k] &&
+         st.st_ino == pt.ino[k];
 }
 
 /* The group's values in slot order into v; false if the read failed. */
@@ -128,6 +148,10 @@ void hp_pmu_begin(u8 op) {
   if (++pt.tick[op] < (u32)hp_flags.pmu_sample_every)
     return;
   pt.tick[op] = 0;
+  int saved = errno;
+  if (pt.nopen && !fd_ours(0))
+    pt.nopen = 0, pt.opened = false; /* the program closed them: forgotten */
+  errno = saved;
   if (!pt.opened)
     open_group();
   if (pt.nopen && read_group(pt.start))
@@ -150,8 +174,11 @@ void hp_pmu_end(u32 cls) {
 }
 
 void hp_pmu_thread_exit(void) {
+  int saved = errno;
   for (u32 k = 0; k < pt.nopen; k++)
-    close(pt.fds[k]);
+    if (fd_ours(k))
+      close(pt.fds[k]);
+  errno = saved;
   hp_memset(&pt, 0, sizeof(pt));
 }
 
