@@ -12,8 +12,9 @@
 //
 // Refused with one `heapprof: error:` line: a program that is not found, a
 // statically linked one and a setuid/setgid or file-capability one (the
-// loader does not preload into them), and an --allocator that is not there
-// or is not an x86-64 shared library defining malloc.
+// loader does not preload into them), an --allocator that is not there
+// or is not an x86-64 shared library defining malloc, and an address-space
+// limit (ulimit -v) below what the runtime reserves at start.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -265,6 +267,20 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)
     return fail("the shared runtime '" + Rt + "' is missing (build or "
                 "install heapprof again)");
+  // The runtime reserves 16 TiB of shadow and 3 TiB of allocator regions at
+  // start (address space, not memory: heapprof_shadow.h, HP_SHADOW_SIZE;
+  // heapprof_allocator.h, HP_NUM_REGIONS x HP_REGION_SIZE); under a lower
+  // address-space limit it could only abort the program.
+  const unsigned long long Reserved = 20ull << 40;
+  struct rlimit Rl;
+  if (getrlimit(RLIMIT_AS, &Rl) == 0 && Rl.rlim_cur != RLIM_INFINITY &&
+      Rl.rlim_cur < Reserved)
+    return fail("the address-space limit (ulimit -v, RLIMIT_AS) is " +
+                std::to_string((unsigned long long)Rl.rlim_cur) +
+                " bytes; heapprof's runtime reserves about 19 TiB of "
+                "address space at start (shadow memory and allocator "
+                "regions: address space, not memory): run with ulimit -v "
+                "unlimited");
 
   const char *OldPreload = getenv("LD_PRELOAD");
   std::string Preload = AllocLib.empty() ? Rt : Rt + ":" + AllocLib;

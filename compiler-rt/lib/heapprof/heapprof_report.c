@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static hp_spinlock_t report_lock;
@@ -26,8 +27,23 @@ void hp_check_failed(const char *file, int line, const char *cond) {
 }
 
 void hp_report_mmap_failure(uptr size, const char *what) {
-  hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for %s\n",
-            (size_t)size, what);
+  /* The reservations at init (HP_SHADOW_SIZE, HP_NUM_REGIONS x
+   * HP_REGION_SIZE) are address space, not memory, but an address-space
+   * limit counts them: say so, since the figures look absurd otherwise. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
+              "%s: the address-space limit (ulimit -v, RLIMIT_AS) is %llu "
+              "bytes, and heapprof reserves about %llu TiB of address space "
+              "for its shadow memory and allocator regions (address space, "
+              "not memory); run with ulimit -v unlimited\n",
+              (size_t)size, what, (unsigned long long)rl.rlim_cur,
+              (unsigned long long)((HP_SHADOW_SIZE +
+                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
+  } else {
+    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for %s\n",
+              (size_t)size, what);
+  }
   signal(SIGABRT, SIG_DFL);
   abort();
 }
