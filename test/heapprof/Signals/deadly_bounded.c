@@ -90,6 +90,9 @@ int main(int argc, char **argv) {
   }
   what = argv[1];
   mark = argv[2];
+  char pid[32]; // the symbolizer waits for this process to die
+  snprintf(pid, sizeof(pid), "%d", (int)getpid());
+  setenv("HANG_PID", pid, 1);
   char *volatile p = malloc(40);
   p[0] = 1;
   main_thread = pthread_self();
