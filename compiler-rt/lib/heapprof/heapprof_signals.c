@@ -7,10 +7,10 @@
  * checkpoint, so nothing that allocates or locks runs in signal context.
  * No file descriptor: a program that closes every descriptor it did not
  * open (a daemon, a child before exec) and reuses their numbers would
- * otherwise get heapprof's byte written into its own file.  The handler is installed with
- * SA_RESTART, so the program's read(), write(), wait() ... resume; calls
- * POSIX never restarts (sleep, nanosleep, poll, select) return early, as
- * for any signal the program would catch itself.  Only signals that carry
+ * otherwise get heapprof's byte written into its own file.  The handler
+ * is installed with SA_RESTART, so the program's read(), write(), wait()
+ * ... resume; calls POSIX never restarts (sleep, nanosleep, poll, select)
+ * return early, as for any signal the program would catch itself.  Only signals that carry
  * no other meaning are accepted: not a crash, not a stop request, not one
  * the kernel or the C library sends for its own purpose.
  *
