@@ -10,9 +10,10 @@
  * otherwise get heapprof's byte written into its own file.  The handler
  * is installed with SA_RESTART, so the program's read(), write(), wait()
  * ... resume; calls POSIX never restarts (sleep, nanosleep, poll, select)
- * return early, as for any signal the program would catch itself.  Only signals that carry
- * no other meaning are accepted: not a crash, not a stop request, not one
- * the kernel or the C library sends for its own purpose.
+ * return early, as for any signal the program would catch itself.  Only
+ * signals that carry no other meaning are accepted: not a crash, not a
+ * stop request, not one the kernel or the C library sends for its own
+ * purpose.
  *
  * Deadly signals (handle_segv, handle_abort, handle_int, handle_term): the
  * handler writes the final profile, then restores the previous action and
