@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -423,6 +424,20 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
   return false;
 }
 
+/* A program may hold every descriptor its soft limit allows, and the
+ * profile needs two for a moment (the directory and the file): after an
+ * EMFILE the soft limit is raised by two, within the hard limit, for one
+ * more try, and restored after it.  false if it cannot be raised. */
+static bool raise_fd_limit(struct rlimit *saved) {
+  if (getrlimit(RLIMIT_NOFILE, saved) != 0 ||
+      saved->rlim_cur == RLIM_INFINITY)
+    return false;
+  struct rlimit more = *saved;
+  more.rlim_cur += 2;
+  return more.rlim_cur <= saved->rlim_max &&
+         setrlimit(RLIMIT_NOFILE, &more) == 0;
+}
+
 /* Writes data to the configured destination; false if it could not be
  * written there (then it went to stderr, or nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
@@ -443,16 +458,28 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   } else {
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
       make_dirs(hp_flags.profile_dir);
-    int dirfd = hp_profile_dir_open(d.dir, why, sizeof(why));
-    if (dirfd >= 0) {
-      bool ok = write_in_dir(dirfd, &d, b, why, sizeof(why));
-      close(dirfd);
+    struct rlimit saved;
+    bool raised = false;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      bool ok = false;
+      int dirfd = hp_profile_dir_open(d.dir, why, sizeof(why));
+      if (dirfd >= 0) {
+        ok = write_in_dir(dirfd, &d, b, why, sizeof(why));
+        close(dirfd);
+      }
       if (ok) {
+        if (raised)
+          setrlimit(RLIMIT_NOFILE, &saved);
         if (hp_flags.verbosity)
           hp_printf("HeapProf: wrote profile %s\n", d.path);
         return true;
       }
+      if (raised || hp_strcmp(why, hp_file_errno_text(EMFILE)) ||
+          !(raised = raise_fd_limit(&saved)))
+        break;
     }
+    if (raised)
+      setrlimit(RLIMIT_NOFILE, &saved);
   }
   if (secure) {
     /* stderr is the caller's: the memory map and ASLR bases of a

@@ -47,6 +47,9 @@ const char *hp_file_errno_text(int e) {
   case EROFS: return "read-only file system";
   case ENOSPC: return "no space left on device";
   case EFBIG: return "file too large (the file size limit, ulimit -f)";
+  case EMFILE:
+    return "too many open files (the process's descriptor limit, ulimit -n)";
+  case ENFILE: return "too many open files in the system";
   case EISDIR: return "is a directory";
   case ENAMETOOLONG: return "file name too long";
   case EDQUOT: return "disk quota exceeded";
