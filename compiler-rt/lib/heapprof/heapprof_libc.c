@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 void hp_memmove(void *d, const void *s, size_t n) {
@@ -326,6 +327,26 @@ void *hp_mremap(void *p, size_t old_size, size_t new_size) {
   void *n = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
   errno = saved;
   return n == MAP_FAILED ? NULL : n;
+}
+
+bool hp_fd_limit_raise(u32 extra, struct rlimit *saved) {
+  int e = errno;
+  bool ok = getrlimit(RLIMIT_NOFILE, saved) == 0 &&
+            saved->rlim_cur != RLIM_INFINITY &&
+            saved->rlim_cur < saved->rlim_max;
+  if (ok) {
+    struct rlimit more = *saved;
+    more.rlim_cur = HP_MIN(saved->rlim_cur + extra, saved->rlim_max);
+    ok = setrlimit(RLIMIT_NOFILE, &more) == 0;
+  }
+  errno = e;
+  return ok;
+}
+
+void hp_fd_limit_restore(const struct rlimit *saved) {
+  int e = errno;
+  setrlimit(RLIMIT_NOFILE, saved);
+  errno = e;
 }
 
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,

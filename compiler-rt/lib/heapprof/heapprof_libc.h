@@ -56,6 +56,17 @@ void *hp_mremap(void *p, size_t old_size, size_t new_size);
 
 /* Makes room for one more element in an mmap'd array: doubles *cap (from
  * initial), copies the len elements in use and unmaps the old array. */
+/* A program may hold every descriptor its soft limit allows (EMFILE), and
+ * a profile or the symbolizer needs a few for a moment: the soft limit
+ * raised by up to extra within the hard limit (false if it cannot be), and
+ * put back.  extra leaves room for the descriptors heapprof itself may
+ * hold above the limit (the symbolizer's socket, pmu_events' counters).
+ * errno is kept. */
+#define HP_FD_HEADROOM 16
+struct rlimit;
+bool hp_fd_limit_raise(u32 extra, struct rlimit *saved);
+void hp_fd_limit_restore(const struct rlimit *saved);
+
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
                    const char *what);
 

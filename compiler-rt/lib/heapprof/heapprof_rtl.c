@@ -424,20 +424,6 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
   return false;
 }
 
-/* A program may hold every descriptor its soft limit allows, and the
- * profile needs two for a moment (the directory and the file): after an
- * EMFILE the soft limit is raised by two, within the hard limit, for one
- * more try, and restored after it.  false if it cannot be raised. */
-static bool raise_fd_limit(struct rlimit *saved) {
-  if (getrlimit(RLIMIT_NOFILE, saved) != 0 ||
-      saved->rlim_cur == RLIM_INFINITY)
-    return false;
-  struct rlimit more = *saved;
-  more.rlim_cur += 2;
-  return more.rlim_cur <= saved->rlim_max &&
-         setrlimit(RLIMIT_NOFILE, &more) == 0;
-}
-
 /* Writes data to the configured destination; false if it could not be
  * written there (then it went to stderr, or nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
@@ -458,6 +444,9 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   } else {
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
       make_dirs(hp_flags.profile_dir);
+    /* A program may hold every descriptor its soft limit allows; the
+     * profile needs two for a moment (the directory and the file):
+     * hp_fd_limit_raise, for one more try. */
     struct rlimit saved;
     bool raised = false;
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -469,17 +458,17 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
       }
       if (ok) {
         if (raised)
-          setrlimit(RLIMIT_NOFILE, &saved);
+          hp_fd_limit_restore(&saved);
         if (hp_flags.verbosity)
           hp_printf("HeapProf: wrote profile %s\n", d.path);
         return true;
       }
       if (raised || hp_strcmp(why, hp_file_errno_text(EMFILE)) ||
-          !(raised = raise_fd_limit(&saved)))
+          !(raised = hp_fd_limit_raise(HP_FD_HEADROOM, &saved)))
         break;
     }
     if (raised)
-      setrlimit(RLIMIT_NOFILE, &saved);
+      hp_fd_limit_restore(&saved);
   }
   if (secure) {
     /* stderr is the caller's: the memory map and ASLR bases of a

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -175,9 +176,20 @@ static bool sym_start(void) {
   envp[n] = NULL;
   char *argv[] = {exe, "--inlining", "--demangle", "--output-style=LLVM",
                   NULL};
+  /* At its descriptor limit the program would lose symbolized profiles
+   * for the rest of the run (two failures turn the symbolizer off): the
+   * socket pair gets the soft limit raised for the start. */
   int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+  struct rlimit saved;
+  bool raised = false;
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 &&
+      (errno != EMFILE ||
+       !(raised = hp_fd_limit_raise(HP_FD_HEADROOM, &saved)) ||
+       socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)) {
+    if (raised)
+      hp_fd_limit_restore(&saved);
     return false;
+  }
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -192,6 +204,8 @@ static bool sym_start(void) {
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(sv[1]);
+  if (raised)
+    hp_fd_limit_restore(&saved);
   if (mid > 0) {
     /* ECHILD: the program's SIGCHLD handler reaped it first; fine. */
     int status;

@@ -1,7 +1,8 @@
 // A program that holds every descriptor its soft limit allows (EMFILE)
-// still gets its profile: heapprof needs two descriptors for a moment and
-// raises the soft limit by two within the hard limit for the write, then
-// puts it back.  With the hard limit there too, the profile goes to stderr
+// still gets its profile, symbolized: heapprof needs two descriptors for a
+// moment (the directory and the file; the symbolizer's socket pair) and
+// raises the soft limit by up to 16 within the hard limit, then puts it
+// back.  With the hard limit there too, the profile goes to stderr
 // with a warning that names the limit.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: rm -rf %t.dir && mkdir %t.dir
@@ -12,6 +13,9 @@
 // RUN: ls %t.dir | FileCheck %s --check-prefix=SOFT-FILES
 // SOFT-FILES: heapprof.{{.*}}.1.txt
 // SOFT-FILES-NEXT: heapprof.{{.*}}.txt
+// RUN: cat %t.dir/*.1.txt | FileCheck %s --check-prefix=SOFT-SYM
+// SOFT-SYM: Stack for id
+// SOFT-SYM-NEXT: in main {{.*}}fd_limit.c
 // RUN: rm -rf %t.dir && mkdir %t.dir
 // RUN: %env_heapprof_opts=print_raw=0:print_text=1:profile_dir=%t.dir %run %t hard 2>&1 | FileCheck %s --check-prefix=HARD
 // HARD: HeapProf: WARNING: cannot write profile '{{.*}}.1.txt': too many open files (the process's descriptor limit, ulimit -n); writing it to stderr instead
