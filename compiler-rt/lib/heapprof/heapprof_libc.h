@@ -54,8 +54,6 @@ void hp_munmap(void *p, size_t size);
  * kernel must; its bytes go along.  NULL on failure (p unchanged). */
 void *hp_mremap(void *p, size_t old_size, size_t new_size);
 
-/* Makes room for one more element in an mmap'd array: doubles *cap (from
- * initial), copies the len elements in use and unmaps the old array. */
 /* A program may hold every descriptor its soft limit allows (EMFILE), and
  * a profile or the symbolizer needs a few for a moment: the soft limit
  * raised by up to extra within the hard limit (false if it cannot be), and
@@ -67,6 +65,8 @@ struct rlimit;
 bool hp_fd_limit_raise(u32 extra, struct rlimit *saved);
 void hp_fd_limit_restore(const struct rlimit *saved);
 
+/* Makes room for one more element in an mmap'd array: doubles *cap (from
+ * initial), copies the len elements in use and unmaps the old array. */
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
                    const char *what);
 
