@@ -1,8 +1,9 @@
 /*===- heapprof_clock.c - timestamps, cpu ids, cycle counts -------------===
  *
- * Part of heapprof.  Calibrates the TSC against CLOCK_MONOTONIC over ~2 ms
- * at init (for the cycle counts; heapprof needs constant_tsc/nonstop_tsc),
- * and takes the coarse clock's origin and resolution for timestamps.
+ * Part of heapprof.  Takes the origins of CLOCK_MONOTONIC and of its
+ * coarse version, and the coarse clock's resolution, for timestamps.
+ * Cycle counts are raw TSC differences (heapprof needs
+ * constant_tsc/nonstop_tsc); nothing converts them to time.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -98,19 +99,14 @@ void hp_clock_init(void) {
     res_ns = (u64)res.tv_sec * 1000000000ull + (u64)res.tv_nsec;
   hp_clock.res_ms = (u32)((res_ns + 999999) / 1000000);
   hp_clock.coarse0_ns = hp_coarse_ns();
-  u64 n0 = mono_ns(), t0 = hp_rdtsc();
-  u64 n1, t1;
-  do {
-    n1 = mono_ns();
-    t1 = hp_rdtsc();
-  } while (n1 - n0 < 2000000);
-  u64 hz = (u64)((unsigned __int128)(t1 - t0) * 1000000000u / (n1 - n0));
-  if (!hz)
-    hz = 1000000000u;
-  hp_clock.tsc_hz = hz;
-  hp_clock.ms_mult = (u64)(((unsigned __int128)1000 << 32) / hz);
-  hp_clock.tsc0 = t0;
+  hp_clock.mono0_ns = mono_ns();
   __atomic_store_n(&hp_clock.ready, true, __ATOMIC_RELEASE);
+}
+
+u32 hp_precise_ms(void) {
+  if (HP_UNLIKELY(!__atomic_load_n(&hp_clock.ready, __ATOMIC_ACQUIRE)))
+    return 0;
+  return (u32)((mono_ns() - hp_clock.mono0_ns) / 1000000u);
 }
 
 u32 hp_cpu_id_slow(void) {

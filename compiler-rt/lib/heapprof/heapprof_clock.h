@@ -21,9 +21,7 @@
 
 /* Written once by hp_clock_init (init, single-threaded), read-only after. */
 typedef struct hp_clock {
-  u64 tsc0;     /* TSC at init */
-  u64 ms_mult;  /* ms = ((tsc - tsc0) * ms_mult) >> 32 */
-  u64 tsc_hz;
+  u64 mono0_ns;   /* CLOCK_MONOTONIC at init */
   u64 coarse0_ns; /* CLOCK_MONOTONIC_COARSE at init */
   u32 res_ms;     /* its resolution, rounded up */
   bool ready;
@@ -38,13 +36,12 @@ static HP_ALWAYS_INLINE u64 hp_rdtsc(void) {
   return ((u64)hi << 32) | lo;
 }
 
-/* Milliseconds since init for a TSC value (0 before init). */
-static HP_ALWAYS_INLINE u32 hp_tsc_to_ms(u64 tsc) {
-  if (HP_UNLIKELY(!hp_clock.ready || tsc < hp_clock.tsc0))
-    return 0;
-  return (u32)(((unsigned __int128)(tsc - hp_clock.tsc0) * hp_clock.ms_mult) >>
-               32);
-}
+/* Milliseconds since init by CLOCK_MONOTONIC itself, exact to the
+ * millisecond (a vDSO read of ~20 ns): for rare events, the peak's
+ * snapshots.  0 before init.  (It was the TSC, converted at a rate that
+ * init measured by spinning 2 ms: half of what a short process paid for
+ * heapprof at start.) */
+u32 hp_precise_ms(void);
 
 /* clock_gettime: the vDSO's own entry when hp_clock_init found it (a call
  * less than glibc's wrapper, ~1 ns of a coarse read's ~3-5 here), else

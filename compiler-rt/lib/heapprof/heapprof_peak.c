@@ -401,7 +401,7 @@ static bool reserve(snapshot_t *s, u64 n) {
  * measures the allocator then if it is a dump's or an eighth above the last
  * one measured.  Lock held. */
 static void take(bool dump) {
-  u64 tsc = hp_rdtsc();
+  u32 ms = hp_precise_ms();
   /* Room for the contexts so far and some made meanwhile. */
   u64 ids = (u64)hp_stackdepot_count() + 1;
   if (!reserve(scratch, ids + ids / 4 + 64))
@@ -409,7 +409,7 @@ static void take(bool dump) {
   hp_memset(scratch->ctx, 0, scratch->cap * sizeof(peak_ctx_t));
   scratch->objects = scratch->bytes = scratch->contexts = 0;
   sum_tables(scratch);
-  scratch->ms = hp_tsc_to_ms(tsc);
+  scratch->ms = ms;
   nsnapshots++;
   u64 now = scratch->bytes;
   if (now > best->bytes) {
