@@ -20,10 +20,16 @@
  *    program the user asked to profile, so it gets heapprof run's
  *    environment back (hp_preload_exec_env, heapprof_preload.c) and with it
  *    the runtime, and writes heapprof.<its exe>.<pid>.profraw.  Children (a
- *    fork, then an exec) stay unprofiled.  The static runtime has no such
- *    environment: its hp_preload_exec_env is the weak one below, which
- *    asks the preloaded runtime when one is loaded too (a program built
- *    with -fheapprof, run under heapprof run).
+ *    fork, then an exec) stay unprofiled.
+ *  - With --follow-exec every exec is followed, the exec of a fork child
+ *    too: an environment without heapprof run's variables (`env -i`, an
+ *    exec with an environment the program made) gets them added.  Not in a
+ *    vfork child (it shares the parent's memory: the new array would stay
+ *    mapped in the parent), nor libc's own execs.
+ *
+ * The static runtime has no such environment: its hp_preload_exec_env is
+ * the weak one below, which asks the preloaded runtime when one is loaded
+ * too (a program built with -fheapprof, run under heapprof run).
  *
  * The exec itself is the execve system call (glibc's execve is nothing
  * more); the PATH search of execvp/execvpe/execlp is glibc's execvpe,
@@ -66,6 +72,12 @@ HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void **map,
   return run_exec_env ? run_exec_env(envp, map, map_size) : envp;
 }
 
+/* Under heapprof run --follow-exec (whose environment is never restored). */
+static bool following(void) {
+  const char *r = hp_getenv("HEAPPROF_RUN");
+  return r && !hp_strcmp(r, "follow-exec");
+}
+
 typedef struct exec_state {
   void *map; /* hp_preload_exec_env's environment, unmapped if exec fails */
   uptr map_size;
@@ -76,10 +88,14 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
   s->map = NULL;
   s->map_size = 0;
   /* Not inside heapprof (a handler that interrupted an allocator call or a
-   * dump holds its locks), and only the image's own process. */
-  if (!hp_rtl.inited || hp_locks_held > 0 || !hp_signals_own_image())
+   * dump holds its locks); the image's own process, or under --follow-exec
+   * a fork child. */
+  if (!hp_rtl.inited || hp_locks_held > 0)
     return envp;
-  if (hp_flags.dump_at_exit)
+  bool own = hp_signals_own_image();
+  if (!own && !(hp_signals_fork_child() && following()))
+    return envp;
+  if (own && hp_flags.dump_at_exit)
     hp_rtl_checkpoint("exec");
   return hp_preload_exec_env(envp, &s->map, &s->map_size);
 }

@@ -51,13 +51,14 @@ static const char *const restored_vars[] = {"LD_PRELOAD", "HEAPPROF_OPTIONS"};
 #define SAVED_PREFIX "HEAPPROF_RUN_SAVED_"
 
 /* What heapprof run gave this image, kept (the strings stay where the
- * kernel put them; restoring only edits environ's array) for an exec by
- * the image's own process (hp_preload_exec_env).  Set by the constructor
- * when HEAPPROF_RUN=1, before the restore; read-only afterwards.  Per
- * variable: its value as heapprof run set it, and the caller's value
- * (HEAPPROF_RUN_SAVED_<VAR>), each NULL when absent. */
+ * kernel put them; restoring only edits environ's array) for an exec
+ * (hp_preload_exec_env).  Set by the constructor, before the restore when
+ * HEAPPROF_RUN=1 (restoring), as found with HEAPPROF_RUN=follow-exec
+ * (following); read-only afterwards.  Per variable: its value as heapprof
+ * run set it, and the caller's value (HEAPPROF_RUN_SAVED_<VAR>), each NULL
+ * when absent. */
 static struct {
-  bool restoring;
+  bool restoring, following;
   const char *set[2], *caller[2];
 } given;
 
@@ -71,7 +72,6 @@ static const char *value_in(char *const *envp, const char *name) {
 }
 
 static void remember_given(void) {
-  given.restoring = true;
   for (u32 v = 0; v < HP_ARRAY_SIZE(restored_vars); v++) {
     char saved_name[64];
     hp_snprintf(saved_name, sizeof(saved_name), SAVED_PREFIX "%s",
@@ -89,9 +89,14 @@ static void restore_environment(void) {
   if (!environ)
     return;
   long run = env_index("HEAPPROF_RUN", 12);
-  if (run < 0 || !hp_strcmp(environ[run] + 13, "follow-exec"))
+  if (run < 0)
     return;
   remember_given();
+  if (!hp_strcmp(environ[run] + 13, "follow-exec")) {
+    given.following = true;
+    return;
+  }
+  given.restoring = true;
   for (u32 v = 0; v < HP_ARRAY_SIZE(restored_vars); v++) {
     char saved_name[64];
     const char *var = restored_vars[v];
@@ -160,11 +165,24 @@ static char *put(char *p, const char *s, size_t n) {
  * variables added again the way heapprof run adds them: our part of
  * LD_PRELOAD and HEAPPROF_OPTIONS joined to envp's values, those values
  * saved in HEAPPROF_RUN_SAVED_<VAR>, HEAPPROF_RUN=1.  The new image's
- * runtime then restores envp's values for its own children. */
+ * runtime then restores envp's values for its own children.
+ *
+ * With --follow-exec (heapprof_exec.c calls this for fork children too)
+ * an envp whose LD_PRELOAD already starts with our part is passed as it
+ * is: the program passed its environment on.  One without it (`env -i`,
+ * an exec with an environment of the program's making) gets the same
+ * additions, with HEAPPROF_RUN=follow-exec: every exec is followed. */
 char *const *hp_preload_exec_env(char *const *envp, void **map,
                                  uptr *map_size) {
-  if (!given.restoring)
+  if (!given.restoring && !given.following)
     return envp;
+  if (given.following) {
+    size_t ol;
+    const char *o = our_part(0, &ol);
+    const char *t = value_in(envp, "LD_PRELOAD");
+    if (!ol || (t && !hp_strncmp(t, o, ol) && (t[ol] == 0 || t[ol] == ':')))
+      return envp;
+  }
   u32 n = 0;
   uptr bytes = 64;
   for (; envp && envp[n]; n++)
@@ -225,7 +243,7 @@ char *const *hp_preload_exec_env(char *const *envp, void **map,
       *str++ = 0;
     }
   }
-  out[k++] = "HEAPPROF_RUN=1";
+  out[k++] = given.following ? "HEAPPROF_RUN=follow-exec" : "HEAPPROF_RUN=1";
   out[k] = NULL;
   *map = out;
   *map_size = bytes;

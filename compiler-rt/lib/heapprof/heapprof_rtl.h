@@ -46,6 +46,9 @@ void hp_signals_guard_end(void);
 /* The caller is the process this image started in: not a fork child, not a
  * vfork child (which runs in its parent's memory). */
 bool hp_signals_own_image(void);
+/* A fork child (its own memory; not a vfork child, whose pid is not the
+ * one the fork handler recorded). */
+bool hp_signals_fork_child(void);
 /* heapprof_exec.c: the exec family (after init: dlsym may allocate). */
 void hp_exec_init(void);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the

@@ -508,6 +508,12 @@ static bool exit_writes_profile(void) {
   return true;
 }
 
+bool hp_signals_fork_child(void) {
+  return (u32)syscall(SYS_getpid) ==
+             __atomic_load_n(&owner_pid, __ATOMIC_RELAXED) &&
+         forked_child;
+}
+
 bool hp_signals_own_image(void) {
   return (u32)syscall(SYS_getpid) ==
              __atomic_load_n(&owner_pid, __ATOMIC_RELAXED) &&
