@@ -28,43 +28,18 @@
 // Invalid values name the option.
 // RUN: %env_heapprof_opts=dump_signal=SIGNOPE not %run %t 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: HeapProf: ERROR: invalid value 'SIGNOPE' for option 'dump_signal'
+#include "Inputs/profiles.h"
 #include <signal.h>
 #include <stdlib.h>
-#include <dirent.h>
-#include <string.h>
-#include <unistd.h>
-
-static int count_files(const char *dir) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  if (!d)
-    return 0;
-  for (struct dirent *e; (e = readdir(d));)
-    n += strstr(e->d_name, ".txt") != 0 && !strstr(e->d_name, ".tmp");
-  closedir(d);
-  return n;
-}
-
-// Waits until the dump thread has written `want` profiles.
-static void wait_for(int want) {
-  const char *opts = getenv("HEAPPROF_OPTIONS");
-  const char *d = strstr(opts, "profile_dir=") + 12;
-  char dir[4096];
-  size_t n = strcspn(d, ":");
-  memcpy(dir, d, n);
-  dir[n] = 0;
-  for (int i = 0; i < 500 && count_files(dir) < want; i++)
-    usleep(10000);
-}
 
 int main(void) {
   char *volatile p = malloc(48);
   p[0] = 1; p[8] = 2; p[16] = 3;            // 3 stores
   raise(SIGUSR2);
-  wait_for(1);
+  wait_for_profiles(".txt", 1); // the dump thread's checkpoint
   p[0] = 4;                                 // 1 store
   raise(SIGUSR2);
-  wait_for(2);
+  wait_for_profiles(".txt", 2);
   for (int i = 0; i < 5; i++) p[i * 8] = 5; // 5 stores
   free(p);
   return 0;

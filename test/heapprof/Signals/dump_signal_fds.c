@@ -9,8 +9,7 @@
 // CHECK-NEXT: checkpoint written: yes
 // CHECK-NEXT: second file: 5 bytes, "hello"
 // CHECK-NEXT: first file: 0 bytes
-#define _GNU_SOURCE
-#include <dirent.h>
+#include "Inputs/profiles.h"
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,17 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int checkpoints(const char *dir) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  if (!d)
-    return 0;
-  for (struct dirent *e; (e = readdir(d));)
-    n += strstr(e->d_name, ".1.txt") != 0 && !strstr(e->d_name, ".txt.tmp");
-  closedir(d);
-  return n;
-}
 
 int main(int argc, char **argv) {
   (void)argc;
@@ -42,15 +30,8 @@ int main(int argc, char **argv) {
   if (write(b, "hello", 5) != 5)
     return 1;
   raise(SIGUSR2);
-  const char *opts = getenv("HEAPPROF_OPTIONS");
-  const char *d = strstr(opts, "profile_dir=") + 12;
-  char dir[4096];
-  size_t n = strcspn(d, ":");
-  memcpy(dir, d, n);
-  dir[n] = 0;
-  for (int i = 0; i < 1000 && !checkpoints(dir); i++)
-    usleep(10000);
-  printf("checkpoint written: %s\n", checkpoints(dir) ? "yes" : "no");
+  printf("checkpoint written: %s\n",
+         wait_for_profiles(".1.txt", 1) ? "yes" : "no");
   char buf[64] = "";
   ssize_t got = pread(b, buf, sizeof(buf) - 1, 0);
   printf("second file: %zd bytes, \"%s\"\n", got, buf);

@@ -7,7 +7,7 @@
 // CHECK: read returned 1: 'x'
 // RUN: ls %t.dir | FileCheck %s --check-prefix=FILES
 // FILES: heapprof.{{.*}}.1.txt
-#include <dirent.h>
+#include "Inputs/profiles.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -19,24 +19,10 @@
 static int fds[2];
 static pthread_t reader;
 
-static int checkpoint_written(void) {
-  const char *d = strstr(getenv("HEAPPROF_OPTIONS"), "profile_dir=") + 12;
-  char dir[4096];
-  snprintf(dir, sizeof(dir), "%.*s", (int)strcspn(d, ":"), d);
-  DIR *dd = opendir(dir);
-  int n = 0;
-  for (struct dirent *e; dd && (e = readdir(dd));)
-    n += strstr(e->d_name, ".1.txt") != 0;
-  if (dd)
-    closedir(dd);
-  return n;
-}
-
 static void *writer(void *arg) {
   usleep(100000); // let the reader block in read() first
   pthread_kill(reader, SIGUSR1);
-  for (int i = 0; i < 1000 && !checkpoint_written(); i++)
-    usleep(10000);
+  wait_for_profiles(".1.txt", 1);
   write(fds[1], "x", 1);
   return arg;
 }

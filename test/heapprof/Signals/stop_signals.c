@@ -72,7 +72,7 @@
 // RUN: cat %t.d11/*.txt | FileCheck %s --check-prefix=PROF-AT-EXIT
 // PROF-AT-EXIT: HeapProf profile: {{.*}}, exit, dump 0
 // PROF-AT-EXIT: alloc_count 5, size (ave/min/max) 33.00 / 33 / 33
-#include <dirent.h>
+#include "Inputs/profiles.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -93,22 +93,7 @@ static void quick(void) {
 }
 
 // Waits (bounded) for the dump thread's checkpoint.
-static void wait_checkpoint(void) {
-  const char *d = strstr(getenv("HEAPPROF_OPTIONS"), "profile_dir=") + 12;
-  char dir[4096];
-  snprintf(dir, sizeof(dir), "%.*s", (int)strcspn(d, ":"), d);
-  for (int i = 0; i < 1000; i++) {
-    DIR *dd = opendir(dir);
-    int n = 0;
-    for (struct dirent *e; dd && (e = readdir(dd));)
-      n += strstr(e->d_name, ".1.txt") != 0;
-    if (dd)
-      closedir(dd);
-    if (n)
-      return;
-    usleep(10000);
-  }
-}
+static void wait_checkpoint(void) { wait_for_profiles(".1.txt", 1); }
 
 // Waits until the exit profile is in the symbolizer, then sends SIGINT to
 // this thread (not the one writing).
