@@ -220,6 +220,32 @@ static void start_dump_thread(void) {
 
 static int current_tid(void) { return (int)syscall(SYS_gettid); }
 
+/* Whether an action is the plain handler h (SIG_DFL, SIG_IGN), not a
+ * function. */
+static bool action_is(const struct sigaction *a, void (*h)(int)) {
+  return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == h;
+}
+
+/* Gives sig its default action again.  Async-signal-safe. */
+static void set_default(int sig) {
+  struct sigaction sa;
+  hp_memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = SIG_DFL;
+  sigaction(sig, &sa, NULL);
+}
+
+/* Installs fn for sig (SA_SIGINFO, SA_RESTART, nothing else blocked);
+ * sigaction's result, the previous action in *old if old. */
+static int set_handler(int sig, void (*fn)(int, siginfo_t *, void *),
+                       struct sigaction *old) {
+  struct sigaction sa;
+  hp_memset(&sa, 0, sizeof(sa));
+  sa.sa_sigaction = fn;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  return sigaction(sig, &sa, old);
+}
+
 static void set_blocked(int sig, bool blocked) {
   sigset_t s;
   sigemptyset(&s);
@@ -261,10 +287,7 @@ static void guard_handler(int sig, siginfo_t *si, void *uc) {
     return;
   }
   guard_drop();
-  struct sigaction sa;
-  hp_memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = SIG_DFL;
-  sigaction(sig, &sa, NULL);
+  set_default(sig);
   errno = saved_errno;
   /* Blocked until the handler returns; a fault simply happens again. */
   if (!is_fault(sig, si))
@@ -278,15 +301,9 @@ void hp_signals_guard_begin(int dirfd) {
   for (u32 i = 0; i < HP_ARRAY_SIZE(guarded); i++) {
     int sig = guarded[i];
     struct sigaction cur;
-    if (sigaction(sig, NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) ||
-        cur.sa_handler != SIG_DFL)
+    if (sigaction(sig, NULL, &cur) != 0 || !action_is(&cur, SIG_DFL))
       continue; /* the program's (or heapprof's deadly handler) */
-    struct sigaction sa;
-    hp_memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = guard_handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, &sa, NULL) == 0)
+    if (set_handler(sig, guard_handler, NULL) == 0)
       guard_installed |= 1ull << sig;
   }
 }
@@ -304,10 +321,7 @@ void hp_signals_guard_end(void) {
     if (!(guard_installed >> sig & 1) || sigaction(sig, NULL, &cur) != 0 ||
         !(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != guard_handler)
       continue; /* the program set its own meanwhile */
-    struct sigaction sa;
-    hp_memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = SIG_DFL;
-    sigaction(sig, &sa, NULL);
+    set_default(sig);
   }
   guard_installed = 0;
 }
@@ -323,10 +337,7 @@ static int dying_tid;
 /* The signal's default action, now (no temporary file left behind). */
 static HP_NORETURN void die_now(int sig) {
   guard_drop();
-  struct sigaction sa;
-  hp_memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = SIG_DFL;
-  sigaction(sig, &sa, NULL);
+  set_default(sig);
   set_blocked(sig, false);
   raise(sig);
   _exit(128 + sig); /* a signal whose default is to be ignored */
@@ -456,16 +467,9 @@ void hp_signals_run_deferred(void) {
 static void install_deadly(int sig, bool only_default) {
   struct sigaction cur;
   sigaction(sig, NULL, &cur);
-  bool is_default = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
-  bool is_ignored = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN;
-  if (is_ignored || (only_default && !is_default))
+  if (action_is(&cur, SIG_IGN) || (only_default && !action_is(&cur, SIG_DFL)))
     return;
-  struct sigaction sa;
-  hp_memset(&sa, 0, sizeof(sa));
-  sa.sa_sigaction = deadly_handler;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(sig, &sa, &old_actions[sig]);
+  set_handler(sig, deadly_handler, &old_actions[sig]);
 }
 
 static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
