@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void hp_memmove(void *d, const void *s, size_t n) {
@@ -327,6 +328,21 @@ void *hp_mremap(void *p, size_t old_size, size_t new_size) {
   void *n = mremap(p, old_size, new_size, MREMAP_MAYMOVE);
   errno = saved;
   return n == MAP_FAILED ? NULL : n;
+}
+
+bool hp_fd_id_take(int fd, hp_fd_id_t *id) {
+  struct stat st;
+  int e = errno;
+  bool ok = fstat(fd, &st) == 0;
+  errno = e;
+  id->dev = ok ? (u64)st.st_dev : 0;
+  id->ino = ok ? (u64)st.st_ino : 0;
+  return ok;
+}
+
+bool hp_fd_id_is(int fd, const hp_fd_id_t *id) {
+  hp_fd_id_t now;
+  return hp_fd_id_take(fd, &now) && now.dev == id->dev && now.ino == id->ino;
 }
 
 bool hp_fd_limit_raise(u32 extra, struct rlimit *saved) {

@@ -54,6 +54,16 @@ void hp_munmap(void *p, size_t size);
  * kernel must; its bytes go along.  NULL on failure (p unchanged). */
 void *hp_mremap(void *p, size_t old_size, size_t new_size);
 
+/* What a descriptor heapprof keeps open refers to (device and inode), so
+ * that it can tell its own from one the program opened under the same
+ * number after closing heapprof's (programs that close every descriptor
+ * they did not open: daemons).  hp_fd_id_take: false if fstat fails. */
+typedef struct hp_fd_id {
+  u64 dev, ino;
+} hp_fd_id_t;
+bool hp_fd_id_take(int fd, hp_fd_id_t *id);
+bool hp_fd_id_is(int fd, const hp_fd_id_t *id);
+
 /* A program may hold every descriptor its soft limit allows (EMFILE), and
  * a profile or the symbolizer needs a few for a moment: the soft limit
  * raised by up to extra within the hard limit (false if it cannot be), and

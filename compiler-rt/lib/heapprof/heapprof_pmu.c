@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,8 +43,7 @@ typedef struct pmu_thread {
   u32 nopen;
   u8 slot[HP_NUM_PMU_EVENTS]; /* the event of each group member */
   bool opened;                /* tried (nopen 0: nothing opened) */
-  dev_t dev[HP_NUM_PMU_EVENTS]; /* what each descriptor was at open */
-  ino_t ino[HP_NUM_PMU_EVENTS];
+  hp_fd_id_t id[HP_NUM_PMU_EVENTS]; /* what each descriptor was at open */
   bool active;                /* a sampled call is under way */
   u32 tick[HP_NUM_OPS];
   u64 start[HP_NUM_PMU_EVENTS];
@@ -99,11 +97,7 @@ static void open_group(void) {
       continue;
     if (leader < 0)
       leader = fd;
-    struct stat st;
-    if (fstat(fd, &st) == 0) {
-      pt.dev[pt.nopen] = st.st_dev;
-      pt.ino[pt.nopen] = st.st_ino;
-    }
+    hp_fd_id_take(fd, &pt.id[pt.nopen]);
     pt.fds[pt.nopen] = fd;
     pt.slot[pt.nopen++] = (u8)i;
     mask |= 1ull << i;
@@ -122,11 +116,7 @@ static void open_group(void) {
  * not have its file read (moving its offset) or closed by heapprof.  All
  * perf events share one anonymous inode, so this tells a perf event from
  * the program's files, sockets and pipes. */
-static bool fd_ours(u32 k) {
-  struct stat st;
-  return fstat(pt.fds[k], &st) == 0 && st.st_dev == pt.dev[k] &&
-         st.st_ino == pt.ino[k];
-}
+static bool fd_ours(u32 k) { return hp_fd_id_is(pt.fds[k], &pt.id[k]); }
 
 /* The group's values in slot order into v; false if the read failed. */
 static bool read_group(u64 *v) {
@@ -148,10 +138,8 @@ void hp_pmu_begin(u8 op) {
   if (++pt.tick[op] < (u32)hp_flags.pmu_sample_every)
     return;
   pt.tick[op] = 0;
-  int saved = errno;
   if (pt.nopen && !fd_ours(0))
     pt.nopen = 0, pt.opened = false; /* the program closed them: forgotten */
-  errno = saved;
   if (!pt.opened)
     open_group();
   if (pt.nopen && read_group(pt.start))

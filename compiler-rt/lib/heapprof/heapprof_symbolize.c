@@ -13,7 +13,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,8 +115,8 @@ static u32 find_pc(const hp_symbols_t *s, uptr pc) {
  * reports (under the report lock) would otherwise share it at once. */
 static hp_spinlock_t sym_lock;
 static int sym_fd = -1;    /* our end of the socket; -1: not running */
-static dev_t sym_dev;      /* and its identity: the program may close the */
-static ino_t sym_ino;      /* descriptor and reuse the number for its own */
+static hp_fd_id_t sym_id;  /* and what it is: the program may close the
+                              descriptor and reuse the number for its own */
 static pid_t sym_pid;      /* the symbolizer, to kill it if it hangs */
 static bool sym_disabled;  /* could not be started, hung, or died twice in
                               one batch: stop trying */
@@ -216,13 +215,10 @@ static bool sym_start(void) {
     close(sv[0]);
     return false;
   }
-  struct stat st;
-  if (fstat(sv[0], &st) != 0) {
+  if (!hp_fd_id_take(sv[0], &sym_id)) {
     close(sv[0]);
     return false;
   }
-  sym_dev = st.st_dev;
-  sym_ino = st.st_ino;
   sym_fd = sv[0];
   sym_pid = spawned_pid;
   if (hp_flags.verbosity >= 2)
@@ -237,9 +233,7 @@ static bool sym_start(void) {
  * write requests into it nor close it.  The symbolizer read end of file
  * when ours closed, and exited. */
 static bool sym_fd_ours(void) {
-  struct stat st;
-  if (sym_fd >= 0 && (fstat(sym_fd, &st) != 0 || st.st_dev != sym_dev ||
-                      st.st_ino != sym_ino)) {
+  if (sym_fd >= 0 && !hp_fd_id_is(sym_fd, &sym_id)) {
     sym_fd = -1;
     sym_pid = 0;
   }
