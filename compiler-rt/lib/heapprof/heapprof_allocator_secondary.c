@@ -79,6 +79,15 @@ static uptr find_slot_nolock(uptr user_beg) {
   return (uptr)-1;
 }
 
+/* A mapping that no longer holds the chunk at user_beg, into the ring. */
+static void remember_freed_nolock(uptr map_beg, uptr map_size,
+                                  uptr user_beg) {
+  recent_chunk_t *rc = &recent[recent_pos++ % RECENT];
+  rc->map_beg = map_beg;
+  rc->map_end = map_beg + map_size;
+  rc->user_beg = user_beg;
+}
+
 uptr hp_secondary_alloc(uptr size, uptr align) {
   if (align < HP_PAGE_SIZE)
     align = HP_PAGE_SIZE;
@@ -112,10 +121,7 @@ void hp_secondary_free(uptr user_beg) {
   hp_large_t *l = table[i];
   table[i] = TOMBSTONE;
   table_live--;
-  recent_chunk_t *rc = &recent[recent_pos++ % RECENT];
-  rc->map_beg = l->map_beg;
-  rc->map_end = l->map_beg + l->map_size;
-  rc->user_beg = user_beg;
+  remember_freed_nolock(l->map_beg, l->map_size, user_beg);
   mapped_bytes -= l->map_size;
   uptr beg = l->map_beg, sz = l->map_size;
   hp_spin_unlock(&lock);
@@ -162,12 +168,8 @@ hp_large_t *hp_secondary_remap(uptr user_beg, uptr size) {
   l->user_beg = (uptr)m + off;
   l->requested_size = size;
   mapped_bytes += map_size - old_size; /* wraps right when shrinking */
-  if (l->map_beg != old_beg) {
-    recent_chunk_t *rc = &recent[recent_pos++ % RECENT];
-    rc->map_beg = old_beg;
-    rc->map_end = old_beg + old_size;
-    rc->user_beg = user_beg;
-  }
+  if (l->map_beg != old_beg)
+    remember_freed_nolock(old_beg, old_size, user_beg);
   insert_nolock(l);
   hp_spin_unlock(&lock);
   return l;
