@@ -318,18 +318,17 @@ static void peak(OStream &J, const Report &R) {
     J.attribute("snapshots", static_cast<int64_t>(K.Snapshots));
     J.attribute("unnamed_bytes", static_cast<int64_t>(R.PeakUnnamed));
     J.attributeArray("top", [&] {
-      for (const PeakRow &Row : R.Peak) {
-        const Context &Ctx = R.P->Contexts[Row.Context];
+      for (const PeakRow &Row : R.Peak)
         J.object([&] {
-          J.attributeArray("stack", [&] {
-            for (const Frame *F : Ctx.frames(*R.P))
-              jsonFrame(J, *F);
+          J.attributeArray("chain", [&] {
+            for (const Frame &F : Row.Chain)
+              jsonFrame(J, F);
           });
-          J.attribute("peak_objects", static_cast<int64_t>(Ctx.C.peak_objects));
-          J.attribute("peak_bytes", static_cast<int64_t>(Ctx.C.peak_bytes));
+          J.attribute("peak_objects", static_cast<int64_t>(Row.Objects));
+          J.attribute("peak_bytes", static_cast<int64_t>(Row.Bytes));
           percentAttr(J, "percent", Row.Percent);
+          J.attribute("contexts", static_cast<int64_t>(Row.Contexts));
         });
-      }
     });
     const OverheadRows &O = R.Overhead;
     J.attributeBegin("overhead");

@@ -282,10 +282,14 @@ static std::string chain(const std::vector<Frame> &Chain) {
   return S;
 }
 
+// How ChainRow tables group their contexts (--depth).
+static std::string bySiteAndCallers(const Report &R) {
+  return "by allocation site and " +
+         std::to_string(R.Opts.Depth > 0 ? R.Opts.Depth - 1 : 0) + " callers";
+}
+
 static void leaks(const Report &R, raw_ostream &OS) {
-  heading(OS, "Memory leaks: live at the end, by allocation site and " +
-                  std::to_string(R.Opts.Depth > 0 ? R.Opts.Depth - 1 : 0) +
-                  " callers");
+  heading(OS, "Memory leaks: live at the end, " + bySiteAndCallers(R));
   if (!R.LeakInfo.Known)
     return lacks(OS, R.LeakInfo);
   if (R.Leaks.empty()) {
@@ -633,7 +637,7 @@ static std::string bytesText(uint64_t B) {
 static void peak(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Peak &K = P.Peak;
-  heading(OS, "The peak: the largest live heap");
+  heading(OS, "The peak: the largest live heap, " + bySiteAndCallers(R));
   if (!R.PeakInfo.Known) {
     OS << "(the profile has no peak: written with peak=0 or by an older "
           "heapprof runtime)\n";
@@ -647,17 +651,12 @@ static void peak(const Report &R, raw_ostream &OS) {
      << K.Ms << " ms" << Who << "; the allocator's blocks "
      << bytesText(K.BlockBytes) << "\n";
   if (!R.Peak.empty()) {
-    TextTable Tab({"bytes", "%", "objects", "site"}, "rrrl");
-    for (const PeakRow &Row : R.Peak) {
-      const Context &Ctx = P.Contexts[Row.Context];
-      const Frame &F = P.Locations[Ctx.Stack[0]].Frames[0];
-      std::string W = where(F);
-      Tab.add({std::to_string(Ctx.C.peak_bytes), percent(Row.Percent),
-               std::to_string(Ctx.C.peak_objects),
-               F.Function + (W.empty() ? "" : " (" + W + ")")});
-    }
+    TextTable Tab({"bytes", "%", "objects", "call chain"}, "rrrl");
+    for (const PeakRow &Row : R.Peak)
+      Tab.add({std::to_string(Row.Bytes), percent(Row.Percent),
+               std::to_string(Row.Objects), chain(Row.Chain)});
     Tab.print(OS);
-    omitted(OS, R.PeakInfo, "context", "contexts");
+    omitted(OS, R.PeakInfo, "call chain", "call chains");
   }
   if (R.PeakUnnamed)
     OS << "(" << bytesText(R.PeakUnnamed)

@@ -95,6 +95,9 @@ private:
     return P.Locations[C.Stack[0]].Frames[0];
   }
   void top();
+  std::vector<ChainRow> chains(uint64_t Counts::*Objects,
+                               uint64_t Counts::*Bytes, bool HasBytes,
+                               uint64_t Total) const;
   void leaks();
   void bins();
   void direct();
@@ -180,6 +183,46 @@ void Builder::top() {
   cut(R.Top, R.TopInfo);
 }
 
+// The contexts that hold objects by Held (a Counts member: live at the end,
+// at the peak) grouped by their first Depth frames (function, file, line),
+// the most bytes first (objects without Bytes); Percent is of Total.
+std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
+                                      uint64_t Counts::*Bytes, bool HasBytes,
+                                      uint64_t Total) const {
+  std::vector<ChainRow> Rows;
+  std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
+      Index;
+  for (const Context &C : P.Contexts) {
+    if (!(C.C.*Objects))
+      continue;
+    std::vector<const Frame *> Frames = C.frames(P);
+    if (Frames.size() > R.Opts.Depth)
+      Frames.resize(R.Opts.Depth);
+    std::vector<std::tuple<std::string, std::string, uint32_t>> Key;
+    for (const Frame *F : Frames)
+      Key.emplace_back(F->Function, F->File, F->Line);
+    auto [It, New] = Index.emplace(Key, Rows.size());
+    if (New) {
+      ChainRow Row;
+      for (const Frame *F : Frames)
+        Row.Chain.push_back(*F);
+      Rows.push_back(std::move(Row));
+    }
+    ChainRow &Row = Rows[It->second];
+    Row.Objects += C.C.*Objects;
+    Row.Bytes += C.C.*Bytes;
+    Row.Contexts++;
+  }
+  for (ChainRow &Row : Rows)
+    Row.Percent = 100.0 * ratio(HasBytes ? Row.Bytes : Row.Objects, Total);
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const ChainRow &A, const ChainRow &B) {
+                     return std::tie(A.Bytes, A.Objects) >
+                            std::tie(B.Bytes, B.Objects);
+                   });
+  return Rows;
+}
+
 void Builder::leaks() {
   if (!P.has(Field::live_objects)) {
     R.LeakInfo.Known = false;
@@ -189,37 +232,8 @@ void Builder::leaks() {
   bool Bytes = P.has(Field::live_bytes);
   if (!Bytes)
     R.LeakInfo.Lacks = "live_bytes";
-  std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
-      Index;
-  for (const Context &C : P.Contexts) {
-    if (!C.C.live_objects)
-      continue;
-    std::vector<const Frame *> Frames = C.frames(P);
-    if (Frames.size() > R.Opts.Depth)
-      Frames.resize(R.Opts.Depth);
-    std::vector<std::tuple<std::string, std::string, uint32_t>> Key;
-    for (const Frame *F : Frames)
-      Key.emplace_back(F->Function, F->File, F->Line);
-    auto [It, New] = Index.emplace(Key, R.Leaks.size());
-    if (New) {
-      LeakRow Row;
-      for (const Frame *F : Frames)
-        Row.Chain.push_back(*F);
-      R.Leaks.push_back(std::move(Row));
-    }
-    LeakRow &Row = R.Leaks[It->second];
-    Row.Objects += C.C.live_objects;
-    Row.Bytes += C.C.live_bytes;
-    Row.Contexts++;
-  }
-  uint64_t Total = Bytes ? P.Total.live_bytes : P.Total.live_objects;
-  for (LeakRow &Row : R.Leaks)
-    Row.Percent = 100.0 * ratio(Bytes ? Row.Bytes : Row.Objects, Total);
-  std::stable_sort(R.Leaks.begin(), R.Leaks.end(),
-                   [](const LeakRow &A, const LeakRow &B) {
-                     return std::tie(A.Bytes, A.Objects) >
-                            std::tie(B.Bytes, B.Objects);
-                   });
+  R.Leaks = chains(&Counts::live_objects, &Counts::live_bytes, Bytes,
+                   Bytes ? P.Total.live_bytes : P.Total.live_objects);
   cut(R.Leaks, R.LeakInfo);
 }
 
@@ -612,19 +626,12 @@ void Builder::peak() {
     R.PeakInfo.Lacks = "the peak (tag 1)";
     return;
   }
+  R.Peak = chains(&Counts::peak_objects, &Counts::peak_bytes, true,
+                  P.Peak.Bytes);
   uint64_t Named = 0;
-  for (uint32_t I = 0; I < P.Contexts.size(); I++)
-    if (P.Contexts[I].C.peak_objects) {
-      Named += P.Contexts[I].C.peak_bytes;
-      R.Peak.push_back(
-          {I, 100.0 * ratio(P.Contexts[I].C.peak_bytes, P.Peak.Bytes)});
-    }
+  for (const PeakRow &Row : R.Peak)
+    Named += Row.Bytes;
   R.PeakUnnamed = P.Peak.Bytes - std::min(P.Peak.Bytes, Named);
-  std::stable_sort(R.Peak.begin(), R.Peak.end(),
-                   [&](const PeakRow &A, const PeakRow &B) {
-                     return P.Contexts[A.Context].C.peak_bytes >
-                            P.Contexts[B.Context].C.peak_bytes;
-                   });
   cut(R.Peak, R.PeakInfo);
 
   const Peak &K = P.Peak;

@@ -64,11 +64,14 @@ struct TopRow {
   double Percent; // of the measure's total (of bytes for averages)
 };
 
-struct LeakRow {
+// Contexts grouped by their first Depth frames: the leak table (live at
+// the end) and the peak's (live at the peak).
+struct ChainRow {
   std::vector<Frame> Chain; // allocation site first, up to Depth frames
   uint64_t Objects = 0, Bytes = 0, Contexts = 0;
-  double Percent = 0; // of live bytes (of live objects without live_bytes)
+  double Percent = 0; // of the table's bytes (of objects without bytes)
 };
+using LeakRow = ChainRow;
 
 struct BinRow {
   uint64_t Size; // 0..1024, 1025 = ">1024"
@@ -149,10 +152,7 @@ struct PmuInfo {
   std::vector<std::string> Events;  // the events counted
 };
 
-struct PeakRow {
-  uint32_t Context;
-  double Percent; // of the peak's bytes
-};
+using PeakRow = ChainRow; // Percent: of the peak's bytes
 
 // Memory overhead at the peak, by the allocator-profiler definitions
 // (docs/allocator-profiler.md, section 5); every number in bytes.

@@ -30,11 +30,11 @@
 // REPORT: == Summary
 // REPORT: contexts 2
 // REPORT-NEXT: peak 13 objects, 13631488 bytes (13.0 MiB) at {{[0-9]+}} ms (see The peak)
-// REPORT: == The peak: the largest live heap
+// REPORT: == The peak: the largest live heap, by allocation site and 2 callers
 // REPORT-NEXT: 13631488 bytes (13.0 MiB) requested in 13 objects at {{[0-9]+}} ms; the allocator's blocks 13684736 bytes (13.1 MiB)
-// REPORT-NEXT: bytes       %  objects  site
-// REPORT-NEXT: 10485760   76.9%       10  site_a (
-// REPORT-NEXT: 3145728   23.1%        3  site_b (
+// REPORT-NEXT: bytes       %  objects  call chain
+// REPORT-NEXT: 10485760   76.9%       10  site_a ({{.*}}peak-phases.c:{{[0-9]+}}:{{[0-9]+}}) <- main (
+// REPORT-NEXT: 3145728   23.1%        3  site_b ({{.*}}peak-phases.c:{{[0-9]+}}:{{[0-9]+}}) <- main (
 // llvm-profdata 19 still reads the profile, extension and all.
 // RUN: llvm-profdata show --memory %t.o/*.profraw --profiled-binary %t | FileCheck %s --check-prefix=PROFDATA
 // PROFDATA: NumMibInfo: 2
