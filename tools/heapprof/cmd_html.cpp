@@ -292,7 +292,8 @@ document.title = "heapprof: " + progs;
 var sum = el("table", {id: "summary-table"});
 [["allocations", S.allocs], ["bytes allocated", S.bytes, true], ["frees", S.frees],
  ["live objects", S.live_objects], ["live bytes", S.live_bytes, true],
- ["accesses", S.accesses], ["contexts", S.contexts], ["time span (ms)", S.time_span_ms],
+ ["accesses", S.accesses], ["contexts", S.contexts], ["peak bytes", S.peak_bytes, true],
+ ["peak at (ms)", S.peak_ms], ["time span (ms)", S.time_span_ms],
  ["processes", S.processes.length]].forEach(function (r) {
   var tr = el("tr", {"data-key": r[0]});
   tr.appendChild(el("th", {"class": "text"}, r[0]));
@@ -304,6 +305,10 @@ var sum = el("table", {id: "summary-table"});
 var sbox = document.getElementById("summary");
 sbox.appendChild(el("h2", {}, "Summary"));
 sbox.appendChild(sum);
+if (S.sampled_bytes !== null)
+  sbox.appendChild(el("p", {"class": "note"}, "sampled" + (S.sampled_bytes ?
+    " every " + fmt(S.sampled_bytes) + " bytes" : " at several rates") +
+    ": the counts are estimates"));
 if (R.missing.length)
   sbox.appendChild(el("p", {"class": "note"}, "not recorded: " + R.missing.join(", ")));
 
@@ -339,6 +344,95 @@ table("callgraph", "Allocation call graph", [
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
   {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold);
+
+// The allocator profiler's sections (docs/allocator-profiler.md), as the
+// text report ends with them.
+function pct(x) { return x === null || x === undefined ? null : +(x * 100).toFixed(2); }
+var HU = R.heap_utilization;
+table("utilization", "Heap utilization at the last dump", [
+  {key: "unit", label: "unit", text: true, get: key("unit")},
+  num("count", "in the heap"), num("touched", "with an access"),
+  num("live_bytes_on_touched", "live bytes on those"),
+  {key: "utilization", label: "utilization %", get: function (r) { return pct(r.utilization); }}],
+  HU ? [Object.assign({unit: "64-byte lines"}, HU.lines), Object.assign({unit: "4 KiB pages"}, HU.pages)] : null,
+  HU ? fmt(HU.live_objects) + " live objects, " + human(HU.live_bytes) +
+       "; utilization: of the lines and pages with an access, the share of bytes live objects hold"
+     : "written with heap_utilization=0 or by an older runtime");
+var FS = R.false_sharing;
+table("sharing", "False sharing: objects of different contexts on one cache line", [
+  num("active_events", "active events"), num("active_lines", "active lines"),
+  num("passive_lines", "passive lines"),
+  {key: "a", label: "context A", stack: true, get: key("a")},
+  {key: "b", label: "context B", stack: true, get: key("b")}],
+  FS ? FS.pairs : null,
+  FS ? fmt(FS.objects) + " objects on " + fmt(FS.lines) + " lines (" + FS.layout + " layout); " +
+       fmt(FS.passive.shared_lines) + " lines shared passively, " + fmt(FS.active.events) +
+       " active events on " + fmt(FS.active.lines) + " lines"
+     : "written with false_sharing=0 or by an older runtime");
+function classText(r) {
+  return r.op === "none" ? "outside any call"
+    : [r.op, r.size, r.block === "none" ? "-" : r.block, r.phase].join(" ");
+}
+var CP = R.cost_per_op;
+table("opclasses", "Allocator cost by operation class", [
+  {key: "name", label: "class", text: true, get: classText},
+  num("count", "calls"), num("percent_calls", "% calls"), num("sampled"),
+  num("mean_cycles", "mean cycles"),
+  {key: "median_bucket", label: "median", get: key("median_bucket"),
+   show: function (v) { return v === null ? "\u2014" : "2^" + v; }},
+  num("percent_cycles", "% cycles")],
+  R.op_classes,
+  R.op_classes === null ? "no dump has the allocator's operation classes (an older runtime)"
+    : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" + fmt(CP.calls) +
+      " calls)" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
+      " with the page faults outside them" : ""));
+table("syscalls", "Allocator system calls", [
+  num("count", "calls"), {key: "bytes", label: "bytes", get: key("bytes"), show: human},
+  num("cycles"), {key: "syscall", label: "syscall", text: true, get: key("syscall")},
+  {key: "cause", label: "caused by", text: true, get: classText}],
+  R.syscalls,
+  R.syscalls === null ? "no dump has the allocator's system calls (an older runtime)"
+    : "outside any call: mostly heapprof's allocator reserving its address space at start (address space, not memory)");
+var PM = R.pmu;
+if (PM)
+  table("pmu", "PMU events of the sampled allocator calls",
+    [{key: "name", label: "class", text: true, get: classText}, num("samples")].concat(
+      PM.events.map(function (e) {
+        return {key: "ev-" + e, label: e, get: function (r) { return r.sums[e]; }};
+      })),
+    PM.rows, PM.hardware ? undefined : "no hardware counters on this machine: software events only");
+var K = R.peak;
+table("peak", "The peak: the largest live heap, by allocation site and " +
+  (R.options.depth - 1) + " callers", [
+  num("peak_bytes", "bytes"), num("peak_objects", "objects"), num("percent", "%"),
+  num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}],
+  K ? K.top : null,
+  K ? human(K.bytes) + " requested in " + fmt(K.objects) + " objects at " + fmt(K.ms) + " ms" +
+      (K.processes > 1 ? " (pid " + K.pid + ", the largest of " + K.processes + " processes)" : "") +
+      "; the allocator's blocks " + human(K.block_bytes) +
+      (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +
+       " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "")
+    : "written with peak=0 or by an older runtime");
+var O = K && K.overhead;
+if (K)
+  table("overhead", "Memory overhead at the peak", [
+    {key: "part", label: "", text: true, get: key("part")}, num("bytes"),
+    {key: "share", label: "% of the heap mapped", get: key("share")}],
+    // A share of the heap where the text report gives one.
+    O ? [["requested", O.requested, 1], ["internal fragmentation", O.internal_fragmentation, 1],
+         ["  headers", O.headers], ["  rounding and pages", O.rounding],
+         ["memory blowup" + (O.threads > 1 ? "" : " (one thread: none)"), O.blowup, O.threads > 1],
+         ["external fragmentation", O.external_fragmentation, 1],
+         ["heap mapped", O.heap_mapped], ["heap resident", O.heap_resident],
+         ["metadata (besides the heap)", O.metadata],
+         ["process resident", O.process_resident]].map(function (x) {
+        return {part: x[0], bytes: x[1],
+                share: x[2] && O.heap_mapped ? +(x[1] / O.heap_mapped * 100).toFixed(2) : null};
+      }) : null,
+    O ? (O.requested < K.bytes ? "measured at " + human(O.requested) + " live, near the peak; " : "") +
+        "line utilization " + fmt(pct(O.line_utilization)) + "%, page utilization " +
+        fmt(pct(O.page_utilization)) + "%"
+      : "the profile has no overhead section (an older runtime)");
 document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.whiteSpace = "pre"; });
 
 // The flame graph: every context's stack, root at the top, the allocation
