@@ -4,7 +4,8 @@
 // `heapprof report` does (cli.h's loadSymbolized), matches their
 // contexts by symbolized stack (so two runs, or two builds, of a program
 // compare) and prints per context the change of allocs, bytes, live
-// objects, live bytes and accesses, sorted by growth of bytes.
+// objects, live bytes and accesses, sorted by growth of bytes (--sort:
+// or the biggest shrink first, or the biggest change either way).
 //
 // Checkpoints of one process: each checkpoint dump holds what happened
 // since the previous one, so "the profile as of checkpoint k" is the sum
@@ -43,6 +44,10 @@ const char heapprof::DiffUsage[] =
     "  them), per context matched by symbolized stack: allocs, bytes, live\n"
     "  objects, live bytes, accesses, sorted by growth of bytes; BASE and NEW\n"
     "  may be checkpoints of one process (NEW then counts from the start)\n"
+    "  --sort growth|shrink|change\n"
+    "                     the biggest growth of bytes first (default), the\n"
+    "                     biggest shrink first, or the biggest change either\n"
+    "                     way first\n"
     "  --base PATH        one more BASE file or DIR; may be repeated\n"
     "  --new PATH         one more NEW file or DIR; may be repeated\n"
     "  --match lines|functions\n"
@@ -63,6 +68,7 @@ struct DiffOptions {
   std::vector<std::string> Base, New;
   SymbolizeOptions Sym;
   bool Functions = false; // --match functions
+  enum SortBy { Growth, Shrink, Change } Sort = Growth;
   unsigned Top = 10;
   bool Json = false;
   std::string Output;
@@ -125,7 +131,7 @@ struct Row {
 struct Diff {
   bool Known[NumMeasures] = {}; // both profiles record the measure
   Side Total[2];                // base, new: all contexts
-  std::vector<Row> Rows;        // changed contexts, by growth of bytes
+  std::vector<Row> Rows;        // changed contexts, in --sort order
   size_t Shown = 0;             // rows within --top
   size_t Contexts[2] = {};      // distinct stacks in base, new
   size_t Unchanged = 0;
@@ -147,6 +153,17 @@ static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
     if (V != "lines" && V != "functions")
       return "unknown way '" + V + "' (lines or functions)";
     O.Functions = V == "functions";
+    return std::string();
+  });
+  Opts.value("--sort", nullptr, [&O](const std::string &V) {
+    if (V == "growth")
+      O.Sort = DiffOptions::Growth;
+    else if (V == "shrink")
+      O.Sort = DiffOptions::Shrink;
+    else if (V == "change")
+      O.Sort = DiffOptions::Change;
+    else
+      return "unknown order '" + V + "' (growth, shrink or change)";
     return std::string();
   });
   Opts.top(O.Top);
@@ -260,12 +277,19 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
     else
       D.Unchanged++;
   }
-  // By growth of bytes, then of live bytes, allocs, accesses; the stack
-  // last, so the order is the same every time.
-  std::sort(D.Rows.begin(), D.Rows.end(), [](const Row &X, const Row &Y) {
+  // By growth of bytes, then of live bytes, allocs, accesses (--sort
+  // shrink: the opposite; change: the size of the change either way); the
+  // stack last, so the order is the same every time.
+  auto Order = [&O](const Row &R, unsigned M) -> int64_t {
+    int64_t V = R.delta(M);
+    return O.Sort == DiffOptions::Growth   ? V
+           : O.Sort == DiffOptions::Shrink ? -V
+                                           : (V < 0 ? -V : V);
+  };
+  std::sort(D.Rows.begin(), D.Rows.end(), [&Order](const Row &X, const Row &Y) {
     for (unsigned M : {M_bytes, M_live_bytes, M_allocs, M_accesses})
-      if (X.delta(M) != Y.delta(M))
-        return X.delta(M) > Y.delta(M);
+      if (Order(X, M) != Order(Y, M))
+        return Order(X, M) > Order(Y, M);
     if (X.Stack.size() != Y.Stack.size())
       return X.Stack.size() < Y.Stack.size();
     for (size_t I = 0; I < X.Stack.size(); I++) {
@@ -354,7 +378,13 @@ static std::string relative(const std::string &File) {
 static const char *const MeasureLabels[NumMeasures] = {
     "allocations", "bytes", "live objects", "live bytes", "accesses"};
 
-static void renderDiffText(const Diff &D, llvm::raw_ostream &OS) {
+static const char *const SortHeadings[] = {
+    "Contexts by growth of bytes", "Contexts by shrink of bytes",
+    "Contexts by change of bytes, either way"};
+static const char *const SortNames[] = {"growth", "shrink", "change"};
+
+static void renderDiffText(const Diff &D, const DiffOptions &O,
+                           llvm::raw_ostream &OS) {
   OS << "== Summary (NEW minus BASE)\n";
   std::vector<std::vector<std::string>> T;
   T.push_back({"", "base", "new", "change"});
@@ -377,7 +407,7 @@ static void renderDiffText(const Diff &D, llvm::raw_ostream &OS) {
     OS << "(NEW shares a process with BASE: NEW counts from the start of "
           "the process, BASE's dumps included)\n";
 
-  OS << "\n== Contexts by growth of bytes\n";
+  OS << "\n== " << SortHeadings[O.Sort] << "\n";
   if (D.Rows.empty()) {
     OS << "(no change)\n";
     return;
@@ -405,10 +435,17 @@ static void renderDiffText(const Diff &D, llvm::raw_ostream &OS) {
     }
     printTable(OS, S, true);
   }
-  if (D.Shown < D.Rows.size())
+  if (D.Shown < D.Rows.size()) {
+    // In the default order the biggest shrinks come last: say where they
+    // are when --top cut some of them off.
+    bool ShrinksCut = O.Sort == DiffOptions::Growth &&
+                      D.Rows.back().delta(M_bytes) < 0;
     OS << "(" << D.Rows.size() - D.Shown << " more changed "
        << (D.Rows.size() - D.Shown == 1 ? "context" : "contexts")
-       << "; --top 0 shows all)\n";
+       << "; --top 0 shows all"
+       << (ShrinksCut ? ", --sort shrink the biggest shrinks first" : "")
+       << ")\n";
+  }
 }
 
 //===-- JSON --------------------------------------------------------------===//
@@ -437,6 +474,7 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
     J.attribute("version", static_cast<int64_t>(JsonDiffVersion));
     J.attributeObject("options", [&] {
       J.attribute("match", O.Functions ? "functions" : "lines");
+      J.attribute("sort", SortNames[O.Sort]);
       J.attribute("top", static_cast<int64_t>(O.Top));
     });
     J.attributeArray("base_inputs", [&] {
@@ -502,7 +540,7 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   if (O.Json)
     renderDiffJson(D, O, OS);
   else
-    renderDiffText(D, OS);
+    renderDiffText(D, O, OS);
   OS.flush();
   return writeOutput(O.Output, Out) ? 0 : 1;
 }
