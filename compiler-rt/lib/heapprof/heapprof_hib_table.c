@@ -2,8 +2,9 @@
  *
  * Part of heapprof.
  *
- *   set s = stack_id % nsets:  lock[s]  | way 0 | way 1 | way 2 | way 3 |
- *   way: { hp_hib_t (stack_id 0 = empty), last merge tick }
+ *   set s = stack_id % nsets:  lock[s]  | tag 0 | tag 1 | tag 2 | tag 3 |
+ *   tag: { stack_id (0 = empty), record, last merge tick }  16 bytes
+ *   records: hp_hib_t, taken from recs[] when a way is first filled
  *
  * The spill log is an append-only array of evicted HIBs in mmap'd memory,
  * written at the moment of eviction and read back when a profile is written.
@@ -15,11 +16,13 @@
 hp_hib_table_t hp_hib_table;
 
 void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways) {
-  if (t->ways)
+  if (t->tags)
     return;
   t->nsets = sets;
   t->nways = ways;
-  t->ways = hp_mmap_noreserve((uptr)sets * ways * sizeof(hp_hib_way_t),
+  t->tags = hp_mmap_noreserve((uptr)sets * ways * sizeof(hp_hib_tag_t),
+                              "HIB table");
+  t->recs = hp_mmap_noreserve((uptr)sets * ways * sizeof(hp_hib_t),
                               "HIB table");
   t->locks = hp_mmap_noreserve((uptr)sets * sizeof(hp_spinlock_t), "HIB table");
   t->used = hp_mmap_noreserve(sets, "HIB table");
@@ -34,43 +37,52 @@ static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_unlock(&t->spill_lock);
 }
 
+static hp_hib_t *record(hp_hib_table_t *t, const hp_hib_tag_t *w) {
+  return &t->recs[w->rec - 1];
+}
+
 /* Finds stack_id's way in its set, with the set locked.  Returns it with
- * *hit set, or else a way to fill: an empty one, or the least recently
- * merged one after writing its HIB to the spill log (never lost). */
-static hp_hib_way_t *find_way(hp_hib_table_t *t, u64 stack_id, u32 set,
-                              bool *hit) {
-  hp_hib_way_t *w = &t->ways[(uptr)set * t->nways];
-  hp_hib_way_t *empty = NULL, *lru = &w[0];
+ * *hit set, or else a way to fill, with its record: an empty one, or the
+ * least recently merged one after writing its HIB to the spill log (never
+ * lost).  Ticks wrap: the oldest is the one with the largest age. */
+static hp_hib_tag_t *find_way(hp_hib_table_t *t, u64 stack_id, u32 set,
+                              u32 now, bool *hit) {
+  hp_hib_tag_t *w = &t->tags[(uptr)set * t->nways];
+  hp_hib_tag_t *empty = NULL, *lru = &w[0];
   for (u32 i = 0; i < t->nways; i++) {
-    if (w[i].hib.stack_id == stack_id) {
+    if (w[i].stack_id == stack_id) {
       *hit = true;
       return &w[i];
     }
-    if (!w[i].hib.stack_id) {
+    if (!w[i].stack_id) {
       if (!empty)
         empty = &w[i];
-    } else if (w[i].tick < lru->tick) {
+    } else if (now - w[i].tick > now - lru->tick) {
       lru = &w[i];
     }
   }
   *hit = false;
-  if (empty)
+  if (empty) {
+    if (!empty->rec)
+      empty->rec = __atomic_add_fetch(&t->nrecs, 1, __ATOMIC_RELAXED);
     return empty;
-  spill_append(t, &lru->hib);
+  }
+  spill_append(t, record(t, lru));
   __atomic_fetch_add(&t->evictions, 1, __ATOMIC_RELAXED);
   return lru;
 }
 
 void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
   u32 set = (u32)(h->stack_id % t->nsets);
-  u64 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
+  u32 now = __atomic_fetch_add(&t->tick, 1, __ATOMIC_RELAXED);
   bool hit;
   hp_spin_lock(&t->locks[set]);
-  hp_hib_way_t *w = find_way(t, h->stack_id, set, &hit);
+  hp_hib_tag_t *w = find_way(t, h->stack_id, set, now, &hit);
   if (hit)
-    hp_hib_merge(&w->hib, h);
+    hp_hib_merge(record(t, w), h);
   else
-    hp_memcpy(&w->hib, h, sizeof(*h));
+    hp_memcpy(record(t, w), h, sizeof(*h));
+  w->stack_id = h->stack_id;
   w->tick = now;
   if (HP_UNLIKELY(!t->used[set]))
     __atomic_store_n(&t->used[set], 1, __ATOMIC_RELAXED);
@@ -85,11 +97,11 @@ void hp_hib_table_drain(hp_hib_table_t *t,
     if (!__atomic_load_n(&t->used[s], __ATOMIC_RELAXED))
       continue;
     hp_spin_lock(&t->locks[s]);
-    hp_hib_way_t *w = &t->ways[(uptr)s * t->nways];
+    hp_hib_tag_t *w = &t->tags[(uptr)s * t->nways];
     for (u32 i = 0; i < t->nways; i++) {
-      if (w[i].hib.stack_id) {
-        fn(&w[i].hib, arg);
-        w[i].hib.stack_id = 0;
+      if (w[i].stack_id) {
+        fn(record(t, &w[i]), arg);
+        w[i].stack_id = 0; /* the way keeps its record */
       }
     }
     __atomic_store_n(&t->used[s], 0, __ATOMIC_RELAXED);

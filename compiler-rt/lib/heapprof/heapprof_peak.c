@@ -345,11 +345,15 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->blowup = o->threads > 1 ? freed + hp_primary_owned_free_bytes() : 0;
   o->shadow_mapped = o->heap_mapped >> HP_SHADOW_SCALE;
   o->depot_bytes = hp_stackdepot_bytes();
-  /* The table is mapped whole and touched set by set. */
+  /* The tags are mapped whole and touched set by set; the records up to
+   * those taken. */
   o->hib_table_bytes =
-      resident((uptr)hp_hib_table.ways, (uptr)hp_hib_table.nsets *
+      resident((uptr)hp_hib_table.tags, (uptr)hp_hib_table.nsets *
                                             hp_hib_table.nways *
-                                            sizeof(hp_hib_way_t)) +
+                                            sizeof(hp_hib_tag_t)) +
+      resident((uptr)hp_hib_table.recs,
+               (uptr)__atomic_load_n(&hp_hib_table.nrecs, __ATOMIC_RELAXED) *
+                   sizeof(hp_hib_t)) +
       hp_hib_table.spill_cap * sizeof(hp_hib_t);
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
   /* The snapshots' tables, and of the threads' tables what is resident. */
