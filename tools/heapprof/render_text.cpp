@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -189,17 +190,39 @@ static void summary(const Report &R, raw_ostream &OS) {
   for (const Process &Proc : P.Processes)
     Span = std::max(Span, Proc.LastMs);
   Tab.add({"time span", std::to_string(Span) + " ms (start to last dump)"});
+  // A program that ran as several processes (a shell's children under
+  // heapprof run --follow-exec) is one line; the JSON lists each.
+  std::vector<std::string> Programs;
+  std::map<std::string, std::vector<const Process *>> ByProgram;
   for (const Process &Proc : P.Processes) {
-    std::string S = Proc.Program;
-    if (Proc.Pid)
-      S += " pid " + std::to_string(Proc.Pid);
-    S += ", " + std::to_string(Proc.Dumps) +
-         (Proc.Dumps == 1 ? " dump" : " dumps");
-    if (Proc.DuplicateDumps)
-      S += " (" + std::to_string(Proc.DuplicateDumps) +
-           " seen twice, counted once)";
-    if (Proc.Evictions)
-      S += ", " + std::to_string(Proc.Evictions) + " table evictions";
+    auto &List = ByProgram[Proc.Program];
+    if (List.empty())
+      Programs.push_back(Proc.Program);
+    List.push_back(&Proc);
+  }
+  for (const std::string &Program : Programs) {
+    const auto &List = ByProgram[Program];
+    uint64_t Dumps = 0, Duplicates = 0, Evictions = 0;
+    for (const Process *Proc : List) {
+      Dumps += Proc->Dumps;
+      Duplicates += Proc->DuplicateDumps;
+      Evictions += Proc->Evictions;
+    }
+    std::string S = Program;
+    if (List.size() > 1)
+      S += ": " + std::to_string(List.size()) + " processes";
+    if (List[0]->Pid)
+      S += (List.size() > 1 ? ", pids " : " pid ") +
+           std::to_string(List[0]->Pid);
+    if (List.size() == 2 && List[1]->Pid)
+      S += " and " + std::to_string(List[1]->Pid);
+    else if (List.size() > 2)
+      S += " and " + std::to_string(List.size() - 1) + " more";
+    S += ", " + std::to_string(Dumps) + (Dumps == 1 ? " dump" : " dumps");
+    if (Duplicates)
+      S += " (" + std::to_string(Duplicates) + " seen twice, counted once)";
+    if (Evictions)
+      S += ", " + std::to_string(Evictions) + " table evictions";
     Tab.add({"process", S});
   }
   for (const Module &M : P.Modules) {
