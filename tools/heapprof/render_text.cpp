@@ -434,10 +434,13 @@ static void measures(const Report &R, raw_ostream &OS) {
     for (size_t I = 0; I < R.Top.size(); I++) {
       const Counts &C = P.Contexts[R.Top[I].Context].C;
       Derived D = derive(C);
-      Tab.add({"#" + std::to_string(I + 1), str("%.1f", D.AccessesPerObject),
-               str("%.1f", D.Density),
-               orDash(D.LinesTouched * 100, "%.1f%%"),
-               orDash(D.PagesTouched * 100, "%.1f%%"),
+      // Without access counts, what they measure is unknown, not 0.
+      auto Acc = [&](double V) { return R.AccessesCounted ? V : -1; };
+      Tab.add({"#" + std::to_string(I + 1),
+               orDash(Acc(D.AccessesPerObject), "%.1f"),
+               orDash(Acc(D.Density), "%.1f"),
+               orDash(Acc(D.LinesTouched * 100), "%.1f%%"),
+               orDash(Acc(D.PagesTouched * 100), "%.1f%%"),
                orDash(D.LineUtilization * 100, "%.1f%%"),
                orDash(D.PageUtilization * 100, "%.1f%%"),
                str("%.1f", D.LifetimeMs), std::to_string(C.migrated),
@@ -449,6 +452,9 @@ static void measures(const Report &R, raw_ostream &OS) {
           "touched; line/page util: of the lines/pages the live objects "
           "touched at the last dump, the share of bytes they hold; cycles: "
           "average per measured call)\n";
+    if (!R.AccessesCounted)
+      OS << "(- for the access measures: no access counts, the program "
+            "was not compiled with the pass)\n";
   }
 
   heading(OS, "Cold candidates: fewer accesses than 8-byte words, most "

@@ -72,6 +72,7 @@ public:
     R.Opts = O;
   }
   Report build() {
+    R.AccessesCounted = P.Total.accesses != 0;
     top();
     leaks();
     bins();
@@ -481,7 +482,7 @@ void Builder::callGraph() {
 }
 
 void Builder::cold() {
-  if (!P.Total.accesses) {
+  if (!R.AccessesCounted) {
     R.ColdInfo.Known = false;
     R.ColdInfo.Lacks = "access counts";
     return;

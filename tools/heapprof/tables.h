@@ -190,6 +190,9 @@ struct Report {
   bool DirectClasses = false; // the size-class split is known
   std::vector<CallGraphEntry> CallGraph;
   Table CallGraphInfo;
+  // The profile counted accesses (a program built with -fheapprof); if
+  // not, every access measure is unknown rather than 0.
+  bool AccessesCounted = false;
   std::vector<uint32_t> Cold; // contexts
   Table ColdInfo;
   // False sharing (P->Sharing): pairs by active events, then passive

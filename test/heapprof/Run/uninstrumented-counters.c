@@ -15,6 +15,14 @@
 // RUN: heapprof report --top 0 --format json %t.dir > %t.json
 // RUN: %python %S/Inputs/site-accesses.py %t.json site_freed site_live | FileCheck %s --check-prefix=SITE
 // OUT: sum 3000000
+// Access measures are unknown, not 0: a dash, and the notes say why.
+// CHECK: == Access and allocator measures of the top contexts
+// CHECK-NEXT: #  acc/object  density  lines touched  pages touched  line util  page util
+// CHECK-NEXT: #1 - - - - - -
+// CHECK-NEXT: #2 - - - - - -
+// CHECK: (- for the access measures: no access counts, the program was not compiled with the pass)
+// CHECK: == Cold candidates
+// CHECK-NEXT: (no access counts: the program was not compiled with the pass)
 // CHECK: memory overhead at the peak:
 // CHECK: shadow_resident {{ *}}0 bytes
 // SITE: site_freed allocs=1000 bytes=1000000 frees=1000 accesses=0
