@@ -509,6 +509,9 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
   OS << "(" << U.LiveChunks << " live objects, " << U.LiveBytes
      << " bytes; utilization: of the 64-byte lines and 4 KiB pages of the "
         "heap with an access, the share of bytes live objects hold)\n";
+  if (!R.AccessesCounted)
+    OS << "(no access counts: the program was not compiled with the pass, "
+          "so no line or page is seen touched)\n";
 }
 
 // False sharing on the simulated packed layout, or measured on the real

@@ -23,6 +23,8 @@
 // CHECK: (- for the access measures: no access counts, the program was not compiled with the pass)
 // CHECK: == Cold candidates
 // CHECK-NEXT: (no access counts: the program was not compiled with the pass)
+// CHECK: == Heap utilization at the last dump
+// CHECK: (no access counts: the program was not compiled with the pass, so no line or page is seen touched)
 // CHECK: memory overhead at the peak:
 // CHECK: shadow_resident {{ *}}0 bytes
 // SITE: site_freed allocs=1000 bytes=1000000 frees=1000 accesses=0
