@@ -31,6 +31,10 @@
 // CHECK: syscall=mmap cause=outside any call
 // CHECK: row utilization 1: unit=64-byte lines count=0 touched=0 live_bytes_on_touched=0
 // CHECK-NEXT: row utilization 2: unit=4 KiB pages count=0 touched=0 live_bytes_on_touched=0
+// The heap over time: each 1 MiB request is noted as it comes, so the
+// chart's top is the peak, 13 MiB.
+// RUN: grep -o '<svg id="timeline"[^>]*>' %t.dom | FileCheck %s --check-prefix=TIMELINE
+// TIMELINE: data-max="13631488"
 // The summary names the peak too.
 // RUN: grep -o '<tr data-key="peak bytes">.*</tr>' %t.dom | grep -o 'data-v="[0-9]*"' | FileCheck %s --check-prefix=SUMMARY
 // SUMMARY: data-v="13631488"
@@ -43,6 +47,8 @@
 // RUN: grep -o '<p class="note" id="peak">[^<]*' %t.nopeak.dom | FileCheck %s --check-prefix=NOPEAK
 // NOPEAK: not in this profile: written with peak=0 or by an older runtime
 // RUN: not grep -q 'id="overhead"' %t.nopeak.dom
+// RUN: grep -o '<p class="note" id="timeline-none">[^<]*' %t.nopeak.dom | FileCheck %s --check-prefix=NOTIMELINE
+// NOTIMELINE: not in this profile: written with peak=0 or by an older runtime
 // RUN: grep -q 'id="opclasses"' %t.nopeak.dom
 #include <stdlib.h>
 

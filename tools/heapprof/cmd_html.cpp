@@ -180,6 +180,8 @@ static const char PageMiddle[] = R"HTML(
 static const char PageTail[] = R"HTML(
 </script>
 <div id="summary"></div>
+<h2>The heap over time</h2>
+<div id="timeline-box"></div>
 <h2>Flame graph</h2>
 <p>weight: <select id="weight"></select> <button id="reset">reset zoom</button>
 <span class="note">click a frame to zoom in; the allocation site is at the bottom</span></p>
@@ -311,6 +313,69 @@ if (S.sampled_bytes !== null)
     ": the counts are estimates"));
 if (R.missing.length)
   sbox.appendChild(el("p", {"class": "note"}, "not recorded: " + R.missing.join(", ")));
+
+// The heap over time: the highest live size of each bucket as the light
+// area, the lowest as the dark one; a bucket without a note keeps the last
+// size before it.  Hovering shows a bucket's sizes.
+(function () {
+  var box = document.getElementById("timeline-box"), T = R.timeline;
+  if (!T || !T.buckets.length) {
+    box.appendChild(el("p", {"class": "note", id: "timeline-none"},
+      "not in this profile: written with peak=0 or by an older runtime"));
+    return;
+  }
+  var NS = "http://www.w3.org/2000/svg", w = 800, h = 200, pad = 70;
+  var B = T.buckets, end = B[B.length - 1].ms + T.bucket_ms, max = 1;
+  B.forEach(function (b) { max = Math.max(max, b.highest); });
+  function x(ms) { return pad + ms / end * (w - pad - 10); }
+  function y(v) { return 10 + (1 - v / max) * (h - 40); }
+  function area(key) {
+    var pts = [x(0) + "," + y(0)], carry = 0, next = 0;
+    for (var ms = 0; ms < end; ms += T.bucket_ms) {
+      var v = carry;
+      if (next < B.length && B[next].ms === ms) { v = B[next][key]; carry = B[next].last; next++; }
+      pts.push(x(ms) + "," + y(v), x(ms + T.bucket_ms) + "," + y(v));
+    }
+    pts.push(x(end) + "," + y(0));
+    return pts.join(" ");
+  }
+  var svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("id", "timeline");
+  svg.setAttribute("width", w);
+  svg.setAttribute("height", h);
+  svg.setAttribute("data-buckets", B.length);
+  svg.setAttribute("data-max", max);
+  svg.setAttribute("data-end-ms", end);
+  function add(tag, attrs, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    svg.appendChild(e);
+    return e;
+  }
+  add("polygon", {points: area("highest"), fill: "#f4b183", "class": "highest"});
+  add("polygon", {points: area("lowest"), fill: "#c55a11", "class": "lowest"});
+  add("line", {x1: pad, y1: y(0), x2: w - 10, y2: y(0), stroke: "#555"});
+  add("line", {x1: pad, y1: 10, x2: pad, y2: y(0), stroke: "#555"});
+  add("text", {x: pad - 4, y: 14, "text-anchor": "end", "font-size": 11}, human(max));
+  add("text", {x: pad - 4, y: y(0), "text-anchor": "end", "font-size": 11}, "0 B");
+  add("text", {x: pad, y: h - 12, "font-size": 11}, "0 ms");
+  add("text", {x: w - 10, y: h - 12, "text-anchor": "end", "font-size": 11}, fmt(end) + " ms");
+  var info = el("div", {id: "timeline-info", "class": "note"}, "\u00a0");
+  svg.onmousemove = function (ev) {
+    var r = svg.getBoundingClientRect(), ms = (ev.clientX - r.left - pad) / (w - pad - 10) * end;
+    var b = null;
+    B.forEach(function (c) { if (c.ms <= ms) b = c; });
+    if (b) info.textContent = b.ms + "-" + (b.ms + T.bucket_ms) + " ms: " + human(b.lowest) +
+      " to " + human(b.highest) + ", " + human(b.last) + " at its end";
+  };
+  box.appendChild(svg);
+  box.appendChild(info);
+  box.appendChild(el("p", {"class": "note"}, "live requested bytes, in buckets of " + T.bucket_ms +
+    " ms: light up to the highest size in each, dark up to the lowest; sizes noted at every 64 KiB " +
+    "a thread's heap moved, at the peak and at each dump" +
+    (S.processes.length > 1 ? "; pid " + T.pid + ", the process with the peak" : "")));
+})();
 
 // The tables of heapprof report.
 table("top", "Top contexts by " + R.options.sort, [

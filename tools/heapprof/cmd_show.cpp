@@ -169,6 +169,20 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     }
     if (show_utilization(s) || show_false_sharing(s))
       continue;
+    char why[256];
+    if (s->tag == HPR_TAG_TIMELINE && hpr_timeline_check(s, why, sizeof(why))) {
+      uint64_t width = hpr_timeline_width(s), n = hpr_timeline_count(s);
+      printf("  timeline: bucket_ms=%llu buckets=%llu\n",
+             (unsigned long long)width, (unsigned long long)n);
+      for (uint64_t k = 0; k < n; k++) {
+        hpr_timeline_bucket_t b = hpr_timeline_row(s, k);
+        printf("    %llu ms: lowest=%llu highest=%llu last=%llu\n",
+               (unsigned long long)(b.index * width),
+               (unsigned long long)b.lowest, (unsigned long long)b.highest,
+               (unsigned long long)b.last);
+      }
+      continue;
+    }
     if (s->tag == 8 && s->size >= 8) {
       uint64_t n;
       memcpy(&n, s->data, 8);
@@ -192,6 +206,8 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       }
       printf(" (malformed: %s)", err);
     }
+    if (s->tag == HPR_TAG_TIMELINE) // failed hpr_timeline_check above
+      printf(" (malformed: %s)", why);
     printf(":");
     for (uint64_t w = 0; w < s->size / 8; w++) {
       uint64_t v;

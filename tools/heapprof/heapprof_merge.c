@@ -51,6 +51,8 @@
  *            Processes that ran at different times never held their peaks
  *            at once: the largest is a heap that existed, a sum would not
  *            be, and the contexts still add up to it.
+ *   the timeline (tag 9): the peak's process's last dump's, as written
+ *            (each process's runs on its own clock).
  *   other tagged sections are refused (no merge rule yet).
  *
  * A process is a pid with its main program's load bias (a pid reused by a
@@ -526,14 +528,16 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->frees);
     put64(b, x->freed_bytes);
   }
-  /* Tagged sections (extension v3), ascending tags: 1 and 5 the winning
-   * process's peak, 2-4 summed, 6 and 7 from each process's last dump. */
-  const hpr_section_t *secs[2] = {
+  /* Tagged sections (extension v3), ascending tags: 1, 5 and 9 the
+   * winning process's peak and timeline, 2-4 summed, 6 and 7 from each
+   * process's last dump. */
+  const hpr_section_t *secs[3] = {
       t->peak ? hpr_section(t->peak, HPR_TAG_PEAK) : NULL,
-      t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL};
+      t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL,
+      t->peak ? hpr_section(t->peak, HPR_TAG_TIMELINE) : NULL};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
-                  (secs[0] != NULL) + (secs[1] != NULL);
+                  (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL);
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -586,6 +590,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, SEC_SAMPLED);
     put64(b, 8);
     put64(b, t->sample_bytes);
+  }
+  if (secs[2]) {
+    put64(b, secs[2]->tag);
+    put64(b, secs[2]->size);
+    put(b, secs[2]->data, secs[2]->size);
   }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
@@ -862,6 +871,7 @@ int heapprof_merge_main(int argc, char **argv) {
   /* Every tagged section must have a merge rule here: a profile that
    * carries one without a rule is refused rather than merged with the
    * section silently dropped. */
+  char msg[256];
   for (size_t i = 0; i < nd && !rc; i++)
     for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++) {
       uint64_t tag = dumps[i].d->sections[k].tag;
@@ -886,8 +896,13 @@ int heapprof_merge_main(int argc, char **argv) {
                  "(tag 8) of %llu bytes, less than its 8",
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size);
+      else if (tag == HPR_TAG_TIMELINE &&
+               !hpr_timeline_check(&dumps[i].d->sections[k], msg,
+                                   sizeof(msg)))
+        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)dumps[i].d->offset, msg);
       else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
-               tag != SEC_SAMPLED &&
+               tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
                tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,

@@ -53,3 +53,54 @@ void hpr_print_section_fields(const hpr_section_t *s, const char *const *names,
   }
   printf("\n");
 }
+
+/* ------------------------------------------------------------ tag 9 */
+
+static uint64_t word_at(const hpr_section_t *s, uint64_t i) {
+  uint64_t v;
+  memcpy(&v, s->data + 8 * i, 8);
+  return v;
+}
+
+bool hpr_timeline_check(const hpr_section_t *s, char *msg, size_t msgsize) {
+  if (s->size < 16) {
+    snprintf(msg, msgsize,
+             "the timeline section (tag 9) has %llu bytes, less than its "
+             "header's 16",
+             (unsigned long long)s->size);
+    return false;
+  }
+  uint64_t width = word_at(s, 0), n = word_at(s, 1);
+  if (!width || width > UINT32_MAX) {
+    snprintf(msg, msgsize,
+             "the timeline section (tag 9) has buckets of %llu ms",
+             (unsigned long long)width);
+    return false;
+  }
+  if (n > (s->size - 16) / 32) {
+    snprintf(msg, msgsize,
+             "the timeline section (tag 9) says %llu buckets, more than its "
+             "%llu bytes hold",
+             (unsigned long long)n, (unsigned long long)s->size);
+    return false;
+  }
+  for (uint64_t i = 0; i < n; i++)
+    if (word_at(s, 2 + 4 * i) > UINT32_MAX ||
+        (i && word_at(s, 2 + 4 * i) <= word_at(s, 2 + 4 * (i - 1)))) {
+      snprintf(msg, msgsize,
+               "the timeline section (tag 9) has its bucket %llu out of "
+               "order or past 2^32",
+               (unsigned long long)i);
+      return false;
+    }
+  return true;
+}
+
+uint64_t hpr_timeline_width(const hpr_section_t *s) { return word_at(s, 0); }
+uint64_t hpr_timeline_count(const hpr_section_t *s) { return word_at(s, 1); }
+
+hpr_timeline_bucket_t hpr_timeline_row(const hpr_section_t *s, uint64_t i) {
+  hpr_timeline_bucket_t b = {word_at(s, 2 + 4 * i), word_at(s, 3 + 4 * i),
+                             word_at(s, 4 + 4 * i), word_at(s, 5 + 4 * i)};
+  return b;
+}

@@ -189,6 +189,21 @@ struct Peak {
   uint64_t overhead(const char *Name) const;
 };
 
+// The live heap over time (tag 9): the peak's process's last dump's, as the
+// runtime recorded it (heapprof_timeline.h): buckets of BucketMs, each with
+// the lowest, highest and last live size noted in it; buckets without a
+// note are left out (the heap moved by less than the runtime notes).
+struct TimelineBucket {
+  uint64_t Ms;     // start, ms since the process started
+  uint64_t Lowest, Highest, Last;
+};
+struct Timeline {
+  bool Known = false;
+  uint64_t Pid = 0;
+  uint64_t BucketMs = 0;
+  std::vector<TimelineBucket> Buckets;
+};
+
 struct Profile {
   std::vector<Process> Processes;
   std::vector<Module> Modules;
@@ -205,6 +220,7 @@ struct Profile {
   // bytes (heapprof_opcost.h decodes them); empty when no dump had one.
   std::vector<uint8_t> Cost[3];
   struct Peak Peak;
+  struct Timeline Timeline;
   // Sampled mode (tag 8): some dump's records are estimates from sampled
   // objects; SampleBytes is their sample_bytes when all such dumps agree,
   // else 0 (several rates).

@@ -296,6 +296,31 @@ static void costs(OStream &J, const Report &R) {
   J.attributeEnd();
 }
 
+// The live heap over time, as recorded: null without it.
+static void timeline(OStream &J, const Report &R) {
+  const Timeline &T = R.P->Timeline;
+  J.attributeBegin("timeline");
+  if (!T.Known) {
+    J.value(nullptr);
+    J.attributeEnd();
+    return;
+  }
+  J.object([&] {
+    J.attribute("pid", static_cast<int64_t>(T.Pid));
+    J.attribute("bucket_ms", static_cast<int64_t>(T.BucketMs));
+    J.attributeArray("buckets", [&] {
+      for (const TimelineBucket &B : T.Buckets)
+        J.object([&] {
+          J.attribute("ms", static_cast<int64_t>(B.Ms));
+          J.attribute("lowest", static_cast<int64_t>(B.Lowest));
+          J.attribute("highest", static_cast<int64_t>(B.Highest));
+          J.attribute("last", static_cast<int64_t>(B.Last));
+        });
+    });
+  });
+  J.attributeEnd();
+}
+
 // The peak's details (summary.peak_bytes and peak_ms are its headline):
 // null without a peak.
 static void peak(OStream &J, const Report &R) {
@@ -586,6 +611,7 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
 
     costs(J, R);
     peak(J, R);
+    timeline(J, R);
   });
   OS << "\n";
 }

@@ -741,6 +741,75 @@ static void peak(const Report &R, raw_ostream &OS) {
   Tab.print(OS, "  ");
 }
 
+// The live heap over time as a chart of at most 64 columns and 10 rows:
+// each column the buckets of its time, '#' up to the lowest live size in
+// them, ':' on up to the highest.  A column without a note keeps the last
+// size before it (the heap moved by less than the runtime notes).
+static void timeline(const Report &R, raw_ostream &OS) {
+  const Profile &P = *R.P;
+  const Timeline &T = P.Timeline;
+  heading(OS, "The heap over time: live requested bytes");
+  if (!T.Known || T.Buckets.empty()) {
+    OS << "(the profile has no timeline: written with peak=0 or by an older "
+          "heapprof runtime)\n";
+    return;
+  }
+  constexpr uint64_t MaxColumns = 64, Rows = 10;
+  uint64_t Slots = T.Buckets.back().Ms / T.BucketMs + 1;
+  uint64_t PerColumn = (Slots + MaxColumns - 1) / MaxColumns;
+  uint64_t Columns = (Slots + PerColumn - 1) / PerColumn;
+  uint64_t ColumnMs = PerColumn * T.BucketMs;
+  std::vector<uint64_t> Lo(Columns), Hi(Columns);
+  uint64_t Carry = 0, Max = 1;
+  size_t B = 0;
+  for (uint64_t C = 0; C < Columns; C++) {
+    Lo[C] = Hi[C] = Carry;
+    bool Any = false;
+    for (; B < T.Buckets.size() && T.Buckets[B].Ms < (C + 1) * ColumnMs; B++) {
+      const TimelineBucket &X = T.Buckets[B];
+      Lo[C] = Any ? std::min(Lo[C], X.Lowest) : X.Lowest;
+      Hi[C] = Any ? std::max(Hi[C], X.Highest) : X.Highest;
+      Carry = X.Last;
+      Any = true;
+    }
+    Max = std::max(Max, Hi[C]);
+  }
+  std::string Top = humanBytes(Max), Mid = humanBytes(Max / 2), Zero = "0 B";
+  size_t W = std::max({Top.size(), Mid.size(), Zero.size()});
+  auto Pad = [&](const std::string &S) {
+    return std::string(W - S.size(), ' ') + S;
+  };
+  for (uint64_t Row = Rows; Row >= 1; Row--) {
+    // A cell is filled when the size reaches the middle of its row.
+    double Level = static_cast<double>(Max) * (2 * Row - 1) / (2 * Rows);
+    std::string Line = Row == Rows       ? Pad(Top)
+                       : Row == Rows / 2 ? Pad(Mid)
+                                         : std::string(W, ' ');
+    Line += " |";
+    for (uint64_t C = 0; C < Columns; C++)
+      Line += static_cast<double>(Lo[C]) >= Level   ? '#'
+              : static_cast<double>(Hi[C]) >= Level ? ':'
+                                                    : ' ';
+    while (Line.back() == ' ')
+      Line.pop_back();
+    OS << Line << "\n";
+  }
+  OS << Pad(Zero) << " +" << std::string(Columns, '-') << "\n";
+  std::string End = std::to_string(Columns * ColumnMs) + " ms";
+  std::string Axis = std::string(W + 2, ' ') + "0 ms";
+  if (Axis.size() + 1 + End.size() < W + 2 + Columns)
+    Axis += std::string(W + 2 + Columns - Axis.size() - End.size(), ' ');
+  else
+    Axis += " ";
+  OS << Axis << End << "\n";
+  OS << "(each column " << ColumnMs << " ms: '#' up to the lowest live size "
+     << "in it, ':' up to the highest; sizes noted at every "
+     << "64 KiB a thread's heap moved, at the peak and at each dump";
+  if (P.Processes.size() > 1)
+    OS << "; pid " << T.Pid << ", the process with the peak";
+  OS << ")\n";
+}
+
 void heapprof::renderText(const Report &R, raw_ostream &OS) {
   OS << "heapprof report";
   size_t Files = 0;
@@ -760,4 +829,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   falseSharing(R, OS);
   costs(R, OS);
   peak(R, OS);
+  timeline(R, OS);
 }

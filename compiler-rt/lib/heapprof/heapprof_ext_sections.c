@@ -18,6 +18,7 @@ static const struct {
     {HP_EXT_SEC_FALSE_SHARING, hp_fshare_section_write},
     {HP_EXT_SEC_UTILIZATION, hp_util_section_write},
     {HP_EXT_SEC_SAMPLED, hp_sample_write_section},
+    {HP_EXT_SEC_TIMELINE, hp_timeline_write_section},
     {0, NULL},
 };
 

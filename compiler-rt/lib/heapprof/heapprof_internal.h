@@ -74,6 +74,7 @@ typedef uintptr_t uptr;
 #include "heapprof_opclass.h"
 #include "heapprof_syscalls.h"
 #include "heapprof_pmu.h"
+#include "heapprof_timeline.h"
 #include "heapprof_peak.h"
 #include "heapprof_thread.h"
 #include "heapprof_foreign.h"

@@ -414,6 +414,7 @@ static void take(bool dump) {
   scratch->objects = scratch->bytes = scratch->contexts = 0;
   sum_tables(scratch);
   scratch->ms = ms;
+  hp_timeline_note((s64)scratch->bytes); /* exact, where the view is not */
   nsnapshots++;
   u64 now = scratch->bytes;
   if (now > best->bytes) {
@@ -529,6 +530,7 @@ void hp_peak_fork_child(void) {
    * chunks, which are the child's now. */
   hp_spin_unlock(&tables_lock);
   nsnapshots = 0;
+  hp_timeline_fork_child();
   __atomic_store_n(&hp_peak.armed, 0, __ATOMIC_RELAXED);
   if (hp_peak.on)
     __atomic_store_n(&hp_peak.arm_level, 1, __ATOMIC_RELAXED);

@@ -7,7 +7,8 @@
  *
  * The live total is kept without a shared write per malloc/free: each
  * thread adds its requests to its own `pending` and publishes it to the
- * global `live` only once it moved by HP_PEAK_STEP either way.  A thread's
+ * global `live` only once it moved by HP_PEAK_STEP either way (and notes
+ * the sum on the timeline, heapprof_timeline.h).  A thread's
  * view of the heap is live + its own pending: exact when one thread
  * allocates, off by less than HP_PEAK_STEP per other thread otherwise.
  *
@@ -107,7 +108,7 @@ static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
   e->bytes += (s64)size;
   s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
-    __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
+    hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
     p = 0;
   }
   pt->pending = p;
@@ -123,7 +124,7 @@ static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
   e->bytes -= (s64)size;
   s64 p = pt->pending - (s64)size;
   if (HP_UNLIKELY(p <= -HP_PEAK_STEP)) {
-    __atomic_fetch_add(&hp_peak.live, p, __ATOMIC_RELAXED);
+    hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
     p = 0;
   }
   pt->pending = p;
