@@ -754,8 +754,21 @@ static void timeline(const Report &R, raw_ostream &OS) {
           "heapprof runtime)\n";
     return;
   }
-  constexpr uint64_t MaxColumns = 64, Rows = 10;
+  constexpr uint64_t MaxColumns = 64, Rows = 10, MinColumns = 8;
   uint64_t Slots = T.Buckets.back().Ms / T.BucketMs + 1;
+  if (Slots < MinColumns) {
+    // Too short a run for a chart (the clock ticks every few ms): a line.
+    uint64_t Low = T.Buckets[0].Lowest, High = 0;
+    for (const TimelineBucket &X : T.Buckets) {
+      Low = std::min(Low, X.Lowest);
+      High = std::max(High, X.Highest);
+    }
+    OS << "(" << Slots * T.BucketMs << " ms recorded, too short for a chart: "
+       << "the live heap went from " << humanBytes(Low) << " up to "
+       << humanBytes(High) << " and ended at "
+       << humanBytes(T.Buckets.back().Last) << ")\n";
+    return;
+  }
   uint64_t PerColumn = (Slots + MaxColumns - 1) / MaxColumns;
   uint64_t Columns = (Slots + PerColumn - 1) / PerColumn;
   uint64_t ColumnMs = PerColumn * T.BucketMs;

@@ -18,6 +18,17 @@
 // TEXT: 0 B +--
 // TEXT-NEXT: 0 ms {{.*}} ms
 // TEXT-NEXT: (each column {{[0-9]+}} ms: '#' up to the lowest live size in it, ':' up to the highest
+// RUN: heapprof report %t.d > %t.txt
+// RUN: %python %S/Inputs/timeline_check.py --text %t.json %t.txt | FileCheck %s --check-prefix=CHART
+// CHART: chart
+// A run of a few ms is too short for a chart: one line says what the heap
+// did.  Which form a run gets depends on its length; the check follows the
+// rule (a chart from 8 buckets on) on what was recorded.
+// RUN: rm -rf %t.short && mkdir -p %t.short
+// RUN: env SHORT=1 HEAPPROF_OPTIONS=profile_dir=%t.short %run %t
+// RUN: heapprof report --format json %t.short > %t.short.json
+// RUN: heapprof report %t.short > %t.short.txt
+// RUN: %python %S/Inputs/timeline_check.py --text %t.short.json %t.short.txt
 // heapprof show lists the buckets.
 // RUN: heapprof show %t.d/*.profraw | FileCheck %s --check-prefix=SHOW
 // SHOW: timeline: bucket_ms={{[0-9]+}} buckets={{[0-9]+}}
@@ -55,6 +66,11 @@ static void pause_ms(long ms) {
 }
 
 int main(void) {
+  if (getenv("SHORT")) { /* 1 MiB, live at exit */
+    for (int i = 0; i < 16; i++)
+      blocks[i] = malloc(BLOCK);
+    return 0;
+  }
   for (int i = 0; i < 128; i++)
     blocks[i] = malloc(BLOCK);
   pause_ms(100);

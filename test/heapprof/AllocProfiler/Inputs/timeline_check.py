@@ -8,7 +8,11 @@ test/heapprof/AllocProfiler/timeline.c, or corrupts a profile's timeline.
       after that.  Prints "ok".
   timeline_check.py --corrupt PROFRAW OUT N
       writes PROFRAW to OUT with its timeline section's bucket count (the
-      first one found) set to N."""
+      first one found) set to N.
+  timeline_check.py --text REPORT.json REPORT.txt
+      the text report shows the timeline as a chart when it spans 8
+      buckets or more, else as one line with the lowest, highest and last
+      sizes (in the report's units).  Prints "chart" or "line"."""
 import json
 import struct
 import sys
@@ -22,6 +26,33 @@ if sys.argv[1] == "--corrupt":
             open(sys.argv[3], "wb").write(data)
             sys.exit(0)
     sys.exit("no timeline section found")
+
+def human(b):
+    """The report's human units: bytes below 10000, else KiB, MiB, ..."""
+    if b < 10000:
+        return "%d B" % b
+    units = ["KiB", "MiB", "GiB", "TiB"]
+    v, i = b / 1024.0, 0
+    while v >= 1024 and i < len(units) - 1:
+        v /= 1024
+        i += 1
+    return "%.1f %s" % (v, units[i])
+
+if sys.argv[1] == "--text":
+    t = json.load(open(sys.argv[2]))["timeline"]
+    text = open(sys.argv[3]).read().split("== The heap over time")[1]
+    b = t["buckets"]
+    slots = b[-1]["ms"] // t["bucket_ms"] + 1
+    if slots < 8:
+        want = "(%d ms recorded, too short for a chart: the live heap went from %s up to %s and ended at %s)" % (
+            slots * t["bucket_ms"], human(min(x["lowest"] for x in b)),
+            human(max(x["highest"] for x in b)), human(b[-1]["last"]))
+        assert want in text, (want, text)
+        print("line")
+    else:
+        assert " +--" in text and "(each column" in text, text
+        print("chart")
+    sys.exit(0)
 
 t = json.load(open(sys.argv[1]))["timeline"]
 peak, pause, final = (int(x) for x in sys.argv[2:5])
