@@ -43,7 +43,7 @@ typedef struct peak_ctx {
   X(blowup, "blocks freed into caches or into spans a thread owns, with more than one thread") \
   X(shadow_mapped, "shadow counters of heap_mapped (8 per 64 bytes)")        \
   X(shadow_resident, "of those, resident (mincore)")                         \
-  X(depot_bytes, "stack depot")                                              \
+  X(depot_bytes, "stack depot: entries, and its buckets and id index resident") \
   X(hib_table_bytes, "Heap Info Block table (resident) and spill log")                  \
   X(thread_state_bytes, "per-thread state (caches, HIB caches)")             \
   X(free_index_bytes, "free-list index arrays (4 bytes per carved block)")   \
@@ -344,7 +344,9 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->thread_cached = hp_thread_cached_bytes(&freed, &o->threads);
   o->blowup = o->threads > 1 ? freed + hp_primary_owned_free_bytes() : 0;
   o->shadow_mapped = o->heap_mapped >> HP_SHADOW_SCALE;
-  o->depot_bytes = hp_stackdepot_bytes();
+  uptr db, dbn, di, din;
+  hp_stackdepot_tables(&db, &dbn, &di, &din);
+  o->depot_bytes = hp_stackdepot_bytes() + resident(db, dbn) + resident(di, din);
   /* The tags are mapped whole and touched set by set; the records up to
    * those taken. */
   o->hib_table_bytes =

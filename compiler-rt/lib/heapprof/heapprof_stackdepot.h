@@ -2,7 +2,7 @@
  *
  * Part of heapprof.  Maps a stack (array of PCs) to a small u32 id, 1, 2, 3...
  * in order of first appearance; id 0 means "no stack".  Lookups take no lock;
- * an insertion locks one hash bucket.  Stacks are never removed.
+ * an insertion takes the depot's lock.  Stacks are never removed.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_STACKDEPOT_H
 #define HEAPPROF_STACKDEPOT_H
@@ -17,8 +17,12 @@ u32 hp_stackdepot_put(const uptr *pcs, u32 size);
 const uptr *hp_stackdepot_get(u32 id, u32 *size);
 /* Number of ids handed out so far (ids are 1..count). */
 u32 hp_stackdepot_count(void);
-/* Bytes of metadata in use. */
+/* Bytes of the entries' arena (mapped as it fills). */
 u64 hp_stackdepot_bytes(void);
+/* The hash buckets and the id index: reserved whole, touched as used (the
+ * peak's overhead counts their resident pages). */
+void hp_stackdepot_tables(uptr *buckets, uptr *buckets_size, uptr *ids,
+                          uptr *ids_size);
 u64 hp_stack_hash(const uptr *pcs, u32 size);
 /* fork(): hold / release the insertion lock. */
 void hp_stackdepot_lock(void);
