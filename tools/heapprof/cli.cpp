@@ -74,6 +74,18 @@ void Options::tables(TableOptions &T) {
                ? std::string()
                : "'" + V + "' is not a number of frames (1 or more)";
   });
+  value("--suppressions", nullptr, [&T](const std::string &V) {
+    T.SuppressionFiles.push_back(V);
+    return std::string();
+  });
+}
+
+bool heapprof::loadSuppressionFiles(TableOptions &T) {
+  std::string Err;
+  if (loadSuppressions(T.SuppressionFiles, T.Suppressions, Err))
+    return true;
+  fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  return false;
 }
 
 void Options::format(bool &Json) {

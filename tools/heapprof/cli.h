@@ -51,7 +51,8 @@ public:
   void symbolize(SymbolizeOptions &Sym);     // --binary, --debug-dir,
                                              // --full-names
   void top(unsigned &Top);                   // --top N (0: all)
-  void tables(TableOptions &T);              // --sort, --top, --depth
+  void tables(TableOptions &T);              // --sort, --top, --depth,
+                                             // --suppressions
   void format(bool &Json);                   // --format text|json
 
   // Parses Argv; the operands go to Operands.  Returns 0, or 2 after
@@ -69,6 +70,10 @@ private:
   const char *Usage;
   std::vector<Spec> Specs;
 };
+
+// Reads the rules of T.SuppressionFiles into T.Suppressions; prints the
+// error (one `heapprof: error:` line naming the file and line) itself.
+bool loadSuppressionFiles(TableOptions &T);
 
 // Loads Inputs (raw profiles and directories of them), symbolizes them,
 // merges the contexts whose stacks read the same and, unless

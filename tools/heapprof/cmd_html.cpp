@@ -31,8 +31,8 @@ const char heapprof::HtmlUsage[] =
     "  the report as one self-contained web page: summary, sortable tables,\n"
     "  flame graph of every context (click to zoom); no network needed\n"
     "  -o, --output FILE  the page to write (required)\n"
-    "  --sort KEY, --top N, --depth N, --binary FILE, --debug-dir DIR,\n"
-    "  --full-names       as for heapprof report\n";
+    "  --sort KEY, --top N, --depth N, --suppressions FILE, --binary FILE,\n"
+    "  --debug-dir DIR, --full-names   as for heapprof report\n";
 
 // The JSON text made safe inside <script>: '<' only occurs in strings,
 // where \u003c means the same character.
@@ -387,7 +387,11 @@ table("top", "Top contexts by " + R.options.sort, [
   R.contexts);
 table("leaks", "Memory leaks", [num("bytes"), num("objects"), num("percent", "%"),
   num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}],
-  R.leaks, R.leaks === null ? "the profile has no live counts" : undefined);
+  R.leaks, R.leaks === null ? "the profile has no live counts"
+    : R.leaks_suppressed.length ? "suppressed (--suppressions): " + R.leaks_suppressed.map(function (s) {
+        return s.rule + " " + fmt(s.objects) + " objects, " + human(s.bytes) + " in " +
+          fmt(s.contexts) + " contexts";
+      }).join("; ") : undefined);
 table("bins", "Allocation bins", [
   {key: "size", label: "size", get: key("size"), show: function (v) { return v > 1024 ? ">1024" : fmt(v); }},
   num("allocs"), num("bytes"), num("frees"), num("kept"), num("kept_objects"),
@@ -605,6 +609,8 @@ int heapprof::cmdHtml(int Argc, char **Argv) {
     return O.usageError("no output file given (-o OUT.html)");
   if (Inputs.empty())
     return O.usageError("no profile given");
+  if (!loadSuppressionFiles(Tables))
+    return 1;
   Profile P;
   if (!loadSymbolized(Inputs, Sym, P))
     return 1;

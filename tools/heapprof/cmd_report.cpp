@@ -23,11 +23,16 @@ const char heapprof::ReportUsage[] =
     "  symbolized tables of raw profiles (a DIR: every *.profraw in it; the\n"
     "  checkpoints of one process add up): summary, top contexts, memory\n"
     "  leaks, allocation bins, direct allocation, allocation call graph,\n"
-    "  access and allocator measures, cold candidates\n"
+    "  access and allocator measures, cold candidates, the allocator\n"
+    "  profiler's sections, the peak, the heap over time\n"
     "  --sort bytes|allocs|accesses|live|density|lifetime|cycles\n"
     "                     order of the top contexts (default bytes)\n"
     "  --top N            rows per table (default 10; 0: all)\n"
-    "  --depth N          frames in a leak call chain (default 3)\n"
+    "  --depth N          frames in a leak or peak call chain (default 3)\n"
+    "  --suppressions FILE\n"
+    "                     leave out of the leak table the contexts a rule\n"
+    "                     leak:PATTERN matches (LeakSanitizer's format);\n"
+    "                     may be repeated\n"
     "  --full             every size in the bin table, empty ones too\n"
     "  --format text|json output form (default text)\n"
     "  --output FILE      write the report to FILE instead of stdout\n"
@@ -53,6 +58,8 @@ int heapprof::cmdReport(int Argc, char **Argv) {
     return Rc;
   if (Inputs.empty())
     return O.usageError("no profile given");
+  if (!loadSuppressionFiles(Tables))
+    return 1;
   Profile P;
   if (!loadSymbolized(Inputs, Sym, P))
     return 1;

@@ -447,6 +447,18 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
       });
     }
     J.attributeEnd();
+    J.attributeArray("leaks_suppressed", [&] {
+      for (size_t I = 0; I < R.LeaksSuppressed.size(); I++)
+        J.object([&] {
+          J.attribute("rule", "leak:" + R.Opts.Suppressions[I].Pattern);
+          J.attribute("where", R.Opts.Suppressions[I].Where);
+          J.attribute("objects",
+                      static_cast<int64_t>(R.LeaksSuppressed[I].Objects));
+          J.attribute("bytes", static_cast<int64_t>(R.LeaksSuppressed[I].Bytes));
+          J.attribute("contexts",
+                      static_cast<int64_t>(R.LeaksSuppressed[I].Contexts));
+        });
+    });
 
     J.attributeBegin("bins");
     if (!R.BinInfo.Known) {

@@ -311,12 +311,31 @@ static std::string bySiteAndCallers(const Report &R) {
          std::to_string(R.Opts.Depth > 0 ? R.Opts.Depth - 1 : 0) + " callers";
 }
 
+// What --suppressions took out of the leak table, rule by rule, as
+// LeakSanitizer lists the suppressions it used.
+static void suppressed(const Report &R, raw_ostream &OS) {
+  if (R.Opts.Suppressions.empty())
+    return;
+  OS << "suppressed (--suppressions):\n";
+  TextTable Tab({"bytes", "objects", "contexts", "rule"}, "rrrl");
+  for (size_t I = 0; I < R.Opts.Suppressions.size(); I++) {
+    const Report::Suppressed &S = R.LeaksSuppressed[I];
+    const Suppression &Rule = R.Opts.Suppressions[I];
+    Tab.add({humanBytes(S.Bytes), std::to_string(S.Objects),
+             std::to_string(S.Contexts),
+             "leak:" + Rule.Pattern + "  (" + Rule.Where + ")"});
+  }
+  Tab.print(OS);
+}
+
 static void leaks(const Report &R, raw_ostream &OS) {
   heading(OS, "Memory leaks: live at the end, " + bySiteAndCallers(R));
   if (!R.LeakInfo.Known)
     return lacks(OS, R.LeakInfo);
   if (R.Leaks.empty()) {
-    OS << "(nothing was live at the end)\n";
+    OS << (R.P->Total.live_objects ? "(everything live at the end was suppressed)\n"
+                                  : "(nothing was live at the end)\n");
+    suppressed(R, OS);
     return;
   }
   bool Bytes = R.LeakInfo.Lacks.empty();
@@ -328,6 +347,7 @@ static void leaks(const Report &R, raw_ostream &OS) {
              std::to_string(Row.Objects), chain(Row.Chain)});
   Tab.print(OS);
   omitted(OS, R.LeakInfo, "call chain", "call chains");
+  suppressed(R, OS);
 }
 
 static void bins(const Report &R, raw_ostream &OS) {

@@ -98,7 +98,7 @@ private:
   void top();
   std::vector<ChainRow> chains(uint64_t Counts::*Objects,
                                uint64_t Counts::*Bytes, bool HasBytes,
-                               uint64_t Total) const;
+                               uint64_t Total, bool Suppress = false);
   void leaks();
   void bins();
   void direct();
@@ -186,16 +186,29 @@ void Builder::top() {
 
 // The contexts that hold objects by Held (a Counts member: live at the end,
 // at the peak) grouped by their first Depth frames (function, file, line),
-// the most bytes first (objects without Bytes); Percent is of Total.
+// the most bytes first (objects without Bytes); Percent is of Total.  With
+// Suppress, contexts a --suppressions rule matches are left out, counted
+// under their rule, and taken out of Total.
 std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
                                       uint64_t Counts::*Bytes, bool HasBytes,
-                                      uint64_t Total) const {
+                                      uint64_t Total, bool Suppress) {
   std::vector<ChainRow> Rows;
   std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
       Index;
   for (const Context &C : P.Contexts) {
     if (!(C.C.*Objects))
       continue;
+    if (Suppress) {
+      int Rule = suppressedBy(R.Opts.Suppressions, P, C);
+      if (Rule >= 0) {
+        Report::Suppressed &S = R.LeaksSuppressed[Rule];
+        S.Objects += C.C.*Objects;
+        S.Bytes += C.C.*Bytes;
+        S.Contexts++;
+        Total -= std::min(Total, HasBytes ? C.C.*Bytes : C.C.*Objects);
+        continue;
+      }
+    }
     std::vector<const Frame *> Frames = C.frames(P);
     if (Frames.size() > R.Opts.Depth)
       Frames.resize(R.Opts.Depth);
@@ -233,8 +246,9 @@ void Builder::leaks() {
   bool Bytes = P.has(Field::live_bytes);
   if (!Bytes)
     R.LeakInfo.Lacks = "live_bytes";
+  R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
   R.Leaks = chains(&Counts::live_objects, &Counts::live_bytes, Bytes,
-                   Bytes ? P.Total.live_bytes : P.Total.live_objects);
+                   Bytes ? P.Total.live_bytes : P.Total.live_objects, true);
   cut(R.Leaks, R.LeakInfo);
 }
 

@@ -20,6 +20,7 @@
 #define HEAPPROF_TOOL_TABLES_H
 
 #include "profile_model.h"
+#include "suppressions.h"
 
 #include <string>
 #include <vector>
@@ -42,6 +43,8 @@ struct TableOptions {
   unsigned Top = 10;  // rows per table; 0 = all
   unsigned Depth = 3; // frames in a leak table call chain
   bool Full = false;  // bin table: every size, empty ones too
+  std::vector<std::string> SuppressionFiles; // --suppressions
+  std::vector<Suppression> Suppressions;     // their rules (cli.h)
 };
 
 // Averages and ratios of one context's Counts, for people.
@@ -183,6 +186,12 @@ struct Report {
   Table TopInfo;
   std::vector<LeakRow> Leaks;
   Table LeakInfo;
+  // What each suppression rule took out of the leak table (Opts'
+  // order; the rules that took nothing too).
+  struct Suppressed {
+    uint64_t Objects = 0, Bytes = 0, Contexts = 0;
+  };
+  std::vector<Suppressed> LeaksSuppressed;
   std::vector<BinRow> Bins;
   Table BinInfo;
   std::vector<DirectRow> Direct;

@@ -1,0 +1,123 @@
+//===- suppressions.cpp - leak suppressions, LSan's format ----------------===//
+//
+// Part of heapprof.  See suppressions.h.
+//
+//===----------------------------------------------------------------------===//
+#include "suppressions.h"
+#include "profile_model.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+using namespace heapprof;
+
+static std::string trim(const std::string &S) {
+  size_t B = S.find_first_not_of(" \t\r");
+  if (B == std::string::npos)
+    return "";
+  size_t E = S.find_last_not_of(" \t\r");
+  return S.substr(B, E - B + 1);
+}
+
+bool heapprof::loadSuppressions(const std::vector<std::string> &Paths,
+                                std::vector<Suppression> &Out,
+                                std::string &Err) {
+  for (const std::string &Path : Paths) {
+    std::ifstream In(Path);
+    if (!In) {
+      Err = Path + ": cannot open: " + strerror(errno);
+      return false;
+    }
+    std::string Line;
+    for (unsigned N = 1; std::getline(In, Line); N++) {
+      std::string T = trim(Line);
+      if (T.empty() || T[0] == '#')
+        continue;
+      std::string Where = Path + ":" + std::to_string(N);
+      size_t Colon = T.find(':');
+      if (Colon == std::string::npos) {
+        Err = Where + ": not a suppression: '" + T +
+              "' (one rule a line: leak:PATTERN)";
+        return false;
+      }
+      std::string Type = trim(T.substr(0, Colon));
+      std::string Pattern = trim(T.substr(Colon + 1));
+      if (Type != "leak") {
+        Err = Where + ": unknown suppression type '" + Type +
+              "' (heapprof reads leak:PATTERN)";
+        return false;
+      }
+      if (Pattern.empty()) {
+        Err = Where + ": leak: without a pattern";
+        return false;
+      }
+      Out.push_back({Pattern, Where});
+    }
+    if (In.bad()) {
+      Err = Path + ": cannot read: " + strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool heapprof::templateMatch(const std::string &Pattern, const std::string &S) {
+  std::string T = Pattern;
+  bool Start = !T.empty() && T[0] == '^';
+  if (Start)
+    T.erase(0, 1);
+  bool End = !T.empty() && T.back() == '$';
+  if (End)
+    T.pop_back();
+  // The pieces between the stars, each found after the one before it.
+  std::vector<std::string> Pieces;
+  size_t From = 0;
+  for (size_t Star; (Star = T.find('*', From)) != std::string::npos;
+       From = Star + 1)
+    Pieces.push_back(T.substr(From, Star - From));
+  Pieces.push_back(T.substr(From));
+  size_t At = 0;
+  for (size_t I = 0; I < Pieces.size(); I++) {
+    const std::string &Piece = Pieces[I];
+    bool Last = I + 1 == Pieces.size();
+    if (I == 0 && Start) {
+      if (S.compare(0, Piece.size(), Piece) != 0)
+        return false;
+      At = Piece.size();
+      if (Last && End)
+        return At == S.size();
+      continue;
+    }
+    if (Last && End) {
+      // The last piece at the very end, not before what matched so far.
+      if (S.size() < Piece.size() || S.size() - Piece.size() < At)
+        return false;
+      return S.compare(S.size() - Piece.size(), Piece.size(), Piece) == 0;
+    }
+    size_t Found = S.find(Piece, At);
+    if (Found == std::string::npos)
+      return false;
+    At = Found + Piece.size();
+  }
+  return true;
+}
+
+int heapprof::suppressedBy(const std::vector<Suppression> &Rules,
+                           const Profile &P, const Context &C) {
+  for (size_t R = 0; R < Rules.size(); R++) {
+    const std::string &Pat = Rules[R].Pattern;
+    for (uint32_t L : C.Stack) {
+      const Location &Loc = P.Locations[L];
+      if (Loc.Module != NoModule &&
+          templateMatch(Pat, P.Modules[Loc.Module].Path))
+        return static_cast<int>(R);
+      for (const Frame &F : Loc.Frames)
+        if (templateMatch(Pat, F.Function) ||
+            (!F.Whole.empty() && templateMatch(Pat, F.Whole)) ||
+            (!F.File.empty() && templateMatch(Pat, F.File)))
+          return static_cast<int>(R);
+    }
+  }
+  return -1;
+}
