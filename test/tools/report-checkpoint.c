@@ -68,6 +68,9 @@ int main(void) {
 // TWO-NEXT: frees 600 objects
 // TWO-NEXT: live at the end 120 objects, 41600 bytes (40.6 KiB)
 // TWO-NEXT: accesses 40
+// No object is freed before its thread's next allocation: every free
+// comes after a later allocation (a[299], then b[9]).
+// TWO-NEXT: temporary 0 objects (0.0% of the allocations): freed before their thread allocated again
 // TWO-NEXT: contexts 3
 // TWO: == Top contexts by bytes
 // TWO-NEXT: #1 {{.*}} 39.1 KiB in 20 objects (2000 B each), 20 live (39.1 KiB), 40 accesses

@@ -68,6 +68,9 @@ int main(void) {
 // CHECK-NEXT: frees 2101 objects
 // CHECK-NEXT: live at the end 5104 objects, 209120 bytes (204.2 KiB)
 // CHECK-NEXT: accesses 7103
+// Every free is of the object just allocated: 2000 + 100 + 1 temporary,
+// 2101 / 7205 = 29.2 %.
+// CHECK-NEXT: temporary 2101 objects (29.2% of the allocations): freed before their thread allocated again
 // CHECK-NEXT: contexts 5
 // CHECK: program {{.*}}report-widgets.c.tmp (build id [[ID:[0-9a-f]+]])
 

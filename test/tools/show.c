@@ -23,8 +23,9 @@ int main(void) {
 // CHECK: MIB stack id [[ID:[0-9]+]]: AllocCount=1 TotalAccessCount=16 MinAccessCount=16 MaxAccessCount=16 TotalSize=64 MinSize=64 MaxSize=64
 // One 64-aligned granule, one page, both touched; freed, never live at a
 // dump; with cycle_sample_every=1 both calls were measured.  64 bytes are
-// mprof's medium class (33-256), nothing is live.
-// CHECK-NEXT: heapprof: granules=1 touched_granules=1 pages=1 touched_pages=1 malloc_cycles={{[1-9][0-9]*}} free_cycles={{[1-9][0-9]*}} continuations=0 live_at_dump=0 max_size64=64 malloc_samples=1 free_samples=1 live_bytes=0 bytes_small=0 bytes_medium=64 bytes_large=0 bytes_xlarge=0 live_bytes_small=0 live_bytes_medium=0 live_bytes_large=0 live_bytes_xlarge=0 live_lines=0 live_touched_lines=0 live_line_bytes=0 live_pages=0 live_touched_pages=0 live_page_bytes=0 peak_objects=1 peak_bytes=64{{$}}
+// mprof's medium class (33-256), nothing is live.  It is freed before
+// anything else is allocated: temporary.
+// CHECK-NEXT: heapprof: granules=1 touched_granules=1 pages=1 touched_pages=1 malloc_cycles={{[1-9][0-9]*}} free_cycles={{[1-9][0-9]*}} continuations=0 live_at_dump=0 max_size64=64 malloc_samples=1 free_samples=1 live_bytes=0 bytes_small=0 bytes_medium=64 bytes_large=0 bytes_xlarge=0 live_bytes_small=0 live_bytes_medium=0 live_bytes_large=0 live_bytes_xlarge=0 live_lines=0 live_touched_lines=0 live_line_bytes=0 live_pages=0 live_touched_pages=0 live_page_bytes=0 peak_objects=1 peak_bytes=64 temporary=1{{$}}
 // CHECK-NEXT: stack: 0x
 // The one object, allocated and freed: the only size bin.
 // CHECK-NEXT: bin 64: allocs=1 bytes=64 frees=1 freed_bytes=64{{$}}

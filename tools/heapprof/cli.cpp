@@ -65,8 +65,8 @@ void Options::tables(TableOptions &T) {
     return parseSortKey(V, T.Sort)
                ? std::string()
                : "unknown measure '" + V +
-                     "' (bytes, allocs, accesses, live, density, lifetime "
-                     "or cycles)";
+                     "' (bytes, allocs, accesses, live, density, lifetime, "
+                     "cycles or temporary)";
   });
   top(T.Top);
   value("--depth", nullptr, [&T](const std::string &V) {

@@ -380,7 +380,7 @@ if (R.missing.length)
 // The tables of heapprof report.
 table("top", "Top contexts by " + R.options.sort, [
   num("rank", "#"), num("bytes"), num("allocs"), num("frees"), num("live_objects"),
-  num("live_bytes"), num("accesses"),
+  num("live_bytes"), num("accesses"), num("temporary"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
   {key: "density", label: "accesses/B", get: function (r) { return r.derived.access_density; }},
   {key: "stack", label: "stack (allocation site first)", stack: true, get: key("stack")}],

@@ -25,7 +25,7 @@ const char heapprof::ReportUsage[] =
     "  leaks, allocation bins, direct allocation, allocation call graph,\n"
     "  access and allocator measures, cold candidates, the allocator\n"
     "  profiler's sections, the peak, the heap over time\n"
-    "  --sort bytes|allocs|accesses|live|density|lifetime|cycles\n"
+    "  --sort bytes|allocs|accesses|live|density|lifetime|cycles|temporary\n"
     "                     order of the top contexts (default bytes)\n"
     "  --top N            rows per table (default 10; 0: all)\n"
     "  --depth N          frames in a leak or peak call chain (default 3)\n"

@@ -36,7 +36,7 @@ const char *const hpr_ext_names[] = {
     "live_bytes_medium", "live_bytes_large", "live_bytes_xlarge",
     "live_lines", "live_touched_lines", "live_line_bytes", "live_pages",
     "live_touched_pages", "live_page_bytes",
-    "peak_objects", "peak_bytes"};
+    "peak_objects", "peak_bytes", "temporary"};
 const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
 
 typedef struct cursor {

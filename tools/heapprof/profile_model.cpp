@@ -96,7 +96,8 @@ namespace {
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
       FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
-      LiveBytes, Class[4], LiveClass[4], Util[6], PeakObjects, PeakBytes;
+      LiveBytes, Class[4], LiveClass[4], Util[6], PeakObjects, PeakBytes,
+      Temporary;
   ExtIndex() {
     auto Find = [](const char *Name) {
       for (size_t I = 0; I < hpr_num_ext_names && I < HP_EXT_MAX_FIELDS; I++)
@@ -122,6 +123,7 @@ struct ExtIndex {
       Util[I] = Find(UtilNames[I]);
     PeakObjects = Find("peak_objects");
     PeakBytes = Find("peak_bytes");
+    Temporary = Find("temporary");
     const char *Names[4] = {"small", "medium", "large", "xlarge"};
     for (int I = 0; I < 4; I++) {
       Class[I] = Find(("bytes_" + std::string(Names[I])).c_str());
@@ -405,6 +407,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   Need(Field::free_cycles, ExtHas(Ext.FreeCycles));
   Need(Field::malloc_samples, ExtHas(Ext.MallocSamples));
   Need(Field::free_samples, ExtHas(Ext.FreeSamples));
+  // Sampled mode sees only the sampled allocations: no temporaries.
+  Need(Field::temporary, ExtHas(Ext.Temporary) && !hpr_section(&D, 8));
   Field ClassF[4] = {Field::bytes_small, Field::bytes_medium, Field::bytes_large,
                      Field::bytes_xlarge};
   Field LiveClassF[4] = {Field::live_bytes_small, Field::live_bytes_medium,
@@ -497,6 +501,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     C.free_cycles += ExtGet(M, Ext.FreeCycles);
     C.malloc_samples += ExtGet(M, Ext.MallocSamples);
     C.free_samples += ExtGet(M, Ext.FreeSamples);
+    C.temporary += ExtGet(M, Ext.Temporary);
     C.bytes_small += ExtGet(M, Ext.Class[0]);
     C.bytes_medium += ExtGet(M, Ext.Class[1]);
     C.bytes_large += ExtGet(M, Ext.Class[2]);

@@ -73,7 +73,8 @@ namespace heapprof {
   X(live_touched_pages, "of those, where a live object's line was touched")    \
   X(live_page_bytes, "live bytes on the touched pages")  \
   X(peak_objects, "objects live at the heap's peak (peak_objects)")           \
-  X(peak_bytes, "their requested bytes (peak_bytes)")
+  X(peak_bytes, "their requested bytes (peak_bytes)")                          \
+  X(temporary, "objects freed before their thread allocated again")
 
 enum class Field : unsigned {
 #define X(Name, Desc) Name,

@@ -180,6 +180,11 @@ static void summary(const Report &R, raw_ostream &OS) {
                       : std::string("0 (none counted: a program not compiled "
                                     "with -fheapprof, as under heapprof run, "
                                     "has no access counts)")});
+  if (P.has(Field::temporary) && T.allocs)
+    Tab.add({"temporary", objects(T.temporary) + " (" +
+                              percent(100.0 * T.temporary / T.allocs) +
+                              " of the allocations): freed before their "
+                              "thread allocated again"});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
   if (P.Peak.Known)
     Tab.add({"peak", objects(P.Peak.Objects) + ", " +
@@ -270,6 +275,9 @@ static void top(const Report &R, raw_ostream &OS) {
       break;
     case SortKey::cycles:
       OS << str("%.0f", Row.Value) << " allocator cycles (estimated), ";
+      break;
+    case SortKey::temporary:
+      OS << C.temporary << " temporary, ";
       break;
     default:
       break;
@@ -450,7 +458,7 @@ static void measures(const Report &R, raw_ostream &OS) {
   } else {
     TextTable Tab({"#", "acc/object", "density", "lines touched",
                    "pages touched", "line util", "page util", "lifetime ms",
-                   "migrated", "malloc cyc", "free cyc"});
+                   "temporary", "migrated", "malloc cyc", "free cyc"});
     for (size_t I = 0; I < R.Top.size(); I++) {
       const Counts &C = P.Contexts[R.Top[I].Context].C;
       Derived D = derive(C);
@@ -463,15 +471,20 @@ static void measures(const Report &R, raw_ostream &OS) {
                orDash(Acc(D.PagesTouched * 100), "%.1f%%"),
                orDash(D.LineUtilization * 100, "%.1f%%"),
                orDash(D.PageUtilization * 100, "%.1f%%"),
-               str("%.1f", D.LifetimeMs), std::to_string(C.migrated),
+               str("%.1f", D.LifetimeMs),
+               P.has(Field::temporary) && C.allocs
+                   ? percent(100.0 * C.temporary / C.allocs)
+                   : std::string("-"),
+               std::to_string(C.migrated),
                orDash(D.MallocCycles, "%.0f"), orDash(D.FreeCycles, "%.0f")});
     }
     Tab.print(OS);
     OS << "(density: accesses per 100 bytes; lines/pages touched: of the "
           "64-byte lines and 4 KiB pages each object spanned, the share it "
           "touched; line/page util: of the lines/pages the live objects "
-          "touched at the last dump, the share of bytes they hold; cycles: "
-          "average per measured call)\n";
+          "touched at the last dump, the share of bytes they hold; "
+          "temporary: of the allocations, freed before their thread "
+          "allocated again; cycles: average per measured call)\n";
     if (!R.AccessesCounted)
       OS << "(- for the access measures: no access counts, the program "
             "was not compiled with the pass)\n";

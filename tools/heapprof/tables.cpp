@@ -151,6 +151,8 @@ void Builder::top() {
       return derive(C).LifetimeMs;
     case SortKey::cycles:
       return derive(C).Cycles;
+    case SortKey::temporary:
+      return C.temporary;
     }
     return 0;
   };
@@ -162,6 +164,13 @@ void Builder::top() {
   if (K == SortKey::cycles && !P.has(Field::malloc_samples)) {
     R.TopInfo.Known = false;
     R.TopInfo.Lacks = "malloc_samples";
+    return;
+  }
+  if (K == SortKey::temporary && !P.has(Field::temporary)) {
+    R.TopInfo.Known = false;
+    R.TopInfo.Lacks = "temporary";
+    if (P.Sampled)
+      R.TopInfo.Why = "sampled mode sees only the sampled allocations";
     return;
   }
   double Total = 0;

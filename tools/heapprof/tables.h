@@ -28,7 +28,8 @@
 namespace heapprof {
 
 #define HEAPPROF_SORT_KEYS(X)                                                  \
-  X(bytes) X(allocs) X(accesses) X(live) X(density) X(lifetime) X(cycles)
+  X(bytes) X(allocs) X(accesses) X(live) X(density) X(lifetime) X(cycles)     \
+  X(temporary)
 
 enum class SortKey {
 #define X(Name) Name,

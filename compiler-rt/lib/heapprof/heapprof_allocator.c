@@ -218,6 +218,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
+  if (HP_LIKELY(profiling))
+    t->last_alloc = user_beg;
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
@@ -407,6 +409,7 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->free_cycles = 0;
   e->continuation = (w >> 24) & HP_CHUNK_REPORTED;
   e->live = false;
+  e->temporary = false;
 }
 
 /* op: free or delete, realloc for realloc(p, 0), HP_OP_IN_REALLOC for a
@@ -478,6 +481,10 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
   hp_thread_t *t = hp_thread_acquire();
+  /* Freed before its thread allocated again (realloc's old half is not:
+   * its bytes live on in the new chunk). */
+  if (HP_LIKELY(profiling))
+    e.temporary = t->last_alloc == u && op != HP_OP_IN_REALLOC;
   /* Before the block goes: a large chunk's header goes with its mapping. */
   if (hp_peak.on)
     hp_peak_free(&t->peak, h->alloc_context_id, size);
@@ -639,6 +646,8 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
               HP_MIN(old, block_end - nu) - size);
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
+  if (HP_LIKELY(profiling))
+    t->last_alloc = nu; /* a new chunk of the call's context */
   t->stats.reallocs++;
   if (remap)
     t->stats.mremap_reallocs++;

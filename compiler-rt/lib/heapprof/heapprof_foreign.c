@@ -766,6 +766,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.flags = 0;
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);
+  t->last_alloc = (uptr)p;
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
   hp_thread_release(t);
   table_insert(&e);
@@ -797,6 +798,7 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->free_cycles = 0;
   ev->continuation = e->flags & HP_CHUNK_REPORTED;
   ev->live = false;
+  ev->temporary = false;
 }
 
 /* Merges a freed entry's event; cycles: the freeing call's, or 0; op: the
@@ -810,6 +812,9 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   ev->dealloc_cpu = hp_cpu_id();
   ev->free_cycles = cycles;
   hp_thread_t *t = hp_thread_acquire();
+  /* Freed before its thread allocated again; not sampled mode's (it sees
+   * only the sampled allocations), nor a realloc's old half. */
+  ev->temporary = op && !sampling && t->last_alloc == e->addr;
   count_free(t, size, e->kind, cycles, op);
   if (hp_peak.on)
     hp_peak_free(&t->peak, e->stack_id, size);

@@ -82,6 +82,7 @@ static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
   x->free_cycles += e->free_cycles;
   x->continuations += e->continuation;
   x->live_at_dump += e->live;
+  x->temporary += e->temporary;
   if (!e->continuation)
     x->max_size64 = HP_MAX(x->max_size64, size);
   x->malloc_samples += e->malloc_cycles != 0;

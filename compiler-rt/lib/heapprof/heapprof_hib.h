@@ -59,7 +59,8 @@ typedef struct hp_mib {
   X(live_touched_pages, "of those, where a live chunk has a touched line")   \
   X(live_page_bytes, "live requested bytes on those touched pages")   \
   X(peak_objects, "chunks live at the heap's peak so far (set at dump)")     \
-  X(peak_bytes, "their requested bytes (set at dump)")
+  X(peak_bytes, "their requested bytes (set at dump)")                       \
+  X(temporary, "objects freed before their thread allocated again")
 
 typedef struct hp_hib_ext {
 #define X(name, desc) u64 name;
@@ -84,6 +85,7 @@ typedef struct hp_chunk_event {
   u64 malloc_cycles, free_cycles;
   bool continuation; /* counted by an earlier dump */
   bool live;         /* still live: folded in at dump time */
+  bool temporary;    /* freed before its thread allocated anything else */
   /* Only when live (heapprof_util.h: distinct lines/pages per context). */
   u64 live_lines, live_touched_lines, live_line_bytes;
   u64 live_pages, live_touched_pages, live_page_bytes;
@@ -125,6 +127,7 @@ static HP_ALWAYS_INLINE void hp_hib_add_head(hp_hib_t *dst,
   x->touched_granules += e->touched_granules;
   x->pages += e->pages;
   x->touched_pages += e->touched_pages;
+  x->temporary += e->temporary;
   if (HP_UNLIKELY(e->malloc_cycles | e->free_cycles)) {
     x->malloc_cycles += e->malloc_cycles;
     x->free_cycles += e->free_cycles;

@@ -16,6 +16,8 @@ typedef struct hp_thread {
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   hp_peak_thread_t peak; /* live bytes and live table (heapprof_peak.h) */
+  uptr last_alloc; /* the thread's latest allocation (profiling): a free of
+                    * it before the next is a temporary allocation's */
   u32 tid;
   u16 seq; /* 1, 2, ... in creation order, 16 bits (0 skipped): the
             * allocating thread of allocator=system|PATH's side table */
