@@ -193,9 +193,10 @@ void Builder::top() {
   cut(R.Top, R.TopInfo);
 }
 
-// The contexts that hold objects by Held (a Counts member: live at the end,
-// at the peak) grouped by their first Depth frames (function, file, line),
-// the most bytes first (objects without Bytes); Percent is of Total.  With
+// The contexts with objects by Objects and Bytes (Counts members: live at
+// the end, at the peak) grouped by their first Depth frames (function, file,
+// line), the most bytes first (objects without bytes, !HasBytes); Percent
+// is of Total.  With
 // Suppress, contexts a --suppressions rule matches are left out, counted
 // under their rule, and taken out of Total.
 std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
