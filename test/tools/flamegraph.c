@@ -16,6 +16,7 @@
 // RUN: heapprof flamegraph --weight allocs %t.dir | FileCheck %s --check-prefix=ALLOCS
 // RUN: heapprof flamegraph --weight accesses %t.dir | FileCheck %s --check-prefix=ACCESSES
 // RUN: heapprof flamegraph --weight=live %t.dir | FileCheck %s --check-prefix=LIVE
+// RUN: heapprof flamegraph --weight temporary %t.dir | FileCheck %s --check-prefix=TEMPORARY
 // RUN: heapprof flamegraph --svg -o %t.svg %t.dir
 // RUN: %python %S/Inputs/check-flamegraph-svg.py %t.svg
 // RUN: heapprof flamegraph --weight live --svg %t.dir > %t.live.svg
@@ -64,9 +65,14 @@ int main(void) {
 // ACCESSES: {{^}}main;a;b 30{{$}}
 // ACCESSES-NOT: {{.}}
 
+// b frees each of its three blocks before anything else is allocated:
+// temporary; c's and rec's stay.
+// TEMPORARY: {{^}}main;a;b 3{{$}}
+// TEMPORARY-NOT: {{.}}
+
 // LIVE: {{^}}main;c 2000{{$}}
 // LIVE-NEXT: {{^}}main;rec;rec;rec 64{{$}}
 // LIVE-NOT: {{.}}
 
-// BADW: heapprof: error: --weight: unknown weight 'size' (bytes, allocs, accesses or live)
+// BADW: heapprof: error: --weight: unknown weight 'size' (bytes, allocs, accesses, live or temporary)
 // BADOUT: heapprof: error: {{.*}}out.svg: cannot write: No such file or directory

@@ -45,6 +45,11 @@
 // ACCESSES: 150 60.00% 60.00% 150 60.00% make_blue
 // ACCESSES-NEXT: 100 40.00% 100% 100 40.00% make_red
 //
+// Temporary: each blue widget is freed before anything else is allocated.
+// RUN: go tool pprof -top -sample_index=temporary_objects %t.pb.gz | FileCheck %s --check-prefix=TEMPORARY
+// TEMPORARY: Showing nodes accounting for 50, 100% of 50 total
+// TEMPORARY: 50 100% 100% 50 100% make_blue
+//
 // -list: the malloc line of make_red carries its 6400 bytes.  (-source_path:
 // pprof would trim the path after a "/tools/" named like the working
 // directory and then look for pprof.c there.)
@@ -65,9 +70,9 @@
 // RUN: go tool pprof -raw %t.pb.gz | FileCheck %s --check-prefix=RAW
 // RAW: PeriodType: space bytes
 // RAW-NEXT: Period: 1
-// RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count
-// RAW-NEXT: 100 6400 100 6400 100: [[RED:[0-9]+]] [[MAIN1:[0-9]+]] {{$}}
-// RAW-NEXT: 50 1600 0 0 150: [[BLUE:[0-9]+]] [[MAIN2:[0-9]+]] {{$}}
+// RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count temporary_objects/count
+// RAW-NEXT: 100 6400 100 6400 100 0: [[RED:[0-9]+]] [[MAIN1:[0-9]+]] {{$}}
+// RAW-NEXT: 50 1600 0 0 150 50: [[BLUE:[0-9]+]] [[MAIN2:[0-9]+]] {{$}}
 // RAW: [[RED]]: 0x{{[0-9a-f]+}} M=1 make_red {{.*}}pprof.c:[[#@LINE+16]] s=0
 // RAW: [[BLUE]]: 0x{{[0-9a-f]+}} M=1 make_blue {{.*}}pprof.c:[[#@LINE+20]] s=0
 // RAW: Mappings

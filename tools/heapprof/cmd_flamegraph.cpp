@@ -31,7 +31,7 @@ const char heapprof::FlamegraphUsage[] =
     "usage: heapprof flamegraph [options] PROFILE|DIR...\n"
     "  allocation stacks as collapsed stacks (`main;f;g 1234`, outermost\n"
     "  frame first) for flamegraph.pl, inferno or speedscope, or an SVG\n"
-    "  --weight bytes|allocs|accesses|live\n"
+    "  --weight bytes|allocs|accesses|live|temporary\n"
     "                     what a stack weighs (default bytes; live: bytes\n"
     "                     live at the end)\n"
     "  --svg              a self-contained interactive SVG flame graph\n"
@@ -65,8 +65,11 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
       O.Weight = Field::accesses, O.Unit = "accesses";
     else if (V == "live")
       O.Weight = Field::live_bytes, O.Unit = "live bytes";
+    else if (V == "temporary")
+      O.Weight = Field::temporary, O.Unit = "temporary allocations";
     else
-      return "unknown weight '" + V + "' (bytes, allocs, accesses or live)";
+      return "unknown weight '" + V +
+             "' (bytes, allocs, accesses, live or temporary)";
     return std::string();
   });
   Opts.flag("--svg", O.Svg);

@@ -56,13 +56,13 @@ static std::string scriptSafe(const std::string &Json) {
 // and a profile of 100,000 small contexts would otherwise embed ~800,000
 // frames (docs/performance.md).  JSON: {"names": [...], "weights": [the
 // recorded ones], "frames": all, "min_share": FlameMinShare, "nodes":
-// [[parent, name, bytes, allocs, accesses, live_bytes], ...]}, node 0 the
-// root (parent and name -1), every parent before its children.
+// [[parent, name, bytes, allocs, accesses, live_bytes, temporary], ...]},
+// node 0 the root (parent and name -1), every parent before its children.
 constexpr double FlameMinShare = 1e-4;
 
 static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
   const Field Weights[] = {Field::bytes, Field::allocs, Field::accesses,
-                           Field::live_bytes};
+                           Field::live_bytes, Field::temporary};
   constexpr unsigned NW = sizeof(Weights) / sizeof(Weights[0]);
   struct Node {
     uint32_t Parent, Name;
@@ -515,7 +515,7 @@ if (shown < F.frames)
     fmt(F.frames) + " frames: the others weigh under " + F.min_share * 100 +
     "% of every weight's total (they count in the frame above them)";
 var zoomPath = [];
-var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5};
+var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5, temporary: 6};
 function buildTree(w) {
   var k = weightColumn[w];
   var ns = F.nodes.map(function (r) {

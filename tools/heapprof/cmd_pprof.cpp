@@ -30,7 +30,8 @@ const char heapprof::PprofUsage[] =
     "usage: heapprof pprof -o OUT.pb.gz [options] PROFILE|DIR...\n"
     "  the symbolized profile as a gzipped pprof profile.proto, for\n"
     "  `go tool pprof`: sample types alloc_objects, alloc_space,\n"
-    "  inuse_objects, inuse_space, accesses (default alloc_space)\n"
+    "  inuse_objects, inuse_space, accesses, temporary_objects (default\n"
+    "  alloc_space)\n"
     "  -o, --output FILE  the file to write (required)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
@@ -50,8 +51,8 @@ const SampleType SampleTypes[] = {
     {"inuse_objects", "count", Field::live_objects},
     {"inuse_space", "bytes", Field::live_bytes},
     {"accesses", "count", Field::accesses},
+    {"temporary_objects", "count", Field::temporary},
 };
-constexpr size_t NumTypes = sizeof(SampleTypes) / sizeof(SampleTypes[0]);
 const char DefaultType[] = "alloc_space";
 
 class Strings {
@@ -103,7 +104,14 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
 }
 
 static void build(const Profile &P, Builder &B) {
-  for (const SampleType &T : SampleTypes) {
+  // temporary_objects only where the profile counted them (not sampled
+  // mode's, nor an older runtime's): a 0 there would be a guess.
+  std::vector<const SampleType *> Used;
+  for (const SampleType &T : SampleTypes)
+    if (T.From != Field::temporary || P.has(Field::temporary))
+      Used.push_back(&T);
+  for (const SampleType *TP : Used) {
+    const SampleType &T = *TP;
     Perftools__Profiles__ValueType V = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
     V.type = B.Str.get(T.Type);
     V.unit = B.Str.get(T.Unit);
@@ -180,17 +188,17 @@ static void build(const Profile &P, Builder &B) {
   for (const Context &C : P.Contexts)
     NumIds += C.Stack.size();
   B.LocationIds.reserve(NumIds);
-  B.Values.reserve(P.Contexts.size() * NumTypes);
+  B.Values.reserve(P.Contexts.size() * Used.size());
   for (const Context &C : P.Contexts) {
     Perftools__Profiles__Sample S = PERFTOOLS__PROFILES__SAMPLE__INIT;
     S.n_location_id = C.Stack.size();
     S.location_id = B.LocationIds.data() + B.LocationIds.size();
     for (uint32_t L : C.Stack)
       B.LocationIds.push_back(L + 1);
-    S.n_value = NumTypes;
+    S.n_value = Used.size();
     S.value = B.Values.data() + B.Values.size();
-    for (const SampleType &T : SampleTypes)
-      B.Values.push_back(static_cast<int64_t>(C.C.get(T.From)));
+    for (const SampleType *T : Used)
+      B.Values.push_back(static_cast<int64_t>(C.C.get(T->From)));
     B.Samples.push_back(S);
   }
   // Every allocation is recorded (no sampling): the period is one byte.

@@ -37,6 +37,9 @@
 // RUN: heapprof report --format json --top 0 %t.sampled | %python %S/Inputs/temporary_sites.py | FileCheck %s --check-prefix=SAMPLED
 // SAMPLED: churn allocs={{[0-9]+}} temporary=None
 // SAMPLED: missing {{.*}}'temporary'
+// RUN: not heapprof flamegraph --weight temporary %t.sampled 2>&1 | FileCheck %s --check-prefix=FLAMELACKS
+// FLAMELACKS: heapprof: error: {{.*}}: the profile does not record temporary allocations (field temporary)
+// (The pprof export leaves their sample type out: tools/pprof-sampled.test.)
 // RUN: heapprof report --sort temporary %t.sampled | FileCheck %s --check-prefix=SORTLACKS
 // SORTLACKS: == Top contexts by temporary
 // SORTLACKS-NEXT: (the profile lacks temporary: sampled mode sees only the sampled allocations)

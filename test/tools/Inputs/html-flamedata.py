@@ -20,7 +20,8 @@ if len(nodes) - 1 < F["frames"]:
     assert 'id="flame-pruned"' in page, "no note on the page"
 print("weights " + " ".join(w for w in ("allocs", "bytes") if w in F["weights"]))
 paths = []
-for parent, name, b, a, acc, live in nodes:
+for node in nodes:
+    parent, name, b, a = node[:4]  # then accesses, live bytes, temporary
     paths.append((paths[parent][0] + ";" + F["names"][name] if parent >= 0 else "all", a, b))
 for p, a, b in sorted(paths):
     print("%s allocs=%d bytes=%d" % (p, a, b))
