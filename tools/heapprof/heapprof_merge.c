@@ -449,6 +449,10 @@ typedef struct totals {
   bool sampled;
   uint64_t sample_bytes;
   const hpr_dump_t *peak; /* whose peak sections go out, or NULL */
+  /* Extension fields written: those every input dump with an extension
+   * has (an older runtime's lack the newer fields: writing them as 0 would
+   * claim they were counted). */
+  uint64_t ext_fields;
 } totals_t;
 
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
@@ -496,11 +500,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   put64(b, t->ms);
   put64(b, t->pid);
   put64(b, t->evictions);
-  put64(b, hpr_num_ext_names);
+  put64(b, t->ext_fields);
   put64(b, c->n);
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
-    put(b, c->v[i].ext, hpr_num_ext_names * 8);
+    put(b, c->v[i].ext, t->ext_fields * 8);
   }
   put64(b, l->n);
   for (size_t i = 0; i < l->n; i++) {
@@ -945,6 +949,7 @@ int heapprof_merge_main(int argc, char **argv) {
   layout_t layout = {0};
   contexts_t ctx = {0};
   totals_t *t = xcalloc(1, sizeof(totals_t));
+  t->ext_fields = hpr_num_ext_names;
   fs_proc_t *fsp = xcalloc(np, sizeof(fs_proc_t));
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = dumps[i].d;
@@ -1039,6 +1044,8 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)d->offset, err);
     }
     t->ms = d->ext_ms > t->ms ? d->ext_ms : t->ms;
+    if (d->has_ext && d->ext_nfields < t->ext_fields)
+      t->ext_fields = d->ext_nfields;
     const hpr_section_t *sm = hpr_section(d, SEC_SAMPLED);
     if (sm && sm->size >= 8) {
       uint64_t n;
