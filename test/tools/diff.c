@@ -104,6 +104,8 @@ int main(void) {
 // CKPT-NEXT: live objects 110 140 +30
 // CKPT-NEXT: live bytes 24.2 KiB 24.1 KiB -160 B
 // CKPT-NEXT: accesses 10 20 +10
+// No free comes before its thread's next allocation: no temporaries.
+// CKPT-NEXT: temporary 0 0 0
 // CKPT-NEXT: contexts 2 3
 // CKPT-NEXT: changed contexts: 1 new, 0 gone, 1 grew, 0 shrank, 1 changed otherwise; 0 unchanged
 // CKPT-NEXT: (NEW shares a process with BASE

@@ -42,8 +42,9 @@ const char heapprof::DiffUsage[] =
     "usage: heapprof diff [options] BASE NEW\n"
     "  what grew and shrank from BASE to NEW (each a raw profile or a DIR of\n"
     "  them), per context matched by symbolized stack: allocs, bytes, live\n"
-    "  objects, live bytes, accesses, sorted by growth of bytes; BASE and NEW\n"
-    "  may be checkpoints of one process (NEW then counts from the start)\n"
+    "  objects, live bytes, accesses, temporary allocations, sorted by growth\n"
+    "  of bytes; BASE and NEW may be checkpoints of one process (NEW then\n"
+    "  counts from the start)\n"
     "  --sort growth|shrink|change\n"
     "                     the biggest growth of bytes first (default), the\n"
     "                     biggest shrink first, or the biggest change either\n"
@@ -76,7 +77,7 @@ struct DiffOptions {
 
 // The measures a diff compares, in output order.
 #define HEAPPROF_DIFF_MEASURES(X)                                              \
-  X(allocs) X(bytes) X(live_objects) X(live_bytes) X(accesses)
+  X(allocs) X(bytes) X(live_objects) X(live_bytes) X(accesses) X(temporary)
 
 enum Measure {
 #define X(Name) M_##Name,
@@ -376,7 +377,8 @@ static std::string relative(const std::string &File) {
 }
 
 static const char *const MeasureLabels[NumMeasures] = {
-    "allocations", "bytes", "live objects", "live bytes", "accesses"};
+    "allocations", "bytes", "live objects", "live bytes", "accesses",
+    "temporary"};
 
 static const char *const SortHeadings[] = {
     "Contexts by growth of bytes", "Contexts by shrink of bytes",
@@ -422,6 +424,7 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
        << deltaCell(D, M_live_bytes, R.delta(M_live_bytes)) << " in "
        << deltaCell(D, M_live_objects, R.delta(M_live_objects))
        << " objects, accesses " << deltaCell(D, M_accesses, R.delta(M_accesses))
+       << ", temporary " << deltaCell(D, M_temporary, R.delta(M_temporary))
        << "\n";
     std::vector<std::vector<std::string>> S;
     for (const Frame *Fp : R.Stack) {

@@ -11,7 +11,8 @@ case, path = sys.argv[1], sys.argv[2]
 d = json.load(open(path))
 assert d["format"] == "heapprof-diff" and d["version"] == 1, d
 assert d["missing"] == [], d["missing"]
-MEASURES = ["allocs", "bytes", "live_objects", "live_bytes", "accesses"]
+MEASURES = ["allocs", "bytes", "live_objects", "live_bytes", "accesses",
+            "temporary"]
 
 
 def site(row):
@@ -19,6 +20,10 @@ def site(row):
 
 
 def check(m, base, new):
+    # diff.c frees no object before its thread's next allocation: no
+    # temporary allocations on either side.
+    base, new = base + [0], new + [0]
+    assert len(base) == len(MEASURES)
     for k, b, n in zip(MEASURES, base, new):
         assert m[k] == {"base": b, "new": n, "delta": n - b}, (k, m[k], b, n)
 
