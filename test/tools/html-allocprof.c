@@ -38,6 +38,10 @@
 // The summary names the peak too.
 // RUN: grep -o '<tr data-key="peak bytes">.*</tr>' %t.dom | grep -o 'data-v="[0-9]*"' | FileCheck %s --check-prefix=SUMMARY
 // SUMMARY: data-v="13631488"
+// One temporary allocation: site_b's last chunk, the last allocated, is
+// freed last, with nothing allocated in between.
+// RUN: grep -o '<tr data-key="temporary">.*</tr>' %t.dom | grep -o 'data-v="[0-9]*"' | FileCheck %s --check-prefix=TEMPORARY
+// TEMPORARY: data-v="1"
 // Without a peak (peak=0) the page says why there is none, and shows no
 // overhead table.
 // RUN: env HEAPPROF_OPTIONS=profile_dir=%t.nopeak:peak=0 %run %t

@@ -294,7 +294,8 @@ document.title = "heapprof: " + progs;
 var sum = el("table", {id: "summary-table"});
 [["allocations", S.allocs], ["bytes allocated", S.bytes, true], ["frees", S.frees],
  ["live objects", S.live_objects], ["live bytes", S.live_bytes, true],
- ["accesses", S.accesses], ["contexts", S.contexts], ["peak bytes", S.peak_bytes, true],
+ ["accesses", S.accesses], ["temporary", S.temporary], ["contexts", S.contexts],
+ ["peak bytes", S.peak_bytes, true],
  ["peak at (ms)", S.peak_ms], ["time span (ms)", S.time_span_ms],
  ["processes", S.processes.length]].forEach(function (r) {
   var tr = el("tr", {"data-key": r[0]});

@@ -119,6 +119,7 @@ static void summary(OStream &J, const Report &R) {
     Count("live_objects", Field::live_objects, P.Total.live_objects);
     Count("live_bytes", Field::live_bytes, P.Total.live_bytes);
     J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
+    Count("temporary", Field::temporary, P.Total.temporary);
     J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
     // Sampled mode: null if exact; else the rate (0: several).
     if (P.Sampled)

@@ -12,6 +12,8 @@
 // RUN: rm -rf %t.d %t.run %t.sampled && mkdir -p %t.d %t.sampled
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: heapprof report --format json --top 0 %t.d | %python %S/Inputs/temporary_sites.py | FileCheck %s
+// RUN: heapprof report --format json %t.d | %python -c "import json,sys; print('summary', json.load(sys.stdin)['summary']['temporary'])" | FileCheck %s --check-prefix=SUMMARY
+// SUMMARY: summary 103
 // CHECK: churn allocs=100 temporary=100
 // CHECK-NEXT: lifo allocs=10 temporary=1
 // CHECK-NEXT: fifo allocs=10 temporary=1
