@@ -79,10 +79,14 @@ static void verbose_block(hp_buf_t *b, const hp_hib_t *h) {
   ave(b, x->free_cycles, x->free_samples);
   hp_buf_printf(b, " (%llu sampled)", (unsigned long long)x->free_samples);
   hp_buf_printf(b, "\n\tlive at dump: %llu, continued from earlier dumps: "
-                   "%llu, live bytes: %llu\n",
+                   "%llu, live bytes: %llu",
                 (unsigned long long)x->live_at_dump,
                 (unsigned long long)x->continuations,
                 (unsigned long long)x->live_bytes);
+  /* Sampled mode sees only the sampled allocations: no temporaries. */
+  if (!hp_sample_bytes)
+    hp_buf_printf(b, ", temporary: %llu", (unsigned long long)x->temporary);
+  hp_buf_printf(b, "\n");
   if (x->peak_objects)
     hp_buf_printf(b, "\tat the peak: %llu objects, %llu bytes\n",
                   (unsigned long long)x->peak_objects,

@@ -123,10 +123,11 @@ int main(int argc, char **argv) {
 // DUMP2-NEXT: bin 204: allocs=0 bytes=0 frees=2500 freed_bytes=510000{{$}}
 // DUMP2-NEXT: bin >1024: allocs=0 bytes=0 frees=3 freed_bytes=9000{{$}}
 
-// The text profile shows the live bytes too.
-// TEXT-DAG: live at dump: 0, continued from earlier dumps: 0, live bytes: 0{{$}}
-// TEXT-DAG: live at dump: 100, continued from earlier dumps: 0, live bytes: 2400{{$}}
-// TEXT-DAG: live at dump: 3, continued from earlier dumps: 0, live bytes: 4500{{$}}
+// The text profile shows the live bytes too, and the temporary allocations:
+// one, big[5], the last allocated, freed with nothing allocated after it.
+// TEXT-DAG: live at dump: 0, continued from earlier dumps: 0, live bytes: 0, temporary: 0{{$}}
+// TEXT-DAG: live at dump: 100, continued from earlier dumps: 0, live bytes: 2400, temporary: 0{{$}}
+// TEXT-DAG: live at dump: 3, continued from earlier dumps: 0, live bytes: 4500, temporary: 1{{$}}
 
 // llvm-profdata 19 still reads every file.
 // PROFDATA: MemprofProfile:
