@@ -322,7 +322,9 @@ if (R.missing.length)
   var box = document.getElementById("timeline-box"), T = R.timeline;
   if (!T || !T.buckets.length) {
     box.appendChild(el("p", {"class": "note", id: "timeline-none"},
-      "not in this profile: written with peak=0 or by an older runtime"));
+      "not in this profile: " + (S.sampled_bytes !== null
+        ? "sampled mode does not keep one, it sees only the sampled objects"
+        : "written with peak=0 or by an older runtime")));
     return;
   }
   var NS = "http://www.w3.org/2000/svg", w = 800, h = 200, pad = 70;
@@ -482,6 +484,7 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
       "; the allocator's blocks " + human(K.block_bytes) +
       (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +
        " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "")
+    : S.sampled_bytes !== null ? "sampled mode does not track it, it sees only the sampled objects"
     : "written with peak=0 or by an older runtime");
 var O = K && K.overhead;
 if (K)

@@ -704,8 +704,10 @@ static void peak(const Report &R, raw_ostream &OS) {
   const Peak &K = P.Peak;
   heading(OS, "The peak: the largest live heap, " + bySiteAndCallers(R));
   if (!R.PeakInfo.Known) {
-    OS << "(the profile has no peak: written with peak=0 or by an older "
-          "heapprof runtime)\n";
+    OS << (P.Sampled ? "(the profile has no peak: sampled mode does not "
+                       "track it, it sees only the sampled objects)\n"
+                     : "(the profile has no peak: written with peak=0 or by "
+                       "an older heapprof runtime)\n");
     return;
   }
   std::string Who;
@@ -783,8 +785,10 @@ static void timeline(const Report &R, raw_ostream &OS) {
   const Timeline &T = P.Timeline;
   heading(OS, "The heap over time: live requested bytes");
   if (!T.Known || T.Buckets.empty()) {
-    OS << "(the profile has no timeline: written with peak=0 or by an older "
-          "heapprof runtime)\n";
+    OS << (P.Sampled ? "(the profile has no timeline: sampled mode does not "
+                       "keep one, it sees only the sampled objects)\n"
+                     : "(the profile has no timeline: written with peak=0 or "
+                       "by an older heapprof runtime)\n");
     return;
   }
   constexpr uint64_t MaxColumns = 64, Rows = 10, MinColumns = 8;
