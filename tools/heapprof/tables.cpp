@@ -559,9 +559,13 @@ void Builder::costs() {
   if (!S[0].tag) {
     R.OpClassInfo.Known = false;
     R.OpClassInfo.Lacks = "op classes (section 2)";
-    R.OpClassInfo.Why = "no allocator call was counted (op_classes=0, or "
-                        "dumps before the first call), or an older heapprof "
-                        "runtime wrote it";
+    R.OpClassInfo.Why =
+        P.Sampled ? "sampled mode calls glibc's allocator directly and does "
+                    "not time it (name an allocator to time it: "
+                    "allocator=system or allocator=PATH)"
+                  : "no allocator call was counted (op_classes=0, or dumps "
+                    "before the first call), or an older heapprof runtime "
+                    "wrote it";
   } else {
     uint64_t Calls = 0;
     double Est = 0;

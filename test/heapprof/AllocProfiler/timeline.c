@@ -46,10 +46,12 @@
 // NONE-NEXT: (the profile has no timeline: written with peak=0 or by an older heapprof runtime)
 // RUN: heapprof report --format json %t.nopeak | %python -c "import json,sys; print(json.load(sys.stdin)['timeline'])" | FileCheck %s --check-prefix=NULL
 // NULL: None
-// Sampled mode keeps neither (it sees only the sampled objects), and says so.
+// Sampled mode keeps neither (it sees only the sampled objects), and says so;
+// nor does it time glibc's calls, which it makes directly.
 // RUN: rm -rf %t.sampled && mkdir -p %t.sampled
 // RUN: env HEAPPROF_OPTIONS=profile_dir=%t.sampled:sample_bytes=65536 %run %t
 // RUN: heapprof report %t.sampled | FileCheck %s --check-prefix=SAMPLED
+// SAMPLED: (the profile lacks op classes (section 2): sampled mode calls glibc's allocator directly and does not time it
 // SAMPLED: (the profile has no peak: sampled mode does not track it, it sees only the sampled objects)
 // SAMPLED: == The heap over time: live requested bytes
 // SAMPLED-NEXT: (the profile has no timeline: sampled mode does not keep one, it sees only the sampled objects)
