@@ -54,6 +54,18 @@
 // RUN: grep -o '<p class="note" id="timeline-none">[^<]*' %t.nopeak.dom | FileCheck %s --check-prefix=NOTIMELINE
 // NOTIMELINE: not in this profile: written with peak=0 or by an older runtime
 // RUN: grep -q 'id="opclasses"' %t.nopeak.dom
+// A sampled profile: each missing section says it is sampled mode's doing.
+// RUN: rm -rf %t.sampled && mkdir -p %t.sampled
+// RUN: env HEAPPROF_OPTIONS=profile_dir=%t.sampled:sample_bytes=65536 %run %t
+// RUN: heapprof html -o %t.sampled.html %t.sampled
+// RUN: chromium --headless --no-sandbox --disable-gpu --user-data-dir=%t.chrome \
+// RUN:   --virtual-time-budget=5000 --dump-dom 'file://%t.sampled.html' > %t.sampled.dom 2>/dev/null
+// RUN: grep -o '<p class="note" id="[a-z-]*">[^<]*' %t.sampled.dom | FileCheck %s --check-prefix=SAMPLED
+// SAMPLED: id="timeline-none">not in this profile: sampled mode does not keep one
+// SAMPLED: id="utilization">not in this profile: sampled mode does not see the whole heap
+// SAMPLED: id="sharing">not in this profile: sampled mode does not see the whole heap
+// SAMPLED: id="opclasses">not in this profile: sampled mode calls glibc's allocator directly
+// SAMPLED: id="peak">not in this profile: sampled mode does not track it
 #include <stdlib.h>
 
 #define MiB (1 << 20)

@@ -288,6 +288,7 @@ function num(k, label) { return {key: k, label: label || k.replace(/_/g, " "), g
 
 // Summary.
 var S = R.summary;
+var SAMPLED = S.sampled_bytes !== null; // the counts are estimates
 var progs = S.processes.map(function (p) { return p.program; }).join(", ");
 document.getElementById("title").textContent = "heapprof report: " + progs;
 document.title = "heapprof: " + progs;
@@ -322,7 +323,7 @@ if (R.missing.length)
   var box = document.getElementById("timeline-box"), T = R.timeline;
   if (!T || !T.buckets.length) {
     box.appendChild(el("p", {"class": "note", id: "timeline-none"},
-      "not in this profile: " + (S.sampled_bytes !== null
+      "not in this profile: " + (SAMPLED
         ? "sampled mode does not keep one, it sees only the sampled objects"
         : "written with peak=0 or by an older runtime")));
     return;
@@ -415,10 +416,13 @@ table("callgraph", "Allocation call graph", [
   R.callgraph);
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
-  {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold);
+  {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold,
+  R.cold === null ? "no access counts: the program was not compiled with the pass" : undefined);
 
 // The allocator profiler's sections (docs/allocator-profiler.md), as the
-// text report ends with them.
+// text report ends with them.  Why one is missing: sampled mode does not see
+// the whole heap nor time glibc's calls (SAMPLED); else the flag or an older
+// runtime.
 function pct(x) { return x === null || x === undefined ? null : +(x * 100).toFixed(2); }
 var HU = R.heap_utilization;
 table("utilization", "Heap utilization at the last dump", [
@@ -429,6 +433,7 @@ table("utilization", "Heap utilization at the last dump", [
   HU ? [Object.assign({unit: "64-byte lines"}, HU.lines), Object.assign({unit: "4 KiB pages"}, HU.pages)] : null,
   HU ? fmt(HU.live_objects) + " live objects, " + human(HU.live_bytes) +
        "; utilization: of the lines and pages with an access, the share of bytes live objects hold"
+     : SAMPLED ? "sampled mode does not see the whole heap"
      : "written with heap_utilization=0 or by an older runtime");
 var FS = R.false_sharing;
 table("sharing", "False sharing: objects of different contexts on one cache line", [
@@ -440,6 +445,7 @@ table("sharing", "False sharing: objects of different contexts on one cache line
   FS ? fmt(FS.objects) + " objects on " + fmt(FS.lines) + " lines (" + FS.layout + " layout); " +
        fmt(FS.passive.shared_lines) + " lines shared passively, " + fmt(FS.active.events) +
        " active events on " + fmt(FS.active.lines) + " lines"
+     : SAMPLED ? "sampled mode does not see the whole heap"
      : "written with false_sharing=0 or by an older runtime");
 function classText(r) {
   return r.op === "none" ? "outside any call"
@@ -454,7 +460,9 @@ table("opclasses", "Allocator cost by operation class", [
    show: function (v) { return v === null ? "\u2014" : "2^" + v; }},
   num("percent_cycles", "% cycles")],
   R.op_classes,
-  R.op_classes === null ? "no dump has the allocator's operation classes (an older runtime)"
+  R.op_classes === null ? (SAMPLED
+      ? "sampled mode calls glibc's allocator directly and does not time it (name an allocator to time it: allocator=system or allocator=PATH)"
+      : "no dump has the allocator's operation classes (op_classes=0, or an older runtime)")
     : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" + fmt(CP.calls) +
       " calls)" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
       " with the page faults outside them" : ""));
@@ -484,7 +492,7 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
       "; the allocator's blocks " + human(K.block_bytes) +
       (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +
        " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "")
-    : S.sampled_bytes !== null ? "sampled mode does not track it, it sees only the sampled objects"
+    : SAMPLED ? "sampled mode does not track it, it sees only the sampled objects"
     : "written with peak=0 or by an older runtime");
 var O = K && K.overhead;
 if (K)
