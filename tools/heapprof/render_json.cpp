@@ -46,6 +46,17 @@ static void optional(OStream &J, double V, bool Known) {
     J.value(nullptr);
 }
 
+// Key: what Write writes, or null when the profile has no such data.
+template <typename WriteFn>
+static void orNull(OStream &J, const char *Key, bool Known, WriteFn Write) {
+  J.attributeBegin(Key);
+  if (Known)
+    Write();
+  else
+    J.value(nullptr);
+  J.attributeEnd();
+}
+
 static void context(OStream &J, const Report &R, uint32_t I,
                     const TopRow *Row, size_t Rank) {
   const Profile &P = *R.P;
@@ -191,10 +202,7 @@ static void classKeys(OStream &J, const OpClassKey &K) {
 // The allocator profiler's tables (docs/allocator-profiler.md): null when
 // the profile has no such section.
 static void costs(OStream &J, const Report &R) {
-  J.attributeBegin("op_classes");
-  if (!R.OpClassInfo.Known) {
-    J.value(nullptr);
-  } else {
+  orNull(J, "op_classes", R.OpClassInfo.Known, [&] {
     J.array([&] {
       for (const OpClassRow &C : R.OpClasses)
         J.object([&] {
@@ -220,12 +228,8 @@ static void costs(OStream &J, const Report &R) {
           });
         });
     });
-  }
-  J.attributeEnd();
-  J.attributeBegin("cost_per_op");
-  if (!R.Cost.Known) {
-    J.value(nullptr);
-  } else {
+  });
+  orNull(J, "cost_per_op", R.Cost.Known, [&] {
     const OpCost &C = R.Cost;
     J.object([&] {
       J.attribute("calls", static_cast<int64_t>(C.Calls));
@@ -252,12 +256,8 @@ static void costs(OStream &J, const Report &R) {
       number(J, C.PerOpWithFaults);
       J.attributeEnd();
     });
-  }
-  J.attributeEnd();
-  J.attributeBegin("syscalls");
-  if (!R.SyscallInfo.Known) {
-    J.value(nullptr);
-  } else {
+  });
+  orNull(J, "syscalls", R.SyscallInfo.Known, [&] {
     J.array([&] {
       for (const SyscallRow &S : R.Syscalls)
         J.object([&] {
@@ -268,12 +268,8 @@ static void costs(OStream &J, const Report &R) {
           J.attribute("cycles", static_cast<int64_t>(S.Cycles));
         });
     });
-  }
-  J.attributeEnd();
-  J.attributeBegin("pmu");
-  if (!R.PmuEvents.Present) {
-    J.value(nullptr);
-  } else {
+  });
+  orNull(J, "pmu", R.PmuEvents.Present, [&] {
     J.object([&] {
       J.attribute("hardware", !R.PmuEvents.NoHardware);
       J.attributeArray("events", [&] {
@@ -293,112 +289,101 @@ static void costs(OStream &J, const Report &R) {
           });
       });
     });
-  }
-  J.attributeEnd();
+  });
 }
 
 // The live heap over time, as recorded: null without it.
 static void timeline(OStream &J, const Report &R) {
   const Timeline &T = R.P->Timeline;
-  J.attributeBegin("timeline");
-  if (!T.Known) {
-    J.value(nullptr);
-    J.attributeEnd();
-    return;
-  }
-  J.object([&] {
-    J.attribute("pid", static_cast<int64_t>(T.Pid));
-    J.attribute("bucket_ms", static_cast<int64_t>(T.BucketMs));
-    J.attributeArray("buckets", [&] {
-      for (const TimelineBucket &B : T.Buckets)
-        J.object([&] {
-          J.attribute("ms", static_cast<int64_t>(B.Ms));
-          J.attribute("lowest", static_cast<int64_t>(B.Lowest));
-          J.attribute("highest", static_cast<int64_t>(B.Highest));
-          J.attribute("last", static_cast<int64_t>(B.Last));
-        });
+  orNull(J, "timeline", T.Known, [&] {
+    J.object([&] {
+      J.attribute("pid", static_cast<int64_t>(T.Pid));
+      J.attribute("bucket_ms", static_cast<int64_t>(T.BucketMs));
+      J.attributeArray("buckets", [&] {
+        for (const TimelineBucket &B : T.Buckets)
+          J.object([&] {
+            J.attribute("ms", static_cast<int64_t>(B.Ms));
+            J.attribute("lowest", static_cast<int64_t>(B.Lowest));
+            J.attribute("highest", static_cast<int64_t>(B.Highest));
+            J.attribute("last", static_cast<int64_t>(B.Last));
+          });
+      });
     });
   });
-  J.attributeEnd();
 }
 
 // The peak's details (summary.peak_bytes and peak_ms are its headline):
 // null without a peak.
 static void peak(OStream &J, const Report &R) {
   const Peak &K = R.P->Peak;
-  J.attributeBegin("peak");
-  if (!R.PeakInfo.Known) {
-    J.value(nullptr);
-    J.attributeEnd();
-    return;
-  }
-  J.object([&] {
-    J.attribute("bytes", static_cast<int64_t>(K.Bytes));
-    J.attribute("block_bytes", static_cast<int64_t>(K.BlockBytes));
-    J.attribute("objects", static_cast<int64_t>(K.Objects));
-    J.attribute("ms", static_cast<int64_t>(K.Ms));
-    J.attribute("contexts", static_cast<int64_t>(K.Contexts));
-    J.attribute("pid", static_cast<int64_t>(K.Pid));
-    J.attribute("processes", static_cast<int64_t>(K.Processes));
-    J.attribute("threshold_bytes", static_cast<int64_t>(K.ThresholdBytes));
-    J.attribute("snapshots", static_cast<int64_t>(K.Snapshots));
-    J.attribute("unnamed_bytes", static_cast<int64_t>(R.PeakUnnamed));
-    J.attributeArray("top", [&] {
-      for (const PeakRow &Row : R.Peak)
-        J.object([&] {
-          J.attributeArray("chain", [&] {
-            for (const Frame &F : Row.Chain)
-              jsonFrame(J, F);
+  orNull(J, "peak", R.PeakInfo.Known, [&] {
+    J.object([&] {
+      J.attribute("bytes", static_cast<int64_t>(K.Bytes));
+      J.attribute("block_bytes", static_cast<int64_t>(K.BlockBytes));
+      J.attribute("objects", static_cast<int64_t>(K.Objects));
+      J.attribute("ms", static_cast<int64_t>(K.Ms));
+      J.attribute("contexts", static_cast<int64_t>(K.Contexts));
+      J.attribute("pid", static_cast<int64_t>(K.Pid));
+      J.attribute("processes", static_cast<int64_t>(K.Processes));
+      J.attribute("threshold_bytes", static_cast<int64_t>(K.ThresholdBytes));
+      J.attribute("snapshots", static_cast<int64_t>(K.Snapshots));
+      J.attribute("unnamed_bytes", static_cast<int64_t>(R.PeakUnnamed));
+      J.attributeArray("top", [&] {
+        for (const PeakRow &Row : R.Peak)
+          J.object([&] {
+            J.attributeArray("chain", [&] {
+              for (const Frame &F : Row.Chain)
+                jsonFrame(J, F);
+            });
+            J.attribute("peak_objects", static_cast<int64_t>(Row.Objects));
+            J.attribute("peak_bytes", static_cast<int64_t>(Row.Bytes));
+            percentAttr(J, "percent", Row.Percent);
+            J.attribute("contexts", static_cast<int64_t>(Row.Contexts));
           });
-          J.attribute("peak_objects", static_cast<int64_t>(Row.Objects));
-          J.attribute("peak_bytes", static_cast<int64_t>(Row.Bytes));
-          percentAttr(J, "percent", Row.Percent);
-          J.attribute("contexts", static_cast<int64_t>(Row.Contexts));
-        });
-    });
-    const OverheadRows &O = R.Overhead;
-    J.attributeBegin("overhead");
-    if (!O.Known) {
-      J.value(nullptr);
-    } else {
-      J.object([&] {
-        J.attribute("requested", static_cast<int64_t>(O.Requested));
-        J.attribute("blocks", static_cast<int64_t>(O.Blocks));
-        J.attribute("internal_fragmentation", static_cast<int64_t>(O.Internal));
-        J.attribute("headers", static_cast<int64_t>(O.Headers));
-        J.attribute("rounding", static_cast<int64_t>(O.Rounding));
-        J.attribute("blowup", static_cast<int64_t>(O.Blowup));
-        J.attribute("external_fragmentation", static_cast<int64_t>(O.External));
-        J.attribute("metadata", static_cast<int64_t>(O.Metadata));
-        J.attribute("heap_mapped", static_cast<int64_t>(O.HeapMapped));
-        J.attribute("heap_resident", static_cast<int64_t>(O.HeapResident));
-        J.attribute("process_resident", static_cast<int64_t>(O.ProcessRss));
-        J.attributeBegin("line_utilization");
-        if (O.TouchedLines)
-          number(J, static_cast<double>(O.TouchedLineLiveBytes) /
-                        static_cast<double>(64 * O.TouchedLines),
-                 4);
-        else
-          J.value(nullptr);
-        J.attributeEnd();
-        J.attributeBegin("page_utilization");
-        if (O.TouchedPages)
-          number(J, static_cast<double>(O.TouchedPageLiveBytes) /
-                        static_cast<double>(4096 * O.TouchedPages),
-                 4);
-        else
-          J.value(nullptr);
-        J.attributeEnd();
-        J.attribute("threads", static_cast<int64_t>(O.Threads));
-        J.attributeObject("raw", [&] {
-          for (const auto &KV : K.Overhead)
-            J.attribute(KV.first, static_cast<int64_t>(KV.second));
-        });
       });
-    }
-    J.attributeEnd();
+      const OverheadRows &O = R.Overhead;
+      J.attributeBegin("overhead");
+      if (!O.Known) {
+        J.value(nullptr);
+      } else {
+        J.object([&] {
+          J.attribute("requested", static_cast<int64_t>(O.Requested));
+          J.attribute("blocks", static_cast<int64_t>(O.Blocks));
+          J.attribute("internal_fragmentation", static_cast<int64_t>(O.Internal));
+          J.attribute("headers", static_cast<int64_t>(O.Headers));
+          J.attribute("rounding", static_cast<int64_t>(O.Rounding));
+          J.attribute("blowup", static_cast<int64_t>(O.Blowup));
+          J.attribute("external_fragmentation", static_cast<int64_t>(O.External));
+          J.attribute("metadata", static_cast<int64_t>(O.Metadata));
+          J.attribute("heap_mapped", static_cast<int64_t>(O.HeapMapped));
+          J.attribute("heap_resident", static_cast<int64_t>(O.HeapResident));
+          J.attribute("process_resident", static_cast<int64_t>(O.ProcessRss));
+          J.attributeBegin("line_utilization");
+          if (O.TouchedLines)
+            number(J, static_cast<double>(O.TouchedLineLiveBytes) /
+                          static_cast<double>(64 * O.TouchedLines),
+                   4);
+          else
+            J.value(nullptr);
+          J.attributeEnd();
+          J.attributeBegin("page_utilization");
+          if (O.TouchedPages)
+            number(J, static_cast<double>(O.TouchedPageLiveBytes) /
+                          static_cast<double>(4096 * O.TouchedPages),
+                   4);
+          else
+            J.value(nullptr);
+          J.attributeEnd();
+          J.attribute("threads", static_cast<int64_t>(O.Threads));
+          J.attributeObject("raw", [&] {
+            for (const auto &KV : K.Overhead)
+              J.attribute(KV.first, static_cast<int64_t>(KV.second));
+          });
+        });
+      }
+      J.attributeEnd();
+    });
   });
-  J.attributeEnd();
 }
 
 void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
