@@ -548,8 +548,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     T.Frees += B.Frees;
     T.FreedBytes += B.FreedBytes;
   }
-  // The timeline is read from one dump (load's, which checks it first), but
-  // every dump's must be whole.
+  // The timeline is read from one dump, after every dump's was checked here
+  // (load).
   if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_TIMELINE)) {
     char Msg[256];
     if (!hpr_timeline_check(S, Msg, sizeof(Msg))) {
@@ -723,22 +723,6 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
                             hpr_overhead_names[I], &V))
         P.Peak.Overhead.push_back({hpr_overhead_names[I], V});
     }
-    if (const hpr_section_t *T = hpr_section(&D, HPR_TAG_TIMELINE)) {
-      char Msg[256];
-      if (!hpr_timeline_check(T, Msg, sizeof(Msg))) {
-        Err = std::string(Files[R.File]->path) + ": corrupt: dump " +
-              std::to_string(R.Index) + ": " + Msg;
-        return false;
-      }
-      P.Timeline.Known = true;
-      P.Timeline.Pid = D.ext_pid;
-      P.Timeline.BucketMs = hpr_timeline_width(T);
-      for (uint64_t I = 0; I < hpr_timeline_count(T); I++) {
-        hpr_timeline_bucket_t B = hpr_timeline_row(T, I);
-        P.Timeline.Buckets.push_back(
-            {B.index * P.Timeline.BucketMs, B.lowest, B.highest, B.last});
-      }
-    }
   }
   P.Have[static_cast<unsigned>(Field::peak_objects)] &= P.Peak.Known;
   P.Have[static_cast<unsigned>(Field::peak_bytes)] &= P.Peak.Known;
@@ -764,6 +748,20 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     if (!addDump(Named, R, LastRef[R.Process] == I, SamePeak(R), Err))
       return false;
     AnyDump = true;
+  }
+  // The timeline: the peak's dump's (addDump checked every dump's).
+  if (PeakRef != SIZE_MAX) {
+    const hpr_dump_t &D = Files[Refs[PeakRef].File]->dumps[Refs[PeakRef].Index];
+    if (const hpr_section_t *T = hpr_section(&D, HPR_TAG_TIMELINE)) {
+      P.Timeline.Known = true;
+      P.Timeline.Pid = D.ext_pid;
+      P.Timeline.BucketMs = hpr_timeline_width(T);
+      for (uint64_t I = 0; I < hpr_timeline_count(T); I++) {
+        hpr_timeline_bucket_t B = hpr_timeline_row(T, I);
+        P.Timeline.Buckets.push_back(
+            {B.index * P.Timeline.BucketMs, B.lowest, B.highest, B.last});
+      }
+    }
   }
   if (!AnyDump)
     P.HaveBins = P.Util.Known = false;
