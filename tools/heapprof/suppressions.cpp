@@ -6,19 +6,13 @@
 #include "suppressions.h"
 #include "profile_model.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 
 using namespace heapprof;
-
-static std::string trim(const std::string &S) {
-  size_t B = S.find_first_not_of(" \t\r");
-  if (B == std::string::npos)
-    return "";
-  size_t E = S.find_last_not_of(" \t\r");
-  return S.substr(B, E - B + 1);
-}
 
 bool heapprof::loadSuppressions(const std::vector<std::string> &Paths,
                                 std::vector<Suppression> &Out,
@@ -31,18 +25,18 @@ bool heapprof::loadSuppressions(const std::vector<std::string> &Paths,
     }
     std::string Line;
     for (unsigned N = 1; std::getline(In, Line); N++) {
-      std::string T = trim(Line);
-      if (T.empty() || T[0] == '#')
+      llvm::StringRef T = llvm::StringRef(Line).trim(" \t\r");
+      if (T.empty() || T.front() == '#')
         continue;
       std::string Where = Path + ":" + std::to_string(N);
-      size_t Colon = T.find(':');
-      if (Colon == std::string::npos) {
-        Err = Where + ": not a suppression: '" + T +
+      if (!T.contains(':')) {
+        Err = Where + ": not a suppression: '" + T.str() +
               "' (one rule a line: leak:PATTERN)";
         return false;
       }
-      std::string Type = trim(T.substr(0, Colon));
-      std::string Pattern = trim(T.substr(Colon + 1));
+      auto [TypeRef, PatternRef] = T.split(':');
+      std::string Type = TypeRef.trim(" \t\r").str();
+      std::string Pattern = PatternRef.trim(" \t\r").str();
       if (Type != "leak") {
         Err = Where + ": unknown suppression type '" + Type +
               "' (heapprof reads leak:PATTERN)";
