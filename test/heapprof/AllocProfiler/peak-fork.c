@@ -9,6 +9,11 @@
 // RUN: heapprof show %t.d/*.profraw | grep ' peak: ' | sort | FileCheck %s
 // CHECK: peak: peak_bytes=2097152 peak_block_bytes={{[0-9]+}} peak_objects=2 peak_ms={{[0-9]+}} peak_contexts=2
 // CHECK-NEXT: peak: peak_bytes=8388608 peak_block_bytes={{[0-9]+}} peak_objects=8 peak_ms={{[0-9]+}} peak_contexts=1
+// Its timeline starts afresh too: the child's highest is its own 2 MiB (the
+// parent's heap was 0 at the fork), the parent's 8 MiB; each process's
+// peak and highest, sorted.
+// RUN: heapprof show %t.d/*.profraw | %python -c "import re,sys; t=sys.stdin.read(); print(sorted((int(re.search(r'peak: peak_bytes=(\d+)', f).group(1)), max(int(h) for h in re.findall(r'highest=(\d+)', f))) for f in t.split(' dump\n')[1:]))" | FileCheck %s --check-prefix=TIMELINE
+// TIMELINE: [(2097152, 2097152), (8388608, 8388608)]
 // RUN: heapprof report --format json --top 0 %t.d > %t.json
 // RUN: %python %S/Inputs/peak_check.py %t.json peak_bytes=8388608 site_p=8,8388608 site_c=0,0 peak.processes=2
 #include <stdlib.h>
