@@ -458,15 +458,20 @@ void hp_peak_at_top(void) {
 
 /* --------------------------------------------------------------- dumps */
 
-void hp_peak_dump(void (*fn)(u64 stack_id, u64 objects, u64 bytes, void *arg),
-                  void *arg) {
-  dumped.bytes = 0;
+void hp_peak_dump_take(void) {
   if (!hp_peak.on)
     return;
   hp_spin_lock(&lock);
   int saved = errno;
   take(true);
   errno = saved;
+}
+
+void hp_peak_dump(void (*fn)(u64 stack_id, u64 objects, u64 bytes, void *arg),
+                  void *arg) {
+  dumped.bytes = 0;
+  if (!hp_peak.on)
+    return;
   for (u64 id = 1; id < best->cap; id++)
     if (best->ctx[id].objects)
       fn(id, best->ctx[id].objects, best->ctx[id].bytes, arg);

@@ -536,7 +536,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
-  hp_util_dump_begin(); /* before the fold clears live chunks' counters */
+  /* Both before the fold clears live chunks' counters. */
+  hp_peak_dump_take();
+  hp_util_dump_begin();
   hp_for_each_live_chunk(fold_cb, &f);
   hp_util_dump_end();
   hp_peak_dump(peak_cb, &map);

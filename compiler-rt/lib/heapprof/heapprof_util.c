@@ -210,6 +210,10 @@ static void scan_large(hp_large_t *l, void *arg) {
   scan_t *s = arg;
   if (s->blocks)
     hp_util_blocks_add(s->blocks, l->map_beg, l->map_size, l->user_beg);
+  /* The table gives large chunks in no address order, and a large chunk
+   * shares no line or page with another: what scan_range remembers of the
+   * last line and page counted belongs to this chunk alone. */
+  s->last_line = s->last_page = s->cur_page = 0;
   scan_range(s, l->user_beg, ue, l->user_beg, ue);
 }
 
