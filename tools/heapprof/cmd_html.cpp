@@ -399,7 +399,11 @@ table("leaks", "Memory leaks", [num("bytes"), num("objects"), num("percent", "%"
 table("bins", "Allocation bins", [
   {key: "size", label: "size", get: key("size"), show: function (v) { return v > 1024 ? ">1024" : fmt(v); }},
   num("allocs"), num("bytes"), num("frees"), num("kept"), num("kept_objects"),
-  num("percent_allocs", "% allocs"), num("percent_bytes", "% bytes")], R.bins);
+  num("percent_allocs", "% allocs"), num("percent_bytes", "% bytes")], R.bins,
+  R.bins_omitted && R.bins_omitted.sizes ? fmt(R.bins_omitted.sizes) +
+    " more sizes, each under 0.5% of the allocations and of the bytes, not listed: " +
+    fmt(R.bins_omitted.allocs) + " allocations, " + human(R.bins_omitted.bytes) +
+    " (--top 0 lists them)" : undefined);
 table("direct", "Direct allocation", [
   {key: "function", label: "function", text: true, get: key("function")},
   num("bytes"), num("kept_bytes"), num("calls"), num("percent", "%"),

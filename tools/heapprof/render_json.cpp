@@ -446,6 +446,15 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
         });
     });
 
+    auto BinCounts = [&](const BinRow &B) {
+      J.attribute("allocs", static_cast<int64_t>(B.Allocs));
+      J.attribute("bytes", static_cast<int64_t>(B.Bytes));
+      J.attribute("frees", static_cast<int64_t>(B.Frees));
+      J.attribute("kept", static_cast<int64_t>(B.Kept));
+      J.attribute("kept_objects", static_cast<int64_t>(B.KeptObjects));
+      percentAttr(J, "percent_allocs", B.PercentAllocs);
+      percentAttr(J, "percent_bytes", B.PercentBytes);
+    };
     J.attributeBegin("bins");
     if (!R.BinInfo.Known) {
       J.value(nullptr);
@@ -456,14 +465,19 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
             J.attribute("size", static_cast<int64_t>(B.Size));
             J.attribute("label", B.Size > 1024 ? std::string(">1024")
                                                : std::to_string(B.Size));
-            J.attribute("allocs", static_cast<int64_t>(B.Allocs));
-            J.attribute("bytes", static_cast<int64_t>(B.Bytes));
-            J.attribute("frees", static_cast<int64_t>(B.Frees));
-            J.attribute("kept", static_cast<int64_t>(B.Kept));
-            J.attribute("kept_objects", static_cast<int64_t>(B.KeptObjects));
-            percentAttr(J, "percent_allocs", B.PercentAllocs);
-            percentAttr(J, "percent_bytes", B.PercentBytes);
+            BinCounts(B);
           });
+      });
+    }
+    J.attributeEnd();
+    // The sizes under BinShare summed (--top; all zeros when none were).
+    J.attributeBegin("bins_omitted");
+    if (!R.BinInfo.Known) {
+      J.value(nullptr);
+    } else {
+      J.object([&] {
+        J.attribute("sizes", static_cast<int64_t>(R.BinInfo.Omitted));
+        BinCounts(R.BinsOmitted);
       });
     }
     J.attributeEnd();

@@ -373,7 +373,16 @@ static void bins(const Report &R, raw_ostream &OS) {
              std::to_string(B.Allocs), humanBytes(B.Bytes), std::to_string(B.Frees),
              humanBytes(B.Kept), percent(B.PercentAllocs),
              percent(B.PercentBytes)});
+  const BinRow &O = R.BinsOmitted;
+  if (R.BinInfo.Omitted)
+    Tab.add({"other", std::to_string(O.Allocs), humanBytes(O.Bytes),
+             std::to_string(O.Frees), humanBytes(O.Kept),
+             percent(O.PercentAllocs), percent(O.PercentBytes)});
   Tab.print(OS);
+  if (R.BinInfo.Omitted)
+    OS << "(other: " << R.BinInfo.Omitted << " more sizes, each under "
+       << percent(BinShare)
+       << " of the allocations and of the bytes; --top 0 shows them)\n";
   if (!R.Opts.Full)
     OS << "(sizes nothing asked for are left out; --full shows them)\n";
 }

@@ -294,8 +294,30 @@ void Builder::bins() {
     }
     return;
   }
+  auto Own = [&](const BinRow &Rw) {
+    return Rw.Size > 1024 || Rw.PercentAllocs >= BinShare ||
+           Rw.PercentBytes >= BinShare;
+  };
+  size_t Small = 0;
   for (const Bin &B : P.Bins)
-    R.Bins.push_back(Row(B));
+    Small += !Own(Row(B));
+  for (const Bin &B : P.Bins) {
+    BinRow Rw = Row(B);
+    // One small size would take the "other" row's place: it stays.
+    if (!R.Opts.Top || Small < 2 || Own(Rw)) {
+      R.Bins.push_back(Rw);
+      continue;
+    }
+    BinRow &O = R.BinsOmitted;
+    O.Allocs += Rw.Allocs;
+    O.Bytes += Rw.Bytes;
+    O.Frees += Rw.Frees;
+    O.Kept += Rw.Kept;
+    O.KeptObjects += Rw.KeptObjects;
+    O.PercentAllocs += Rw.PercentAllocs;
+    O.PercentBytes += Rw.PercentBytes;
+    R.BinInfo.Omitted++;
+  }
 }
 
 void Builder::direct() {

@@ -4,7 +4,7 @@ import json
 import sys
 
 r = json.load(open(sys.argv[1]))
-assert r["format"] == "heapprof-report" and r["version"] == 2, r["format"]
+assert r["format"] == "heapprof-report" and r["version"] == 3, r["format"]
 s = r["summary"]
 want = dict(allocs=7205, bytes=292520, frees=2101, live_objects=5104,
             live_bytes=209120, contexts=5, accesses=7103)
@@ -38,6 +38,7 @@ assert [(b["allocs"], b["bytes"], b["frees"], b["kept"]) for b in
     (100, 2400, 100, 0), (7103, 284120, 2000, 204120), (1, 1000, 1, 0),
     (1, 5000, 0, 5000)]
 assert bins[">1024"]["size"] == 1025
+assert r["bins_omitted"]["sizes"] == 0 and r["bins_omitted"]["allocs"] == 0
 
 direct = {d["function"]: d for d in r["direct"]}
 assert sorted(direct) == ["make_buffer", "make_label", "make_widget"]
