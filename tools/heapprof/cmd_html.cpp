@@ -495,7 +495,10 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
       (K.processes > 1 ? " (pid " + K.pid + ", the largest of " + K.processes + " processes)" : "") +
       "; the allocator's blocks " + human(K.block_bytes) +
       (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +
-       " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "")
+       " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "") +
+      (K.timeline_above ? "; the heap over time noted " + human(K.timeline_above.bytes) + " at " +
+       fmt(K.timeline_above.ms) + " ms, " + human(K.timeline_above.bytes - K.bytes) +
+       " above: snapshots are a step apart (at most peak_threshold_kb), so the peak may be up to a step low" : "")
     : SAMPLED ? "sampled mode does not track it, it sees only the sampled objects"
     : "written with peak=0 or by an older runtime");
 var O = K && K.overhead;

@@ -328,6 +328,12 @@ static void peak(OStream &J, const Report &R) {
       J.attribute("threshold_bytes", static_cast<int64_t>(K.ThresholdBytes));
       J.attribute("snapshots", static_cast<int64_t>(K.Snapshots));
       J.attribute("unnamed_bytes", static_cast<int64_t>(R.PeakUnnamed));
+      orNull(J, "timeline_above", R.PeakAboveBytes != 0, [&] {
+        J.object([&] {
+          J.attribute("bytes", static_cast<int64_t>(R.PeakAboveBytes));
+          J.attribute("ms", static_cast<int64_t>(R.PeakAboveMs));
+        });
+      });
       J.attributeArray("top", [&] {
         for (const PeakRow &Row : R.Peak)
           J.object([&] {

@@ -734,6 +734,15 @@ static void peak(const Report &R, raw_ostream &OS) {
     Tab.print(OS);
     omitted(OS, R.PeakInfo, "call chain", "call chains");
   }
+  if (R.PeakAboveBytes)
+    OS << "(the heap over time noted " << bytesText(R.PeakAboveBytes)
+       << " in " << R.PeakAboveMs << "-"
+       << R.PeakAboveMs + P.Timeline.BucketMs << " ms, "
+       << humanBytes(R.PeakAboveBytes - K.Bytes)
+       << " above this peak: snapshots are a step apart, at most "
+          "peak_threshold_kb (here "
+       << humanBytes(K.ThresholdBytes)
+       << "), so the peak may be up to a step low)\n";
   if (R.PeakUnnamed)
     OS << "(" << bytesText(R.PeakUnnamed)
        << " of the peak in contexts these dumps don't name: their chunks "

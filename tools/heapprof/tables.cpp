@@ -684,6 +684,12 @@ void Builder::peak() {
     Named += Row.Bytes;
   R.PeakUnnamed = P.Peak.Bytes - std::min(P.Peak.Bytes, Named);
   cut(R.Peak, R.PeakInfo);
+  if (P.Timeline.Known && P.Timeline.Pid == P.Peak.Pid)
+    for (const TimelineBucket &B : P.Timeline.Buckets)
+      if (B.Highest > std::max(P.Peak.Bytes, R.PeakAboveBytes)) {
+        R.PeakAboveBytes = B.Highest;
+        R.PeakAboveMs = B.Ms;
+      }
 
   const Peak &K = P.Peak;
   if (K.Overhead.empty())

@@ -230,6 +230,11 @@ struct Report {
   std::vector<PeakRow> Peak; // by peak bytes
   Table PeakInfo;
   uint64_t PeakUnnamed = 0; // peak bytes of contexts no dump read names
+  // The timeline's highest size when it is above the peak's snapshot (the
+  // same process): the heap rose less than a snapshot's step past the
+  // peak before falling (heapprof_peak.h), so the snapshot is that low.
+  // 0 when the timeline saw nothing higher.
+  uint64_t PeakAboveBytes = 0, PeakAboveMs = 0;
   OverheadRows Overhead;
   std::vector<std::string> Warnings;
 };
