@@ -408,15 +408,18 @@ table("direct", "Direct allocation", [
   {key: "function", label: "function", text: true, get: key("function")},
   num("bytes"), num("kept_bytes"), num("calls"), num("percent", "%"),
   num("small"), num("medium"), num("large"), num("xlarge")], R.direct);
-function edges(list) {
-  return list.map(function (e) { return e.name + " [" + e.index + "] " + fmt(e.bytes) + " B"; }).join("\n");
+function edges(list, more) {
+  var lines = list.map(function (e) { return e.name + " [" + e.index + "] " + fmt(e.bytes) + " B"; });
+  if (more && more.edges)
+    lines.push("(" + fmt(more.edges) + " more, " + fmt(more.bytes) + " B; --top 0 lists them)");
+  return lines.join("\n");
 }
 table("callgraph", "Allocation call graph", [
   num("index", "[N]"), {key: "name", label: "function", text: true, get: key("name")},
   num("percent", "%"), num("self_bytes"), num("self_calls"), num("total_bytes"),
   num("total_calls"),
-  {key: "callers", label: "callers", text: true, get: function (r) { return edges(r.callers); }},
-  {key: "callees", label: "callees", text: true, get: function (r) { return edges(r.callees); }}],
+  {key: "callers", label: "callers", text: true, get: function (r) { return edges(r.callers, r.callers_omitted); }},
+  {key: "callees", label: "callees", text: true, get: function (r) { return edges(r.callees, r.callees_omitted); }}],
   R.callgraph);
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},

@@ -539,6 +539,15 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
           J.attribute("total_calls", static_cast<int64_t>(E.TotalCalls));
           Edges("callers", E.Callers);
           Edges("callees", E.Callees);
+          auto Omitted = [&](const char *Key, const EdgesOmitted &O) {
+            J.attributeObject(Key, [&] {
+              J.attribute("edges", static_cast<int64_t>(O.Edges));
+              J.attribute("bytes", static_cast<int64_t>(O.Bytes));
+              J.attribute("calls", static_cast<int64_t>(O.Calls));
+            });
+          };
+          Omitted("callers_omitted", E.CallersOmitted);
+          Omitted("callees_omitted", E.CalleesOmitted);
         });
     });
 

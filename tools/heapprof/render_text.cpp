@@ -433,10 +433,17 @@ static void callGraph(const Report &R, raw_ostream &OS) {
   auto Name = [](const CallEdge &C) {
     return C.Name + " [" + std::to_string(C.Entry + 1) + "]";
   };
+  auto More = [&](const EdgesOmitted &O, const char *Side) {
+    if (O.Edges)
+      Tab.add({"", "", "", humanBytes(O.Bytes), std::to_string(O.Calls),
+               "    (" + std::to_string(O.Edges) + " more " + Side +
+                   "; --top 0 shows all)"});
+  };
   for (const CallGraphEntry &E : R.CallGraph) {
     for (const CallEdge &C : E.Callers)
       Tab.add({"", "", "", humanBytes(C.Bytes), std::to_string(C.Calls),
                "    " + Name(C)});
+    More(E.CallersOmitted, "callers");
     std::string N = E.Name + " [" + std::to_string(E.Index) + "]";
     if (!E.Members.empty()) {
       N += ":";
@@ -449,6 +456,7 @@ static void callGraph(const Report &R, raw_ostream &OS) {
     for (const CallEdge &C : E.Callees)
       Tab.add({"", "", "", humanBytes(C.Bytes), std::to_string(C.Calls),
                "    " + Name(C)});
+    More(E.CalleesOmitted, "callees");
     Tab.add({"-----"});
   }
   Tab.print(OS);

@@ -518,9 +518,20 @@ void Builder::callGraph() {
       return A.Bytes > B.Bytes;
     return A.Entry < B.Entry;
   };
+  auto CutEdges = [&](std::vector<CallEdge> &V, EdgesOmitted &O) {
+    std::sort(V.begin(), V.end(), ByBytes);
+    if (!R.Opts.Top || V.size() <= R.Opts.Top)
+      return;
+    for (size_t I = R.Opts.Top; I < V.size(); I++) {
+      O.Edges++;
+      O.Bytes += V[I].Bytes;
+      O.Calls += V[I].Calls;
+    }
+    V.resize(R.Opts.Top);
+  };
   for (CallGraphEntry &Entry : E) {
-    std::sort(Entry.Callers.begin(), Entry.Callers.end(), ByBytes);
-    std::sort(Entry.Callees.begin(), Entry.Callees.end(), ByBytes);
+    CutEdges(Entry.Callers, Entry.CallersOmitted);
+    CutEdges(Entry.Callees, Entry.CalleesOmitted);
   }
   for (uint32_t I : Order)
     R.CallGraph.push_back(std::move(E[I]));

@@ -109,6 +109,11 @@ struct CallEdge {
   uint64_t Bytes = 0, Calls = 0;
 };
 
+// The edges --top cut from one side of an entry, added up.
+struct EdgesOmitted {
+  uint64_t Edges = 0, Bytes = 0, Calls = 0;
+};
+
 struct CallGraphEntry {
   uint32_t Index = 0;       // gprof's [N], 1-based, by TotalBytes
   std::string Name;         // function, or "<cycle N>"
@@ -116,7 +121,10 @@ struct CallGraphEntry {
   uint64_t SelfBytes = 0, SelfCalls = 0;   // allocated here directly
   uint64_t TotalBytes = 0, TotalCalls = 0; // here and below
   double Percent = 0;                      // TotalBytes of all bytes
+  // By bytes; --top N keeps N of each (a function of a big program has
+  // hundreds of callers: xmalloc in cc1plus) and sums the rest.
   std::vector<CallEdge> Callers, Callees;
+  EdgesOmitted CallersOmitted, CalleesOmitted;
 };
 
 // The allocator profiler's cost tables (docs/allocator-profiler.md): one
