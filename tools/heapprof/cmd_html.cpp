@@ -520,9 +520,10 @@ if (K)
         return {part: x[0], bytes: x[1],
                 share: x[2] && O.heap_mapped ? +(x[1] / O.heap_mapped * 100).toFixed(2) : null};
       }) : null,
-    O ? (O.requested < K.bytes ? "measured at " + human(O.requested) + " live, near the peak; " : "") +
-        "line utilization " + fmt(pct(O.line_utilization)) + "%, page utilization " +
-        fmt(pct(O.page_utilization)) + "%"
+    O ? [O.requested < K.bytes ? "measured at " + human(O.requested) + " live, near the peak" : "",
+         O.line_utilization === null ? "" : "line utilization " + fmt(pct(O.line_utilization)) +
+           "%, page utilization " + fmt(pct(O.page_utilization)) + "%"]
+          .filter(function (s) { return s; }).join("; ") || undefined
       : "the profile has no overhead section (an older runtime)");
 document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.whiteSpace = "pre"; });
 
