@@ -122,15 +122,74 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
 
 /* The recipe cache: per thread, direct-mapped on the return address.  An
  * entry is written tag last, so a signal handler that allocates on this
- * thread in the middle of an update sees the old entry or none. */
+ * thread in the middle of an update sees the old entry or none.
+ *
+ * Two levels.  The first is thread-local storage, so its hit is a few
+ * instructions; it is kept small because static TLS comes out of every
+ * thread's stack (glibc refuses a pthread_create whose requested stack
+ * cannot hold it).  A big program's allocations return through more
+ * addresses than it holds (cc1plus: a tenth of a compile's time went to
+ * recomputing recipes), so its misses go to a second level of
+ * CFI_L2_BITS entries, mapped for the thread at its first miss and
+ * unmapped at its exit; after the exit (CFI_L2_DEAD), or when the mapping
+ * fails, misses are computed. */
 #define CFI_CACHE_BITS 10
+#define CFI_L2_BITS 14
+typedef struct cfi_l2 {
+  uptr tag;
+  u64 recipe;
+} cfi_l2_t;
+#define CFI_L2_DEAD ((cfi_l2_t *)1)
+#define CFI_L2_BYTES (sizeof(cfi_l2_t) << CFI_L2_BITS)
 static HP_TLS struct {
   uptr tag[1u << CFI_CACHE_BITS];
   u64 recipe[1u << CFI_CACHE_BITS];
+  cfi_l2_t *l2; /* NULL until the first miss; CFI_L2_DEAD */
 } cfi_cache;
 
+static cfi_l2_t *cfi_l2(void) {
+  cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
+  if (l2)
+    return l2 == CFI_L2_DEAD ? NULL : l2;
+  cfi_l2_t *fresh = hp_mmap(CFI_L2_BYTES);
+  if (!fresh)
+    return NULL; /* tried again at the next miss */
+  /* A signal handler that missed meanwhile may have installed its own. */
+  if (!__atomic_compare_exchange_n(&cfi_cache.l2, &l2, fresh, false,
+                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    hp_munmap(fresh, CFI_L2_BYTES);
+    return l2 == CFI_L2_DEAD ? NULL : l2;
+  }
+  return fresh;
+}
+
+void hp_stack_thread_exit(void) {
+  cfi_l2_t *l2 =
+      __atomic_exchange_n(&cfi_cache.l2, CFI_L2_DEAD, __ATOMIC_RELAXED);
+  if (l2 && l2 != CFI_L2_DEAD)
+    hp_munmap(l2, CFI_L2_BYTES);
+}
+
 static HP_NOINLINE u64 cfi_miss(uptr pc, u32 i) {
-  u64 r = hp_cfi_compute(pc);
+  cfi_l2_t *l2 = cfi_l2(), *e = NULL;
+  u64 r;
+  if (l2) {
+    e = &l2[(u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - CFI_L2_BITS))];
+    if (e->tag == pc) {
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      r = e->recipe;
+      goto fill;
+    }
+  }
+  r = hp_cfi_compute(pc);
+  if (e) {
+    e->tag = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    e->recipe = r;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    e->tag = pc;
+  }
+fill:
   cfi_cache.tag[i] = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   cfi_cache.recipe[i] = r;

@@ -42,6 +42,9 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
  * hp_stack_cache_init (called by hp_stackdepot_init) reserves the cache. */
 u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold);
 void hp_stack_cache_init(void);
+/* A thread's exit: unmaps its second-level recipe cache (heapprof_stack.c);
+ * its later walks compute what the first level misses. */
+void hp_stack_thread_exit(void);
 
 /* The frame-pointer walk alone (the benchmark's reference; stacks that
  * pass through code without frame pointers end or skip callers there). */

@@ -104,6 +104,7 @@ static void thread_exit(void *arg) {
   hp_faults_thread_exit();
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_peak_thread_exit(&t->peak);
+  hp_stack_thread_exit();
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
