@@ -74,13 +74,17 @@ static void open_ring(void) {
   a.exclude_kernel = 1; /* perf_event_paranoid 2 allows user space only */
   a.exclude_hv = 1;
   int saved = errno;
-  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1,
-                        PERF_FLAG_FD_CLOEXEC);
+  int fd = (int)syscall(SYS_perf_event_open, &a, (long)0, (long)-1,
+                        (long)-1, (long)PERF_FLAG_FD_CLOEXEC);
   if (fd >= 0) {
     /* Read only: the kernel overwrites old records and never waits for a
      * reader; the head only grows. */
-    void *m = (void *)syscall(SYS_mmap, NULL, RING_BYTES, PROT_READ,
-                              MAP_SHARED, fd, 0);
+    /* syscall() reads every argument as a long, and the sixth travels on
+     * the stack: an int there leaves the slot's upper half to chance (a
+     * garbage offset made this mmap fail under jemalloc and tcmalloc). */
+    void *m = (void *)syscall(SYS_mmap, NULL, (long)RING_BYTES,
+                              (long)PROT_READ, (long)MAP_SHARED, (long)fd,
+                              (long)0);
     /* The mapping keeps the event alive: no descriptor is held that a
      * program closing every descriptor could close and reuse (heapprof
      * would then close the program's file at thread exit). */

@@ -221,7 +221,9 @@ static void *interposed_mmap(void *addr, size_t len, int prot, int flags,
     errno = EINVAL;
     return MAP_FAILED;
   }
-  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+  /* As longs: syscall() reads them so (heapprof_faults.c). */
+  return (void *)syscall(SYS_mmap, addr, len, (long)prot, (long)flags,
+                         (long)fd, (long)off);
 }
 
 HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
@@ -243,7 +245,7 @@ HP_INTERFACE int munmap(void *addr, size_t len) {
 HP_INTERFACE int madvise(void *addr, size_t len, int advice) {
   if (in_wrapped)
     count_syscall(HP_FOREIGN_SYS_MADVISE, len);
-  return (int)syscall(SYS_madvise, addr, len, advice);
+  return (int)syscall(SYS_madvise, addr, len, (long)advice);
 }
 
 HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
@@ -257,7 +259,8 @@ HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
     new_addr = va_arg(ap, void *);
     va_end(ap);
   }
-  return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
+  return (void *)syscall(SYS_mremap, old, old_len, new_len, (long)flags,
+                         new_addr);
 }
 
 /* brk and sbrk keep libc's idea of the break: libc's own, found on first

@@ -81,8 +81,8 @@ static int open_event(u32 i, int group) {
   a.exclude_hv = 1;
   a.read_format = PERF_FORMAT_GROUP;
   int saved = errno;
-  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, group,
-                        PERF_FLAG_FD_CLOEXEC);
+  int fd = (int)syscall(SYS_perf_event_open, &a, (long)0, (long)-1,
+                        (long)group, (long)PERF_FLAG_FD_CLOEXEC);
   errno = saved;
   return fd;
 }
