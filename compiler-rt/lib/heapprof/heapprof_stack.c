@@ -130,11 +130,15 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
  * cannot hold it).  A big program's allocations return through more
  * addresses than it holds (cc1plus: a tenth of a compile's time went to
  * recomputing recipes), so its misses go to a second level of
- * CFI_L2_BITS entries, mapped for the thread at its first miss and
- * unmapped at its exit; after the exit (CFI_L2_DEAD), or when the mapping
- * fails, misses are computed. */
+ * CFI_L2_BITS entries (256 KiB, resident as written: random slots touch
+ * every page soon), mapped for the thread once it computed CFI_L2_AFTER
+ * recipes, a first level's worth, and unmapped at its exit.  A thread that
+ * seldom misses, as in a pool of many, never pays for one.  Before that,
+ * after the exit (CFI_L2_DEAD), or when the mapping fails, misses are
+ * computed. */
 #define CFI_CACHE_BITS 10
 #define CFI_L2_BITS 14
+#define CFI_L2_AFTER (1u << CFI_CACHE_BITS)
 typedef struct cfi_l2 {
   uptr tag;
   u64 recipe;
@@ -144,13 +148,16 @@ typedef struct cfi_l2 {
 static HP_TLS struct {
   uptr tag[1u << CFI_CACHE_BITS];
   u64 recipe[1u << CFI_CACHE_BITS];
-  cfi_l2_t *l2; /* NULL until the first miss; CFI_L2_DEAD */
+  cfi_l2_t *l2; /* NULL until CFI_L2_AFTER misses; CFI_L2_DEAD */
+  u32 misses;   /* before the second level */
 } cfi_cache;
 
 static cfi_l2_t *cfi_l2(void) {
   cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
   if (l2)
     return l2 == CFI_L2_DEAD ? NULL : l2;
+  if (++cfi_cache.misses < CFI_L2_AFTER)
+    return NULL;
   cfi_l2_t *fresh = hp_mmap(CFI_L2_BYTES);
   if (!fresh)
     return NULL; /* tried again at the next miss */
@@ -161,6 +168,11 @@ static cfi_l2_t *cfi_l2(void) {
     return l2 == CFI_L2_DEAD ? NULL : l2;
   }
   return fresh;
+}
+
+bool hp_stack_cfi_l2_mapped(void) {
+  cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
+  return l2 && l2 != CFI_L2_DEAD;
 }
 
 void hp_stack_thread_exit(void) {

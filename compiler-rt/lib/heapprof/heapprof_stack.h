@@ -45,6 +45,8 @@ void hp_stack_cache_init(void);
 /* A thread's exit: unmaps its second-level recipe cache (heapprof_stack.c);
  * its later walks compute what the first level misses. */
 void hp_stack_thread_exit(void);
+/* Whether this thread's second-level recipe cache is mapped (tests). */
+bool hp_stack_cfi_l2_mapped(void);
 
 /* The frame-pointer walk alone (the benchmark's reference; stacks that
  * pass through code without frame pointers end or skip callers there). */

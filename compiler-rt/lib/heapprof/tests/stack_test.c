@@ -5,6 +5,9 @@
 
 #include <signal.h>
 #include <sys/time.h>
+#include <pthread.h>
+
+static void *recipes_thread(void *arg);
 
 /* The folding rule written out plainly: drop pcs[i] if it equals one of
  * the (up to) 8 walked PCs before it. */
@@ -394,7 +397,22 @@ int main(void) {
    * addresses (more than the first level's 1024 entries, so most come back
    * from the second level or are computed again), three rounds: the first
    * fills, the second reads back, the third after the thread's exit hook
-   * unmapped the second level (misses are computed from then on). */
+   * unmapped the second level (misses are computed from then on).  In a
+   * thread of its own: the second level is mapped only after 1024 misses,
+   * not after 500. */
+  {
+    pthread_t th;
+    EXPECT_EQ(pthread_create(&th, NULL, recipes_thread, NULL), 0);
+    void *res;
+    EXPECT_EQ(pthread_join(th, &res), 0);
+    EXPECT(res == (void *)1);
+  }
+  return hp_test_done("stack_test");
+}
+
+/* The recipe test's thread: checks as it goes, returns 1. */
+static void *recipes_thread(void *arg) {
+  (void)arg;
   {
     enum { NPC = 20000 };
     static uptr pcs[NPC];
@@ -407,16 +425,23 @@ int main(void) {
     for (u32 k = 0; k < NPC; k++)
       steps += (want[k] & HP_CFI_KIND_MASK) == HP_CFI_STEP;
     EXPECT(steps > NPC / 2); /* real recipes, not all NONE */
+    /* 500 distinct misses: no second level yet. */
+    for (u32 k = 0; k < 500; k++)
+      EXPECT_EQ(hp_cfi_recipe(pcs[k]), want[k]);
+    EXPECT(!hp_stack_cfi_l2_mapped());
     for (int round = 0; round < 3; round++) {
       if (round == 2) {
+        EXPECT(hp_stack_cfi_l2_mapped());
         hp_stack_thread_exit();
         hp_stack_thread_exit(); /* twice: harmless */
+        EXPECT(!hp_stack_cfi_l2_mapped());
       }
       u32 wrong = 0;
       for (u32 k = 0; k < NPC; k++)
         wrong += hp_cfi_recipe(pcs[k]) != want[k];
       EXPECT_EQ(wrong, 0);
     }
+    EXPECT(!hp_stack_cfi_l2_mapped()); /* dead: never mapped again */
   }
-  return hp_test_done("stack_test");
+  return (void *)1;
 }
