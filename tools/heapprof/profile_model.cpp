@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "profile_model.h"
+#include "llvm/ADT/StringRef.h"
 #include "progress.h"
 #include "heapprof_opcost.h"
 
@@ -809,6 +810,33 @@ bool heapprof::loadProfile(const std::vector<std::string> &Inputs, Profile &P,
                            std::string &Err) {
   Loader L(P);
   return L.load(Inputs, Err);
+}
+
+static bool runtimeFrame(const Profile &P, const Location &L) {
+  if (L.Frames.size() != 1)
+    return false; // an interceptor inlines nothing into its caller
+  const Frame &F = L.Frames[0];
+  const std::string &N = F.Whole.empty() ? F.Function : F.Whole;
+  llvm::StringRef Name(N), File(F.File);
+  if (Name.starts_with("__interceptor_") || Name.starts_with("___interceptor_"))
+    return true;
+  for (const char *Rt : {"memprof_malloc_linux.cpp", "memprof_interceptors.cpp",
+                         "memprof_new_delete.cpp"})
+    if (File.ends_with(Rt))
+      return true;
+  return File.empty() && L.Module < P.Modules.size() &&
+         P.Modules[L.Module].Main &&
+         (Name.starts_with("operator new") ||
+          Name.starts_with("operator delete"));
+}
+
+void heapprof::dropRuntimeFrames(Profile &P) {
+  for (Context &C : P.Contexts) {
+    size_t K = 0;
+    while (K + 1 < C.Stack.size() && runtimeFrame(P, P.Locations[C.Stack[K]]))
+      K++;
+    C.Stack.erase(C.Stack.begin(), C.Stack.begin() + K);
+  }
 }
 
 void heapprof::mergeSameStacks(Profile &P) {

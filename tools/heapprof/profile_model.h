@@ -241,6 +241,16 @@ bool loadProfile(const std::vector<std::string> &Inputs, Profile &P,
 // one call an unrolled loop makes.  Totals don't change.
 void mergeSameStacks(Profile &P);
 
+// After symbolization, before mergeSameStacks: drops the leading frames a
+// profile of upstream MemProf (clang -fmemory-profile) has inside its
+// runtime's interceptors, as llvm-profdata does (docs/formats.md): a frame
+// named __interceptor_* or ___interceptor_*, one whose file is the memprof
+// runtime's (memprof_malloc_linux.cpp, memprof_interceptors.cpp,
+// memprof_new_delete.cpp), or operator new/delete in the main program
+// without a file (the runtime linked in without DWARF).  heapprof's own
+// stacks begin at the allocation's caller and never have such a frame.
+void dropRuntimeFrames(Profile &P);
+
 } // namespace heapprof
 
 #endif

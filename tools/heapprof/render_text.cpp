@@ -118,11 +118,27 @@ static void heading(raw_ostream &OS, const std::string &Title) {
   OS << "\n== " << Title << "\n";
 }
 
-static void lacks(raw_ostream &OS, const Table &T) {
-  OS << "(the profile lacks " << T.Lacks << ": "
-     << (T.Why.empty() ? "it was written by an older heapprof runtime"
-                       : T.Why)
-     << ")\n";
+// Who wrote a profile that lacks a section: a dump without heapprof's
+// extension is upstream MemProf's, or heapprof's with raw_extension=0.
+static bool noExtension(const Profile &P) {
+  for (const Process &Pr : P.Processes)
+    if (!Pr.Pid)
+      return true;
+  return false;
+}
+static const char *olderWriter(const Profile &P) {
+  return noExtension(P) ? "upstream MemProf (-fmemory-profile) or heapprof "
+                          "with raw_extension=0, without heapprof's extension"
+                        : "an older heapprof runtime";
+}
+
+static void lacks(raw_ostream &OS, const Table &T, const Profile &P) {
+  OS << "(the profile lacks " << T.Lacks << ": ";
+  if (T.Why.empty())
+    OS << "it was written by " << olderWriter(P);
+  else
+    OS << T.Why;
+  OS << ")\n";
 }
 
 static void omitted(raw_ostream &OS, const Table &T, const char *One,
@@ -254,7 +270,7 @@ static void top(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   heading(OS, "Top contexts by " + std::string(sortKeyName(R.Opts.Sort)));
   if (!R.TopInfo.Known)
-    return lacks(OS, R.TopInfo);
+    return lacks(OS, R.TopInfo, *R.P);
   if (R.Top.empty()) {
     OS << "(no context has any)\n";
     return;
@@ -339,7 +355,7 @@ static void suppressed(const Report &R, raw_ostream &OS) {
 static void leaks(const Report &R, raw_ostream &OS) {
   heading(OS, "Memory leaks: live at the end, " + bySiteAndCallers(R));
   if (!R.LeakInfo.Known)
-    return lacks(OS, R.LeakInfo);
+    return lacks(OS, R.LeakInfo, *R.P);
   if (R.Leaks.empty()) {
     OS << (R.P->Total.live_objects ? "(everything live at the end was suppressed)\n"
                                   : "(nothing was live at the end)\n");
@@ -361,7 +377,7 @@ static void leaks(const Report &R, raw_ostream &OS) {
 static void bins(const Report &R, raw_ostream &OS) {
   heading(OS, "Allocation bins: by requested size");
   if (!R.BinInfo.Known)
-    return lacks(OS, R.BinInfo);
+    return lacks(OS, R.BinInfo, *R.P);
   if (R.Bins.empty()) {
     OS << "(no allocations)\n";
     return;
@@ -704,7 +720,7 @@ static void syscallsAndPmu(const Report &R, raw_ostream &OS) {
 static void costs(const Report &R, raw_ostream &OS) {
   heading(OS, "Allocator cost by operation class");
   if (!R.OpClassInfo.Known)
-    lacks(OS, R.OpClassInfo); // the system calls may still be there
+    lacks(OS, R.OpClassInfo, *R.P); // the system calls may still be there
   else
     opClasses(R, OS);
   syscallsAndPmu(R, OS);
@@ -723,6 +739,9 @@ static void peak(const Report &R, raw_ostream &OS) {
   if (!R.PeakInfo.Known) {
     OS << (P.Sampled ? "(the profile has no peak: sampled mode does not "
                        "track it, it sees only the sampled objects)\n"
+                 : noExtension(P)
+                     ? std::string("(the profile has no peak: written by ") +
+                           olderWriter(P) + ")\n"
                      : "(the profile has no peak: written with peak=0 or by "
                        "an older heapprof runtime)\n");
     return;
@@ -813,6 +832,9 @@ static void timeline(const Report &R, raw_ostream &OS) {
   if (!T.Known || T.Buckets.empty()) {
     OS << (P.Sampled ? "(the profile has no timeline: sampled mode does not "
                        "keep one, it sees only the sampled objects)\n"
+                 : noExtension(P)
+                     ? std::string("(the profile has no timeline: written by ") +
+                           olderWriter(P) + ")\n"
                      : "(the profile has no timeline: written with peak=0 or "
                        "by an older heapprof runtime)\n");
     return;

@@ -155,8 +155,13 @@ static std::string unknownName(const Profile &P, const Location &L) {
   } else {
     const Module &M = P.Modules[L.Module];
     std::string Name = sys::path::filename(M.Path).str();
+    // A profile without paths (upstream MemProf's) names a module by its
+    // build id.  Brackets, not angle brackets: the short names drop <...>
+    // as template arguments (names.h).
     if (Name.empty())
-      Name = M.Main ? "<program>" : "<module " + std::to_string(L.Module) + ">";
+      Name = M.Main               ? std::string("[program]")
+             : !M.BuildId.empty() ? "[build id " + M.BuildId.substr(0, 12) + "]"
+                                  : "[module " + std::to_string(L.Module) + "]";
     OS << Name << format("+0x%llx", (unsigned long long)L.Address);
   }
   return OS.str();

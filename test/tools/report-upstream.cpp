@@ -1,0 +1,44 @@
+// heapprof report reads a profile of upstream MemProf (clang++
+// -fmemory-profile).  Its stacks begin inside the runtime's interceptor
+// (malloc's, or operator new's, linked in without DWARF); llvm-profdata
+// drops that frame and so does the report: 100 objects of 40 bytes from
+// make() and 10 of 64 bytes from main (through raw(), inlined or not) are
+// charged to the program's own lines.  The profile has no heapprof
+// extension: no paths of modules (a library is named by its build id),
+// no frees, bins or peak, and the report says who wrote it.
+// RUN: %clangxx_plain -O1 -g -fmemory-profile %s -o %t
+// RUN: rm -rf %t.d && mkdir -p %t.d
+// RUN: env MEMPROF_OPTIONS=log_path=%t.d/up.profraw %t
+// RUN: heapprof report --top 0 --binary %t %t.d/up.profraw.* | FileCheck %s
+// CHECK: 4000 B in 100 objects (40 B each)
+// CHECK-NEXT: {{^ +}}make {{.*}}report-upstream.cpp:{{[0-9]+}}
+// CHECK: 640 B in 10 objects (64 B each)
+// CHECK-NEXT: {{^ +}}{{raw|main}} {{.*}}report-upstream.cpp
+// CHECK: (the profile lacks live_at_dump: it was written by upstream MemProf (-fmemory-profile) or heapprof with raw_extension=0, without heapprof's extension)
+// CHECK: (the profile has no peak: written by upstream MemProf
+// RUN: heapprof report --top 0 --binary %t %t.d/up.profraw.* | FileCheck %s --check-prefix=NOT
+// NOT-NOT: interceptor
+// NOT-NOT: operator new
+// NOT-NOT: {{^ +}}+0x
+// A library without a path is named by its build id, not left blank
+// (libstdc++'s emergency exception pool, allocated at its start).
+// RUN: heapprof report --top 0 --format json --binary %t %t.d/up.profraw.* | %python -c "import json,sys; r=json.load(sys.stdin); print(sorted({f['function'].split(']')[0] + ']' for c in r['contexts'] for f in c['stack'] if f['function'].startswith('[')}))" | FileCheck %s --check-prefix=LIB
+// LIB: ['[build id {{[0-9a-f]+}}]']
+#include <cstdlib>
+
+struct W {
+  int c;
+  char name[36];
+};
+static W *volatile keep[100];
+
+__attribute__((noinline)) W *make() { return new W(); }
+__attribute__((noinline)) void *raw(size_t n) { return malloc(n); }
+
+int main() {
+  for (int i = 0; i < 100; i++)
+    keep[i] = make();
+  for (int i = 0; i < 10; i++)
+    free(raw(64));
+  return 0;
+}
