@@ -24,6 +24,12 @@
 // (libstdc++'s emergency exception pool, allocated at its start).
 // RUN: heapprof report --top 0 --format json --binary %t %t.d/up.profraw.* | %python -c "import json,sys; r=json.load(sys.stdin); print(sorted({f['function'].split(']')[0] + ']' for c in r['contexts'] for f in c['stack'] if f['function'].startswith('[')}))" | FileCheck %s --check-prefix=LIB
 // LIB: ['[build id {{[0-9a-f]+}}]']
+// The page says the same, in headless Chromium.
+// RUN: rm -rf %t.chrome && heapprof html -o %t.html --binary %t %t.d/up.profraw.*
+// RUN: chromium --headless --no-sandbox --disable-gpu --user-data-dir=%t.chrome \
+// RUN:   --virtual-time-budget=5000 --dump-dom 'file://%t.html' > %t.dom 2>/dev/null
+// RUN: grep -o '<p class="note" id="peak">[^<]*</p>' %t.dom | FileCheck %s --check-prefix=HTML
+// HTML: not in this profile: written by upstream MemProf or with raw_extension=0 (no heapprof extension)
 #include <cstdlib>
 
 struct W {

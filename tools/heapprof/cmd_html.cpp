@@ -288,6 +288,12 @@ function num(k, label) { return {key: k, label: label || k.replace(/_/g, " "), g
 
 // Summary.
 var S = R.summary;
+// Who wrote a profile that lacks a section (the text report says the same).
+var NOEXT = S.processes.some(function (p) { return !p.pid; });
+function older(flag) {
+  return NOEXT ? "written by upstream MemProf or with raw_extension=0 (no heapprof extension)"
+               : "written with " + flag + " or by an older runtime";
+}
 var SAMPLED = S.sampled_bytes !== null; // the counts are estimates
 var progs = S.processes.map(function (p) { return p.program; }).join(", ");
 document.getElementById("title").textContent = "heapprof report: " + progs;
@@ -325,7 +331,7 @@ if (R.missing.length)
     box.appendChild(el("p", {"class": "note", id: "timeline-none"},
       "not in this profile: " + (SAMPLED
         ? "sampled mode does not keep one, it sees only the sampled objects"
-        : "written with peak=0 or by an older runtime")));
+        : older("peak=0"))));
     return;
   }
   var NS = "http://www.w3.org/2000/svg", w = 800, h = 200, pad = 70;
@@ -441,7 +447,7 @@ table("utilization", "Heap utilization at the last dump", [
   HU ? fmt(HU.live_objects) + " live objects, " + human(HU.live_bytes) +
        "; utilization: of the lines and pages with an access, the share of bytes live objects hold"
      : SAMPLED ? "sampled mode does not see the whole heap"
-     : "written with heap_utilization=0 or by an older runtime");
+     : older("heap_utilization=0"));
 var FS = R.false_sharing;
 table("sharing", "False sharing: objects of different contexts on one cache line", [
   num("active_events", "active events"), num("active_lines", "active lines"),
@@ -453,7 +459,7 @@ table("sharing", "False sharing: objects of different contexts on one cache line
        fmt(FS.passive.shared_lines) + " lines shared passively, " + fmt(FS.active.events) +
        " active events on " + fmt(FS.active.lines) + " lines"
      : SAMPLED ? "sampled mode does not see the whole heap"
-     : "written with false_sharing=0 or by an older runtime");
+     : older("false_sharing=0"));
 function classText(r) {
   return r.op === "none" ? "outside any call"
     : [r.op, r.size, r.block === "none" ? "-" : r.block, r.phase].join(" ");
@@ -469,7 +475,7 @@ table("opclasses", "Allocator cost by operation class", [
   R.op_classes,
   R.op_classes === null ? (SAMPLED
       ? "sampled mode calls glibc's allocator directly and does not time it (name an allocator to time it: allocator=system or allocator=PATH)"
-      : "no dump has the allocator's operation classes (op_classes=0, or an older runtime)")
+      : (NOEXT ? older("") : "no dump has the allocator's operation classes (op_classes=0, or an older runtime)"))
     : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" + fmt(CP.calls) +
       " calls)" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
       " with the page faults outside them" : ""));
@@ -478,7 +484,7 @@ table("syscalls", "Allocator system calls", [
   num("cycles"), {key: "syscall", label: "syscall", text: true, get: key("syscall")},
   {key: "cause", label: "caused by", text: true, get: classText}],
   R.syscalls,
-  R.syscalls === null ? "no dump has the allocator's system calls (an older runtime)"
+  R.syscalls === null ? (NOEXT ? older("") : "no dump has the allocator's system calls (an older runtime)")
     : "outside any call: mostly heapprof's allocator reserving its address space at start (address space, not memory)");
 var PM = R.pmu;
 if (PM)
@@ -503,7 +509,7 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
        fmt(K.timeline_above.ms) + " ms, " + human(K.timeline_above.bytes - K.bytes) +
        " above: snapshots are a step apart (at most peak_threshold_kb), so the peak may be up to a step low" : "")
     : SAMPLED ? "sampled mode does not track it, it sees only the sampled objects"
-    : "written with peak=0 or by an older runtime");
+    : older("peak=0"));
 var O = K && K.overhead;
 if (K)
   table("overhead", "Memory overhead at the peak", [
@@ -524,7 +530,7 @@ if (K)
          O.line_utilization === null ? "" : "line utilization " + fmt(pct(O.line_utilization)) +
            "%, page utilization " + fmt(pct(O.page_utilization)) + "%"]
           .filter(function (s) { return s; }).join("; ") || undefined
-      : "the profile has no overhead section (an older runtime)");
+      : (NOEXT ? older("") : "the profile has no overhead section (an older runtime)"));
 document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.whiteSpace = "pre"; });
 
 // The flame graph: every context's stack, root at the top, the allocation
