@@ -523,9 +523,17 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   DiffOptions O;
   if (int Rc = parseArgs(Argc, Argv, O))
     return Rc;
+  // A --binary may be BASE's or NEW's program (two builds): each must be
+  // one of them.
+  std::set<std::string> Matched;
+  O.Sym.Matched = &Matched;
   Profile B, N;
   if (!loadSymbolized(O.Base, O.Sym, B) || !loadSymbolized(O.New, O.Sym, N))
     return 1;
+  for (const std::string &Bin : O.Sym.Binaries)
+    if (!Matched.count(Bin))
+      return inputError(Bin + ": neither profile's program nor one of their "
+                              "libraries (no build id matches)");
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
     // NEW's checkpoints count from BASE's: read NEW with BASE's files (a

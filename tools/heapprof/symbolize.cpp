@@ -80,6 +80,8 @@ static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
       for (Module &M : P.Modules)
         if (M.Main && M.BuildId.empty())
           Match = &M;
+    if (!Match && Opts.Matched)
+      continue; /* perhaps the other profile's (heapprof diff) */
     if (!Match) {
       std::string MainId;
       for (const Module &M : P.Modules)
@@ -92,6 +94,8 @@ static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
     }
     Match->File = B;
     Match->Usable = true;
+    if (Opts.Matched)
+      Opts.Matched->insert(B);
   }
   return true;
 }

@@ -16,6 +16,7 @@
 
 #include "profile_model.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ struct SymbolizeOptions {
   std::vector<std::string> Binaries;  // --binary
   std::vector<std::string> DebugDirs; // --debug-dir
   bool FullNames = false;             // --full-names (names.h)
+  // Set by a command that reads several profiles with the same options
+  // (heapprof diff): a --binary that matches none of one profile's modules
+  // is then no error; those that matched are added here, and the command
+  // checks that each matched some profile.
+  std::set<std::string> *Matched = nullptr;
 };
 
 // Resolves P's modules to files and fills every Location's Frames.  A
