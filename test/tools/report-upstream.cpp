@@ -24,6 +24,14 @@
 // (libstdc++'s emergency exception pool, allocated at its start).
 // RUN: heapprof report --top 0 --format json --binary %t %t.d/up.profraw.* | %python -c "import json,sys; r=json.load(sys.stdin); print(sorted({f['function'].split(']')[0] + ']' for c in r['contexts'] for f in c['stack'] if f['function'].startswith('[')}))" | FileCheck %s --check-prefix=LIB
 // LIB: ['[build id {{[0-9a-f]+}}]']
+// pprof gets only the counts the profile made: no inuse_* types (a 0
+// there would be a guess), in go tool pprof.
+// RUN: heapprof pprof -o %t.pb.gz --binary %t %t.d/up.profraw.*
+// RUN: go tool pprof -raw %t.pb.gz 2>/dev/null | FileCheck %s --check-prefix=PPROF
+// PPROF: Samples:
+// PPROF-NEXT: alloc_objects/count alloc_space/bytes[dflt] accesses/count{{$}}
+// PPROF-DAG: {{^ *}}100 4000 500: 
+// PPROF-DAG: {{^ *}}10 640 0: 
 // The page says the same, in headless Chromium.
 // RUN: rm -rf %t.chrome && heapprof html -o %t.html --binary %t %t.d/up.profraw.*
 // RUN: chromium --headless --no-sandbox --disable-gpu --user-data-dir=%t.chrome \

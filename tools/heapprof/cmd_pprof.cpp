@@ -104,11 +104,12 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
 }
 
 static void build(const Profile &P, Builder &B) {
-  // temporary_objects only where the profile counted them (not sampled
-  // mode's, nor an older runtime's): a 0 there would be a guess.
+  // Only the counts the profile made: temporary_objects not in sampled
+  // mode's nor an older runtime's, inuse_* not in upstream MemProf's (no
+  // live counts).  A 0 there would be a guess.
   std::vector<const SampleType *> Used;
   for (const SampleType &T : SampleTypes)
-    if (T.From != Field::temporary || P.has(Field::temporary))
+    if (P.has(T.From))
       Used.push_back(&T);
   for (const SampleType *TP : Used) {
     const SampleType &T = *TP;
