@@ -66,7 +66,38 @@ struct scan {
   int skip;             /* arguments still to skip as an option's value */
   int inputs_only;      /* after "--" */
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
+  unsigned conflicts;   /* the runtimes below asked for (CONFLICTS bits) */
+  int is_static;        /* -static or -static-pie */
 };
+
+/* Runtimes that replace malloc, as heapprof's does (most also map shadow
+ * memory): a program with both crashed at its first allocation (ASan's,
+ * MemProf's), where the driver gave no word.
+ * -fsanitize= adds to the set and -fno-sanitize= takes away, as in clang;
+ * -fmemory-profile is upstream's heap profiler. */
+static const char *const conflicting[] = {
+    "address", "hwaddress", "memory", "thread", "leak", "dataflow",
+    "kernel-address", "kernel-hwaddress", "memtag", "-fmemory-profile"};
+enum { NUM_CONFLICTING = sizeof conflicting / sizeof *conflicting };
+
+/* Applies a -fsanitize= (on) or -fno-sanitize= (off) list to s. */
+static void sanitize_list(struct scan *s, const char *list, int on) {
+  while (*list) {
+    size_t len = strcspn(list, ",");
+    for (int i = 0; i < NUM_CONFLICTING - 1; i++)
+      if ((strlen(conflicting[i]) == len &&
+           strncmp(list, conflicting[i], len) == 0) ||
+          (!on && len == 3 && strncmp(list, "all", 3) == 0)) {
+        if (on)
+          s->conflicts |= 1u << i;
+        else
+          s->conflicts &= ~(1u << i);
+      }
+    list += len;
+    if (*list == ',')
+      list++;
+  }
+}
 
 /* Options whose value is the next argument (clang 19's separate forms). */
 static const char *const separate_value_opts[] = {
@@ -218,6 +249,17 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     s->no_link = 1;
   else if (strcmp(arg, "-shared") == 0 || strcmp(arg, "-r") == 0)
     s->shared = 1;
+  else if (strcmp(arg, "-static") == 0 || strcmp(arg, "-static-pie") == 0)
+    s->is_static = 1;
+  else if (strncmp(arg, "-fsanitize=", 11) == 0)
+    sanitize_list(s, arg + 11, 1);
+  else if (strncmp(arg, "-fno-sanitize=", 14) == 0)
+    sanitize_list(s, arg + 14, 0);
+  else if (strcmp(arg, "-fmemory-profile") == 0 ||
+           strncmp(arg, "-fmemory-profile=", 17) == 0)
+    s->conflicts |= 1u << (NUM_CONFLICTING - 1);
+  else if (strcmp(arg, "-fno-memory-profile") == 0)
+    s->conflicts &= ~(1u << (NUM_CONFLICTING - 1));
   else if (in_list(arg, debug_level_opts))
     s->user_debug_level = 1;
   return 0;
@@ -562,6 +604,25 @@ int main(int argc, char **argv) {
             "%s: error: -fheapprof/-fno-heapprof in response file '%s' is not "
             "supported; give it on the command line\n",
             prog, s.heapprof_in_rsp);
+    return 1;
+  }
+
+  if (s.enabled && s.conflicts) {
+    int i = __builtin_ctz(s.conflicts);
+    fprintf(stderr,
+            "%s: error: -fheapprof cannot be combined with %s%s: its "
+            "runtime replaces malloc too, and the two cannot share a "
+            "process\n",
+            prog, i == NUM_CONFLICTING - 1 ? "" : "-fsanitize=",
+            conflicting[i]);
+    return 1;
+  }
+  if (s.enabled && s.has_inputs && s.is_static && !s.no_link && !s.shared) {
+    fprintf(stderr,
+            "%s: error: -fheapprof cannot link with -static: heapprof's "
+            "runtime replaces malloc, which a static C library defines too; "
+            "link dynamically\n",
+            prog);
     return 1;
   }
 
