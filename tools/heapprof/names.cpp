@@ -8,6 +8,7 @@
 #include "profile_model.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 using namespace heapprof;
@@ -32,9 +33,107 @@ static bool startsWith(const std::string &S, size_t I, const char *P) {
   return S.compare(I, strlen(P), P) == 0;
 }
 
-std::string heapprof::shortFunctionName(const std::string &Name) {
-  if (Name.find_first_of("<(") == std::string::npos)
-    return Name;
+// The position of the '>' that closes the '<' at Name[Open], or npos.
+static size_t closingAngle(const std::string &Name, size_t Open) {
+  int Depth = 0;
+  for (size_t I = Open; I < Name.size(); I++) {
+    if (Name[I] == '<')
+      Depth++;
+    else if (Name[I] == '>' && --Depth == 0)
+      return I;
+  }
+  return std::string::npos;
+}
+
+// Rust's qualified paths: "<X as Trait>::f" and "<X>::f" name X's f.
+static std::string selfTypePath(std::string Name) {
+  while (!Name.empty() && Name[0] == '<') {
+    size_t Close = closingAngle(Name, 0);
+    if (Close == std::string::npos)
+      break;
+    std::string Inner = Name.substr(1, Close - 1);
+    // " as " at the top level of Inner.
+    int Depth = 0;
+    for (size_t I = 0; I < Inner.size(); I++) {
+      char C = Inner[I];
+      Depth += C == '<' || C == '(';
+      Depth -= C == '>' || C == ')';
+      if (!Depth && startsWith(Inner, I, " as ")) {
+        Inner.erase(I);
+        break;
+      }
+    }
+    Name = Inner + Name.substr(Close + 1);
+  }
+  return Name;
+}
+
+std::string heapprof::rustLegacyName(const std::string &Whole) {
+  // A symbol LLVM made local to one module keeps a " (.llvm.N)" after the
+  // name: kept, after the name made readable.
+  std::string Name = Whole, Suffix;
+  size_t Llvm = Name.rfind(" (.llvm.");
+  if (Llvm != std::string::npos && Name.back() == ')') {
+    Suffix = Name.substr(Llvm);
+    Name.erase(Llvm);
+  }
+  // "::h" and 16 hex digits end every legacy Rust symbol.
+  const size_t HashLen = 3 + 16;
+  if (Name.size() <= HashLen ||
+      Name.compare(Name.size() - HashLen, 3, "::h") != 0)
+    return Whole;
+  for (size_t I = Name.size() - 16; I < Name.size(); I++)
+    if (!isxdigit(static_cast<unsigned char>(Name[I])))
+      return Whole;
+  std::string In = Name.substr(0, Name.size() - HashLen), Out;
+  static const struct {
+    const char *Code, *Char;
+  } Escapes[] = {{"$SP$", "@"}, {"$BP$", "*"}, {"$RF$", "&"}, {"$LT$", "<"},
+                 {"$GT$", ">"}, {"$LP$", "("}, {"$RP$", ")"}, {"$C$", ","}};
+  for (size_t I = 0; I < In.size();) {
+    // A path segment that starts with an escape gets a '_' before it.
+    bool SegmentStart = I == 0 || (I >= 2 && In.compare(I - 2, 2, "::") == 0);
+    if (SegmentStart && startsWith(In, I, "_$")) {
+      I++;
+      continue;
+    }
+    if (startsWith(In, I, "..")) {
+      Out += "::";
+      I += 2;
+      continue;
+    }
+    bool Done = false;
+    if (In[I] == '$') {
+      for (const auto &E : Escapes)
+        if (startsWith(In, I, E.Code)) {
+          Out += E.Char;
+          I += strlen(E.Code);
+          Done = true;
+          break;
+        }
+      // $uXX$: the character with that hex code.
+      size_t End = In.find('$', I + 1);
+      if (!Done && In.compare(I, 2, "$u") == 0 && End != std::string::npos &&
+          End > I + 2 && End - I <= 8) {
+        unsigned long Code = strtoul(In.substr(I + 2, End - I - 2).c_str(),
+                                     nullptr, 16);
+        if (Code && Code < 0x80) {
+          Out += static_cast<char>(Code);
+          I = End + 1;
+          Done = true;
+        }
+      }
+    }
+    if (!Done)
+      Out += In[I++];
+  }
+  return Out + Suffix;
+}
+
+std::string heapprof::shortFunctionName(const std::string &Whole) {
+  if (Whole.find_first_of("<(") == std::string::npos)
+    return Whole;
+  const std::string Name = selfTypePath(Whole);
   std::string Out;
   // Where the copied text's last top-level space is: a return type ends
   // there ("std::_Rb_tree_node* std::_Rb_tree::_M_create_node").
@@ -62,7 +161,7 @@ std::string heapprof::shortFunctionName(const std::string &Name) {
     } else if (C == '>' || C == ')') {
       int &D = C == '>' ? Angle : Paren;
       if (--D < 0)
-        return Name; // unbalanced: not a name this can read
+        return Whole; // unbalanced: not a name this can read
     } else if (Top) {
       if (C == ' ' && !Out.empty()) {
         // " const", " &", " volatile" after a parameter list: dropped with
@@ -74,7 +173,7 @@ std::string heapprof::shortFunctionName(const std::string &Name) {
     I++;
   }
   if (Angle || Paren)
-    return Name;
+    return Whole;
   // What follows the name proper: " const", " &&", a trailing space.
   while (!Out.empty()) {
     size_t Sp = Out.find_last_of(' ');
@@ -101,7 +200,10 @@ std::string heapprof::shortFunctionName(const std::string &Name) {
     if (!InOp && !InAnon)
       Out.erase(0, LastSpace + 1);
   }
-  return Out.empty() ? Name : Out;
+  // Rust's generic arguments of a path end ("f::<T>") leave "f::".
+  while (Out.size() > 2 && Out.compare(Out.size() - 2, 2, "::") == 0)
+    Out.erase(Out.size() - 2);
+  return Out.empty() ? Whole : Out;
 }
 
 void heapprof::shortenFunctionNames(Profile &P) {

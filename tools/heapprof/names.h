@@ -20,10 +20,19 @@ struct Profile;
 // Drops template arguments <...>, parameter lists (...) with what follows
 // them (const, &, ->), and a leading return type; keeps operator names
 // (operator<, operator(), operator new, ...), "(anonymous namespace)" and
-// lambda and block names ({lambda(int)#1} becomes {lambda#1}).  A C name,
+// lambda and block names ({lambda(int)#1} becomes {lambda#1}).  A Rust
+// path's qualified self type becomes its path (<Vec<T> as Drop>::drop:
+// Vec::drop) and a trailing ::<...> goes whole.  A C name,
 // "??" and module+offset come back unchanged; so does anything it cannot
 // read (unbalanced brackets).
 std::string shortFunctionName(const std::string &Name);
+
+// A Rust name of the legacy mangling, as the Itanium demangler leaves it
+// ("hashbrown::raw::RawTable$LT$T$C$A$GT$::reserve::h5d15963c3e374117"),
+// in Rust's own spelling ("hashbrown::raw::RawTable<T,A>::reserve"): the
+// hash goes, and the $..$ escapes and ".." become what they stand for.  A
+// name without that hash comes back unchanged.
+std::string rustLegacyName(const std::string &Name);
 
 // Every frame of P's Locations, shortened; a shortened frame keeps its
 // whole name in Whole (pprof's system_name).

@@ -67,8 +67,62 @@ int main() {
       {"parse(char const*) [clone .cold]", "parse"},
       // Unbalanced brackets: left alone.
       {"broken<int(", "broken<int("},
+      // Rust (v0 names and DWARF's): a qualified self type names its path,
+      // and generic arguments at a path's end go with their "::".
+      {"<alloc::alloc::Global>::alloc_impl_runtime",
+       "alloc::alloc::Global::alloc_impl_runtime"},
+      {"<std::collections::hash::map::HashMap<K, V, S> as "
+       "core::ops::index::Index<&Q>>::index",
+       "std::collections::hash::map::HashMap::index"},
+      {"std::panicking::catch_unwind::<i32, "
+       "std::rt::lang_start_internal::{closure#0}>",
+       "std::panicking::catch_unwind"},
+      {"std::panicking::catch_unwind::do_call::<F, R>",
+       "std::panicking::catch_unwind::do_call"},
+      {"std::rt::lang_start_internal::{closure#0}",
+       "std::rt::lang_start_internal::{closure#0}"},
+  };
+  // Rust's legacy mangling, after the Itanium demangler: the hash goes and
+  // the escapes are undone; anything else is left alone.
+  struct Case RustCases[] = {
+      {"hashbrown::raw::RawTable$LT$T$C$A$GT$::reserve_rehash::"
+       "h42d29bd390e8fd6a",
+       "hashbrown::raw::RawTable<T,A>::reserve_rehash"},
+      {"std::rt::lang_start::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef",
+       "std::rt::lang_start::{{closure}}"},
+      {"main::build::h6c7f233e7a8f53dd", "main::build"},
+      // A symbol made local by LTO keeps its suffix (the short form drops
+      // it as it drops a parameter list).
+      {"hashbrown::raw::RawTable$LT$T$C$A$GT$::reserve_rehash::"
+       "h42d29bd390e8fd6a (.llvm.7753839490817677716)",
+       "hashbrown::raw::RawTable<T,A>::reserve_rehash "
+       "(.llvm.7753839490817677716)"},
+      {"_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$"
+       "::drop::h0123456789abcdef",
+       "<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop"},
+      {"_$LT$$RF$T$u20$as$u20$core..fmt..Debug$GT$::fmt::h0123456789abcdef",
+       "<&T as core::fmt::Debug>::fmt"},
+      // No hash: not a legacy Rust name.
+      {"Foo$LT$::bar", "Foo$LT$::bar"},
+      {"std::vector<int>::size() const", "std::vector<int>::size() const"},
+      {"f::h0123456789abcdeg", "f::h0123456789abcdeg"},
   };
   int Bad = 0;
+  for (const Case &C : RustCases) {
+    std::string Got = heapprof::rustLegacyName(C.In);
+    if (Got != C.Out) {
+      printf("FAIL (rust): %s\n  expected: %s\n  got:      %s\n", C.In, C.Out,
+             Got.c_str());
+      Bad++;
+    }
+  }
+  // Both together, as a report shows a legacy Rust frame.
+  if (heapprof::shortFunctionName(heapprof::rustLegacyName(
+          "_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$"
+          "::drop::h0123456789abcdef")) != "alloc::vec::Vec::drop") {
+    printf("FAIL: legacy Rust name, shortened\n");
+    Bad++;
+  }
   for (const Case &C : Cases) {
     std::string Got = heapprof::shortFunctionName(C.In);
     if (Got != C.Out) {
@@ -77,7 +131,8 @@ int main() {
       Bad++;
     }
   }
-  printf("%d of %zu names\n", (int)(sizeof(Cases) / sizeof(Cases[0])) - Bad,
-         sizeof(Cases) / sizeof(Cases[0]));
+  size_t Total = sizeof(Cases) / sizeof(Cases[0]) +
+                 sizeof(RustCases) / sizeof(RustCases[0]) + 1;
+  printf("%d of %zu names\n", (int)Total - Bad, Total);
   return Bad ? 1 : 0;
 }

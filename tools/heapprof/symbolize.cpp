@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "symbolize.h"
+#include "names.h"
 #include "progress.h"
 
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -213,7 +214,7 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
           const DILineInfo &D = Info->getFrame(I);
           Frame F;
           if (D.FunctionName != DILineInfo::BadString)
-            F.Function = D.FunctionName;
+            F.Function = rustLegacyName(D.FunctionName);
           if (D.FileName != DILineInfo::BadString) {
             // "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/..."
             // reads better as "/usr/include/...".
