@@ -143,6 +143,46 @@ std::string whyNotPreloadable(const std::string &Path) {
   return "";
 }
 
+// Whether Path is a Go program: a PT_NOTE segment holds a note of owner
+// "Go" (the Go build ID).  Its heap is the Go runtime's own, not malloc's,
+// and it ends with exit_group of its own, past the C library, so the
+// preloaded runtime never writes a profile for it.
+bool isGoProgram(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  Elf64_Ehdr Eh;
+  bool Go = false;
+  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh) &&
+      !memcmp(Eh.e_ident, ELFMAG, SELFMAG) &&
+      Eh.e_ident[EI_CLASS] == ELFCLASS64)
+    for (unsigned I = 0; I < Eh.e_phnum && !Go; I++) {
+      Elf64_Phdr Ph;
+      if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
+          (ssize_t)sizeof(Ph))
+        break;
+      if (Ph.p_type != PT_NOTE || Ph.p_filesz > (1u << 16))
+        continue;
+      std::string Notes(Ph.p_filesz, '\0');
+      if (pread(Fd, &Notes[0], Notes.size(), Ph.p_offset) !=
+          (ssize_t)Notes.size())
+        continue;
+      // Elf64_Nhdr, name and description, each padded to 4 bytes.
+      for (size_t Off = 0; Off + sizeof(Elf64_Nhdr) <= Notes.size();) {
+        Elf64_Nhdr Nh;
+        memcpy(&Nh, &Notes[Off], sizeof(Nh));
+        size_t Name = Off + sizeof(Nh);
+        // Go writes the name as "Go\0\0" (n_namesz 4).
+        if ((Nh.n_namesz == 3 || Nh.n_namesz == 4) &&
+            Name + 3 <= Notes.size() && !memcmp(&Notes[Name], "Go", 3))
+          Go = true;
+        Off = Name + ((Nh.n_namesz + 3) & ~3u) + ((Nh.n_descsz + 3) & ~3u);
+      }
+    }
+  close(Fd);
+  return Go;
+}
+
 // "" if Path is an x86-64 ELF shared library that defines malloc (what the
 // runtime calls through to); else what is wrong with it.
 std::string whyNotAllocator(const std::string &Path) {
@@ -263,6 +303,19 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   std::string Why = whyNotPreloadable(Prog);
   if (!Why.empty())
     return fail("cannot profile '" + Prog + "': " + Why);
+  // A Go program runs, but no profile would come of it; with --follow-exec
+  // the programs it runs (a cgo build's compilers) are still worth it.
+  if (isGoProgram(Prog)) {
+    if (!FollowExec)
+      return fail("cannot profile '" + Prog + "': a Go program: its heap is "
+                  "Go's own, not malloc's, and it exits past the C library, "
+                  "so no profile would be written (--follow-exec still "
+                  "profiles the programs it runs)");
+    fprintf(stderr, "heapprof: warning: '%s' is a Go program: it writes no "
+                    "profile of its own; the programs it runs are "
+                    "followed\n",
+            Prog.c_str());
+  }
   std::string Rt = runtimePath();
   if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)
     return fail("the shared runtime '" + Rt + "' is missing (build or "
