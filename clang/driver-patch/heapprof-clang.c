@@ -66,7 +66,7 @@ struct scan {
   int skip;             /* arguments still to skip as an option's value */
   int inputs_only;      /* after "--" */
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
-  unsigned conflicts;   /* the runtimes below asked for (CONFLICTS bits) */
+  unsigned conflicts;   /* bit i: conflicting[i] was asked for */
   int is_static;        /* -static or -static-pie */
 };
 
