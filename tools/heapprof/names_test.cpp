@@ -108,31 +108,28 @@ int main() {
       {"f::h0123456789abcdeg", "f::h0123456789abcdeg"},
   };
   int Bad = 0;
-  for (const Case &C : RustCases) {
-    std::string Got = heapprof::rustLegacyName(C.In);
-    if (Got != C.Out) {
-      printf("FAIL (rust): %s\n  expected: %s\n  got:      %s\n", C.In, C.Out,
-             Got.c_str());
+  size_t Total = 0;
+  // One result against the name wanted: a mismatch is printed and counted.
+  auto Check = [&](const char *In, const char *Want, std::string Got,
+                   const char *What) {
+    Total++;
+    if (Got != Want) {
+      printf("FAIL (%s): %s\n  expected: %s\n  got:      %s\n", What, In,
+             Want, Got.c_str());
       Bad++;
     }
-  }
+  };
+  for (const Case &C : RustCases)
+    Check(C.In, C.Out, heapprof::rustLegacyName(C.In), "rust");
   // Both together, as a report shows a legacy Rust frame.
-  if (heapprof::shortFunctionName(heapprof::rustLegacyName(
-          "_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$"
-          "::drop::h0123456789abcdef")) != "alloc::vec::Vec::drop") {
-    printf("FAIL: legacy Rust name, shortened\n");
-    Bad++;
-  }
-  for (const Case &C : Cases) {
-    std::string Got = heapprof::shortFunctionName(C.In);
-    if (Got != C.Out) {
-      printf("FAIL: %s\n  expected: %s\n  got:      %s\n", C.In, C.Out,
-             Got.c_str());
-      Bad++;
-    }
-  }
-  size_t Total = sizeof(Cases) / sizeof(Cases[0]) +
-                 sizeof(RustCases) / sizeof(RustCases[0]) + 1;
+  const char *Legacy =
+      "_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$"
+      "::drop::h0123456789abcdef";
+  Check(Legacy, "alloc::vec::Vec::drop",
+        heapprof::shortFunctionName(heapprof::rustLegacyName(Legacy)),
+        "rust, shortened");
+  for (const Case &C : Cases)
+    Check(C.In, C.Out, heapprof::shortFunctionName(C.In), "short");
   printf("%d of %zu names\n", (int)Total - Bad, Total);
   return Bad ? 1 : 0;
 }

@@ -228,6 +228,14 @@ struct Profile {
   bool Sampled = false;
   uint64_t SampleBytes = 0;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
+  // Some dump has no heapprof extension (no pid): upstream MemProf's, or
+  // heapprof's with raw_extension=0.
+  bool noExtension() const {
+    for (const Process &Pr : Processes)
+      if (!Pr.Pid)
+        return true;
+    return false;
+  }
 };
 
 // Reads every raw profile named by Inputs (files, and directories meaning

@@ -364,22 +364,16 @@ static void peak(OStream &J, const Report &R) {
           J.attribute("heap_mapped", static_cast<int64_t>(O.HeapMapped));
           J.attribute("heap_resident", static_cast<int64_t>(O.HeapResident));
           J.attribute("process_resident", static_cast<int64_t>(O.ProcessRss));
-          J.attributeBegin("line_utilization");
-          if (O.TouchedLines)
+          orNull(J, "line_utilization", O.TouchedLines != 0, [&] {
             number(J, static_cast<double>(O.TouchedLineLiveBytes) /
                           static_cast<double>(64 * O.TouchedLines),
                    4);
-          else
-            J.value(nullptr);
-          J.attributeEnd();
-          J.attributeBegin("page_utilization");
-          if (O.TouchedPages)
+          });
+          orNull(J, "page_utilization", O.TouchedPages != 0, [&] {
             number(J, static_cast<double>(O.TouchedPageLiveBytes) /
                           static_cast<double>(4096 * O.TouchedPages),
                    4);
-          else
-            J.value(nullptr);
-          J.attributeEnd();
+          });
           J.attribute("threads", static_cast<int64_t>(O.Threads));
           J.attributeObject("raw", [&] {
             for (const auto &KV : K.Overhead)

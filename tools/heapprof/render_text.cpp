@@ -118,16 +118,9 @@ static void heading(raw_ostream &OS, const std::string &Title) {
   OS << "\n== " << Title << "\n";
 }
 
-// Who wrote a profile that lacks a section: a dump without heapprof's
-// extension is upstream MemProf's, or heapprof's with raw_extension=0.
-static bool noExtension(const Profile &P) {
-  for (const Process &Pr : P.Processes)
-    if (!Pr.Pid)
-      return true;
-  return false;
-}
+// Who wrote a profile that lacks a section.
 static const char *olderWriter(const Profile &P) {
-  return noExtension(P) ? "upstream MemProf (-fmemory-profile) or heapprof "
+  return P.noExtension() ? "upstream MemProf (-fmemory-profile) or heapprof "
                           "with raw_extension=0, without heapprof's extension"
                         : "an older heapprof runtime";
 }
@@ -726,6 +719,20 @@ static void costs(const Report &R, raw_ostream &OS) {
   syscallsAndPmu(R, OS);
 }
 
+// Why the profile has no What (the peak or the timeline: both come with
+// peak=1), SampledWhy in sampled mode.
+static void noPeakSection(raw_ostream &OS, const Profile &P, const char *What,
+                          const char *SampledWhy) {
+  OS << "(the profile has no " << What << ": ";
+  if (P.Sampled)
+    OS << SampledWhy;
+  else if (P.noExtension())
+    OS << "written by " << olderWriter(P);
+  else
+    OS << "written with peak=0 or by an older heapprof runtime";
+  OS << ")\n";
+}
+
 static std::string bytesText(uint64_t B) {
   return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
 }
@@ -736,16 +743,10 @@ static void peak(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Peak &K = P.Peak;
   heading(OS, "The peak: the largest live heap, " + bySiteAndCallers(R));
-  if (!R.PeakInfo.Known) {
-    OS << (P.Sampled ? "(the profile has no peak: sampled mode does not "
-                       "track it, it sees only the sampled objects)\n"
-                 : noExtension(P)
-                     ? std::string("(the profile has no peak: written by ") +
-                           olderWriter(P) + ")\n"
-                     : "(the profile has no peak: written with peak=0 or by "
-                       "an older heapprof runtime)\n");
-    return;
-  }
+  if (!R.PeakInfo.Known)
+    return noPeakSection(OS, P, "peak",
+                         "sampled mode does not track it, it sees only the "
+                         "sampled objects");
   std::string Who;
   if (K.Processes > 1)
     Who = " (pid " + std::to_string(K.Pid) + ", the largest of " +
@@ -829,16 +830,10 @@ static void timeline(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Timeline &T = P.Timeline;
   heading(OS, "The heap over time: live requested bytes");
-  if (!T.Known || T.Buckets.empty()) {
-    OS << (P.Sampled ? "(the profile has no timeline: sampled mode does not "
-                       "keep one, it sees only the sampled objects)\n"
-                 : noExtension(P)
-                     ? std::string("(the profile has no timeline: written by ") +
-                           olderWriter(P) + ")\n"
-                     : "(the profile has no timeline: written with peak=0 or "
-                       "by an older heapprof runtime)\n");
-    return;
-  }
+  if (!T.Known || T.Buckets.empty())
+    return noPeakSection(OS, P, "timeline",
+                         "sampled mode does not keep one, it sees only the "
+                         "sampled objects");
   constexpr uint64_t MaxColumns = 64, Rows = 10, MinColumns = 8;
   uint64_t Slots = T.Buckets.back().Ms / T.BucketMs + 1;
   if (Slots < MinColumns) {

@@ -592,12 +592,9 @@ void Builder::costs() {
   if (!S[0].tag) {
     R.OpClassInfo.Known = false;
     R.OpClassInfo.Lacks = "op classes (section 2)";
-    bool NoExtension = false;
-    for (const Process &Pr : P.Processes)
-      NoExtension |= !Pr.Pid;
     // Without the extension the renderer names who wrote the profile.
     R.OpClassInfo.Why =
-        NoExtension ? ""
+        P.noExtension() ? ""
         : P.Sampled ? "sampled mode calls glibc's allocator directly and does "
                     "not time it (name an allocator to time it: "
                     "allocator=system or allocator=PATH)"
