@@ -3,7 +3,7 @@
  *   make_node   many small, long-lived, hot objects (a list walked 20 times)
  *   make_buffer one big buffer, allocated early, barely touched: cold
  *   scratch     short-lived temporaries, one per line of "work"
- *   leak        memory never freed: reported live at exit
+ *   leak        memory never freed, unreachable once main returns: a leak
  */
 #include <stdio.h>
 #include <stdlib.h>

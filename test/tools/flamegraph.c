@@ -74,5 +74,5 @@ int main(void) {
 // LIVE-NEXT: {{^}}main;rec;rec;rec 64{{$}}
 // LIVE-NOT: {{.}}
 
-// BADW: heapprof: error: --weight: unknown weight 'size' (bytes, allocs, accesses, live or temporary)
+// BADW: heapprof: error: --weight: unknown weight 'size' (bytes, allocs, accesses, live, temporary or leaked)
 // BADOUT: heapprof: error: {{.*}}out.svg: cannot write: No such file or directory

@@ -65,14 +65,14 @@
 // BASE-NEXT: 0 0% 100% 12800B 100% main
 // BASE-NOT: make_blue
 //
-// -raw: the sample types, the stacks leaf first, the mapping with its
-// build id, symbolized (pprof does not symbolize again).
+// -raw: the sample types (none leaked: red[] holds the red widgets), the
+// stacks leaf first, the mapping with its build id, symbolized (pprof won't).
 // RUN: go tool pprof -raw %t.pb.gz | FileCheck %s --check-prefix=RAW
 // RAW: PeriodType: space bytes
 // RAW-NEXT: Period: 1
-// RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count temporary_objects/count
-// RAW-NEXT: 100 6400 100 6400 100 0: [[RED:[0-9]+]] [[MAIN1:[0-9]+]] {{$}}
-// RAW-NEXT: 50 1600 0 0 150 50: [[BLUE:[0-9]+]] [[MAIN2:[0-9]+]] {{$}}
+// RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count temporary_objects/count leaked_objects/count leaked_bytes/bytes
+// RAW-NEXT: 100 6400 100 6400 100 0 0 0: [[RED:[0-9]+]] [[MAIN1:[0-9]+]] {{$}}
+// RAW-NEXT: 50 1600 0 0 150 50 0 0: [[BLUE:[0-9]+]] [[MAIN2:[0-9]+]] {{$}}
 // RAW: [[RED]]: 0x{{[0-9a-f]+}} M=1 make_red {{.*}}pprof.c:[[#@LINE+16]] s=0
 // RAW: [[BLUE]]: 0x{{[0-9a-f]+}} M=1 make_blue {{.*}}pprof.c:[[#@LINE+20]] s=0
 // RAW: Mappings

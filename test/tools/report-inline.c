@@ -38,10 +38,10 @@ int main(void) {
 // JSON: ok
 
 // heapprof pprof keeps inlined frames as pprof expects them: one Location
-// for the return address with several Lines, innermost first, so
-// helper_alloc (inlined into make_thing) gets the 6 x 72 = 432 bytes.
-// PPROF-RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count temporary_objects/count
-// PPROF-RAW-NEXT: 6 432 6 432 {{[0-9]+}} 0: [[SITE:[0-9]+]] [[MAIN:[0-9]+]] {{$}}
+// per return address with Lines innermost first: helper_alloc (inlined into
+// make_thing) gets the 6 x 72 = 432 bytes (sink[] holds them: none leaked).
+// PPROF-RAW: alloc_objects/count alloc_space/bytes[dflt] inuse_objects/count inuse_space/bytes accesses/count temporary_objects/count leaked_objects/count leaked_bytes/bytes
+// PPROF-RAW-NEXT: 6 432 6 432 {{[0-9]+}} 0 0 0: [[SITE:[0-9]+]] [[MAIN:[0-9]+]] {{$}}
 // PPROF-RAW-NEXT: Locations
 // PPROF-RAW-NEXT: [[SITE]]: 0x{{[0-9a-f]+}} M=1 helper_alloc {{.*}}report-inline.c:[[#@LINE-30]] s=0
 // PPROF-RAW-NEXT: make_thing {{.*}}report-inline.c:[[#@LINE-27]] s=0

@@ -74,6 +74,15 @@ void Options::tables(TableOptions &T) {
                ? std::string()
                : "'" + V + "' is not a number of frames (1 or more)";
   });
+  value("--leaks", nullptr, [&T](const std::string &V) {
+    if (V == "unreachable")
+      T.Leaks = LeakView::Unreachable;
+    else if (V == "live")
+      T.Leaks = LeakView::Live;
+    else
+      return "unknown leak table '" + V + "' (unreachable or live)";
+    return std::string();
+  });
   value("--suppressions", nullptr, [&T](const std::string &V) {
     T.SuppressionFiles.push_back(V);
     return std::string();

@@ -52,7 +52,7 @@ public:
                                              // --full-names
   void top(unsigned &Top);                   // --top N (0: all)
   void tables(TableOptions &T);              // --sort, --top, --depth,
-                                             // --suppressions
+                                             // --leaks, --suppressions
   void format(bool &Json);                   // --format text|json
 
   // Parses Argv; the operands go to Operands.  Returns 0, or 2 after

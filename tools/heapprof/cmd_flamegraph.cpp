@@ -31,9 +31,9 @@ const char heapprof::FlamegraphUsage[] =
     "usage: heapprof flamegraph [options] PROFILE|DIR...\n"
     "  allocation stacks as collapsed stacks (`main;f;g 1234`, outermost\n"
     "  frame first) for flamegraph.pl, inferno or speedscope, or an SVG\n"
-    "  --weight bytes|allocs|accesses|live|temporary\n"
+    "  --weight bytes|allocs|accesses|live|temporary|leaked\n"
     "                     what a stack weighs (default bytes; live: bytes\n"
-    "                     live at the end)\n"
+    "                     live at the end; leaked: bytes unreachable at exit)\n"
     "  --svg              a self-contained interactive SVG flame graph\n"
     "  --title TEXT       the SVG's title\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
@@ -67,9 +67,11 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
       O.Weight = Field::live_bytes, O.Unit = "live bytes";
     else if (V == "temporary")
       O.Weight = Field::temporary, O.Unit = "temporary allocations";
+    else if (V == "leaked")
+      O.Weight = Field::leaked_bytes, O.Unit = "leaked bytes";
     else
       return "unknown weight '" + V +
-             "' (bytes, allocs, accesses, live or temporary)";
+             "' (bytes, allocs, accesses, live, temporary or leaked)";
     return std::string();
   });
   Opts.flag("--svg", O.Svg);

@@ -31,8 +31,9 @@ const char heapprof::HtmlUsage[] =
     "  the report as one self-contained web page: summary, sortable tables,\n"
     "  flame graph of every context (click to zoom); no network needed\n"
     "  -o, --output FILE  the page to write (required)\n"
-    "  --sort KEY, --top N, --depth N, --suppressions FILE, --binary FILE,\n"
-    "  --debug-dir DIR, --full-names   as for heapprof report\n";
+    "  --sort KEY, --top N, --depth N, --leaks unreachable|live,\n"
+    "  --suppressions FILE, --binary FILE, --debug-dir DIR, --full-names\n"
+    "                     as for heapprof report\n";
 
 // The JSON text made safe inside <script>: '<' only occurs in strings,
 // where \u003c means the same character.
@@ -395,13 +396,35 @@ table("top", "Top contexts by " + R.options.sort, [
   {key: "density", label: "accesses/B", get: function (r) { return r.derived.access_density; }},
   {key: "stack", label: "stack (allocation site first)", stack: true, get: key("stack")}],
   R.contexts);
-table("leaks", "Memory leaks", [num("bytes"), num("objects"), num("percent", "%"),
-  num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}],
-  R.leaks, R.leaks === null ? "the profile has no live counts"
-    : R.leaks_suppressed.length ? "suppressed (--suppressions): " + R.leaks_suppressed.map(function (s) {
-        return s.rule + " " + fmt(s.objects) + " objects, " + human(s.bytes) + " in " +
-          fmt(s.contexts) + " contexts";
-      }).join("; ") : undefined);
+// The leak table: memory unreachable at exit when the profile has the leak
+// check (R.leak_check), as the text report says it; else live at the end.
+var LC = R.leak_check, UNREACHABLE = R.leaks_measure === "unreachable";
+var leakNotes = [];
+if (UNREACHABLE && LC) {
+  var leaked = R.leaks.concat(R.leaks_suppressed).reduce(function (n, r) { return n + r.objects; }, 0);
+  if (!R.leaks.length)
+    leakNotes.push(leaked ? "everything unreachable at exit was suppressed"
+                          : "no object was unreachable at exit");
+  leakNotes.push("still reachable at exit, not listed: " + human(LC.reachable_bytes) + " in " +
+    fmt(LC.reachable_objects) + " objects (--leaks=live lists all live memory)");
+  if (LC.threads_running)
+    leakNotes.push(fmt(LC.threads_running) + (LC.threads_running === 1 ? " other thread was" :
+      " other threads were") + " running at the check: an object only " +
+      (LC.threads_running === 1 ? "its" : "their") + " registers held is counted as leaked");
+}
+if (R.leaks !== null && R.leaks_suppressed.length)
+  leakNotes.push("suppressed (--suppressions): " + R.leaks_suppressed.map(function (s) {
+    return s.rule + " " + fmt(s.objects) + " objects, " + human(s.bytes) + " in " +
+      fmt(s.contexts) + " contexts";
+  }).join("; "));
+table("leaks", UNREACHABLE ? "Memory leaks: unreachable at exit" : "Memory leaks",
+  [num("bytes"), num("objects")].concat(UNREACHABLE ? [num("indirect_bytes")] : [],
+  [num("percent", "%"), num("contexts"),
+   {key: "chain", label: "call chain", stack: true, get: key("chain")}]),
+  R.leaks, R.leaks === null ? (UNREACHABLE ? "the profile has no leak check at exit: " +
+      (SAMPLED ? "sampled mode does not see the whole heap" : older("detect_leaks=0, from checkpoints only,"))
+    : "the profile has no live counts")
+    : leakNotes.join("; ") || undefined);
 table("bins", "Allocation bins", [
   {key: "size", label: "size", get: key("size"), show: function (v) { return v > 1024 ? ">1024" : fmt(v); }},
   num("allocs"), num("bytes"), num("frees"), num("kept"), num("kept_objects"),

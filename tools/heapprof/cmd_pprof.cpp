@@ -30,7 +30,8 @@ const char heapprof::PprofUsage[] =
     "usage: heapprof pprof -o OUT.pb.gz [options] PROFILE|DIR...\n"
     "  the symbolized profile as a gzipped pprof profile.proto, for\n"
     "  `go tool pprof`: sample types alloc_objects, alloc_space,\n"
-    "  inuse_objects, inuse_space, accesses, temporary_objects (default\n"
+    "  inuse_objects, inuse_space, accesses, temporary_objects,\n"
+    "  leaked_objects, leaked_bytes (unreachable at exit; default\n"
     "  alloc_space)\n"
     "  -o, --output FILE  the file to write (required)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
@@ -52,6 +53,8 @@ const SampleType SampleTypes[] = {
     {"inuse_space", "bytes", Field::live_bytes},
     {"accesses", "count", Field::accesses},
     {"temporary_objects", "count", Field::temporary},
+    {"leaked_objects", "count", Field::leaked_objects},
+    {"leaked_bytes", "bytes", Field::leaked_bytes},
 };
 const char DefaultType[] = "alloc_space";
 
@@ -106,7 +109,8 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
 static void build(const Profile &P, Builder &B) {
   // Only the counts the profile made: temporary_objects not in sampled
   // mode's nor an older runtime's, inuse_* not in upstream MemProf's (no
-  // live counts).  A 0 there would be a guess.
+  // live counts), leaked_* only with the leak check at exit.  A 0 there
+  // would be a guess.
   std::vector<const SampleType *> Used;
   for (const SampleType &T : SampleTypes)
     if (P.has(T.From))

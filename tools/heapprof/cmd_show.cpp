@@ -10,6 +10,7 @@
 #include "commands.h"
 
 extern "C" {
+#include "heapprof_leak_section.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
@@ -80,6 +81,33 @@ static bool show_false_sharing(const hpr_section_t *s) {
            (unsigned long long)R[4]);
   }
   return true;
+}
+
+// Tagged section 10, the leak check at exit (heapprof_leak_section.h): the
+// head's words by name (words a newer runtime appended as wordN), then one
+// line per context with unreachable objects.
+static void show_leaks(const hpr_section_t *s) {
+  hpr_leak_head_t h = hpr_leaks_head(s);
+  printf("  leaks:");
+  for (uint64_t w = 0; w < h.head_words; w++) {
+    uint64_t v;
+    memcpy(&v, s->data + 8 * w, 8);
+    if (w < HPR_LEAK_HEAD_WORDS)
+      printf(" %s=%llu", hpr_leak_head_names[w], (unsigned long long)v);
+    else
+      printf(" word%llu=%llu", (unsigned long long)w, (unsigned long long)v);
+  }
+  printf("\n");
+  for (uint64_t i = 0; i < h.nrows; i++) {
+    hpr_leak_row_t r = hpr_leaks_row(s, i);
+    printf("    stack id %llu: direct_objects=%llu direct_bytes=%llu "
+           "indirect_objects=%llu indirect_bytes=%llu\n",
+           (unsigned long long)r.stack_id,
+           (unsigned long long)r.direct_objects,
+           (unsigned long long)r.direct_bytes,
+           (unsigned long long)r.indirect_objects,
+           (unsigned long long)r.indirect_bytes);
+  }
 }
 
 static void show_dump(const hpr_dump_t *d, size_t k) {
@@ -183,6 +211,10 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       }
       continue;
     }
+    if (s->tag == HPR_TAG_LEAKS && hpr_leaks_check(s, why, sizeof(why))) {
+      show_leaks(s);
+      continue;
+    }
     if (s->tag == 8 && s->size >= 8) {
       uint64_t n;
       memcpy(&n, s->data, 8);
@@ -206,8 +238,8 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       }
       printf(" (malformed: %s)", err);
     }
-    if (s->tag == HPR_TAG_TIMELINE) // failed hpr_timeline_check above
-      printf(" (malformed: %s)", why);
+    if (s->tag == HPR_TAG_TIMELINE || s->tag == HPR_TAG_LEAKS)
+      printf(" (malformed: %s)", why); // failed their check above
     printf(":");
     for (uint64_t w = 0; w < s->size / 8; w++) {
       uint64_t v;

@@ -53,6 +53,13 @@
  *            be, and the contexts still add up to it.
  *   the timeline (tag 9): the peak's process's last dump's, as written
  *            (each process's runs on its own clock).
+ *   the leak check (tag 10): each process's last dump's (its exit dump's);
+ *            the head's counts added over processes, the rows' stack ids
+ *            translated to the merged contexts (through the process's
+ *            records in any dump; a row no record names is refused) and
+ *            rows of one context added.  Written only when every
+ *            process's last dump has it: a sum over some processes would
+ *            call the others' live memory reachable.
  *   other tagged sections are refused (no merge rule yet).
  *
  * A process is a pid with its main program's load bias (a pid reused by a
@@ -64,6 +71,7 @@
  * temporary name and renamed.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
+#include "heapprof_leak_section.h"
 #include "heapprof_opcost.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
@@ -420,6 +428,13 @@ enum { SEC_FALSE_SHARING = 6, FS_HEAD = 10, FS_ROW = 5, FS_TOTALS = 8 };
 enum { SEC_UTILIZATION = 7, UTIL_WORDS = 8 };
 enum { SEC_SAMPLED = 8 };
 
+/* Section 10's rows in the merged profile: a context index and its
+ * direct objects, direct bytes, indirect objects, indirect bytes. */
+typedef struct leak_row {
+  size_t ctx;
+  uint64_t w[4];
+} leak_row_t;
+
 /* Section 6's pair rows in the merged profile: context indices. */
 typedef struct fs_pair {
   size_t a, b;
@@ -448,6 +463,13 @@ typedef struct totals {
    * estimates either way, and estimates add up. */
   bool sampled;
   uint64_t sample_bytes;
+  /* Section 10, the leak check at exit: each process's last dump's head
+   * counts (objects .. threads_running), added; rows by merged context.
+   * Written only when every process's last dump has it. */
+  size_t leak_dumps;
+  uint64_t leaks[7];
+  leak_row_t *leak_rows;
+  size_t nleak_rows;
   const hpr_dump_t *peak; /* whose peak sections go out, or NULL */
   /* Extension fields written: those every input dump with an extension
    * has (an older runtime's lack the newer fields: writing them as 0 would
@@ -533,15 +555,17 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, x->freed_bytes);
   }
   /* Tagged sections (extension v3), ascending tags: 1, 5 and 9 the
-   * winning process's peak and timeline, 2-4 summed, 6 and 7 from each
+   * winning process's peak and timeline, 2-4 summed, 6, 7 and 10 from each
    * process's last dump. */
   const hpr_section_t *secs[3] = {
       t->peak ? hpr_section(t->peak, HPR_TAG_PEAK) : NULL,
       t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL,
       t->peak ? hpr_section(t->peak, HPR_TAG_TIMELINE) : NULL};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
+  bool leaks = t->last_dumps && t->leak_dumps == t->last_dumps;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
-                  (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL);
+                  (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL) +
+                  leaks;
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -600,6 +624,20 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, secs[2]->size);
     put(b, secs[2]->data, secs[2]->size);
   }
+  if (leaks) {
+    put64(b, HPR_TAG_LEAKS);
+    put64(b, (HPR_LEAK_HEAD_WORDS + t->nleak_rows * HPR_LEAK_ROW_WORDS) * 8);
+    put64(b, HPR_LEAK_HEAD_WORDS);
+    for (int i = 0; i < 7; i++)
+      put64(b, t->leaks[i]);
+    put64(b, HPR_LEAK_ROW_WORDS);
+    put64(b, t->nleak_rows);
+    for (size_t i = 0; i < t->nleak_rows; i++) {
+      put64(b, t->leak_rows[i].ctx + 1); /* merged stack ids: index + 1 */
+      for (int w = 0; w < 4; w++)
+        put64(b, t->leak_rows[i].w[w]);
+    }
+  }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
   uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
@@ -628,16 +666,19 @@ static uint64_t fs_layout(const hpr_section_t *s) {
   return s->size / 8 > end ? word(s, end) : 0;
 }
 
-/* A process's stack ids and their merged contexts, from all its dumps. */
+/* A process's stack ids and their merged contexts, from all its dumps
+ * (sections 6 and 10 name contexts by the process's stack ids). */
 typedef struct idmap {
   uint64_t id;
   size_t ctx;
 } idmap_t;
-typedef struct fs_proc {
+typedef struct proc_ids {
   idmap_t *v;
   size_t n, cap;
-  const hpr_section_t *sec; /* its last dump's section 6, or NULL */
-} fs_proc_t;
+  const hpr_section_t *sec;   /* its last dump's section 6, or NULL */
+  const hpr_section_t *leaks; /* its last dump's section 10, or NULL */
+  const dump_ref_t *last;     /* that dump, for messages */
+} proc_ids_t;
 
 static int cmp_idmap(const void *a, const void *b) {
   uint64_t x = ((const idmap_t *)a)->id, y = ((const idmap_t *)b)->id;
@@ -652,7 +693,7 @@ static int cmp_pair(const void *a, const void *b) {
 }
 
 /* Adds each process's section 6 into t; the pairs by merged context. */
-static void merge_false_sharing(totals_t *t, fs_proc_t *fp, size_t np) {
+static void merge_false_sharing(totals_t *t, proc_ids_t *fp, size_t np) {
   for (size_t p = 0; p < np; p++) {
     const hpr_section_t *s = fp[p].sec;
     if (!s)
@@ -695,10 +736,70 @@ static void merge_false_sharing(totals_t *t, fs_proc_t *fp, size_t np) {
   t->npairs = k;
 }
 
+/* ------------------------------------------------ section 10 (leaks) */
+
+static int bad(const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int cmp_leak_row(const void *a, const void *b) {
+  size_t x = ((const leak_row_t *)a)->ctx, y = ((const leak_row_t *)b)->ctx;
+  return x < y ? -1 : x > y;
+}
+
+/* Adds each process's section 10 into t, its rows by merged context; 1
+ * (after the message) for a row whose stack id no record of its process
+ * has: its objects would have no context to be counted in. */
+static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
+  for (size_t p = 0; p < np; p++) {
+    const hpr_section_t *s = pi[p].leaks;
+    if (!s)
+      continue;
+    hpr_leak_head_t h = hpr_leaks_head(s);
+    uint64_t head[7] = {h.objects,          h.root_bytes,
+                        h.direct_objects,   h.direct_bytes,
+                        h.indirect_objects, h.indirect_bytes,
+                        h.threads_running};
+    for (int i = 0; i < 7; i++)
+      t->leaks[i] += head[i];
+    qsort(pi[p].v, pi[p].n, sizeof(idmap_t), cmp_idmap);
+    t->leak_rows =
+        xrealloc(t->leak_rows, (t->nleak_rows + h.nrows) * sizeof(leak_row_t));
+    for (uint64_t r = 0; r < h.nrows; r++) {
+      hpr_leak_row_t row = hpr_leaks_row(s, r);
+      idmap_t key = {row.stack_id, 0};
+      idmap_t *m = bsearch(&key, pi[p].v, pi[p].n, sizeof(idmap_t), cmp_idmap);
+      if (!m)
+        return bad(pi[p].last->path,
+                   "the dump at offset 0x%llx: the leaks section (tag 10) has "
+                   "a row for stack id %llu, which no record of its process "
+                   "has",
+                   (unsigned long long)pi[p].last->d->offset,
+                   (unsigned long long)row.stack_id);
+      t->leak_rows[t->nleak_rows++] =
+          (leak_row_t){m->ctx,
+                       {row.direct_objects, row.direct_bytes,
+                        row.indirect_objects, row.indirect_bytes}};
+    }
+  }
+  /* Rows of one context (two processes', or two stack ids that became one
+   * context) become one row, in stack id order. */
+  qsort(t->leak_rows, t->nleak_rows, sizeof(leak_row_t), cmp_leak_row);
+  size_t k = 0;
+  for (size_t i = 0; i < t->nleak_rows; i++) {
+    if (k && t->leak_rows[k - 1].ctx == t->leak_rows[i].ctx) {
+      for (int w = 0; w < 4; w++)
+        t->leak_rows[k - 1].w[w] += t->leak_rows[i].w[w];
+    } else {
+      t->leak_rows[k++] = t->leak_rows[i];
+    }
+  }
+  t->nleak_rows = k;
+  return 0;
+}
+
 /* ------------------------------------------------------------ the command */
 
-static int __attribute__((format(printf, 2, 3)))
-bad(const char *what, const char *fmt, ...) {
+static int bad(const char *what, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "heapprof: error: %s: ", what);
@@ -905,8 +1006,13 @@ int heapprof_merge_main(int argc, char **argv) {
                                    sizeof(msg)))
         rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
                  (unsigned long long)dumps[i].d->offset, msg);
+      else if (tag == HPR_TAG_LEAKS &&
+               !hpr_leaks_check(&dumps[i].d->sections[k], msg, sizeof(msg)))
+        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)dumps[i].d->offset, msg);
       else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
                tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
+               tag != HPR_TAG_LEAKS &&
                tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
@@ -950,7 +1056,7 @@ int heapprof_merge_main(int argc, char **argv) {
   contexts_t ctx = {0};
   totals_t *t = xcalloc(1, sizeof(totals_t));
   t->ext_fields = hpr_num_ext_names;
-  fs_proc_t *fsp = xcalloc(np, sizeof(fs_proc_t));
+  proc_ids_t *by_proc = xcalloc(np, sizeof(proc_ids_t));
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = dumps[i].d;
     bool last = procs[dumps[i].proc].last == i;
@@ -991,12 +1097,12 @@ int heapprof_merge_main(int argc, char **argv) {
       context_t *c = context_get(&ctx, pcs, st->n, &owned);
       if (!owned)
         free(pcs);
-      fs_proc_t *fpp = &fsp[dumps[i].proc];
-      if (fpp->n == fpp->cap) {
-        fpp->cap = fpp->cap ? 2 * fpp->cap : 64;
-        fpp->v = xrealloc(fpp->v, fpp->cap * sizeof(idmap_t));
+      proc_ids_t *ids = &by_proc[dumps[i].proc];
+      if (ids->n == ids->cap) {
+        ids->cap = ids->cap ? 2 * ids->cap : 64;
+        ids->v = xrealloc(ids->v, ids->cap * sizeof(idmap_t));
       }
-      fpp->v[fpp->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
+      ids->v[ids->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
       uint64_t f[NMIB];
       memcpy(f, mib->f, sizeof(f));
       if (!c->counted)
@@ -1029,7 +1135,7 @@ int heapprof_merge_main(int argc, char **argv) {
     for (uint64_t s = 0; s < d->nsections && !rc; s++) {
       const hpr_section_t *sec = &d->sections[s];
       if (sec->tag < HPO_TAG_OP_CLASSES || sec->tag > HPO_TAG_PMU)
-        continue; /* 6 and 7 are taken from each process's last dump */
+        continue; /* 6, 7, 10: from each process's last dump */
       hpo_section_t o;
       char err[256];
       bool ok = hpo_decode(sec->tag, sec->data, sec->size, &o, err,
@@ -1056,7 +1162,10 @@ int heapprof_merge_main(int argc, char **argv) {
     if (last) {
       t->evictions += d->ext_evictions;
       t->last_dumps++;
-      fsp[dumps[i].proc].sec = hpr_section(d, SEC_FALSE_SHARING);
+      by_proc[dumps[i].proc].sec = hpr_section(d, SEC_FALSE_SHARING);
+      by_proc[dumps[i].proc].leaks = hpr_section(d, HPR_TAG_LEAKS);
+      by_proc[dumps[i].proc].last = &dumps[i];
+      t->leak_dumps += by_proc[dumps[i].proc].leaks != NULL;
       const hpr_section_t *u = hpr_section(d, SEC_UTILIZATION);
       if (u && u->size >= UTIL_WORDS * 8) {
         t->util_dumps++;
@@ -1090,10 +1199,12 @@ int heapprof_merge_main(int argc, char **argv) {
     }
   }
   if (!rc)
-    merge_false_sharing(t, fsp, np);
+    merge_false_sharing(t, by_proc, np);
+  if (!rc && t->leak_dumps == t->last_dumps)
+    rc = merge_leaks(t, by_proc, np);
   for (size_t p = 0; p < np; p++)
-    free(fsp[p].v);
-  free(fsp);
+    free(by_proc[p].v);
+  free(by_proc);
   if (!rc && peak_proc < np)
     t->peak = dumps[procs[peak_proc].last].d;
 
@@ -1112,6 +1223,7 @@ int heapprof_merge_main(int argc, char **argv) {
     free(layout.mods[i].segs);
   free(layout.mods);
   free(t->pairs);
+  free(t->leak_rows);
   for (int i = 0; i < 3; i++)
     hpo_free(&t->opcost[i]);
   free(t);

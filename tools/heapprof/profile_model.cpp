@@ -9,6 +9,7 @@
 #include "heapprof_opcost.h"
 
 extern "C" {
+#include "heapprof_leak_section.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
@@ -186,6 +187,7 @@ private:
                std::string &Err);
   void addHeapUtilization(const hpr_dump_t &D);
   void addFalseSharing();
+  bool addLeaks(std::string &Err);
 
   Profile &P;
   ExtIndex Ext;
@@ -196,9 +198,16 @@ private:
   std::unordered_map<std::string, uint32_t> ContextIds;
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
   // Per process: its stack ids' contexts (ids are stable in a process),
-  // and its last dump's false-sharing section (tag 6), if any.
+  // and its last dump's false-sharing (tag 6) and leak check (tag 10)
+  // sections, if any, with the file and dump the latter is in.
   std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
   std::vector<const hpr_section_t *> ProcSharing;
+  struct LeakSection {
+    const hpr_section_t *S = nullptr;
+    std::string Path;
+    size_t Dump = 0;
+  };
+  std::vector<LeakSection> ProcLeaks;
   Bin Bins[1026];
   hpo_section_t Cost[3] = {}; // tags 2-4 added up
   bool AnyDump = false;
@@ -377,6 +386,51 @@ void Loader::addFalseSharing() {
     FS.Pairs.push_back({K.first, K.second, X.Lines, X.Events, X.ALines});
 }
 
+// Tagged section 10 (heapprof_leak_section.h): the leak check at exit, of
+// each process's last dump, added over processes; its rows name contexts by
+// the process's stack ids.  Known only when every process has one: else the
+// leaked counts would cover some processes and the live ones all.
+bool Loader::addLeaks(std::string &Err) {
+  LeakCheck &L = P.Leaks;
+  L.Known = !ProcLeaks.empty();
+  for (const LeakSection &X : ProcLeaks)
+    L.Known &= X.S != nullptr;
+  for (Field F : {Field::leaked_objects, Field::leaked_bytes,
+                  Field::indirect_objects, Field::indirect_bytes})
+    P.Have[static_cast<unsigned>(F)] &= L.Known;
+  if (!L.Known)
+    return true;
+  for (size_t Proc = 0; Proc < ProcLeaks.size(); Proc++) {
+    const LeakSection &X = ProcLeaks[Proc];
+    hpr_leak_head_t H = hpr_leaks_head(X.S);
+    L.Objects += H.objects;
+    L.RootBytes += H.root_bytes;
+    L.DirectObjects += H.direct_objects;
+    L.DirectBytes += H.direct_bytes;
+    L.IndirectObjects += H.indirect_objects;
+    L.IndirectBytes += H.indirect_bytes;
+    L.ThreadsRunning += H.threads_running;
+    const auto &Ids = ProcContexts[Proc];
+    for (uint64_t I = 0; I < H.nrows; I++) {
+      hpr_leak_row_t Row = hpr_leaks_row(X.S, I);
+      auto It = Ids.find(Row.stack_id);
+      if (It == Ids.end()) {
+        Err = X.Path + ": corrupt: dump " + std::to_string(X.Dump) +
+              ": the leaks section (tag 10) has a row for stack id " +
+              std::to_string(Row.stack_id) +
+              ", which no record of its process has";
+        return false;
+      }
+      Counts &C = P.Contexts[It->second].C;
+      C.leaked_objects += Row.direct_objects + Row.indirect_objects;
+      C.leaked_bytes += Row.direct_bytes + Row.indirect_bytes;
+      C.indirect_objects += Row.indirect_objects;
+      C.indirect_bytes += Row.indirect_bytes;
+    }
+  }
+  return true;
+}
+
 bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                      bool PeakDump, std::string &Err) {
   const hpr_dump_t &D = F.dumps[R.Index];
@@ -425,11 +479,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     Need(UtilF[I], ExtHas(Ext.Util[I]));
   if (Last) {
     addHeapUtilization(D);
-    if (ProcSharing.size() <= R.Process) {
-      ProcContexts.resize(R.Process + 1);
-      ProcSharing.resize(R.Process + 1, nullptr);
-    }
     ProcSharing[R.Process] = hpr_section(&D, 6);
+    ProcLeaks[R.Process] = {hpr_section(&D, HPR_TAG_LEAKS), F.path, R.Index};
   }
 
   std::vector<uint32_t> Stack;
@@ -472,10 +523,6 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.Stack = Stack;
       P.Contexts.push_back(std::move(C));
       MinSizeSeen.push_back(UINT64_MAX);
-    }
-    if (ProcContexts.size() <= R.Process) {
-      ProcContexts.resize(R.Process + 1);
-      ProcSharing.resize(R.Process + 1, nullptr);
     }
     ProcContexts[R.Process][M.stack_id] = CIt->second;
     Counts &C = P.Contexts[CIt->second].C;
@@ -549,16 +596,22 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     T.Frees += B.Frees;
     T.FreedBytes += B.FreedBytes;
   }
-  // The timeline is read from one dump, after every dump's was checked here
-  // (load).
-  if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_TIMELINE)) {
-    char Msg[256];
-    if (!hpr_timeline_check(S, Msg, sizeof(Msg))) {
-      Err = std::string(F.path) + ": corrupt: dump " +
-            std::to_string(R.Index) + ": " + Msg;
-      return false;
+  // The timeline is read from one dump, the leak check from the last ones,
+  // after every dump's was checked here (load).
+  static const struct {
+    uint64_t Tag;
+    bool (*Check)(const hpr_section_t *, char *, size_t);
+  } Checked[] = {{HPR_TAG_TIMELINE, hpr_timeline_check},
+                 {HPR_TAG_LEAKS, hpr_leaks_check}};
+  for (const auto &C : Checked)
+    if (const hpr_section_t *S = hpr_section(&D, C.Tag)) {
+      char Msg[256];
+      if (!C.Check(S, Msg, sizeof(Msg))) {
+        Err = std::string(F.path) + ": corrupt: dump " +
+              std::to_string(R.Index) + ": " + Msg;
+        return false;
+      }
     }
-  }
   // Sampled mode: the rate, as heapprof merge combines it.
   if (const hpr_section_t *S = hpr_section(&D, 8); S && S->size >= 8) {
     uint64_t N;
@@ -742,6 +795,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
                              hpr_num_peak_names, "peak_bytes", &V) &&
            V == P.Peak.Bytes;
   };
+  ProcContexts.resize(P.Processes.size());
+  ProcSharing.resize(P.Processes.size(), nullptr);
+  ProcLeaks.resize(P.Processes.size());
   for (size_t I = 0; I < Refs.size(); I++) {
     const DumpRef &R = Refs[I];
     hpr_file_t Named = *Files[R.File];
@@ -767,6 +823,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   if (!AnyDump)
     P.HaveBins = P.Util.Known = false;
   addFalseSharing();
+  if (!addLeaks(Err))
+    return false;
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;

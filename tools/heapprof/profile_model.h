@@ -74,7 +74,11 @@ namespace heapprof {
   X(live_page_bytes, "live bytes on the touched pages")  \
   X(peak_objects, "objects live at the heap's peak (peak_objects)")           \
   X(peak_bytes, "their requested bytes (peak_bytes)")                          \
-  X(temporary, "objects freed before their thread allocated again")
+  X(temporary, "objects freed before their thread allocated again")          \
+  X(leaked_objects, "objects unreachable at exit (tag 10: direct + indirect)") \
+  X(leaked_bytes, "their requested bytes")                                     \
+  X(indirect_objects, "of those, pointed to by another unreachable object")    \
+  X(indirect_bytes, "their requested bytes")
 
 enum class Field : unsigned {
 #define X(Name, Desc) Name,
@@ -190,6 +194,25 @@ struct Peak {
   uint64_t overhead(const char *Name) const;
 };
 
+// The leak check at exit (tag 10, detect_leaks=1): what the runtime found
+// unreachable when it scanned the roots (globals, stacks, thread-local
+// storage) and the heap conservatively.  Like the live counts it is each
+// process's last dump's (the exit dump's), added over processes; known only
+// when every process's last dump has it (a checkpoint, detect_leaks=0, an
+// older runtime or upstream MemProf have none).  The contexts' share is in
+// their Counts: leaked_* (direct and indirect) and indirect_*.
+struct LeakCheck {
+  bool Known = false;
+  uint64_t Objects = 0;   // live objects examined
+  uint64_t RootBytes = 0; // bytes of roots scanned
+  // Unreachable, and no other unreachable object points to them (direct),
+  // or one does (indirect: freeing the direct ones would free these).
+  uint64_t DirectObjects = 0, DirectBytes = 0;
+  uint64_t IndirectObjects = 0, IndirectBytes = 0;
+  uint64_t ThreadsRunning = 0; // other threads alive at the check: an object
+                               // only their registers held counts as leaked
+};
+
 // The live heap over time (tag 9): the peak's process's last dump's, as the
 // runtime recorded it (heapprof_timeline.h): buckets of BucketMs, each with
 // the lowest, highest and last live size noted in it; buckets without a
@@ -222,6 +245,7 @@ struct Profile {
   std::vector<uint8_t> Cost[3];
   struct Peak Peak;
   struct Timeline Timeline;
+  struct LeakCheck Leaks;
   // Sampled mode (tag 8): some dump's records are estimates from sampled
   // objects; SampleBytes is their sample_bytes when all such dumps agree,
   // else 0 (several rates).

@@ -292,6 +292,26 @@ static void costs(OStream &J, const Report &R) {
   });
 }
 
+// The leak check at exit (tag 10), added over processes, and the live
+// memory at exit it found still reachable: null without it.
+static void leakCheck(OStream &J, const Report &R) {
+  const LeakCheck &L = R.P->Leaks;
+  orNull(J, "leak_check", L.Known, [&] {
+    J.object([&] {
+      J.attribute("objects", static_cast<int64_t>(L.Objects));
+      J.attribute("root_bytes", static_cast<int64_t>(L.RootBytes));
+      J.attribute("direct_objects", static_cast<int64_t>(L.DirectObjects));
+      J.attribute("direct_bytes", static_cast<int64_t>(L.DirectBytes));
+      J.attribute("indirect_objects", static_cast<int64_t>(L.IndirectObjects));
+      J.attribute("indirect_bytes", static_cast<int64_t>(L.IndirectBytes));
+      J.attribute("threads_running", static_cast<int64_t>(L.ThreadsRunning));
+      J.attribute("reachable_objects",
+                  static_cast<int64_t>(R.ReachableObjects));
+      J.attribute("reachable_bytes", static_cast<int64_t>(R.ReachableBytes));
+    });
+  });
+}
+
 // The live heap over time, as recorded: null without it.
 static void timeline(OStream &J, const Report &R) {
   const Timeline &T = R.P->Timeline;
@@ -423,16 +443,25 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
                 jsonFrame(J, F);
             });
             J.attribute("objects", static_cast<int64_t>(L.Objects));
-            if (P.has(Field::live_bytes))
+            if (R.LeaksUnreachable || P.has(Field::live_bytes))
               J.attribute("bytes", static_cast<int64_t>(L.Bytes));
             else
               J.attribute("bytes", nullptr);
+            // Of the unreachable objects and bytes, the indirect ones.
+            orNull(J, "indirect_objects", R.LeaksUnreachable, [&] {
+              J.value(static_cast<int64_t>(L.IndirectObjects));
+            });
+            orNull(J, "indirect_bytes", R.LeaksUnreachable, [&] {
+              J.value(static_cast<int64_t>(L.IndirectBytes));
+            });
             percentAttr(J, "percent", L.Percent);
             J.attribute("contexts", static_cast<int64_t>(L.Contexts));
           });
       });
     }
     J.attributeEnd();
+    J.attribute("leaks_measure", R.LeaksUnreachable ? "unreachable" : "live");
+    leakCheck(J, R);
     J.attributeArray("leaks_suppressed", [&] {
       for (size_t I = 0; I < R.LeaksSuppressed.size(); I++)
         J.object([&] {

@@ -42,6 +42,10 @@ std::string heapprof::humanBytes(uint64_t Bytes) {
 
 static std::string percent(double P) { return str("%.1f%%", P); }
 
+static std::string bytesText(uint64_t B) {
+  return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
+}
+
 static std::string cwdPrefix() {
   char Buf[4096];
   if (!getcwd(Buf, sizeof(Buf)))
@@ -345,7 +349,43 @@ static void suppressed(const Report &R, raw_ostream &OS) {
   Tab.print(OS);
 }
 
+// The leak check at exit (tag 10): the unreachable memory, then what the
+// table leaves out (the live memory still reachable) and when an object may
+// be counted though the program still held it (threads running at the
+// check).
+static void unreachable(const Report &R, raw_ostream &OS) {
+  heading(OS, "Memory leaks: unreachable at exit, " + bySiteAndCallers(R));
+  if (!R.LeakInfo.Known)
+    return lacks(OS, R.LeakInfo, *R.P);
+  const Profile &P = *R.P;
+  if (R.Leaks.empty()) {
+    OS << (P.Total.leaked_objects
+               ? "(everything unreachable at exit was suppressed)\n"
+               : "(no object was unreachable at exit)\n");
+  } else {
+    TextTable Tab({"bytes", "%", "objects", "indirect", "call chain"},
+                  "rrrrl");
+    for (const LeakRow &Row : R.Leaks)
+      Tab.add({humanBytes(Row.Bytes), percent(Row.Percent),
+               std::to_string(Row.Objects), humanBytes(Row.IndirectBytes),
+               chain(Row.Chain)});
+    Tab.print(OS);
+    omitted(OS, R.LeakInfo, "call chain", "call chains");
+  }
+  OS << "(still reachable at exit, not listed: " << bytesText(R.ReachableBytes)
+     << " in " << objects(R.ReachableObjects)
+     << "; --leaks=live lists all live memory)\n";
+  uint64_t N = P.Leaks.ThreadsRunning;
+  if (N)
+    OS << "(" << N << (N == 1 ? " other thread was" : " other threads were")
+       << " running at the check: an object only " << (N == 1 ? "its" : "their")
+       << " registers held is counted as leaked)\n";
+  suppressed(R, OS);
+}
+
 static void leaks(const Report &R, raw_ostream &OS) {
+  if (R.LeaksUnreachable)
+    return unreachable(R, OS);
   heading(OS, "Memory leaks: live at the end, " + bySiteAndCallers(R));
   if (!R.LeakInfo.Known)
     return lacks(OS, R.LeakInfo, *R.P);
@@ -731,10 +771,6 @@ static void noPeakSection(raw_ostream &OS, const Profile &P, const char *What,
   else
     OS << "written with peak=0 or by an older heapprof runtime";
   OS << ")\n";
-}
-
-static std::string bytesText(uint64_t B) {
-  return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
 }
 
 // The heap's peak: when, how big, who held it, and what the allocator's

@@ -98,7 +98,8 @@ private:
   void top();
   std::vector<ChainRow> chains(uint64_t Counts::*Objects,
                                uint64_t Counts::*Bytes, bool HasBytes,
-                               uint64_t Total, bool Suppress = false);
+                               uint64_t Total, bool Suppress = false,
+                               bool Indirect = false);
   void leaks();
   void bins();
   void direct();
@@ -198,10 +199,12 @@ void Builder::top() {
 // line), the most bytes first (objects without bytes, !HasBytes); Percent
 // is of Total.  With
 // Suppress, contexts a --suppressions rule matches are left out, counted
-// under their rule, and taken out of Total.
+// under their rule, and taken out of Total.  With Indirect, the rows add up
+// their contexts' indirect leaks too.
 std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
                                       uint64_t Counts::*Bytes, bool HasBytes,
-                                      uint64_t Total, bool Suppress) {
+                                      uint64_t Total, bool Suppress,
+                                      bool Indirect) {
   std::vector<ChainRow> Rows;
   std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
       Index;
@@ -236,6 +239,10 @@ std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
     Row.Objects += C.C.*Objects;
     Row.Bytes += C.C.*Bytes;
     Row.Contexts++;
+    if (Indirect) {
+      Row.IndirectObjects += C.C.indirect_objects;
+      Row.IndirectBytes += C.C.indirect_bytes;
+    }
   }
   for (ChainRow &Row : Rows)
     Row.Percent = 100.0 * ratio(HasBytes ? Row.Bytes : Row.Objects, Total);
@@ -248,6 +255,34 @@ std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
 }
 
 void Builder::leaks() {
+  const Counts &T = P.Total;
+  if (P.Leaks.Known) {
+    R.ReachableObjects =
+        T.live_objects - std::min(T.live_objects, T.leaked_objects);
+    R.ReachableBytes = T.live_bytes - std::min(T.live_bytes, T.leaked_bytes);
+  }
+  R.LeaksUnreachable = R.Opts.Leaks == LeakView::Unreachable ||
+                       (R.Opts.Leaks == LeakView::Default && P.Leaks.Known);
+  if (R.LeaksUnreachable) {
+    if (!P.Leaks.Known) {
+      R.LeakInfo.Known = false;
+      R.LeakInfo.Lacks = "the leak check at exit (tag 10)";
+      // Without the extension the renderer names who wrote the profile.
+      R.LeakInfo.Why =
+          P.noExtension() ? ""
+          : P.Sampled
+              ? "sampled mode does not see the whole heap"
+              : "the runtime checks at exit, so a process whose last dump "
+                "is a checkpoint has none, nor one run with detect_leaks=0 "
+                "or by an older heapprof runtime";
+      return;
+    }
+    R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
+    R.Leaks = chains(&Counts::leaked_objects, &Counts::leaked_bytes, true,
+                     T.leaked_bytes, true, true);
+    cut(R.Leaks, R.LeakInfo);
+    return;
+  }
   if (!P.has(Field::live_objects)) {
     R.LeakInfo.Known = false;
     R.LeakInfo.Lacks = "live_at_dump";

@@ -7,7 +7,9 @@
 // text and the JSON always say the same thing.
 //
 //   Top        contexts by the chosen measure, with their stacks
-//   Leaks      live memory grouped by partial call chain (site + callers)
+//   Leaks      memory unreachable at exit (the leak check, tag 10), or
+//              live at the end, grouped by partial call chain (site +
+//              callers)
 //   Bins       per requested size 0..1024 and >1024 (with --top, the
 //              sizes under BinShare of both the allocations and the bytes
 //              summed into one row)
@@ -41,8 +43,13 @@ enum class SortKey {
 const char *sortKeyName(SortKey K);
 bool parseSortKey(const std::string &S, SortKey &K);
 
+// What the leak table lists (--leaks): Default is Unreachable when the
+// profile has the leak check at exit (tag 10), else Live.
+enum class LeakView { Default, Unreachable, Live };
+
 struct TableOptions {
   SortKey Sort = SortKey::bytes;
+  LeakView Leaks = LeakView::Default;
   unsigned Top = 10;  // rows per table; 0 = all
   unsigned Depth = 3; // frames in a leak table call chain
   bool Full = false;  // bin table: every size, empty ones too
@@ -70,11 +77,15 @@ struct TopRow {
   double Percent; // of the measure's total (of bytes for averages)
 };
 
-// Contexts grouped by their first Depth frames: the leak table (live at
-// the end) and the peak's (live at the peak).
+// Contexts grouped by their first Depth frames: the leak table
+// (unreachable at exit, or live at the end) and the peak's (live at the
+// peak).
 struct ChainRow {
   std::vector<Frame> Chain; // allocation site first, up to Depth frames
   uint64_t Objects = 0, Bytes = 0, Contexts = 0;
+  // The leak table of unreachable memory: of Objects and Bytes, those
+  // another unreachable object points to.
+  uint64_t IndirectObjects = 0, IndirectBytes = 0;
   double Percent = 0; // of the table's bytes (of objects without bytes)
 };
 using LeakRow = ChainRow;
@@ -205,6 +216,13 @@ struct Report {
   Table TopInfo;
   std::vector<LeakRow> Leaks;
   Table LeakInfo;
+  // The leak table's measure: true, memory unreachable at exit (the
+  // contexts' leaked_* counts); false, live at the end (live_*).
+  bool LeaksUnreachable = false;
+  // With the leak check (P->Leaks.Known): live memory at exit that was
+  // still reachable (live minus leaked), which the unreachable table
+  // leaves out.
+  uint64_t ReachableObjects = 0, ReachableBytes = 0;
   // What each suppression rule took out of the leak table (Opts'
   // order; the rules that took nothing too).
   struct Suppressed {

@@ -796,6 +796,13 @@ void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg) {
   hp_foreign_for_each_live(fn, arg); /* allocator=system|PATH */
 }
 
+void hp_for_each_live_chunk_held(hp_chunk_fn fn, void *arg) {
+  walk_t w = {fn, arg};
+  hp_primary_for_each_block(walk_block, &w);
+  hp_secondary_for_each(walk_large, &w);
+  hp_foreign_for_each_live(fn, arg);
+}
+
 /* Folds a live chunk into a dump: as if freed now, then marked REPORTED with
  * its counters and timestamp restarted, so the next dump or the free adds
  * only what happens after this one. */

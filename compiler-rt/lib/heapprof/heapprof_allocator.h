@@ -196,6 +196,9 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind);
 typedef void (*hp_chunk_fn)(hp_chunk_header_t *h, uptr user_beg, uptr size,
                             void *arg);
 void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg);
+/* The same for a caller that holds hp_secondary_lock and hp_foreign_hold:
+ * every chunk it passes stays mapped until the caller lets them go. */
+void hp_for_each_live_chunk_held(hp_chunk_fn fn, void *arg);
 /* Dump support: counts a live chunk once (see heapprof_hib.h); false if it
  * was freed meanwhile. */
 struct hp_chunk_event;

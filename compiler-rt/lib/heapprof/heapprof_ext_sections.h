@@ -30,6 +30,7 @@ enum {
   HP_EXT_SEC_UTILIZATION = 7,   /* heap-wide utilization (heapprof_util.h) */
   HP_EXT_SEC_SAMPLED = 8,       /* sampled mode's sample_bytes */
   HP_EXT_SEC_TIMELINE = 9,      /* the heap over time */
+  HP_EXT_SEC_LEAKS = 10,        /* unreachable at exit (heapprof_leaks.h) */
 };
 
 /* Writes the payload of one section (nothing when it has nothing to say;

@@ -9,6 +9,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_ext_sections.h"
+#include "heapprof_liveset.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -355,12 +356,9 @@ static bool edge_find(uptr addr, u64 *stack_id, uptr *obj) {
   return found;
 }
 
-static HP_ALWAYS_INLINE uptr obj_end(uptr beg, uptr size) {
-  return beg + (size ? size : 1);
-}
 
 void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id) {
-  uptr last_byte = obj_end(beg, size) - 1;
+  uptr last_byte = hp_obj_end(beg, size) - 1;
   u64 first = beg / HP_GRANULE_SIZE + 1, last = last_byte / HP_GRANULE_SIZE + 1;
   u64 lo = beg % HP_GRANULE_SIZE, hi = last_byte % HP_GRANULE_SIZE + 1;
   edge_t e = {EDGE_KEY(first, lo, first == last ? hi : HP_GRANULE_SIZE),
@@ -374,7 +372,7 @@ void hp_fshare_real_alloc(uptr beg, uptr size, u64 stack_id) {
 
 void hp_fshare_real_free(uptr beg, uptr size) {
   u64 first = beg / HP_GRANULE_SIZE + 1;
-  u64 last = (obj_end(beg, size) - 1) / HP_GRANULE_SIZE + 1;
+  u64 last = (hp_obj_end(beg, size) - 1) / HP_GRANULE_SIZE + 1;
   edge_remove(first, beg % HP_GRANULE_SIZE);
   if (last != first)
     edge_remove(last, 0);
@@ -390,68 +388,11 @@ void hp_fshare_store_real(uptr addr) {
 /* Passive sharing on the real layout, measured at a dump over the live
  * objects: sorted by address, each object's first line is the line the
  * previous objects may have left open, as in the simulated model, but
- * with the objects the real allocator placed there. */
-typedef struct live_obj {
-  u64 beg, end, stack_id;
-  u64 thread;
-} live_obj_t;
-
-typedef struct live_set {
-  live_obj_t *v;
-  u64 n, cap;
-  bool failed;
-} live_set_t;
-
+ * with the objects the real allocator placed there (heapprof_liveset.h;
+ * an object's thread is its aux word). */
 static void collect(uptr addr, uptr size, u64 stack_id, u32 thread,
                     void *arg) {
-  live_set_t *ls = arg;
-  if (ls->n == ls->cap) {
-    u64 cap = ls->cap ? ls->cap * 2 : 4096;
-    live_obj_t *v = ls->failed ? NULL : hp_mmap(cap * sizeof(live_obj_t));
-    if (!v) {
-      ls->failed = true;
-      return;
-    }
-    if (ls->v) {
-      hp_memcpy(v, ls->v, ls->n * sizeof(live_obj_t));
-      hp_munmap(ls->v, ls->cap * sizeof(live_obj_t));
-    }
-    ls->v = v;
-    ls->cap = cap;
-  }
-  ls->v[ls->n++] = (live_obj_t){addr, obj_end(addr, size), stack_id, thread};
-}
-
-/* By address: a least-significant-digit radix sort, a byte at a time,
- * through tmp (n entries), skipping the bytes all addresses share (a heap
- * sort's random accesses cost a cache miss per step on a large heap).
- * Returns the array that holds the result: a or tmp. */
-static live_obj_t *sort_by_address(live_obj_t *a, live_obj_t *tmp, u64 n) {
-  u64 count[256];
-  u64 all_or = 0, all_and = ~0ull;
-  for (u64 i = 0; i < n; i++) {
-    all_or |= a[i].beg;
-    all_and &= a[i].beg;
-  }
-  for (u32 shift = 0; shift < 64; shift += 8) {
-    if (!(((all_or ^ all_and) >> shift) & 0xff))
-      continue; /* every address has the same byte here */
-    hp_memset(count, 0, sizeof(count));
-    for (u64 i = 0; i < n; i++)
-      count[(a[i].beg >> shift) & 0xff]++;
-    u64 at = 0;
-    for (u32 d = 0; d < 256; d++) {
-      u64 c = count[d];
-      count[d] = at;
-      at += c;
-    }
-    for (u64 i = 0; i < n; i++)
-      tmp[count[(a[i].beg >> shift) & 0xff]++] = a[i];
-    live_obj_t *t = a;
-    a = tmp;
-    tmp = t;
-  }
-  return a;
+  hp_liveset_add(arg, addr, size, stack_id, thread);
 }
 
 /* A real line: the objects on it (a line of 64 bytes holds at most 8
@@ -470,11 +411,11 @@ typedef struct real_totals {
   u64 objects, lines, shared_lines, dropped_pairs;
 } real_totals_t;
 
-static void real_join(real_line_t *l, const live_obj_t *o, pair_t *tab,
+static void real_join(real_line_t *l, const hp_live_obj_t *o, pair_t *tab,
                       u32 *used, real_totals_t *t) {
   bool cross = false;
   for (u32 k = 0; k < l->nocc; k++) {
-    if (l->occ[k].tid == o->thread)
+    if (l->occ[k].tid == o->aux)
       continue;
     cross = true;
     u64 a = HP_MIN(l->occ[k].stack_id, o->stack_id);
@@ -495,16 +436,16 @@ static void real_join(real_line_t *l, const live_obj_t *o, pair_t *tab,
     t->shared_lines++;
   }
   if (l->nocc < REAL_PER_LINE)
-    l->occ[l->nocc++] = (occupant_t){(u32)o->thread, o->stack_id};
+    l->occ[l->nocc++] = (occupant_t){(u32)o->aux, o->stack_id};
 }
 
 /* The live objects' lines and shared lines into *t, their pairs into tab. */
-static void real_passive(const live_set_t *ls, pair_t *tab, u32 *used,
+static void real_passive(const hp_live_set_t *ls, pair_t *tab, u32 *used,
                          real_totals_t *t) {
   static real_line_t l; /* under pair_lock: one dump at a time */
   hp_memset(&l, 0, sizeof(l));
   for (u64 i = 0; i < ls->n; i++) {
-    const live_obj_t *o = &ls->v[i];
+    const hp_live_obj_t *o = &ls->v[i];
     u64 first = o->beg / HP_GRANULE_SIZE + 1;
     u64 last = (o->end - 1) / HP_GRANULE_SIZE + 1;
     u64 nlines = last - first + 1;
@@ -517,7 +458,7 @@ static void real_passive(const live_set_t *ls, pair_t *tab, u32 *used,
     if (last != l.line) {
       l.line = last;
       l.nocc = 1;
-      l.occ[0] = (occupant_t){(u32)o->thread, o->stack_id};
+      l.occ[0] = (occupant_t){(u32)o->aux, o->stack_id};
       l.shared = false;
       l.npairs = 0;
     }
@@ -527,14 +468,10 @@ static void real_passive(const live_set_t *ls, pair_t *tab, u32 *used,
 /* Section 6 for the real layout: passive over the live objects now,
  * active since the start. */
 static void real_section_write(hp_buf_t *b) {
-  live_set_t ls = {0};
+  hp_live_set_t ls = {0};
   hp_foreign_for_each_object(collect, &ls);
   pair_t *tab = hp_mmap(NPAIRS * sizeof(pair_t));
-  live_obj_t *tmp = ls.cap ? hp_mmap(ls.cap * sizeof(live_obj_t)) : NULL;
-  if (tab && !ls.failed && (tmp || !ls.cap)) {
-    live_set_t sorted = ls;
-    if (ls.n)
-      sorted.v = sort_by_address(ls.v, tmp, ls.n);
+  if (tab && !ls.failed && hp_liveset_sort(&ls)) {
     hp_spin_lock(&pair_lock);
     u32 used = 0;
     real_totals_t t = {0};
@@ -544,7 +481,7 @@ static void real_section_write(hp_buf_t *b) {
                                   pairs[i].active_events,
                                   pairs[i].active_lines))
         t.dropped_pairs++;
-    real_passive(&sorted, tab, &used, &t);
+    real_passive(&ls, tab, &used, &t);
     u64 head[HP_FSHARE_HEAD_WORDS] = {
         t.objects,
         0,
@@ -566,10 +503,7 @@ static void real_section_write(hp_buf_t *b) {
   }
   if (tab)
     hp_munmap(tab, NPAIRS * sizeof(pair_t));
-  if (tmp)
-    hp_munmap(tmp, ls.cap * sizeof(live_obj_t));
-  if (ls.v)
-    hp_munmap(ls.v, ls.cap * sizeof(live_obj_t));
+  hp_liveset_free(&ls);
 }
 
 void hp_fshare_section_write(hp_buf_t *b, const hp_profile_info_t *info) {

@@ -486,6 +486,23 @@ static void unlock_all(void) {
     hp_spin_unlock(&stripes[i].lock);
 }
 
+/* hp_foreign_hold's: the stripes are this thread's already. */
+static bool held;
+
+void hp_foreign_hold(bool on) {
+  if (hp_foreign_state != HP_FOREIGN_ON)
+    return;
+  if (on) {
+    busy++;
+    lock_all();
+    held = true;
+  } else {
+    held = false;
+    unlock_all();
+    busy--;
+  }
+}
+
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
   if (HP_SAMPLED_MODE()) {
     hp_sample_for_each_live(fn, arg);
@@ -496,7 +513,8 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
   busy++;
   for (u32 si = 0; si < NSTRIPES; si++) {
     stripe_t *s = &stripes[si];
-    hp_spin_lock(&s->lock);
+    if (!held)
+      hp_spin_lock(&s->lock);
     for (u64 i = 0; i < s->cap; i++) {
       fentry_t *e = &s->slots[i];
       if (!e->addr || (e->flags & FENTRY_COST_ONLY))
@@ -517,7 +535,8 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
       e->ts_ms = h.timestamp_ms;
       e->cpu = (u16)h.cpu_id;
     }
-    hp_spin_unlock(&s->lock);
+    if (!held)
+      hp_spin_unlock(&s->lock);
   }
   busy--;
 }
@@ -528,12 +547,14 @@ void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {
   busy++;
   for (u32 si = 0; si < NSTRIPES; si++) {
     stripe_t *s = &stripes[si];
-    hp_spin_lock(&s->lock);
+    if (!held)
+      hp_spin_lock(&s->lock);
     for (u64 i = 0; i < s->cap; i++)
       if (s->slots[i].addr && !(s->slots[i].flags & FENTRY_COST_ONLY))
         fn(s->slots[i].addr, s->slots[i].size, s->slots[i].stack_id,
            s->slots[i].thread, arg);
-    hp_spin_unlock(&s->lock);
+    if (!held)
+      hp_spin_unlock(&s->lock);
   }
   busy--;
 }

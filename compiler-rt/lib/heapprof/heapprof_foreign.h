@@ -76,6 +76,11 @@ void hp_foreign_print_stats(void);
  * header built from its entry (what fn changes in it -- the REPORTED flag,
  * timestamp, cpu -- is written back). */
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg);
+/* on: takes every stripe, so no object leaves the side table (nor is
+ * freed: a free takes its entry out before it calls through) until
+ * hp_foreign_hold(false); meanwhile the two walks here run without taking
+ * stripes, on this thread only.  Nothing with heapprof's allocator. */
+void hp_foreign_hold(bool on);
 
 /* Every live object of the side table: its address, requested size,
  * stack id and allocating thread's number (hp_thread_t's seq), for false

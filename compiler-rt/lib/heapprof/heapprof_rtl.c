@@ -13,6 +13,7 @@
  * temporary name and rename, so a profile file is complete or absent.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_leaks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -594,6 +595,12 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     hp_buf_free(&b);
   }
   if (want_raw) {
+    /* Leaks are what is unreachable at the end: the exit's dump only (its
+     * section is left out of every other). */
+    if (!seq && !hp_strcmp(reason, "exit"))
+      hp_leaks_check();
+    else
+      hp_leaks_forget();
     hp_buf_t b = {0};
     hp_profile_raw_write(&b, map.slots, n, &pm, &dump_bins, &info,
                          hp_flags.raw_extension);
@@ -644,6 +651,10 @@ __attribute__((constructor(101))) static void heapprof_ctor(void) {
 }
 
 __attribute__((destructor(101))) static void heapprof_fini(void) {
+  /* The leak check's roots on this stack: from here up, with the
+   * callee-saved registers, pushed below the frame pointer, included. */
+  __builtin_unwind_init();
+  hp_leaks_stack_from = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
   if (hp_flags.dump_at_exit)
     hp_rtl_dump_final("exit");
 }

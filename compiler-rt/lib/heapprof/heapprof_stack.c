@@ -152,6 +152,13 @@ static HP_TLS struct {
   u32 misses;   /* before the second level */
 } cfi_cache;
 
+void hp_stack_tls_ranges(uptr r[HP_STACK_TLS_RANGES][2]) {
+  r[0][0] = (uptr)&cfi_cache;
+  r[0][1] = (uptr)(&cfi_cache + 1);
+  r[1][0] = (uptr)&fold_tab;
+  r[1][1] = (uptr)(&fold_tab + 1);
+}
+
 static cfi_l2_t *cfi_l2(void) {
   cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
   if (l2)

@@ -45,6 +45,12 @@ void hp_stack_cache_init(void);
 /* A thread's exit: unmaps its second-level recipe cache (heapprof_stack.c);
  * its later walks compute what the first level misses. */
 void hp_stack_thread_exit(void);
+/* The calling thread's thread-local caches of the walks, [beg, end) each:
+ * they hold words read from stacks (return addresses a walk checked,
+ * some of them garbage), which the leak check must not take for
+ * pointers.  Their offsets from the thread pointer are every thread's. */
+#define HP_STACK_TLS_RANGES 2
+void hp_stack_tls_ranges(uptr r[HP_STACK_TLS_RANGES][2]);
 /* Whether this thread's second-level recipe cache is mapped (tests). */
 bool hp_stack_cfi_l2_mapped(void);
 

@@ -46,9 +46,19 @@ void hp_thread_init(void) {
     key_ready = true;
 }
 
+/* The frame of heapprof_leaks.c's wrapper of main, once main runs. */
+static uptr main_top;
+
+void hp_thread_main_frame(uptr top) {
+  main_top = top;
+  hp_thread_t *t = hp_thread_own();
+  if (t)
+    t->stack_top = top;
+}
+
 static uptr query_stack_top(void) {
   if ((pid_t)syscall(SYS_gettid) == getpid())
-    return (uptr)__libc_stack_end;
+    return main_top ? main_top : (uptr)__libc_stack_end;
   pthread_attr_t attr;
   uptr top = 0;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -80,6 +90,7 @@ static hp_thread_t *create(uptr stack_top) {
     t->seq = (u16)__atomic_add_fetch(&nseq, 1, __ATOMIC_RELAXED);
   while (!t->seq);
   t->stack_top = stack_top ? stack_top : query_stack_top();
+  __asm__("mov %%fs:0, %0" : "=r"(t->tls_tp));
   hp_spin_lock(&registry_lock);
   t->next = threads;
   if (threads)
@@ -192,14 +203,21 @@ typedef struct start_args {
 } start_args_t;
 
 /* A tiny free list for start_args (not through malloc, so the wrapper's
- * own bookkeeping never shows in the profile); under args_lock. */
+ * own bookkeeping never shows in the profile); under args_lock.  An entry
+ * is in use while its fn is set; the pages are listed for
+ * hp_thread_pending_args (the first 64: a program starting more than 10,000
+ * threads at once has the rest's arguments left out). */
 static hp_spinlock_t args_lock;
 static start_args_t *free_args;
+static start_args_t *args_pages[64];
+static u32 nargs_pages;
 
 static start_args_t *args_get(void) {
   hp_spin_lock(&args_lock);
   if (!free_args) {
     start_args_t *page = hp_mmap_or_die(HP_PAGE_SIZE, "thread start");
+    if (nargs_pages < sizeof(args_pages) / sizeof(args_pages[0]))
+      args_pages[nargs_pages++] = page;
     for (uptr i = 0; i < HP_PAGE_SIZE / sizeof(*page); i++) {
       page[i].next_free = free_args;
       free_args = &page[i];
@@ -213,6 +231,7 @@ static start_args_t *args_get(void) {
 
 static void args_put(start_args_t *a) {
   hp_spin_lock(&args_lock);
+  a->fn = NULL;
   a->next_free = free_args;
   free_args = a;
   hp_spin_unlock(&args_lock);
@@ -226,6 +245,15 @@ static HP_NOINLINE void *thread_start(void *p) {
   if (hp_tls_thread == TLS_NONE)
     create((uptr)__builtin_frame_address(0));
   return fn(arg);
+}
+
+void hp_thread_pending_args(void (*fn)(uptr arg, void *ctx), void *ctx) {
+  hp_spin_lock(&args_lock);
+  for (u32 k = 0; k < nargs_pages; k++)
+    for (uptr i = 0; i < HP_PAGE_SIZE / sizeof(start_args_t); i++)
+      if (args_pages[k][i].fn)
+        fn((uptr)args_pages[k][i].arg, ctx);
+  hp_spin_unlock(&args_lock);
 }
 
 HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,

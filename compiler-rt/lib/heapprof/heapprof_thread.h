@@ -13,6 +13,8 @@ typedef struct hp_thread {
   hp_cache_t caches[HP_NUM_CLASSES];
   hp_stats_t stats;
   uptr stack_top;      /* frames at or above this are not the program's */
+  uptr tls_tp;         /* its thread pointer (%fs:0): the leak check's
+                        * roots include its TLS (heapprof_leaks.h) */
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   hp_peak_thread_t peak; /* live bytes and live table (heapprof_peak.h) */
@@ -66,6 +68,14 @@ u64 hp_thread_cached_bytes(u64 *freed, u64 *threads);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);
+/* main runs under a wrapper (heapprof_leaks.c) whose frame is top: frames
+ * at or above it are not the program's, as a thread's above the
+ * pthread_create wrapper's are not.  Called on the main thread. */
+void hp_thread_main_frame(uptr top);
+/* Calls fn with the argument of every thread created through the
+ * pthread_create wrapper that has not started yet (the leak check: until
+ * it runs, only the wrapper holds it). */
+void hp_thread_pending_args(void (*fn)(uptr arg, void *ctx), void *ctx);
 /* Writes every thread's cached HIBs back into the table (profile writing). */
 void hp_thread_flush_hibs(void);
 void hp_thread_fork_parent(void);

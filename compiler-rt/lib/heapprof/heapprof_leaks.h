@@ -1,0 +1,41 @@
+/*===- heapprof_leaks.h - the leak check at exit ------------------------===
+ *
+ * Part of heapprof.  At the exit dump (detect_leaks=1, the default), which
+ * live objects no pointer reaches any more: LeakSanitizer's conservative
+ * reachability.  Roots are the loaded modules' writable segments (globals),
+ * every thread's stack, its static thread-local storage, and the exiting
+ * thread's registers; an aligned 8-byte word that holds the address of any
+ * byte of a live object reaches it, and what a reached object holds
+ * reaches further; what the dynamic linker allocated counts as reached
+ * (LeakSanitizer's rule: the dtv of an exited thread, kept in glibc's
+ * cache of stacks).  The unreached objects are the leaks: indirect when
+ * another unreached object points to them (the nodes of a lost list),
+ * direct otherwise.  Section 10 of the raw profile carries the result per
+ * context (docs/formats.md).
+ *
+ * Not read: other threads' registers (they keep running; the count is in
+ * the section), which can only make an object look leaked, never hide a
+ * leak; and memory the program mapped itself (a pointer kept only there
+ * makes its object look leaked too, as under LeakSanitizer).  Not in
+ * sampled mode: the objects it does not sample are not known, so what
+ * they point to cannot be followed.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_LEAKS_H
+#define HEAPPROF_LEAKS_H
+
+#include "heapprof_internal.h"
+
+/* Runs the check (the exit dump calls it before writing the profile); its
+ * result waits for the section's writer. */
+void hp_leaks_check(void);
+/* Set by the exit's destructor to its own frame: the calling thread's
+ * stack is scanned from there up, leaving out the frames of the dump
+ * itself, whose unwritten slots hold stale words of the program's (0: from
+ * the check's own frame). */
+extern uptr hp_leaks_stack_from;
+/* Drops a result (a dump other than the exit's has no section 10). */
+void hp_leaks_forget(void);
+/* Section 10: nothing unless the check ran and completed. */
+void hp_leaks_write_section(hp_buf_t *b, const hp_profile_info_t *info);
+
+#endif

@@ -1,0 +1,45 @@
+/*===- heapprof_liveset.h - live objects sorted by address --------------===
+ *
+ * Part of heapprof.  Passes over the live heap that need objects in address
+ * order (false sharing on the real layout, the leak check at exit) collect
+ * them here: an mmap'd array that grows by doubling, sorted by a radix
+ * sort.  No malloc, so it may run while the program's allocator is busy.
+ *===----------------------------------------------------------------------===*/
+#ifndef HEAPPROF_LIVESET_H
+#define HEAPPROF_LIVESET_H
+
+#include "heapprof_internal.h"
+
+typedef struct hp_live_obj {
+  u64 beg, end; /* end: beg + size, beg + 1 for a 0-byte object */
+  u32 stack_id;
+  u32 aux; /* the pass's own word (false sharing: the thread) */
+} hp_live_obj_t;
+
+/* hp_liveset_find's index, built by hp_liveset_sort: the objects' begs
+ * alone, and every HP_LIVESET_FANOUT-th of them (small enough to stay in
+ * cache on a heap of millions: a search misses the cache on one block of
+ * begs, not at every step). */
+#define HP_LIVESET_FANOUT 64
+
+typedef struct hp_live_set {
+  hp_live_obj_t *v;
+  u64 n, cap;
+  u64 *begs, *top; /* n and ceil(n / FANOUT) entries; NULL before sort */
+  bool failed; /* out of memory: the set is incomplete */
+} hp_live_set_t;
+
+static HP_ALWAYS_INLINE uptr hp_obj_end(uptr beg, uptr size) {
+  return beg + (size ? size : 1);
+}
+
+/* Appends an object (sets failed when no memory is left). */
+void hp_liveset_add(hp_live_set_t *s, uptr beg, uptr size, u32 stack_id,
+                    u32 aux);
+/* Sorts s->v by beg and builds the index.  false if out of memory. */
+bool hp_liveset_sort(hp_live_set_t *s);
+/* The index of the object holding address a, or -1. */
+s64 hp_liveset_find(const hp_live_set_t *s, uptr a);
+void hp_liveset_free(hp_live_set_t *s);
+
+#endif
