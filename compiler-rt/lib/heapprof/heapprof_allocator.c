@@ -796,9 +796,8 @@ void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg) {
   hp_foreign_for_each_live(fn, arg); /* allocator=system|PATH */
 }
 
-void hp_for_each_live_chunk_held(hp_chunk_fn fn, void *arg) {
+void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg) {
   walk_t w = {fn, arg};
-  hp_primary_for_each_block(walk_block, &w);
   hp_secondary_for_each(walk_large, &w);
   hp_foreign_for_each_live(fn, arg);
 }

@@ -112,6 +112,13 @@ void hp_primary_fork_child(const hp_cache_t *self);
  * carved, in another thread's span, reads as zeros.) */
 uptr hp_primary_block_of(uptr p, u32 *class_id);
 bool hp_primary_owns(uptr p);
+/* Block geometry, for a pass that keeps a mark per block (the leak check):
+ * p's block as its region id and index from the region's first block
+ * (false when p is in no block carved so far); how many indices region
+ * class_id has now; the block at an index. */
+bool hp_primary_block_index(uptr p, u32 *class_id, u64 *index);
+u64 hp_primary_region_blocks(u32 class_id);
+uptr hp_primary_block_addr(u32 class_id, u64 index);
 /* Calls fn(block, class_size, arg) for every block carved (handed to a
  * cache at least once). */
 void hp_primary_for_each_block(void (*fn)(uptr block, u32 size, void *arg),
@@ -196,9 +203,10 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind);
 typedef void (*hp_chunk_fn)(hp_chunk_header_t *h, uptr user_beg, uptr size,
                             void *arg);
 void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg);
-/* The same for a caller that holds hp_secondary_lock and hp_foreign_hold:
+/* The large chunks and another allocator's objects (not the primary's
+ * blocks), for a caller that holds hp_secondary_lock and hp_foreign_hold:
  * every chunk it passes stays mapped until the caller lets them go. */
-void hp_for_each_live_chunk_held(hp_chunk_fn fn, void *arg);
+void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg);
 /* Dump support: counts a live chunk once (see heapprof_hib.h); false if it
  * was freed meanwhile. */
 struct hp_chunk_event;

@@ -692,6 +692,30 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   return r->beg + idx * r->size;
 }
 
+bool hp_primary_block_index(uptr p, u32 *class_id, u64 *index) {
+  if (p < space_beg || p >= space_end)
+    return false;
+  u32 c = (u32)((p - space_beg) / HP_REGION_SIZE);
+  if (!c || c == HP_NUM_CLASSES)
+    return false;
+  region_t *r = &regions[c];
+  uptr off = p - r->beg;
+  if (off >= __atomic_load_n(&r->high, __ATOMIC_ACQUIRE))
+    return false;
+  *class_id = c;
+  *index = block_index(r, off);
+  return true;
+}
+
+u64 hp_primary_region_blocks(u32 class_id) {
+  region_t *r = &regions[class_id];
+  return r->size ? __atomic_load_n(&r->high, __ATOMIC_ACQUIRE) / r->size : 0;
+}
+
+uptr hp_primary_block_addr(u32 class_id, u64 index) {
+  return regions[class_id].beg + index * regions[class_id].size;
+}
+
 /* Calls fn(class, beg, bytes, arg) for each run of carved blocks of
  * region c, in address order: a span's carved blocks are one run, and the
  * runs of neighbouring spans carved to their ends join.  Read without the

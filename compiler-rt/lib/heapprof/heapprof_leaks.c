@@ -2,13 +2,16 @@
  *
  * Part of heapprof.  See heapprof_leaks.h.
  *
- * The live objects are collected into an array sorted by address
- * (heapprof_liveset.h) whose aux word is each object's mark; a word of
- * memory is looked up there by binary search, after a test against the
- * lowest and highest address that discards most words.  Large chunks (and
- * another allocator's objects) are held while the check reads them: their
- * free waits, so nothing it reads is unmapped under it; a primary block
- * freed meanwhile stays mapped and only reads as an object still live.
+ * Marks: two bits per block of heapprof's primary allocator, by the
+ * block's index in its region (a word of memory finds its block by
+ * arithmetic, then the block's header says whether it is a live chunk and
+ * where its bytes are); the large chunks, or another allocator's objects,
+ * in an array sorted by address (heapprof_liveset.h) whose aux word is the
+ * mark, looked up by search after a test against the lowest and highest
+ * address, which discards most words.  Large chunks (and another
+ * allocator's objects) are held while the check reads them: their free
+ * waits, so nothing it reads is unmapped under it; a primary block freed
+ * meanwhile stays mapped and only reads as an object still live.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_ext_sections.h"
@@ -151,45 +154,143 @@ static const mapping_t *maps_find(const maps_t *m, uptr a) {
 
 /* ---------------------------------------------------------------- marks */
 
+/* A primary region's marks: 2 bits per block, for the blocks carved when
+ * the check began (later ones are not looked at). */
+typedef struct region_marks {
+  u8 *bits;
+  u64 n;
+} region_marks_t;
+
 typedef struct check {
-  hp_live_set_t objs;
-  uptr lo, hi; /* the lowest object's beg, the highest object's end */
+  region_marks_t marks[HP_NUM_REGIONS];
+  hp_live_set_t objs; /* the rest: large chunks, another allocator's */
+  uptr lo, hi; /* objs' lowest beg and highest end */
   maps_t maps;
   hp_buf_t globals; /* uptr pairs: the modules' writable segments */
   hp_buf_t tls;     /* uptr pairs: the modules' static TLS blocks, as
                      * offsets from the thread pointer (every thread's) */
   uptr linker_beg, linker_end; /* the dynamic linker's executable code */
-  hp_buf_t work; /* u64 indices of objects to scan */
+  hp_buf_t work; /* u64 items (below) of objects to scan */
   u64 root_bytes;
 } check_t;
 
-static void reach(check_t *c, uptr w, u64 mark) {
+/* An object on the work list: a primary block, as its region id and
+ * index, or objs' entry i with the top bit set. */
+#define ITEM_OBJS (1ull << 63)
+#define ITEM(region, index) (((u64)(region) << 40) | (index))
+
+static HP_ALWAYS_INLINE u32 mark_of(const check_t *c, u32 r, u64 i) {
+  return (c->marks[r].bits[i / 4] >> (2 * (i % 4))) & 3;
+}
+
+static HP_ALWAYS_INLINE void mark_set(check_t *c, u32 r, u64 i, u32 m) {
+  c->marks[r].bits[i / 4] |= (u8)(m << (2 * (i % 4)));
+}
+
+static void push(check_t *c, u64 item) {
+  hp_buf_append(&c->work, &item, sizeof(item));
+}
+
+/* A primary block's live chunk: its user bytes, false if it is not one. */
+static HP_ALWAYS_INLINE bool block_chunk(u32 r, u64 i, uptr *beg,
+                                         uptr *size, u32 *stack_id) {
+  uptr block = hp_primary_block_addr(r, i);
+  uptr ub = hp_block_user_beg(block, hp_class_size(r));
+  const hp_chunk_header_t *h = hp_chunk_header(ub);
+  if (h->state != HP_CHUNK_ALLOCATED)
+    return false;
+  *beg = ub;
+  *size = h->requested_size;
+  *stack_id = (u32)h->alloc_context_id;
+  return true;
+}
+
+static void reach(check_t *c, uptr w, u32 mark) {
+  u32 r;
+  u64 i;
+  if (hp_primary_block_index(w, &r, &i)) {
+    uptr beg, size;
+    u32 id;
+    if (i < c->marks[r].n && mark_of(c, r, i) == UNREACHED &&
+        block_chunk(r, i, &beg, &size, &id) && w >= beg &&
+        w < beg + (size ? size : 1)) {
+      mark_set(c, r, i, mark);
+      push(c, ITEM(r, i));
+    }
+    return;
+  }
   if (w < c->lo || w >= c->hi)
     return;
-  s64 i = hp_liveset_find(&c->objs, w);
-  if (i < 0 || c->objs.v[i].aux != UNREACHED)
+  s64 k = hp_liveset_find(&c->objs, w);
+  if (k < 0 || c->objs.v[k].aux != UNREACHED)
     return;
-  c->objs.v[i].aux = mark;
-  u64 k = (u64)i;
-  hp_buf_append(&c->work, &k, sizeof(k));
+  c->objs.v[k].aux = mark;
+  push(c, ITEM_OBJS | (u64)k);
 }
 
 /* Every aligned word of [beg, end), which must be readable. */
-static void scan_words(check_t *c, uptr beg, uptr end, u64 mark) {
+static void scan_words(check_t *c, uptr beg, uptr end, u32 mark) {
   for (uptr p = HP_ROUND_UP(beg, 8); p + 8 <= end; p += 8)
     reach(c, *(const uptr *)p, mark);
 }
 
 /* Scans the objects on the work list, and what they reach, marking what
  * they reach with mark. */
-static void drain(check_t *c, u64 mark) {
+static void drain(check_t *c, u32 mark) {
   while (c->work.len >= 8) {
-    u64 i;
+    u64 item;
     c->work.len -= 8;
-    hp_memcpy(&i, c->work.data + c->work.len, 8);
-    const hp_live_obj_t *o = &c->objs.v[i];
-    scan_words(c, o->beg, o->end, mark);
+    hp_memcpy(&item, c->work.data + c->work.len, 8);
+    if (item & ITEM_OBJS) {
+      const hp_live_obj_t *o = &c->objs.v[item & ~ITEM_OBJS];
+      scan_words(c, o->beg, o->end, mark);
+    } else {
+      uptr beg, size;
+      u32 id;
+      if (block_chunk((u32)(item >> 40), item & ((1ull << 40) - 1), &beg,
+                      &size, &id))
+        scan_words(c, beg, beg + size, mark);
+    }
   }
+}
+
+/* Every live object: fn(c, beg, size, stack id, mark, item, arg), the mark
+ * read when the object comes. */
+typedef void object_fn(check_t *c, uptr beg, uptr size, u32 stack_id,
+                       u32 mark, u64 item, void *arg);
+
+typedef struct object_walk {
+  check_t *c;
+  object_fn *fn;
+  void *arg;
+} object_walk_t;
+
+static void walk_block(uptr block, u32 size, void *arg) {
+  object_walk_t *w = arg;
+  u32 r;
+  u64 i;
+  uptr beg, bytes;
+  u32 id;
+  if (hp_primary_block_index(block, &r, &i) && i < w->c->marks[r].n &&
+      block_chunk(r, i, &beg, &bytes, &id))
+    w->fn(w->c, beg, bytes, id, mark_of(w->c, r, i), ITEM(r, i), w->arg);
+}
+
+static void for_each_object(check_t *c, object_fn *fn, void *arg) {
+  object_walk_t w = {c, fn, arg};
+  hp_primary_for_each_block(walk_block, &w);
+  for (u64 k = 0; k < c->objs.n; k++) {
+    const hp_live_obj_t *o = &c->objs.v[k];
+    fn(c, o->beg, o->end - o->beg == 1 ? 0 : o->end - o->beg, o->stack_id,
+       o->aux, ITEM_OBJS | k, arg);
+  }
+}
+
+static void item_mark(check_t *c, u64 item, u32 mark) {
+  if (item & ITEM_OBJS)
+    c->objs.v[item & ~ITEM_OBJS].aux = mark;
+  else
+    mark_set(c, (u32)(item >> 40), item & ((1ull << 40) - 1), mark);
 }
 
 /* A root: the readable parts of [beg, end) (none if end <= beg). */
@@ -398,20 +499,44 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
 /* What the dynamic linker allocated counts as reachable, as under
  * LeakSanitizer: a thread's dtv is pointed to only from its control
  * block, and glibc keeps both, with the stack, in its cache of stacks for
- * the next thread after the thread exited, where no root reaches them. */
+ * the next thread after the thread exited, where no root reaches them.
+ * The contexts whose allocation site is in the linker are found in the
+ * stack depot first (ids are 1, 2, ... and few), so a program whose
+ * linker allocated nothing costs no walk of its objects. */
+typedef struct linker_ids {
+  u8 *is; /* a byte per stack id */
+  u64 n;
+} linker_ids_t;
+
+static void linker_object(check_t *c, uptr beg, uptr size, u32 stack_id,
+                          u32 mark, u64 item, void *arg) {
+  const linker_ids_t *l = arg;
+  if (mark == UNREACHED && stack_id < l->n && l->is[stack_id]) {
+    item_mark(c, item, REACHABLE);
+    push(c, item);
+    drain(c, REACHABLE);
+  }
+}
+
 static void linker_roots(check_t *c) {
   if (!c->linker_end)
     return;
-  for (u64 i = 0; i < c->objs.n; i++) {
-    u32 size;
-    const uptr *pcs = hp_stackdepot_get(c->objs.v[i].stack_id, &size);
-    if (pcs && size && pcs[0] >= c->linker_beg && pcs[0] < c->linker_end &&
-        c->objs.v[i].aux == UNREACHED) {
-      c->objs.v[i].aux = REACHABLE;
-      hp_buf_append(&c->work, &i, sizeof(i));
-      drain(c, REACHABLE);
-    }
+  linker_ids_t l = {NULL, (u64)hp_stackdepot_count() + 1};
+  bool any = false;
+  for (u64 id = 1; id < l.n; id++) {
+    u32 n;
+    const uptr *pcs = hp_stackdepot_get((u32)id, &n);
+    if (!pcs || !n || pcs[0] < c->linker_beg || pcs[0] >= c->linker_end)
+      continue;
+    if (!l.is && !(l.is = hp_mmap(l.n)))
+      return; /* out of memory: the linker's objects may read as leaked */
+    l.is[id] = 1;
+    any = true;
   }
+  if (any)
+    for_each_object(c, linker_object, &l);
+  if (l.is)
+    hp_munmap(l.is, l.n);
 }
 
 typedef struct pending {
@@ -432,70 +557,137 @@ uptr hp_leaks_stack_from;
 
 static void collect(hp_chunk_header_t *h, uptr user_beg, uptr size,
                     void *arg) {
-  hp_liveset_add(arg, user_beg, size, h->alloc_context_id, UNREACHED);
+  hp_liveset_add(arg, user_beg, size, (u32)h->alloc_context_id, UNREACHED);
+}
+
+/* What no root reaches: each unreached object's pointees are indirect
+ * leaks (and theirs). */
+static void indirect_from(check_t *c, uptr beg, uptr size, u32 stack_id,
+                          u32 mark, u64 item, void *arg) {
+  if (mark != UNREACHED)
+    return;
+  scan_words(c, beg, beg + size, INDIRECT);
+  drain(c, INDIRECT);
 }
 
 static int by_stack(const leak_row_t *a, const leak_row_t *b) {
   return a->stack_id < b->stack_id ? -1 : a->stack_id > b->stack_id;
 }
 
-/* One row per context with an unreached object: the objects are sorted by
- * address, so rows are found through a small open-addressed table, then
- * sorted by stack id. */
+/* One row per context with an unreached object, through a small
+ * open-addressed table (grown by doubling), then sorted by stack id. */
+typedef struct tally {
+  leak_row_t *rows;
+  u64 cap, n, objects;
+  bool failed;
+} tally_t;
+
+static leak_row_t *row_of(tally_t *t, u32 stack_id) {
+  u64 id = (u64)stack_id + 1; /* 0 marks a free slot */
+  for (;;) {
+    if (2 * (t->n + 1) > t->cap) {
+      u64 cap = t->cap ? t->cap * 2 : 64;
+      leak_row_t *rows = t->failed ? NULL : hp_mmap(cap * sizeof(*rows));
+      if (!rows) {
+        t->failed = true;
+        return NULL;
+      }
+      for (u64 s = 0; s < t->cap; s++) {
+        if (!t->rows[s].stack_id)
+          continue;
+        u64 d = (t->rows[s].stack_id * 0x9E3779B97F4A7C15ull) & (cap - 1);
+        while (rows[d].stack_id)
+          d = (d + 1) & (cap - 1);
+        rows[d] = t->rows[s];
+      }
+      if (t->rows)
+        hp_munmap(t->rows, t->cap * sizeof(*rows));
+      t->rows = rows;
+      t->cap = cap;
+    }
+    u64 s = (id * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+    while (t->rows[s].stack_id && t->rows[s].stack_id != id)
+      s = (s + 1) & (t->cap - 1);
+    if (t->rows[s].stack_id)
+      return &t->rows[s];
+    t->rows[s].stack_id = id;
+    t->n++;
+    return &t->rows[s];
+  }
+}
+
+static void tally_object(check_t *c, uptr beg, uptr size, u32 stack_id,
+                         u32 mark, u64 item, void *arg) {
+  tally_t *t = arg;
+  t->objects++;
+  if (mark == REACHABLE)
+    return;
+  leak_row_t *row = row_of(t, stack_id);
+  if (!row)
+    return;
+  if (mark == INDIRECT) {
+    row->indirect_objects++;
+    row->indirect_bytes += size;
+    result.indirect_objects++;
+    result.indirect_bytes += size;
+  } else {
+    row->direct_objects++;
+    row->direct_bytes += size;
+    result.direct_objects++;
+    result.direct_bytes += size;
+  }
+}
+
 static bool tally(check_t *c) {
-  u64 leaked = 0;
-  for (u64 i = 0; i < c->objs.n; i++)
-    leaked += c->objs.v[i].aux != REACHABLE;
-  u64 cap = 16;
-  while (cap < 2 * leaked)
-    cap *= 2;
-  leak_row_t *rows = leaked ? hp_mmap(cap * sizeof(*rows)) : NULL;
-  if (leaked && !rows)
+  tally_t t = {0};
+  for_each_object(c, tally_object, &t);
+  if (t.failed) {
+    if (t.rows)
+      hp_munmap(t.rows, t.cap * sizeof(leak_row_t));
     return false;
-  u64 n = 0;
-  for (u64 i = 0; i < c->objs.n; i++) {
-    const hp_live_obj_t *o = &c->objs.v[i];
-    if (o->aux == REACHABLE)
-      continue;
-    u64 bytes = o->end - o->beg == 1 ? 0 : o->end - o->beg;
-    u64 id = o->stack_id + 1; /* 0 marks a free slot */
-    u64 s = (id * 0x9E3779B97F4A7C15ull) & (cap - 1);
-    while (rows[s].stack_id && rows[s].stack_id != id)
-      s = (s + 1) & (cap - 1);
-    if (!rows[s].stack_id) {
-      rows[s].stack_id = id;
-      n++;
-    }
-    if (o->aux == INDIRECT) {
-      rows[s].indirect_objects++;
-      rows[s].indirect_bytes += bytes;
-      result.indirect_objects++;
-      result.indirect_bytes += bytes;
-    } else {
-      rows[s].direct_objects++;
-      rows[s].direct_bytes += bytes;
-      result.direct_objects++;
-      result.direct_bytes += bytes;
-    }
   }
   u64 k = 0;
-  for (u64 s = 0; s < (rows ? cap : 0); s++)
-    if (rows[s].stack_id) {
-      rows[k] = rows[s];
-      rows[k++].stack_id--;
+  for (u64 s = 0; s < t.cap; s++)
+    if (t.rows[s].stack_id) {
+      t.rows[k] = t.rows[s];
+      t.rows[k++].stack_id--;
     }
   /* Insertion sort: the rows are the contexts that leaked, few. */
   for (u64 i = 1; i < k; i++) {
-    leak_row_t r = rows[i];
+    leak_row_t r = t.rows[i];
     u64 j = i;
-    for (; j > 0 && by_stack(&rows[j - 1], &r) > 0; j--)
-      rows[j] = rows[j - 1];
-    rows[j] = r;
+    for (; j > 0 && by_stack(&t.rows[j - 1], &r) > 0; j--)
+      t.rows[j] = t.rows[j - 1];
+    t.rows[j] = r;
   }
-  result.rows = rows;
-  result.cap = cap;
-  result.nrows = n;
+  result.rows = t.rows;
+  result.cap = t.cap;
+  result.nrows = k;
+  result.objects = t.objects;
   return true;
+}
+
+/* Two bits per block carved so far in each region of heapprof's primary
+ * allocator (none with another allocator's). */
+static bool marks_map(check_t *c) {
+  for (u32 r = 1; r < HP_NUM_REGIONS; r++) {
+    if (r == HP_NUM_CLASSES)
+      continue;
+    u64 n = hp_primary_region_blocks(r);
+    if (!n)
+      continue;
+    c->marks[r].bits = hp_mmap((n + 3) / 4);
+    if (!c->marks[r].bits)
+      return false;
+    c->marks[r].n = n;
+  }
+  return true;
+}
+
+static void marks_unmap(check_t *c) {
+  for (u32 r = 1; r < HP_NUM_REGIONS; r++)
+    if (c->marks[r].bits)
+      hp_munmap(c->marks[r].bits, (c->marks[r].n + 3) / 4);
 }
 
 void hp_leaks_forget(void) {
@@ -520,10 +712,11 @@ void hp_leaks_check(void) {
 
   hp_secondary_lock();
   hp_foreign_hold(true);
-  hp_for_each_live_chunk_held(collect, &c.objs);
-  ok = ok && !c.objs.failed && hp_liveset_sort(&c.objs);
-  if (ok && c.objs.n) {
-    c.lo = c.objs.v[0].beg;
+  hp_for_each_live_nonprimary_held(collect, &c.objs);
+  ok = ok && !c.objs.failed && hp_liveset_sort(&c.objs) && marks_map(&c);
+  if (ok) {
+    if (c.objs.n)
+      c.lo = c.objs.v[0].beg;
     for (u64 i = 0; i < c.objs.n; i++)
       c.hi = HP_MAX(c.hi, c.objs.v[i].end);
     scan_globals(&c);
@@ -532,21 +725,14 @@ void hp_leaks_check(void) {
     hp_thread_pending_args(pending_arg, &pend);
     ts.running += pend.n; /* created, not started: running soon */
     linker_roots(&c);
-    /* What no root reaches: each unreached object's pointees are
-     * indirect leaks (and theirs). */
-    for (u64 i = 0; i < c.objs.n; i++)
-      if (c.objs.v[i].aux == UNREACHED) {
-        scan_words(&c, c.objs.v[i].beg, c.objs.v[i].end, INDIRECT);
-        drain(&c, INDIRECT);
-      }
-    ok = !c.work.failed;
+    for_each_object(&c, indirect_from, NULL);
+    ok = !c.work.failed && tally(&c);
   }
   hp_foreign_hold(false);
   hp_secondary_unlock();
 
-  if (ok && tally(&c)) {
+  if (ok) {
     result.done = true;
-    result.objects = c.objs.n;
     result.root_bytes = c.root_bytes;
     result.threads_running = ts.running;
   } else {
@@ -554,6 +740,7 @@ void hp_leaks_check(void) {
               "leak table will list everything live\n",
               why);
   }
+  marks_unmap(&c);
   hp_liveset_free(&c.objs);
   hp_buf_free(&c.work);
   hp_buf_free(&c.globals);
