@@ -18,7 +18,6 @@
 #include "heapprof_leaks.h"
 #include "heapprof_liveset.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -103,7 +102,9 @@ static bool maps_read(maps_t *m, const char **why) {
   bool ok = !b.failed;
   for (const char *p = b.data; ok && p && *p;) {
     uptr beg = hex(&p);
-    p++; /* '-' */
+    if (*p != '-')
+      break; /* not a mapping's line */
+    p++;
     uptr end = hex(&p);
     bool readable = p[0] == ' ' && p[1] == 'r';
     if (readable && end > beg) {
@@ -308,44 +309,6 @@ static void scan_root(check_t *c, uptr beg, uptr end) {
   }
 }
 
-/* ---------------------------------------------------------------- main */
-
-/* When main returns, glibc calls exit from its own frame below main's old
- * place: the frames of main and of what it called are dead, but their
- * words stay in every slot that exit's frames do not write, and a pointer
- * main dropped would read as reachable.  So main runs under a wrapper that
- * notes where the live part of the main thread's stack begins once main
- * returned (a program that calls exit itself still has main's frame live,
- * and its stack is read from the exit's destructor up). */
-typedef int (*main_fn)(int, char **, char **);
-typedef int (*start_main_fn)(main_fn, int, char **, void (*)(void),
-                             void (*)(void), void (*)(void), void *);
-static main_fn program_main;
-static uptr main_returned_at;
-
-static __attribute__((noinline)) int main_wrapper(int argc, char **argv,
-                                                  char **envp) {
-  hp_thread_main_frame((uptr)__builtin_frame_address(0));
-  int r = program_main(argc, argv, envp);
-  /* The caller's stack pointer after this frame's return. */
-  main_returned_at = (uptr)__builtin_frame_address(0) + 2 * sizeof(uptr);
-  return r;
-}
-
-HP_INTERFACE int __libc_start_main(main_fn main, int argc, char **argv,
-                                   void (*init)(void), void (*fini)(void),
-                                   void (*rtld_fini)(void), void *stack_end) {
-  start_main_fn real =
-      (start_main_fn)dlsym(RTLD_NEXT, "__libc_start_main");
-  HP_CHECK(real && "cannot find the real __libc_start_main");
-  program_main = main;
-  /* A tail call: no frame of this one stays between _start and libc's,
-   * so walks before main (constructors) end in libc as before and drop
-   * its frames. */
-  __attribute__((musttail)) return real(main_wrapper, argc, argv, init, fini,
-                                        rtld_fini, stack_end);
-}
-
 /* ---------------------------------------------------------------- roots */
 
 /* Noted before the allocator is held: dl_iterate_phdr takes the loader's
@@ -356,7 +319,8 @@ static int note_globals(struct dl_phdr_info *info, size_t size, void *arg) {
   for (const char *p = base; *p; p++)
     if (*p == '/')
       base = p + 1;
-  bool linker = !hp_strncmp(base, "ld-linux", 8) || !hp_strncmp(base, "ld.so", 5);
+  bool linker =
+      !hp_strncmp(base, "ld-linux", 8) || !hp_strncmp(base, "ld.so", 5);
   uptr tp;
   __asm__("mov %%fs:0, %0" : "=r"(tp));
   for (u32 i = 0; i < info->dlpi_phnum; i++) {
@@ -476,8 +440,8 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   uptr sp = hp_leaks_stack_from ? hp_leaks_stack_from
                                 : (uptr)__builtin_frame_address(0);
   u32 self = (u32)syscall(SYS_gettid);
-  if (main_returned_at && self == (u32)getpid())
-    sp = HP_MAX(sp, main_returned_at);
+  if (hp_main_returned_at && self == (u32)getpid())
+    sp = HP_MAX(sp, hp_main_returned_at);
   uptr self_tp;
   __asm__("mov %%fs:0, %0" : "=r"(self_tp));
   for (u32 i = 0; i < ts->n; i++) {

@@ -33,6 +33,9 @@ void hp_leaks_check(void);
  * itself, whose unwritten slots hold stale words of the program's (0: from
  * the check's own frame). */
 extern uptr hp_leaks_stack_from;
+/* Set by main's wrapper (heapprof_start.c) when main returned: the main
+ * thread's stack from here up holds none of the program's frames. */
+extern uptr hp_main_returned_at;
 /* Drops a result (a dump other than the exit's has no section 10). */
 void hp_leaks_forget(void);
 /* Section 10: nothing unless the check ran and completed. */
