@@ -36,6 +36,7 @@
  * resolved at init (hp_exec_init), never in a vfork child.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_leaks.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -95,8 +96,13 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
   bool own = hp_signals_own_image();
   if (!own && !(hp_signals_fork_child() && following()))
     return envp;
-  if (own && hp_flags.dump_at_exit)
+  if (own && hp_flags.dump_at_exit) {
+    /* The image ends here: its leak check's roots on this thread's stack
+     * begin at this frame. */
+    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
     hp_rtl_checkpoint("exec");
+    hp_leaks_stack_from = 0;
+  }
   return hp_preload_exec_env(envp, &s->map, &s->map_size);
 }
 

@@ -1,6 +1,7 @@
 /*===- heapprof_leaks.h - the leak check at exit ------------------------===
  *
- * Part of heapprof.  At the exit dump (detect_leaks=1, the default), which
+ * Part of heapprof.  At the end of the image (detect_leaks=1, the default:
+ * the dump of exit, _exit or quick_exit, or the one before an exec), which
  * live objects no pointer reaches any more: LeakSanitizer's conservative
  * reachability.  Roots are the loaded modules' writable segments (globals),
  * every thread's stack, its static thread-local storage, and the exiting
@@ -28,10 +29,10 @@
 /* Runs the check (the exit dump calls it before writing the profile); its
  * result waits for the section's writer. */
 void hp_leaks_check(void);
-/* Set by the exit's destructor to its own frame: the calling thread's
- * stack is scanned from there up, leaving out the frames of the dump
- * itself, whose unwritten slots hold stale words of the program's (0: from
- * the check's own frame). */
+/* Set by the exit's destructor (and _exit, and exec) to its own frame: the
+ * calling thread's stack is scanned from there up, leaving out the frames
+ * of the dump itself, whose unwritten slots hold stale words of the
+ * program's (0: from the check's own frame). */
 extern uptr hp_leaks_stack_from;
 /* Set by main's wrapper (heapprof_start.c) when main returned: the main
  * thread's stack from here up holds none of the program's frames. */

@@ -595,9 +595,12 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     hp_buf_free(&b);
   }
   if (want_raw) {
-    /* Leaks are what is unreachable at the end: the exit's dump only (its
-     * section is left out of every other). */
-    if (!seq && !hp_strcmp(reason, "exit"))
+    /* Leaks are what is unreachable at the end of the image: the dump of
+     * exit, _exit or quick_exit, or the one before an exec replaces the
+     * image (not a crash's, nor another checkpoint's). */
+    if ((!seq && (!hp_strcmp(reason, "exit") || !hp_strcmp(reason, "_exit") ||
+                  !hp_strcmp(reason, "quick_exit"))) ||
+        !hp_strcmp(reason, "exec"))
       hp_leaks_check();
     else
       hp_leaks_forget();

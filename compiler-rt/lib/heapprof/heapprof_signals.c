@@ -43,6 +43,7 @@
  * of its heap and are reported in its profile like its own.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_leaks.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -530,14 +531,18 @@ static HP_NORETURN void exit_group_now(int status) {
 }
 
 HP_INTERFACE void _exit(int status) {
-  if (exit_writes_profile())
+  if (exit_writes_profile()) {
+    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
     hp_rtl_dump_final("_exit");
+  }
   exit_group_now(status);
 }
 
 HP_INTERFACE void _Exit(int status) {
-  if (exit_writes_profile())
+  if (exit_writes_profile()) {
+    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
     hp_rtl_dump_final("_exit");
+  }
   exit_group_now(status);
 }
 
