@@ -46,7 +46,7 @@ void hp_thread_init(void) {
     key_ready = true;
 }
 
-/* The frame of heapprof_leaks.c's wrapper of main, once main runs. */
+/* The frame of heapprof_start.c's wrapper of main, once main runs. */
 static uptr main_top;
 
 void hp_thread_main_frame(uptr top) {

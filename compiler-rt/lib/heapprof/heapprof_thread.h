@@ -68,7 +68,7 @@ u64 hp_thread_cached_bytes(u64 *freed, u64 *threads);
 /* fork(): hold every thread-module lock; release in the parent; in the
  * child, release and forget the threads that did not survive the fork. */
 void hp_thread_fork_prepare(void);
-/* main runs under a wrapper (heapprof_leaks.c) whose frame is top: frames
+/* main runs under a wrapper (heapprof_start.c) whose frame is top: frames
  * at or above it are not the program's, as a thread's above the
  * pthread_create wrapper's are not.  Called on the main thread. */
 void hp_thread_main_frame(uptr top);

@@ -64,7 +64,7 @@ int main(void) {
   for (int round = 0; round < 50; round++)
     outer(round);
   // inner's caller outer, outer's caller main, main's caller heapprof's
-  // wrapper of main (heapprof_leaks.c; a walk with the thread's own top
+  // wrapper of main (heapprof_start.c; a walk with the thread's own top
   // stops at main, this one's top is the stack's end): 3 frames, nothing
   // of libc.
   uintptr_t main_lo = (uintptr_t)&main;
