@@ -108,19 +108,10 @@ static bool maps_read(maps_t *m, const char **why) {
     uptr end = hex(&p);
     bool readable = p[0] == ' ' && p[1] == 'r';
     if (readable && end > beg) {
-      if (m->n == m->cap) {
-        u64 cap = m->cap ? m->cap * 2 : 512;
-        mapping_t *v = hp_mmap(cap * sizeof(*v));
-        if (!v) {
-          ok = false;
-          break;
-        }
-        if (m->v) {
-          hp_memcpy(v, m->v, m->n * sizeof(*v));
-          hp_munmap(m->v, m->cap * sizeof(*v));
-        }
-        m->v = v;
-        m->cap = cap;
+      if (m->n == m->cap && !hp_array_try_grow((void **)&m->v, &m->cap, m->n,
+                                                sizeof(*m->v), 512)) {
+        ok = false;
+        break;
       }
       m->v[m->n++] = (mapping_t){beg, end};
     }
@@ -321,8 +312,7 @@ static int note_globals(struct dl_phdr_info *info, size_t size, void *arg) {
       base = p + 1;
   bool linker =
       !hp_strncmp(base, "ld-linux", 8) || !hp_strncmp(base, "ld.so", 5);
-  uptr tp;
-  __asm__("mov %%fs:0, %0" : "=r"(tp));
+  uptr tp = hp_thread_pointer();
   for (u32 i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     /* A block below the thread pointer is static TLS, at the same offset
@@ -442,8 +432,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   u32 self = (u32)syscall(SYS_gettid);
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);
-  uptr self_tp;
-  __asm__("mov %%fs:0, %0" : "=r"(self_tp));
+  uptr self_tp = hp_thread_pointer();
   for (u32 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)

@@ -365,16 +365,25 @@ void hp_fd_limit_restore(const struct rlimit *saved) {
   errno = e;
 }
 
-void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   const char *what) {
+bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
+                       u64 initial) {
   u64 n = *cap ? *cap * 2 : initial;
-  void *d = hp_mmap_or_die(n * elem, what);
+  void *d = hp_mmap(n * elem);
+  if (!d)
+    return false;
   if (*data) {
     hp_memcpy(d, *data, len * elem);
     hp_munmap(*data, *cap * elem);
   }
   *data = d;
   *cap = n;
+  return true;
+}
+
+void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
+                   const char *what) {
+  if (!hp_array_try_grow(data, cap, len, elem, initial))
+    hp_report_mmap_failure((*cap ? *cap * 2 : initial) * elem, what);
 }
 
 static bool buf_reserve(hp_buf_t *b, size_t extra) {

@@ -79,6 +79,10 @@ void hp_fd_limit_restore(const struct rlimit *saved);
  * initial), copies the len elements in use and unmaps the old array. */
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
                    const char *what);
+/* The same, for work that can do without (the leak check): false, the
+ * array unchanged, when no memory is left. */
+bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
+                       u64 initial);
 
 /* A growable byte buffer backed by mmap (never malloc), for building a
  * profile or report before one write. */

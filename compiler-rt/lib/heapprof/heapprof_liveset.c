@@ -6,19 +6,11 @@
 
 void hp_liveset_add(hp_live_set_t *s, uptr beg, uptr size, u32 stack_id,
                     u32 aux) {
-  if (s->n == s->cap) {
-    u64 cap = s->cap ? s->cap * 2 : 4096;
-    hp_live_obj_t *v = s->failed ? NULL : hp_mmap(cap * sizeof(*v));
-    if (!v) {
-      s->failed = true;
-      return;
-    }
-    if (s->v) {
-      hp_memcpy(v, s->v, s->n * sizeof(*v));
-      hp_munmap(s->v, s->cap * sizeof(*v));
-    }
-    s->v = v;
-    s->cap = cap;
+  if (s->n == s->cap &&
+      (s->failed || !hp_array_try_grow((void **)&s->v, &s->cap, s->n,
+                                       sizeof(*s->v), 4096))) {
+    s->failed = true;
+    return;
   }
   s->v[s->n++] = (hp_live_obj_t){beg, hp_obj_end(beg, size), stack_id, aux};
 }

@@ -90,7 +90,7 @@ static hp_thread_t *create(uptr stack_top) {
     t->seq = (u16)__atomic_add_fetch(&nseq, 1, __ATOMIC_RELAXED);
   while (!t->seq);
   t->stack_top = stack_top ? stack_top : query_stack_top();
-  __asm__("mov %%fs:0, %0" : "=r"(t->tls_tp));
+  t->tls_tp = hp_thread_pointer();
   hp_spin_lock(&registry_lock);
   t->next = threads;
   if (threads)

@@ -28,6 +28,13 @@ typedef struct hp_thread {
 } hp_thread_t;
 
 void hp_thread_init(void);
+/* The calling thread's thread pointer (x86-64: %fs:0, glibc's struct
+ * pthread, below which the static TLS blocks lie). */
+static HP_ALWAYS_INLINE uptr hp_thread_pointer(void) {
+  uptr tp;
+  __asm__("mov %%fs:0, %0" : "=r"(tp));
+  return tp;
+}
 /* The calling thread's state, locked if it is the shared fallback; pair
  * with hp_thread_release.  Inline: every malloc and free asks.  The TLS
  * pointer holds the state, or 0 (none yet), 1 (being created) or 2 (torn
