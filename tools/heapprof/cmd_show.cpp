@@ -215,6 +215,25 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       show_leaks(s);
       continue;
     }
+    if (s->tag == HPR_TAG_UNLOADED) { // checked when the file was read
+      printf("  unloaded modules: %llu, dropped=%llu\n",
+             (unsigned long long)d->nunloaded,
+             (unsigned long long)d->unloaded_dropped);
+      for (uint64_t k = 0; k < d->nunloaded; k++) {
+        const hpr_unloaded_t *u = &d->unloaded[k];
+        printf("    unloaded at %llu ms: %s bias 0x%llx build id ",
+               (unsigned long long)u->unloaded_ms,
+               u->path[0] ? u->path : "[anonymous]",
+               (unsigned long long)u->bias);
+        for (uint64_t b = 0; b < u->build_id_size; b++)
+          printf("%02x", u->build_id[b]);
+        for (uint64_t g = 0; g < u->nsegs; g++)
+          printf(" 0x%llx-0x%llx", (unsigned long long)u->segs[g][0],
+                 (unsigned long long)u->segs[g][1]);
+        printf("\n");
+      }
+      continue;
+    }
     if (s->tag == 8 && s->size >= 8) {
       uint64_t n;
       memcpy(&n, s->data, 8);

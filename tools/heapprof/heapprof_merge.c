@@ -13,9 +13,11 @@
  *            their addresses; a module another process has (same build id,
  *            or same path when there is no build id) takes the layout's
  *            bias; a module only later processes have is added, moved past
- *            the layout's end if its addresses overlap it.  A PC in no
- *            known segment, or in a module with neither build id nor path,
- *            is kept as it is.
+ *            the layout's end if its addresses overlap it.  The modules
+ *            dlclose unloaded before a dump (section 11) join the layout
+ *            after that dump's loaded ones, as modules of the output.  A PC
+ *            in no known segment, or in a module with neither build id nor
+ *            path, is kept as it is.
  *   contexts one per translated PC sequence, new stack ids 1, 2, ... in
  *            order of first appearance (inputs in the order given, a
  *            directory's .profraw files by name, a process's dumps by
@@ -155,6 +157,55 @@ typedef struct layout {
   size_t n;
 } layout_t;
 
+/* A dump's segments: the loaded modules' (the raw segment section), then
+ * those of the modules dlclose unloaded before it (section 11), latest
+ * first; the first segment holding a PC is its module's. */
+typedef struct dump_segs {
+  hpr_segment_t *v;
+  const char **paths; /* per segment: its module's path, "" if unknown */
+  size_t n, nloaded;
+} dump_segs_t;
+
+static void dump_segs_read(const hpr_dump_t *d, dump_segs_t *ds) {
+  size_t n = d->nsegs;
+  for (uint64_t u = 0; u < d->nunloaded; u++)
+    n += d->unloaded[u].nsegs;
+  ds->v = xcalloc(n ? n : 1, sizeof(hpr_segment_t));
+  ds->paths = xcalloc(n ? n : 1, sizeof(char *));
+  ds->n = 0;
+  for (uint64_t i = 0; i < d->nsegs; i++) {
+    const hpr_segment_t *s = &d->segs[i];
+    ds->v[ds->n] = *s;
+    ds->paths[ds->n] = "";
+    for (uint64_t k = 0; k < d->nmodules; k++)
+      if (d->modules[k].bias == s->offset &&
+          d->modules[k].build_id_size == s->build_id_size &&
+          !memcmp(d->modules[k].build_id, s->build_id, s->build_id_size)) {
+        ds->paths[ds->n] = d->modules[k].path;
+        break;
+      }
+    ds->n++;
+  }
+  ds->nloaded = ds->n;
+  for (uint64_t u = 0; u < d->nunloaded; u++) {
+    const hpr_unloaded_t *m = &d->unloaded[u];
+    for (uint64_t k = 0; k < m->nsegs; k++) {
+      hpr_segment_t *s = &ds->v[ds->n];
+      s->start = m->segs[k][0];
+      s->end = m->segs[k][1];
+      s->offset = m->bias;
+      s->build_id_size = m->build_id_size;
+      memcpy(s->build_id, m->build_id, sizeof(s->build_id));
+      ds->paths[ds->n++] = m->path;
+    }
+  }
+}
+
+static void dump_segs_free(dump_segs_t *ds) {
+  free(ds->v);
+  free(ds->paths);
+}
+
 /* A module of one dump: its segments share the bias and build id. */
 typedef struct dump_module {
   uint64_t bias, build_id_size;
@@ -163,28 +214,22 @@ typedef struct dump_module {
   size_t first_seg, nsegs;
 } dump_module_t;
 
-static size_t dump_modules(const hpr_dump_t *d, dump_module_t **out) {
-  dump_module_t *m = xcalloc(d->nsegs, sizeof(*m));
+static size_t dump_modules(const dump_segs_t *ds, dump_module_t **out) {
+  dump_module_t *m = xcalloc(ds->n ? ds->n : 1, sizeof(*m));
   size_t n = 0;
-  for (uint64_t i = 0; i < d->nsegs; i++) {
-    const hpr_segment_t *s = &d->segs[i];
-    if (n && m[n - 1].bias == s->offset &&
+  for (size_t i = 0; i < ds->n; i++) {
+    const hpr_segment_t *s = &ds->v[i];
+    if (n && i != ds->nloaded && m[n - 1].bias == s->offset &&
         m[n - 1].build_id_size == s->build_id_size &&
-        !memcmp(m[n - 1].build_id, s->build_id, s->build_id_size)) {
+        !memcmp(m[n - 1].build_id, s->build_id, s->build_id_size) &&
+        !strcmp(m[n - 1].path, ds->paths[i])) {
       m[n - 1].nsegs++;
       continue;
     }
     m[n].bias = s->offset;
     m[n].build_id_size = s->build_id_size;
     m[n].build_id = s->build_id;
-    m[n].path = "";
-    for (uint64_t k = 0; k < d->nmodules; k++)
-      if (d->modules[k].bias == s->offset &&
-          d->modules[k].build_id_size == s->build_id_size &&
-          !memcmp(d->modules[k].build_id, s->build_id, s->build_id_size)) {
-        m[n].path = d->modules[k].path;
-        break;
-      }
+    m[n].path = ds->paths[i];
     m[n].first_seg = i;
     m[n].nsegs = 1;
     n++;
@@ -214,9 +259,9 @@ static bool overlaps(const layout_t *l, uint64_t start, uint64_t end) {
 
 /* Adds m (of dump d) to the layout, moved by a multiple of the page size
  * past everything there if its addresses overlap a module already in. */
-static out_module_t *layout_add(layout_t *l, const hpr_dump_t *d,
+static out_module_t *layout_add(layout_t *l, const dump_segs_t *ds,
                                 const dump_module_t *m) {
-  const hpr_segment_t *seg = &d->segs[m->first_seg];
+  const hpr_segment_t *seg = &ds->v[m->first_seg];
   uint64_t lo = UINT64_MAX, top = 0;
   for (size_t k = 0; k < m->nsegs; k++)
     lo = seg[k].start < lo ? seg[k].start : lo;
@@ -253,10 +298,10 @@ typedef struct xlate {
   bool keep;
 } xlate_t;
 
-static xlate_t *make_xlate(layout_t *l, const hpr_dump_t *d, bool first) {
-  xlate_t *x = xcalloc(d->nsegs, sizeof(*x));
+static xlate_t *make_xlate(layout_t *l, const dump_segs_t *ds, bool first) {
+  xlate_t *x = xcalloc(ds->n ? ds->n : 1, sizeof(*x));
   dump_module_t *mods;
-  size_t n = dump_modules(d, &mods);
+  size_t n = dump_modules(ds, &mods);
   for (size_t i = 0; i < n; i++) {
     const dump_module_t *m = &mods[i];
     out_module_t *o = NULL;
@@ -268,11 +313,11 @@ static xlate_t *make_xlate(layout_t *l, const hpr_dump_t *d, bool first) {
     /* The first dump's modules are the layout; a later one's only if
      * they can be matched again. */
     if (!o && (first || has_key(m)))
-      o = layout_add(l, d, m);
+      o = layout_add(l, ds, m);
     for (size_t k = 0; k < m->nsegs; k++) {
       xlate_t *t = &x[m->first_seg + k];
-      t->start = d->segs[m->first_seg + k].start;
-      t->end = d->segs[m->first_seg + k].end;
+      t->start = ds->v[m->first_seg + k].start;
+      t->end = ds->v[m->first_seg + k].end;
       t->from = m->bias;
       t->to = o ? o->bias : m->bias;
       t->keep = !o;
@@ -1012,7 +1057,7 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)dumps[i].d->offset, msg);
       else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
                tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
-               tag != HPR_TAG_LEAKS &&
+               tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
                tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
@@ -1066,7 +1111,9 @@ int heapprof_merge_main(int argc, char **argv) {
         hpr_section_field(hpr_section(d, HPR_TAG_PEAK), hpr_peak_names,
                           hpr_num_peak_names, "peak_bytes", &pb) &&
         pb == peak_bytes;
-    xlate_t *x = make_xlate(&layout, d, i == 0);
+    dump_segs_t ds;
+    dump_segs_read(d, &ds);
+    xlate_t *x = make_xlate(&layout, &ds, i == 0);
     /* The dump's stacks sorted by id, to find each MIB's. */
     const hpr_stack_t **by_id = xcalloc(d->nstacks, sizeof(*by_id));
     for (uint64_t s = 0; s < d->nstacks; s++)
@@ -1091,7 +1138,7 @@ int heapprof_merge_main(int argc, char **argv) {
       for (uint64_t p = 0; p < st->n; p++) {
         uint64_t pc;
         memcpy(&pc, &st->pcs[p], 8);
-        pcs[p] = translate(x, d->nsegs, pc);
+        pcs[p] = translate(x, ds.n, pc);
       }
       bool owned;
       context_t *c = context_get(&ctx, pcs, st->n, &owned);
@@ -1125,6 +1172,7 @@ int heapprof_merge_main(int argc, char **argv) {
     }
     free(by_id);
     free(x);
+    dump_segs_free(&ds);
     for (uint64_t b = 0; b < d->nbins; b++) {
       hpr_bin_t *o = &t->bins[d->bins[b].size];
       o->allocs += d->bins[b].allocs;

@@ -159,6 +159,75 @@ static bool read_sections(cursor_t *c, hpr_dump_t *d) {
   return true;
 }
 
+/* Section 11 (runtime: heapprof_unloaded.c): u64 head_words H (3), u64
+ * nmodules, u64 dropped, then from word H per module: u64 unloaded_ms,
+ * bias, build id size, u8 build id[32], u64 nsegs (at most 4), nsegs x
+ * {start, end}, u64 path length L, L bytes zero padded to 8. */
+static bool read_unloaded(const cursor_t *outer, hpr_dump_t *d) {
+  const hpr_section_t *s = hpr_section(d, HPR_TAG_UNLOADED);
+  if (!s)
+    return true;
+  cursor_t c = *outer;
+  c.pos = (uint64_t)(s->data - c.base);
+  c.end = c.pos + s->size;
+  uint64_t head, n;
+  if (!get64(&c, &head, "unloaded modules' head") ||
+      !get64(&c, &n, "unloaded modules' head") ||
+      !get64(&c, &d->unloaded_dropped, "unloaded modules' head"))
+    return false;
+  if (head < 3 || head - 3 > (c.end - c.pos) / 8)
+    return fail(&c, "corrupt: the unloaded modules' section (tag 11) has a %llu-word head",
+                (unsigned long long)head);
+  c.pos += (head - 3) * 8;
+  if (!check_count(&c, n, 72, "unloaded modules"))
+    return false;
+  d->unloaded = calloc(n ? n : 1, sizeof(hpr_unloaded_t));
+  d->nunloaded = n;
+  for (uint64_t i = 0; i < n; i++) {
+    hpr_unloaded_t *m = &d->unloaded[i];
+    uint64_t len;
+    if (!get64(&c, &m->unloaded_ms, "unloaded module") ||
+        !get64(&c, &m->bias, "unloaded module") ||
+        !get64(&c, &m->build_id_size, "unloaded module"))
+      return false;
+    if (m->build_id_size > 32)
+      return fail(&c, "corrupt: unloaded module %llu has a %llu-byte build id (at most 32)",
+                  (unsigned long long)i, (unsigned long long)m->build_id_size);
+    if (!check_count(&c, 1, 32, "unloaded module's build id"))
+      return false;
+    memcpy(m->build_id, c.base + c.pos, 32);
+    c.pos += 32;
+    if (!get64(&c, &m->nsegs, "unloaded module"))
+      return false;
+    if (m->nsegs > HPR_UNLOADED_MAX_SEGS)
+      return fail(&c, "corrupt: unloaded module %llu has %llu segments (at most %d)",
+                  (unsigned long long)i, (unsigned long long)m->nsegs,
+                  HPR_UNLOADED_MAX_SEGS);
+    for (uint64_t k = 0; k < m->nsegs; k++) {
+      if (!get64(&c, &m->segs[k][0], "unloaded module's segment") ||
+          !get64(&c, &m->segs[k][1], "unloaded module's segment"))
+        return false;
+      if (m->segs[k][0] >= m->segs[k][1])
+        return fail(&c, "corrupt: unloaded module %llu's segment %llu ends at 0x%llx, not above its start 0x%llx",
+                    (unsigned long long)i, (unsigned long long)k,
+                    (unsigned long long)m->segs[k][1],
+                    (unsigned long long)m->segs[k][0]);
+    }
+    if (!get64(&c, &len, "unloaded module's path length"))
+      return false;
+    if (len > c.end - c.pos || ((len + 7) & ~7ull) > c.end - c.pos)
+      return fail(&c, "corrupt: unloaded module %llu's %llu-byte path at offset 0x%llx runs past its section",
+                  (unsigned long long)i, (unsigned long long)len,
+                  (unsigned long long)(c.file_off + c.pos));
+    char *path = malloc(len + 1);
+    memcpy(path, c.base + c.pos, len);
+    path[len] = 0;
+    m->path = path;
+    c.pos += (len + 7) & ~7ull;
+  }
+  return true;
+}
+
 const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag) {
   for (uint64_t i = 0; i < d->nsections; i++)
     if (d->sections[i].tag == tag)
@@ -308,7 +377,7 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
       }
       if (d->ext_version >= 2 && !read_modules_and_bins(c, d))
         return false;
-      if (d->ext_version >= 3 && !read_sections(c, d))
+      if (d->ext_version >= 3 && (!read_sections(c, d) || !read_unloaded(c, d)))
         return false;
       d->has_ext = true;
     }
@@ -383,6 +452,9 @@ void hpr_free(hpr_file_t *f) {
     free(f->dumps[i].modules);
     free(f->dumps[i].bins);
     free(f->dumps[i].sections);
+    for (uint64_t m = 0; m < f->dumps[i].nunloaded; m++)
+      free((char *)f->dumps[i].unloaded[m].path);
+    free(f->dumps[i].unloaded);
   }
   free(f->dumps);
   free(f->data);

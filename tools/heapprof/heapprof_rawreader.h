@@ -55,6 +55,18 @@ typedef struct hpr_section {
   const uint8_t *data;   /* into the file buffer; read with memcpy */
 } hpr_section_t;
 
+/* Tagged section 11: a module dlclose unloaded before the dump (read and
+ * checked with the file: a damaged one fails hpr_parse). */
+#define HPR_TAG_UNLOADED 11
+#define HPR_UNLOADED_MAX_SEGS 4
+typedef struct hpr_unloaded {
+  uint64_t unloaded_ms, bias, build_id_size;
+  uint8_t build_id[32];
+  uint64_t nsegs;
+  uint64_t segs[HPR_UNLOADED_MAX_SEGS][2]; /* start, end */
+  const char *path; /* NUL-terminated, owned by the hpr_file */
+} hpr_unloaded_t;
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;
@@ -69,6 +81,8 @@ typedef struct hpr_dump {
   hpr_bin_t *bins; /* both 0/NULL for extension v1 or no extension */
   uint64_t nsections;
   hpr_section_t *sections; /* 0/NULL before extension v3 */
+  uint64_t nunloaded, unloaded_dropped;
+  hpr_unloaded_t *unloaded; /* section 11, latest unloaded first */
 } hpr_dump_t;
 
 typedef struct hpr_file {

@@ -299,13 +299,46 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
       }
     SM.Segs.push_back(
         {S.start, S.end, S.offset, module(BuildId, Path, I == 0, S.start)});
+    P.Modules[SM.Segs.back().Module].Loaded = true;
     if (I == 0)
       SM.Main = SM.Segs.back().Module;
   }
-  std::sort(SM.Segs.begin(), SM.Segs.end(),
-            [](const SegmentMap::Seg &A, const SegmentMap::Seg &B) {
-              return A.Start < B.Start;
-            });
+  auto ByStart = [](const SegmentMap::Seg &A, const SegmentMap::Seg &B) {
+    return A.Start < B.Start;
+  };
+  std::sort(SM.Segs.begin(), SM.Segs.end(), ByStart);
+  // Section 11: the modules dlclose unloaded before the dump, latest
+  // first.  An unloaded module's segment gets only the addresses no loaded
+  // module, nor one unloaded later, holds: those are theirs now.
+  for (uint64_t I = 0; I < D.nunloaded; I++) {
+    const hpr_unloaded_t &U = D.unloaded[I];
+    uint32_t Mod =
+        module(hexBuildId(U.build_id, U.build_id_size), U.path,
+               /*Main=*/false, U.nsegs ? U.segs[0][0] : 0);
+    Module &M = P.Modules[Mod];
+    M.UnloadedMs = M.Unloaded ? std::max(M.UnloadedMs, U.unloaded_ms)
+                              : U.unloaded_ms;
+    M.Unloaded = true;
+    std::vector<SegmentMap::Seg> Pieces;
+    for (uint64_t K = 0; K < U.nsegs; K++) {
+      uint64_t Cur = U.segs[K][0], End = U.segs[K][1];
+      for (const SegmentMap::Seg &S : SM.Segs) {
+        if (S.End <= Cur)
+          continue;
+        if (S.Start >= End)
+          break;
+        if (S.Start > Cur)
+          Pieces.push_back({Cur, S.Start, U.bias, Mod});
+        Cur = std::max(Cur, S.End);
+        if (Cur >= End)
+          break;
+      }
+      if (Cur < End)
+        Pieces.push_back({Cur, End, U.bias, Mod});
+    }
+    SM.Segs.insert(SM.Segs.end(), Pieces.begin(), Pieces.end());
+    std::sort(SM.Segs.begin(), SM.Segs.end(), ByStart);
+  }
   return SM;
 }
 

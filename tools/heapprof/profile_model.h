@@ -107,6 +107,9 @@ struct Module {
   std::string File;      // the file symbolized: Path, or --binary
   bool Usable = false;   // File exists and its build id matches
   bool HasFrames = false; // some Location is in it
+  bool Loaded = false;    // in the process map of some dump
+  bool Unloaded = false;  // dlclose unloaded it before some dump
+  uint64_t UnloadedMs = 0; // the latest such time, ms since start
 };
 
 // One source frame.  A return address gives several when calls were

@@ -172,6 +172,10 @@ static void summary(OStream &J, const Report &R) {
           J.attribute("build_id", M.BuildId);
           J.attribute("main", M.Main);
           J.attribute("symbolized", M.Usable);
+          if (M.Unloaded && !M.Loaded)
+            J.attribute("unloaded_ms", static_cast<int64_t>(M.UnloadedMs));
+          else
+            J.attribute("unloaded_ms", nullptr);
         });
     });
   });

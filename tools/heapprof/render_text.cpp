@@ -248,6 +248,8 @@ static void summary(const Report &R, raw_ostream &OS) {
       continue;
     std::string S = M.File.empty() ? M.Path : M.File;
     S += " (build id " + (M.BuildId.empty() ? "none" : M.BuildId) + ")";
+    if (M.Unloaded && !M.Loaded)
+      S += ", unloaded at " + std::to_string(M.UnloadedMs) + " ms";
     if (M.HasFrames && !M.Usable)
       S += ", not symbolized";
     Tab.add({M.Main ? "program" : "module", S});

@@ -4,6 +4,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_ext_sections.h"
 #include "heapprof_leaks.h"
+#include "heapprof_unloaded.h"
 
 /* One row per section, in ascending tag order.  A feature adds its row and
  * its writer; the list ends with the {0, NULL} sentinel. */
@@ -21,6 +22,7 @@ static const struct {
     {HP_EXT_SEC_SAMPLED, hp_sample_write_section},
     {HP_EXT_SEC_TIMELINE, hp_timeline_write_section},
     {HP_EXT_SEC_LEAKS, hp_leaks_write_section},
+    {HP_EXT_SEC_UNLOADED, hp_unloaded_write_section},
     {0, NULL},
 };
 

@@ -31,6 +31,7 @@ enum {
   HP_EXT_SEC_SAMPLED = 8,       /* sampled mode's sample_bytes */
   HP_EXT_SEC_TIMELINE = 9,      /* the heap over time */
   HP_EXT_SEC_LEAKS = 10,        /* unreachable at exit (heapprof_leaks.h) */
+  HP_EXT_SEC_UNLOADED = 11,     /* modules dlclose unloaded (heapprof_unloaded.h) */
 };
 
 /* Writes the payload of one section (nothing when it has nothing to say;

@@ -3,6 +3,7 @@
  * Part of heapprof.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_unloaded.h"
 
 #include <elf.h>
 #include <link.h>
@@ -53,9 +54,15 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
-void hp_procmap_read(hp_procmap_t *m) {
+void hp_procmap_read_loaded(hp_procmap_t *m) {
   hp_memset(m, 0, sizeof(*m));
   dl_iterate_phdr(visit, m);
+  m->nloaded = m->n;
+}
+
+void hp_procmap_read(hp_procmap_t *m) {
+  hp_procmap_read_loaded(m);
+  hp_unloaded_append(m);
 }
 
 void hp_procmap_free(hp_procmap_t *m) {
@@ -85,6 +92,8 @@ void hp_procmap_print(const hp_procmap_t *m, hp_buf_t *out) {
           hp_buf_printf(out, "%02x", mod->build_id[b]);
         hp_buf_printf(out, ")");
       }
+      if (mod->unloaded)
+        hp_buf_printf(out, " (unloaded at %u ms)", mod->unloaded_ms);
       hp_buf_printf(out, "\n");
     }
   }

@@ -29,8 +29,8 @@ static void put_mib(hp_buf_t *b, const hp_mib_t *m) {
  * size bins. */
 static void put_modules_and_bins(hp_buf_t *b, const hp_procmap_t *map,
                                  const hp_size_bins_t *bins) {
-  put64(b, map->n);
-  for (u32 i = 0; i < map->n; i++) {
+  put64(b, map->nloaded);
+  for (u32 i = 0; i < map->nloaded; i++) {
     const hp_module_t *m = &map->mods[i];
     u8 id[HP_MAX_BUILD_ID] = {0};
     hp_memcpy(id, m->build_id, m->build_id_size);
@@ -66,11 +66,14 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
   for (int i = 0; i < 6; i++)
     put64(b, 0);
   size_t seg_off = b->len - start;
+  /* The loaded modules: the unloaded ones are section 11's, where
+   * llvm-profdata does not look (their addresses may be a loaded
+   * module's now). */
   u64 nsegs = 0;
-  for (u32 i = 0; i < map->n; i++)
+  for (u32 i = 0; i < map->nloaded; i++)
     nsegs += map->mods[i].nsegs;
   put64(b, nsegs);
-  for (u32 i = 0; i < map->n; i++) {
+  for (u32 i = 0; i < map->nloaded; i++) {
     const hp_module_t *m = &map->mods[i];
     for (u32 s = 0; s < m->nsegs; s++) {
       u8 id[HP_MAX_BUILD_ID] = {0};

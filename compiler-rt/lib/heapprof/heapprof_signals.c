@@ -44,6 +44,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_leaks.h"
+#include "heapprof_unloaded.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -557,9 +558,11 @@ static void fork_prepare(void) {
   hp_fshare_lock_all();
   hp_secondary_lock();
   hp_hib_table_lock_all(&hp_hib_table);
+  hp_unloaded_lock();
 }
 
 static void fork_parent(void) {
+  hp_unloaded_unlock();
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_fshare_unlock_all(false);
@@ -575,6 +578,7 @@ static void fork_child(void) {
    * did not cross the fork either). */
   hp_deferred_signal = 0;
   deferred_timer = -1;
+  hp_unloaded_unlock();
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_fshare_unlock_all(true);
