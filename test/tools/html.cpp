@@ -11,6 +11,11 @@
 // three gadgets; html-leaks.test has the leak check's table).
 // RUN: %env_heapprof_opts=profile_dir=%t.prof:detect_leaks=0 %run %t
 // RUN: heapprof html -o %t.html %t.prof
+// heapprof report writes the same page with --html or --format html:
+// RUN: heapprof report --html %t.prof > %t.report.html
+// RUN: cmp %t.html %t.report.html
+// RUN: heapprof report --format html -o %t.report2.html %t.prof
+// RUN: cmp %t.html %t.report2.html
 // Exactly the page's own three </script> tags: the path is escaped.
 // RUN: grep -o '</script>' %t.html | wc -l | FileCheck %s --check-prefix=TAGS
 // RUN: grep -c 'u003c/script>/html.cpp' %t.html | FileCheck %s --check-prefix=PATH

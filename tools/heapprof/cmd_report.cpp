@@ -40,7 +40,10 @@ const char heapprof::ReportUsage[] =
     "                     leak:PATTERN matches (LeakSanitizer's format);\n"
     "                     may be repeated\n"
     "  --full             every size in the bin table, empty ones too\n"
-    "  --format text|json output form (default text)\n"
+    "  --format text|json|html\n"
+    "                     output form (default text); html: the page of\n"
+    "                     heapprof html (one self-contained file)\n"
+    "  --html             the same as --format html\n"
     "  --output FILE      write the report to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
@@ -52,18 +55,29 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
   SymbolizeOptions Sym;
   TableOptions Tables;
-  bool Json = false;
+  std::string Format = "text";
+  bool Html = false;
   std::string Output;
   Options O(ReportUsage);
   O.tables(Tables);
   O.flag("--full", Tables.Full);
-  O.format(Json);
+  O.value("--format", nullptr, [&Format](const std::string &V) {
+    if (V != "text" && V != "json" && V != "html")
+      return "unknown format '" + V + "' (text, json or html)";
+    Format = V;
+    return std::string();
+  });
+  O.flag("--html", Html);
   O.output(Output);
   O.symbolize(Sym);
   if (int Rc = O.parse(Argc, Argv, Inputs))
     return Rc;
   if (Inputs.empty())
     return O.usageError("no profile given");
+  if (Html && Format != "text" && Format != "html")
+    return O.usageError("--html and --format " + Format + " ask for two forms");
+  if (Html)
+    Format = "html";
   if (!loadSuppressionFiles(Tables))
     return 1;
   Profile P;
@@ -72,8 +86,10 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   Report R = buildReport(P, Tables);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  if (Json)
+  if (Format == "json")
     renderJson(R, OS);
+  else if (Format == "html")
+    renderHtml(R, P, OS);
   else
     renderText(R, OS);
   OS.flush();

@@ -30,6 +30,10 @@ void renderText(const Report &R, llvm::raw_ostream &OS);
 constexpr unsigned JsonReportVersion = 4;
 void renderJson(const Report &R, llvm::raw_ostream &OS);
 
+// --format html (and `heapprof html`): one self-contained web page holding
+// the JSON report and P's contexts for the flame graph (render_html.cpp).
+void renderHtml(const Report &R, const Profile &P, llvm::raw_ostream &OS);
+
 // The pieces other outputs (heapprof diff) print the same way:
 // a size exact below 10000 bytes, then with one decimal in the largest
 // unit that keeps it at least 1 ("12.3 MiB"; render_text.cpp), and one
