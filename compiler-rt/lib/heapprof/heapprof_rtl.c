@@ -54,6 +54,20 @@ void hp_rtl_init(void) {
   own_init_calls--;
 }
 
+/* The working directory the image started in: a relative profile
+ * directory or log_path means one there, even if the program moves
+ * (chdir) before it writes a profile.  Empty when it could not be read (a
+ * deleted directory, a path over 4095 bytes): then relative paths stay
+ * relative to the directory of the moment, as before. */
+static char start_dir[4096];
+
+static void start_dir_note(void) {
+  int saved = errno;
+  if (!getcwd(start_dir, sizeof(start_dir)) || start_dir[0] != '/')
+    start_dir[0] = 0;
+  errno = saved;
+}
+
 static void init_once(void) {
   if (HP_LIKELY(__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE)))
     return;
@@ -66,6 +80,7 @@ static void init_once(void) {
   HP_CHECK(!hp_rtl.initing && "heapprof init calls itself");
   hp_rtl.initing = true;
   hp_flags_init();
+  start_dir_note();
   hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();
@@ -303,6 +318,25 @@ static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
   hp_snprintf(d->path, sizeof(d->path), "%s/%s", d->dir, d->name);
 }
 
+/* profile_path, with a relative directory taken in the directory the image
+ * started in (start_dir).  Not in secure mode, which refuses a relative
+ * directory: it is the caller's. */
+static void profile_dest(profile_dest_t *d, u32 seq, const char *ext) {
+  profile_path(d, seq, ext);
+  if (d->dir[0] == '/' || !start_dir[0] || hp_secure_mode())
+    return;
+  char dir[sizeof(d->dir)], path[sizeof(d->path)];
+  hp_strlcpy(dir, d->dir, sizeof(dir));
+  hp_strlcpy(path, d->path, sizeof(path));
+  bool here = !hp_strcmp(dir, ".");
+  int n = here ? hp_snprintf(d->dir, sizeof(d->dir), "%s", start_dir)
+               : hp_snprintf(d->dir, sizeof(d->dir), "%s/%s", start_dir, dir);
+  int m = hp_snprintf(d->path, sizeof(d->path), "%s/%s", start_dir,
+                      here && !hp_strncmp(path, "./", 2) ? path + 2 : path);
+  if (n >= (int)sizeof(d->dir) || m >= (int)sizeof(d->path))
+    profile_path(d, seq, ext); /* too long: as given */
+}
+
 /* Gives the finished temporary file tmp its final name without replacing
  * a profile already there: one of an earlier image of this process (an
  * exec: the pid and often the program name stay the same,
@@ -434,7 +468,7 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     return hp_write_all(2, b->data, b->len);
   /* append_dumps: every dump of the process goes to the one file. */
   profile_dest_t d;
-  profile_path(&d, hp_flags.append_dumps ? 0 : seq, ext);
+  profile_dest(&d, hp_flags.append_dumps ? 0 : seq, ext);
   char why[4800] = "";
   bool secure = hp_secure_mode();
   if (secure && d.dir[0] != '/') {
@@ -444,7 +478,7 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
                sizeof(why));
   } else {
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
-      make_dirs(hp_flags.profile_dir);
+      make_dirs(d.dir);
     /* A program may hold every descriptor its soft limit allows; the
      * profile needs two for a moment (the directory and the file):
      * hp_fd_limit_raise, for one more try. */
