@@ -264,7 +264,9 @@ static u32 map_sorted(dump_map_t *m) {
 /* ------------------------------------------------------------- output */
 
 /* mkdir -p for the profile directory.  The directories it creates are
- * private (0700): a profile holds the memory map and the ASLR bases. */
+ * private (0700, whatever the umask: one that took the owner's bits away
+ * would leave a directory nobody but root can write the profile into): a
+ * profile holds the memory map and the ASLR bases. */
 static void make_dirs(const char *dir) {
   char path[4096];
   size_t len = hp_strlcpy(path, dir, sizeof(path));
@@ -274,7 +276,8 @@ static void make_dirs(const char *dir) {
     if (path[i] == '/' || path[i] == 0) {
       char c = path[i];
       path[i] = 0;
-      mkdir(path, 0700);
+      if (mkdir(path, 0700) == 0)
+        fchmodat(AT_FDCWD, path, 0700, AT_SYMLINK_NOFOLLOW);
       path[i] = c;
     }
   }

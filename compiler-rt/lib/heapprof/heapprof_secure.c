@@ -117,8 +117,9 @@ int hp_profile_temp_create(int dirfd, const char *name, u32 mode, char *tmp,
                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                     0600);
     if (fd >= 0) {
-      /* Exactly the mode asked for, whatever the umask. */
-      if (mode != 0600 && fchmod(fd, mode) != 0) {
+      /* Exactly the mode asked for, whatever the umask (one that takes
+       * the owner's bits, 0277 say, makes even 0600 something else). */
+      if (fchmod(fd, mode) != 0) {
         int e = errno;
         close(fd);
         unlinkat(dirfd, tmp, 0);

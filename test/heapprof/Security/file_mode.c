@@ -11,6 +11,10 @@
 // RUN: sh -c 'umask 077; %env_heapprof_opts=profile_mode=644:profile_dir=%t.d2 %run %t'
 // RUN: stat -c %%a %t.d2/heapprof.file_mode.c.tmp.*.profraw | FileCheck %s --check-prefix=M644
 // M644: 644
+// A umask that takes the owner's bits away changes nothing either:
+// RUN: rm -rf %t.d4 && mkdir %t.d4
+// RUN: sh -c 'umask 0277; %env_heapprof_opts=print_text=1:profile_dir=%t.d4 %run %t'
+// RUN: stat -c '%%a %%n' %t.d4/* | FileCheck %s --check-prefix=DEFAULT
 // RUN: %env_heapprof_opts=profile_mode=640:profile_dir=%t.d3 %run %t
 // RUN: stat -c %%a %t.d3/heapprof.file_mode.c.tmp.*.profraw | FileCheck %s --check-prefix=M640
 // M640: 640
@@ -21,6 +25,11 @@
 // DIRS: 700
 // DIRS-NEXT: 700
 // DIRS-NEXT: 700
+// RUN: rm -rf %t.new2 && sh -c 'umask 0777; %env_heapprof_opts=profile_dir=%t.new2/a %run %t'
+// RUN: stat -c %%a %t.new2 %t.new2/a %t.new2/a/heapprof.file_mode.c.tmp.*.profraw | FileCheck %s --check-prefix=DIRS2
+// DIRS2: 700
+// DIRS2-NEXT: 700
+// DIRS2-NEXT: 600
 // RUN: ls %t.new/a/b | FileCheck %s --check-prefix=INNEW
 // INNEW: heapprof.file_mode.c.tmp.{{[0-9]+}}.profraw
 //
