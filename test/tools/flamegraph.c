@@ -19,6 +19,12 @@
 // RUN: heapprof flamegraph --weight temporary %t.dir | FileCheck %s --check-prefix=TEMPORARY
 // RUN: heapprof flamegraph --svg -o %t.svg %t.dir
 // RUN: %python %S/Inputs/check-flamegraph-svg.py %t.svg
+// An output named .svg gets the SVG without --svg; another name the
+// collapsed stacks:
+// RUN: heapprof flamegraph -o %t.implicit.svg %t.dir
+// RUN: cmp %t.svg %t.implicit.svg
+// RUN: heapprof flamegraph -o %t.folded %t.dir
+// RUN: FileCheck %s --check-prefix=BYTES < %t.folded
 // RUN: heapprof flamegraph --weight live --svg %t.dir > %t.live.svg
 // RUN: %python %S/Inputs/check-flamegraph-svg.py %t.live.svg live
 // RUN: not heapprof flamegraph --weight size %t.dir 2>&1 | FileCheck %s --check-prefix=BADW

@@ -34,7 +34,8 @@ const char heapprof::FlamegraphUsage[] =
     "  --weight bytes|allocs|accesses|live|temporary|leaked\n"
     "                     what a stack weighs (default bytes; live: bytes\n"
     "                     live at the end; leaked: bytes unreachable at exit)\n"
-    "  --svg              a self-contained interactive SVG flame graph\n"
+    "  --svg              a self-contained interactive SVG flame graph (the\n"
+    "                     default when FILE of -o ends in .svg)\n"
     "  --title TEXT       the SVG's title\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved\n"
@@ -85,6 +86,11 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
     return Rc;
   if (O.Inputs.empty())
     return Opts.usageError("no profile given");
+  // -o graph.svg means the picture, not collapsed stacks in an .svg file.
+  const std::string Ext = ".svg";
+  if (O.Output.size() > Ext.size() &&
+      O.Output.compare(O.Output.size() - Ext.size(), Ext.size(), Ext) == 0)
+    O.Svg = true;
   return 0;
 }
 
