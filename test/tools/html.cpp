@@ -16,6 +16,16 @@
 // RUN: cmp %t.html %t.report.html
 // RUN: heapprof report --format html -o %t.report2.html %t.prof
 // RUN: cmp %t.html %t.report2.html
+// and with an --output name ending in .html; .json gives the JSON, and
+// --format wins over the name:
+// RUN: heapprof report -o %t.report3.html %t.prof
+// RUN: cmp %t.html %t.report3.html
+// RUN: heapprof report --format json %t.prof > %t.expected.json
+// RUN: heapprof report -o %t.report.json %t.prof
+// RUN: cmp %t.expected.json %t.report.json
+// RUN: heapprof report --format text -o %t.text.json %t.prof
+// RUN: head -1 %t.text.json | FileCheck %s --check-prefix=TEXTFIRST
+// TEXTFIRST: heapprof report: 1 process, 1 file
 // Exactly the page's own three </script> tags: the path is escaped.
 // RUN: grep -o '</script>' %t.html | wc -l | FileCheck %s --check-prefix=TAGS
 // RUN: grep -c 'u003c/script>/html.cpp' %t.html | FileCheck %s --check-prefix=PATH

@@ -16,6 +16,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 using namespace heapprof;
 
 const char heapprof::ReportUsage[] =
@@ -44,7 +46,9 @@ const char heapprof::ReportUsage[] =
     "                     output form (default text); html: the page of\n"
     "                     heapprof html (one self-contained file)\n"
     "  --html             the same as --format html\n"
-    "  --output FILE      write the report to FILE instead of stdout\n"
+    "  --output FILE      write the report to FILE instead of stdout (a\n"
+    "                     FILE ending in .json or .html, without --format,\n"
+    "                     gets that form)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
@@ -55,7 +59,7 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
   SymbolizeOptions Sym;
   TableOptions Tables;
-  std::string Format = "text";
+  std::string Format; // "" until --format: then from --html or --output
   bool Html = false;
   std::string Output;
   Options O(ReportUsage);
@@ -74,10 +78,18 @@ int heapprof::cmdReport(int Argc, char **Argv) {
     return Rc;
   if (Inputs.empty())
     return O.usageError("no profile given");
-  if (Html && Format != "text" && Format != "html")
+  if (Html && !Format.empty() && Format != "html")
     return O.usageError("--html and --format " + Format + " ask for two forms");
   if (Html)
     Format = "html";
+  // --output NAME.json or NAME.html, with no --format, means that form.
+  auto EndsWith = [&Output](const char *Ext) {
+    size_t N = strlen(Ext);
+    return Output.size() > N &&
+           Output.compare(Output.size() - N, N, Ext) == 0;
+  };
+  if (Format.empty())
+    Format = EndsWith(".json") ? "json" : EndsWith(".html") ? "html" : "text";
   if (!loadSuppressionFiles(Tables))
     return 1;
   Profile P;
