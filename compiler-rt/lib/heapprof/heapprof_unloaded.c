@@ -121,9 +121,14 @@ HP_INTERFACE int dlclose(void *handle) {
     for (u64 i = 1; i < before.n; i++)
       before.mods[i].unloaded = before.mods[i].nsegs > 0;
     dl_iterate_phdr(mark_loaded, &before);
-    for (u64 i = 1; i < before.n; i++)
-      if (before.mods[i].unloaded)
+    /* Only as many as the list will remember: a reload loop must not
+     * spend the process's mappings (vm.max_map_count) on reservations. */
+    u64 room = HP_UNLOADED_MAX - __atomic_load_n(&unloaded.n, __ATOMIC_RELAXED);
+    for (u64 i = 1; i < before.n && room; i++)
+      if (before.mods[i].unloaded) {
         reserve(&before.mods[i]);
+        room--;
+      }
     for (u64 i = 1; i < before.n; i++)
       if (before.mods[i].unloaded)
         remember(&before.mods[i], ms);
