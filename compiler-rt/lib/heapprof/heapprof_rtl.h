@@ -35,6 +35,10 @@ void hp_rtl_lock(void);
 void hp_rtl_unlock(void);
 /* heapprof_signals.c: installed at the end of init. */
 void hp_signals_init(void);
+/* The calling thread's alternate signal stack (for a stack overflow's
+ * SIGSEGV), unless it has one: on at a thread's start, off at its end. */
+void hp_signals_altstack_on(void);
+void hp_signals_altstack_off(void);
 /* The temporary profile file (heapprof_signals.c): guard_begin before it
  * is created in dirfd, guard_file once it is, guard_end when it has its
  * final name or is gone.  Meanwhile a signal that would end the process by

@@ -48,6 +48,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -243,9 +244,68 @@ static int set_handler(int sig, void (*fn)(int, siginfo_t *, void *),
   struct sigaction sa;
   hp_memset(&sa, 0, sizeof(sa));
   sa.sa_sigaction = fn;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  /* SA_ONSTACK: on the thread's alternate stack, where it has one (below):
+   * a stack overflow's SIGSEGV has no stack left to run on. */
+  sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   return sigaction(sig, &sa, old);
+}
+
+/* ------------------------------------------------------- alternate stacks */
+
+/* A stack overflow raises SIGSEGV with no room left on the thread's stack
+ * for a handler's frame: without an alternate stack the kernel kills the
+ * process at once, and the profile is lost.  So, as the sanitizers do,
+ * each thread heapprof knows from its start (the one that initialises the
+ * runtime, main, those its pthread_create wrapper starts) gets an
+ * alternate stack, unless it has one of its own: address space (no memory
+ * until a handler runs on it), unmapped when the thread ends.  Not with
+ * handle_segv=0, where no handler would use it. */
+#define HP_ALTSTACK_SIZE (256u << 10)
+static HP_TLS char *own_altstack;
+
+void hp_signals_altstack_on(void) {
+  if (!hp_flags.handle_segv || own_altstack)
+    return;
+  int saved = errno;
+  stack_t cur;
+  if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+    char *p = mmap(NULL, HP_ALTSTACK_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      stack_t ss;
+      hp_memset(&ss, 0, sizeof(ss));
+      ss.ss_sp = p;
+      ss.ss_size = HP_ALTSTACK_SIZE;
+      if (sigaltstack(&ss, NULL) == 0)
+        own_altstack = p;
+      else
+        munmap(p, HP_ALTSTACK_SIZE);
+    }
+  }
+  errno = saved;
+}
+
+void hp_signals_altstack_off(void) {
+  char *p = own_altstack;
+  if (!p)
+    return;
+  int saved = errno;
+  stack_t cur;
+  if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == p) {
+    if (cur.ss_flags & SS_ONSTACK) {
+      errno = saved;
+      return; /* ending inside a handler on it: leave it be */
+    }
+    stack_t off;
+    hp_memset(&off, 0, sizeof(off));
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, NULL);
+  }
+  /* Disabled above, or the program put its own in its place. */
+  munmap(p, HP_ALTSTACK_SIZE);
+  own_altstack = NULL;
+  errno = saved;
 }
 
 static void set_blocked(int sig, bool blocked) {
@@ -605,6 +665,7 @@ void hp_signals_init(void) {
   owner_pid = (u32)syscall(SYS_getpid);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
+  hp_signals_altstack_on();
   if (hp_flags.handle_segv) {
     install_deadly(SIGSEGV, false);
     install_deadly(SIGBUS, false);

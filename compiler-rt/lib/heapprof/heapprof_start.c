@@ -26,6 +26,7 @@ uptr hp_main_returned_at;
 static __attribute__((noinline)) int main_wrapper(int argc, char **argv,
                                                   char **envp) {
   hp_thread_main_frame((uptr)__builtin_frame_address(0));
+  hp_signals_altstack_on(); /* if init ran on another thread */
   int r = program_main(argc, argv, envp);
   /* The caller's stack pointer after this frame's return. */
   hp_main_returned_at = (uptr)__builtin_frame_address(0) + 2 * sizeof(uptr);

@@ -116,6 +116,7 @@ static void thread_exit(void *arg) {
   hp_hib_cache_flush(&t->hibs, &hp_hib_table);
   hp_peak_thread_exit(&t->peak);
   hp_stack_thread_exit();
+  hp_signals_altstack_off();
   hp_spin_lock(&registry_lock);
 #define X(name, desc) dead_stats.name += t->stats.name;
   HP_STATS(X)
@@ -244,6 +245,7 @@ static HP_NOINLINE void *thread_start(void *p) {
   args_put(a);
   if (hp_tls_thread == TLS_NONE)
     create((uptr)__builtin_frame_address(0));
+  hp_signals_altstack_on();
   return fn(arg);
 }
 
