@@ -375,6 +375,43 @@ static void report_lookup(lookup_result_t r, const lookup_t *l, uptr u,
   }
 }
 
+/* free, delete or realloc of the start of a chunk (lookup() said so) whose
+ * header is not ALLOCATED: a double free, or a header something else
+ * wrote over (a state that is neither of heapprof's), or the start of a
+ * block never handed out (0, unless its pages were released). */
+static HP_NOINLINE void report_state(const lookup_t *l, uptr u, uptr fp,
+                                     const char *op, u8 st) {
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.invalid_frees++;
+  hp_thread_release(t);
+  bool released =
+      st == 0 && l->block && hp_primary_block_released(l->class_id);
+  if (st == HP_CHUNK_AVAILABLE || released) {
+    hp_report_double_free(u, fp, op, released ? NULL : l->h, 0);
+    return;
+  }
+  if (st == 0) {
+    hp_report_invalid_free(u, fp, op, 0);
+    return;
+  }
+  /* The live chunk in the block below, if any (a primary chunk's blocks
+   * follow one another in its size class's region). */
+  const hp_chunk_header_t *below = NULL;
+  uptr below_beg = 0;
+  u32 c;
+  u64 idx;
+  if (l->block && hp_primary_block_index(l->block, &c, &idx) && idx > 0) {
+    uptr b = hp_primary_block_addr(c, idx - 1);
+    below_beg = hp_block_user_beg(b, hp_class_size(c));
+    const hp_chunk_header_t *bh = hp_chunk_header(below_beg);
+    if (bh->state == HP_CHUNK_ALLOCATED &&
+        bh->requested_size != HP_SIZE_IN_LARGE &&
+        below_beg + bh->requested_size <= l->block)
+      below = bh;
+  }
+  hp_report_corrupt_header(u, fp, op, st, below_beg, below);
+}
+
 static const char *kind_alloc_name(u8 k) {
   return k == HP_ALLOC_NEW ? "operator new"
          : k == HP_ALLOC_NEW_ARRAY ? "operator new []" : "malloc";
@@ -445,15 +482,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
       if (sec)
         hp_hib_cache_leave(sec);
-      hp_thread_t *t = hp_thread_acquire();
-      t->stats.invalid_frees++;
-      hp_thread_release(t);
-      if ((w & 0xff) == HP_CHUNK_AVAILABLE)
-        hp_report_double_free(u, fp, kind_free_name(kind), h, 0);
-      else if ((w & 0xff) == 0 && hp_primary_block_released(l.class_id))
-        hp_report_double_free(u, fp, kind_free_name(kind), NULL, 0);
-      else
-        hp_report_invalid_free(u, fp, kind_free_name(kind), 0);
+      report_state(&l, u, fp, kind_free_name(kind), (u8)(w & 0xff));
       return;
     }
     u32 nw = (w & ~0xffu) | HP_CHUNK_AVAILABLE;
@@ -701,14 +730,7 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   }
   u32 w = __atomic_load_n(word0(l.h), __ATOMIC_ACQUIRE);
   if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
-    hp_thread_t *t = hp_thread_acquire();
-    t->stats.invalid_frees++;
-    hp_thread_release(t);
-    bool released = (w & 0xff) == 0 && hp_primary_block_released(l.class_id);
-    if ((w & 0xff) == HP_CHUNK_AVAILABLE || released)
-      hp_report_double_free(u, fp, "realloc", released ? NULL : l.h, 0);
-    else
-      hp_report_invalid_free(u, fp, "realloc", 0);
+    report_state(&l, u, fp, "realloc", (u8)(w & 0xff));
     errno = ENOMEM;
     return NULL;
   }

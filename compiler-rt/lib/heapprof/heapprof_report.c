@@ -158,6 +158,32 @@ void hp_report_double_free(uptr p, uptr fp, const char *op,
   finish(hp_flags.halt_on_error, halt_hint);
 }
 
+void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
+                              uptr below_beg,
+                              const hp_chunk_header_t *below) {
+  hp_spin_lock(&report_lock);
+  hp_printf("HeapProf: ERROR: corrupt-chunk-header on address %p (pc %p, %s): "
+            "the 32 bytes before it, the chunk's header, were overwritten "
+            "(state byte 0x%02x, neither allocated nor freed); the chunk is "
+            "left alone\n",
+            (void *)p, (void *)caller_pc(fp), op, state);
+  print_current_stack(fp);
+  if (below) {
+    size_t gap = p - HP_CHUNK_HEADER_SIZE - (below_beg + below->requested_size);
+    char where[64] = "at the header";
+    if (gap)
+      hp_snprintf(where, sizeof(where), "%zu bytes before the header", gap);
+    hp_printf("The chunk below it, %u bytes at %p, ends %s: a write past its "
+              "end is the likely cause. It was allocated at:\n",
+              below->requested_size, (void *)below_beg, where);
+    u32 n;
+    const uptr *pcs = hp_stackdepot_get((u32)below->alloc_context_id, &n);
+    if (pcs)
+      hp_print_stack(2, pcs, n);
+  }
+  finish(hp_flags.halt_on_error, halt_hint);
+}
+
 void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
                                 const char *free_op) {
   hp_spin_lock(&report_lock);

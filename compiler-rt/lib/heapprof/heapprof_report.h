@@ -27,6 +27,13 @@ void hp_report_double_free(uptr p, uptr fp, const char *op,
                            const hp_chunk_header_t *h, uptr chunk_beg);
 void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
                                 const char *free_op);
+/* p is the start of a chunk whose header's state byte is neither
+ * allocated nor freed: overwritten.  below: the header of the live chunk
+ * right below p's block (its user start below_beg), when there is one: a
+ * write past its end is the likely cause. */
+void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
+                              uptr below_beg,
+                              const hp_chunk_header_t *below);
 /* Writes a symbolized stack (frames indented, numbered) to fd. */
 void hp_print_stack(int fd, const uptr *pcs, u32 n);
 
