@@ -145,6 +145,20 @@ def _go_pprof_works():
 if _go_pprof_works():
     config.available_features.add("go-pprof")
 
+# The CPU's vector extensions, for tests that run AVX2 and AVX-512 code.
+try:
+    _cpu_flags = set()
+    for _line in open("/proc/cpuinfo"):
+        if _line.startswith("flags"):
+            _cpu_flags.update(_line.split(":", 1)[1].split())
+            break
+except OSError:
+    _cpu_flags = set()
+if "avx2" in _cpu_flags:
+    config.available_features.add("avx2")
+if "avx512f" in _cpu_flags:
+    config.available_features.add("avx512f")
+
 # LLVM's OpenMP runtime (Debian libomp-19-dev), for the pass's parallel
 # regions (-fopenmp).
 if os.path.exists("/usr/lib/llvm-19/lib/libomp.so"):

@@ -16,7 +16,11 @@
 // counters of a chunk's granules into its profile when the chunk dies.
 //
 // What is counted: loads, stores, atomicrmw and cmpxchg (as writes), and each
-// active lane of llvm.masked.{load,store,gather,scatter}.  llvm.mem{cpy,move,
+// active lane of llvm.masked.{load,store,gather,scatter,expandload,
+// compressstore} and of x86's own masked and gathering intrinsics
+// (llvm.x86.avx{,2}.mask{load,store}.*, llvm.x86.sse2.maskmov.dqu,
+// llvm.x86.avx2.gather.*, llvm.x86.avx512.mask.{gather,scatter}*), and
+// llvm.x86.{sse3,avx}.ldu.dq* as loads.  llvm.mem{cpy,move,
 // set} become calls to __heapprof_mem{cpy,move,set}, which count both ranges
 // by the runtime's range rule and then do the operation.  What is not: accesses
 // whose every possible underlying object is stack (alloca, byval argument),
@@ -336,6 +340,17 @@ struct InterestingAccess {
   Type *AccessTy = nullptr;
   Value *Mask = nullptr;
   bool IsGatherScatter = false;
+  /// The lanes the mask selects are those whose element has its sign bit
+  /// set (x86's AVX masks, integer or floating-point), not i1 lanes.
+  bool MaskBySign = false;
+  /// x86 gathers and scatters: lane i accesses Addr + sext(Index[i]) *
+  /// Scale, for the first NumLanes lanes.
+  Value *Index = nullptr;
+  uint64_t Scale = 0;
+  unsigned NumLanes = 0;
+  /// expandload/compressstore: active lane i accesses the element of
+  /// AccessTy's type at Addr numbered by the active lanes before it.
+  bool Compressed = false;
 
   bool isWrite() const { return Kind != AccessKind::Read; }
 };
@@ -348,6 +363,10 @@ struct CounterUpdate {
     NotALane,       // Ptr is the accessed address.
     ContiguousLane, // masked load/store: lane LaneIdx of vector VecTy at Ptr.
     GatherLane,     // gather/scatter: element LaneIdx of pointer vector Ptr.
+    IndexedLane,    // x86 gather/scatter: Ptr + sext(Index[LaneIdx]) * Scale.
+    CompressedLane, // expandload/compressstore: the element of VecTy at Ptr
+                    // numbered by the active lanes of LaneMask below LaneIdx
+                    // (CompressedAt when the mask is a constant).
   };
 
   Instruction *InsertPt;
@@ -357,8 +376,15 @@ struct CounterUpdate {
   LaneKind Lane = NotALane;
   unsigned LaneIdx = 0;
   FixedVectorType *VecTy = nullptr;
-  /// If set, the update happens only when lane LaneIdx of this mask is true.
+  /// If set, the update happens only when lane LaneIdx of this mask is true
+  /// (or, with MaskBySign, has its sign bit set).
   Value *LaneMask = nullptr;
+  bool MaskBySign = false;
+  Value *Index = nullptr;
+  uint64_t Scale = 0;
+  /// CompressedLane with a constant mask: the element index, known.
+  unsigned CompressedAt = 0;
+  Value *CompressMask = nullptr; // CompressedLane: the (i1) mask to count in
 };
 
 /// "+(the accumulator's value)" on the counter of Ptr's granule, at the start
@@ -494,6 +520,110 @@ bool HeapProfiler::shouldInstrumentFunction(const Function &F) const {
   return true;
 }
 
+/// The number of elements of V's type if it is a fixed vector, else 0.
+static unsigned lanesOf(const Value *V) {
+  auto *VT = dyn_cast<FixedVectorType>(V->getType());
+  return VT ? VT->getNumElements() : 0;
+}
+
+/// x86's target intrinsics that access memory, recognised by name and
+/// checked by operand types (LLVM 19's clang emits them for the immintrin.h
+/// functions InstCombine cannot turn into llvm.masked.*: gathers, masks
+/// not known at compile time, lddqu, maskmovdqu):
+///   avx{,2}.maskload.*(ptr, mask)            lanes of the result, sign mask
+///   avx{,2}.maskstore.*(ptr, mask, val)      lanes of val, sign mask
+///   sse2.maskmov.dqu(val, mask, ptr)         16 byte lanes, sign mask
+///   avx2.gather.*(src, ptr, idx, mask, i8 scale)     sign mask
+///   avx512.mask.gather*(src, ptr, idx, <N x i1> mask, i32 scale)
+///   avx512.mask.scatter*(ptr, <N x i1> mask, idx, val, i32 scale)
+///   sse3.ldu.dq(ptr), avx.ldu.dq.256(ptr)    one load
+/// A gather's or scatter's lanes are the first min(index, mask) lanes.
+/// Anything else (or of another shape) is not counted.
+static bool getX86Access(IntrinsicInst *II, InterestingAccess &A) {
+  Function *F = II->getCalledFunction();
+  if (!F)
+    return false;
+  StringRef N = F->getName();
+  if (!N.consume_front("llvm.x86."))
+    return false;
+  auto PtrAt = [&](unsigned K) -> Value * {
+    if (K >= II->arg_size())
+      return nullptr;
+    Value *V = II->getArgOperand(K);
+    return V->getType()->isPointerTy() ? V : nullptr;
+  };
+  auto ScaleAt = [&](unsigned K) -> bool {
+    auto *C = K < II->arg_size() ? dyn_cast<ConstantInt>(II->getArgOperand(K))
+                                 : nullptr;
+    if (!C || C->isNegative() || C->getZExtValue() == 0)
+      return false;
+    A.Scale = C->getZExtValue();
+    return true;
+  };
+  if (N == "sse3.ldu.dq" || N == "avx.ldu.dq.256") {
+    A.Kind = AccessKind::Read;
+    A.Addr = PtrAt(0);
+    return A.Addr != nullptr;
+  }
+  if (N.starts_with("avx.maskload.") || N.starts_with("avx2.maskload.")) {
+    A.Kind = AccessKind::Read;
+    A.Addr = PtrAt(0);
+    A.AccessTy = II->getType();
+    A.Mask = II->arg_size() == 2 ? II->getArgOperand(1) : nullptr;
+    A.MaskBySign = true;
+    return A.Addr && A.Mask && lanesOf(II) && lanesOf(A.Mask) == lanesOf(II);
+  }
+  if (N.starts_with("avx.maskstore.") || N.starts_with("avx2.maskstore.")) {
+    if (II->arg_size() != 3)
+      return false;
+    A.Kind = AccessKind::Write;
+    A.Addr = PtrAt(0);
+    A.Mask = II->getArgOperand(1);
+    A.AccessTy = II->getArgOperand(2)->getType();
+    A.MaskBySign = true;
+    return A.Addr && lanesOf(A.Mask) &&
+           lanesOf(A.Mask) == lanesOf(II->getArgOperand(2));
+  }
+  if (N == "sse2.maskmov.dqu") {
+    if (II->arg_size() != 3)
+      return false;
+    A.Kind = AccessKind::Write;
+    A.Addr = PtrAt(2);
+    A.Mask = II->getArgOperand(1);
+    A.AccessTy = II->getArgOperand(0)->getType();
+    A.MaskBySign = true;
+    return A.Addr && lanesOf(A.Mask) &&
+           lanesOf(A.Mask) == lanesOf(II->getArgOperand(0));
+  }
+  bool Avx2Gather = N.starts_with("avx2.gather.");
+  bool Avx512Gather = N.starts_with("avx512.mask.gather");
+  bool Avx512Scatter = N.starts_with("avx512.mask.scatter");
+  if (!Avx2Gather && !Avx512Gather && !Avx512Scatter)
+    return false;
+  if (II->arg_size() != 5)
+    return false;
+  if (Avx512Scatter) {
+    A.Kind = AccessKind::Write;
+    A.Addr = PtrAt(0);
+    A.Mask = II->getArgOperand(1);
+    A.Index = II->getArgOperand(2);
+  } else {
+    A.Kind = AccessKind::Read;
+    A.Addr = PtrAt(1);
+    A.Index = II->getArgOperand(2);
+    A.Mask = II->getArgOperand(3);
+    A.MaskBySign = Avx2Gather;
+  }
+  if (!A.Addr || !ScaleAt(4) || !lanesOf(A.Index) || !lanesOf(A.Mask) ||
+      !cast<VectorType>(A.Index->getType())->getElementType()->isIntegerTy())
+    return false;
+  if (!A.MaskBySign &&
+      !cast<VectorType>(A.Mask->getType())->getElementType()->isIntegerTy(1))
+    return false;
+  A.NumLanes = std::min(lanesOf(A.Index), lanesOf(A.Mask));
+  return true;
+}
+
 std::optional<InterestingAccess>
 HeapProfiler::getInterestingAccess(Instruction *I) const {
   // Code other instrumentation inserted (coverage counters, sanitizer checks).
@@ -545,8 +675,31 @@ HeapProfiler::getInterestingAccess(Instruction *I) const {
       A.Addr = II->getArgOperand(1);
       A.Mask = II->getArgOperand(3);
       break;
+    //   masked.expandload(ptr, mask, passthru)  masked.compressstore(val, ptr, mask)
+    case Intrinsic::masked_expandload:
+      if (!ClInstrumentReads)
+        return std::nullopt;
+      A.Kind = AccessKind::Read;
+      A.AccessTy = II->getType();
+      A.Addr = II->getArgOperand(0);
+      A.Mask = II->getArgOperand(1);
+      A.Compressed = true;
+      break;
+    case Intrinsic::masked_compressstore:
+      if (!ClInstrumentWrites)
+        return std::nullopt;
+      A.Kind = AccessKind::Write;
+      A.AccessTy = II->getArgOperand(0)->getType();
+      A.Addr = II->getArgOperand(1);
+      A.Mask = II->getArgOperand(2);
+      A.Compressed = true;
+      break;
     default:
-      return std::nullopt;
+      if (!getX86Access(II, A))
+        return std::nullopt;
+      if (A.isWrite() ? !ClInstrumentWrites : !ClInstrumentReads)
+        return std::nullopt;
+      break;
     }
     A.IsGatherScatter = II->getIntrinsicID() == Intrinsic::masked_gather ||
                         II->getIntrinsicID() == Intrinsic::masked_scatter;
@@ -775,25 +928,54 @@ void HeapProfiler::collectUpdates(const InterestingAccess &A,
   if (!A.Mask) {
     Updates.push_back({A.I, A.Addr, A.isWrite()});
   } else {
-    auto *VTy = dyn_cast<FixedVectorType>(A.AccessTy);
-    if (!VTy) {
+    auto *VTy = dyn_cast_or_null<FixedVectorType>(A.AccessTy);
+    if (!VTy && !A.Index) {
       // Scalable vectors have no compile-time lane count; not on x86-64.
       ++NumSkippedScalable;
       return;
     }
+    // A lane of a constant mask: 1 known active, 0 known inactive, -1 not
+    // known (undef, poison, an expression).
     auto *ConstMask = dyn_cast<Constant>(A.Mask);
-    for (unsigned Idx = 0, N = VTy->getNumElements(); Idx < N; ++Idx) {
+    auto Known = [&](unsigned Idx) -> int {
+      Constant *E = ConstMask ? ConstMask->getAggregateElement(Idx) : nullptr;
+      if (auto *CI = dyn_cast_or_null<ConstantInt>(E))
+        return A.MaskBySign ? CI->isNegative() : !CI->isZero();
+      if (auto *CF = dyn_cast_or_null<ConstantFP>(E))
+        return A.MaskBySign ? CF->isNegative() : -1;
+      return -1;
+    };
+    bool AllKnown = true;
+    unsigned N = A.Index ? A.NumLanes : VTy->getNumElements();
+    for (unsigned Idx = 0; Idx < N; ++Idx)
+      AllKnown &= Known(Idx) >= 0;
+    unsigned Before = 0; // known active lanes so far (expand/compress)
+    for (unsigned Idx = 0; Idx < N; ++Idx) {
       CounterUpdate U{A.I, A.Addr, A.isWrite()};
-      U.Lane = A.IsGatherScatter ? CounterUpdate::GatherLane
-                                 : CounterUpdate::ContiguousLane;
+      U.Lane = A.Index            ? CounterUpdate::IndexedLane
+               : A.Compressed     ? CounterUpdate::CompressedLane
+               : A.IsGatherScatter ? CounterUpdate::GatherLane
+                                   : CounterUpdate::ContiguousLane;
       U.LaneIdx = Idx;
       U.VecTy = VTy;
-      Constant *Bit = ConstMask ? ConstMask->getAggregateElement(Idx) : nullptr;
-      auto *BitInt = dyn_cast_or_null<ConstantInt>(Bit);
-      if (BitInt && BitInt->isZero())
+      U.Index = A.Index;
+      U.Scale = A.Scale;
+      int Bit = Known(Idx);
+      if (Bit == 0)
         continue; // lane never accessed
-      if (!BitInt)
+      if (Bit < 0) {
         U.LaneMask = A.Mask; // decided at run time (also undef/poison lanes)
+        U.MaskBySign = A.MaskBySign;
+      }
+      if (A.Compressed) {
+        // Which element an active lane reads: counted at compile time when
+        // every lane of the mask is known, else from the mask at run time.
+        if (AllKnown)
+          U.CompressedAt = Before;
+        else
+          U.CompressMask = A.Mask;
+        ++Before;
+      }
       Updates.push_back(U);
     }
   }
@@ -1509,6 +1691,14 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
     // counted or not, but must not break the program.
     if (!isGuaranteedNotToBePoison(U.LaneMask))
       Bit = IRB.CreateFreeze(Bit);
+    if (U.MaskBySign) {
+      // x86: the lane is on when its element's sign bit is set.
+      Type *ET = Bit->getType();
+      if (!ET->isIntegerTy())
+        Bit = IRB.CreateBitCast(
+            Bit, IRB.getIntNTy(ET->getPrimitiveSizeInBits().getFixedValue()));
+      Bit = IRB.CreateICmpSLT(Bit, ConstantInt::get(Bit->getType(), 0));
+    }
     InsertBefore = SplitBlockAndInsertIfThen(Bit, U.InsertPt->getIterator(),
                                              /*Unreachable=*/false);
   }
@@ -1525,6 +1715,32 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   case CounterUpdate::GatherLane:
     Addr = IRB.CreateExtractElement(U.Ptr, U.LaneIdx);
     break;
+  case CounterUpdate::IndexedLane: {
+    Value *I = IRB.CreateExtractElement(U.Index, U.LaneIdx);
+    Value *Off = IRB.CreateMul(IRB.CreateSExt(I, IntptrTy),
+                               ConstantInt::get(IntptrTy, U.Scale));
+    Addr = IRB.CreateGEP(IRB.getInt8Ty(), U.Ptr, Off);
+    break;
+  }
+  case CounterUpdate::CompressedLane: {
+    Value *K = ConstantInt::get(IntptrTy, U.CompressedAt);
+    if (U.CompressMask) {
+      // The active lanes below this one: the mask as an integer, its bits
+      // below LaneIdx, counted.
+      unsigned N = U.VecTy->getNumElements();
+      Value *M = U.CompressMask;
+      if (!isGuaranteedNotToBePoison(M))
+        M = IRB.CreateFreeze(M);
+      Value *Bits = IRB.CreateBitCast(M, IRB.getIntNTy(N));
+      Value *Below = IRB.CreateAnd(
+          Bits, ConstantInt::get(Bits->getType(),
+                                 APInt::getLowBitsSet(N, U.LaneIdx)));
+      Value *Cnt = IRB.CreateUnaryIntrinsic(Intrinsic::ctpop, Below);
+      K = IRB.CreateZExtOrTrunc(Cnt, IntptrTy);
+    }
+    Addr = IRB.CreateGEP(U.VecTy->getElementType(), U.Ptr, K);
+    break;
+  }
   }
   emitIncrement(IRB, Addr, U.IsWrite, ConstantInt::get(Int64Ty, U.Count));
   if (ClFalseSharing && U.IsWrite) {
