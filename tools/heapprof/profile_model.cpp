@@ -179,7 +179,8 @@ public:
 
 private:
   bool expand(const std::vector<std::string> &Inputs,
-              std::vector<std::string> &Paths, std::string &Err);
+              std::vector<std::string> &Paths, std::vector<uint64_t> &UpTo,
+              std::vector<std::string> &Given, std::string &Err);
   uint32_t module(const std::string &BuildId, const std::string &Path,
                   bool Main, uint64_t Start);
   SegmentMap segments(const hpr_dump_t &D);
@@ -219,9 +220,38 @@ static void freeFile(hpr_file_t *F) {
   delete F;
 }
 
+// An input PATH@N (PATH a file or directory that exists, N a number, and
+// no file named PATH@N): PATH's checkpoints 1 to N only, without the exit
+// dump -- how one file of append_dumps=1 gives its state at a checkpoint.
+static bool splitCheckpoint(const std::string &In, std::string &Path,
+                            uint64_t &UpTo) {
+  size_t At = In.rfind('@');
+  if (At == std::string::npos || At == 0 || At + 1 == In.size() ||
+      At + 1 + 19 < In.size())
+    return false;
+  uint64_t N = 0;
+  for (size_t I = At + 1; I < In.size(); I++) {
+    if (In[I] < '0' || In[I] > '9')
+      return false;
+    N = N * 10 + (In[I] - '0');
+  }
+  struct stat St;
+  if (N == 0 || stat(In.c_str(), &St) == 0 ||
+      stat(In.substr(0, At).c_str(), &St) != 0)
+    return false;
+  Path = In.substr(0, At);
+  UpTo = N;
+  return true;
+}
+
 bool Loader::expand(const std::vector<std::string> &Inputs,
-                    std::vector<std::string> &Paths, std::string &Err) {
-  for (const std::string &In : Inputs) {
+                    std::vector<std::string> &Paths,
+                    std::vector<uint64_t> &UpTos,
+                    std::vector<std::string> &Givens, std::string &Err) {
+  for (const std::string &Given : Inputs) {
+    std::string In = Given;
+    uint64_t UpTo = UINT64_MAX;
+    splitCheckpoint(Given, In, UpTo);
     struct stat St;
     if (stat(In.c_str(), &St) != 0) {
       Err = In + ": cannot open: " + strerror(errno);
@@ -229,6 +259,8 @@ bool Loader::expand(const std::vector<std::string> &Inputs,
     }
     if (!S_ISDIR(St.st_mode)) {
       Paths.push_back(In);
+      UpTos.push_back(UpTo);
+      Givens.push_back(Given);
       continue;
     }
     DIR *Dir = opendir(In.c_str());
@@ -251,6 +283,8 @@ bool Loader::expand(const std::vector<std::string> &Inputs,
     }
     std::sort(Found.begin(), Found.end());
     Paths.insert(Paths.end(), Found.begin(), Found.end());
+    UpTos.insert(UpTos.end(), Found.size(), UpTo);
+    Givens.insert(Givens.end(), Found.size(), Given);
   }
   return true;
 }
@@ -675,8 +709,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
 
 bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   std::vector<std::string> Paths;
-  if (!expand(Inputs, Paths, Err))
+  std::vector<uint64_t> UpTos; // per path: its last checkpoint (PATH@N)
+  std::vector<std::string> Givens; // per path: the input that named it
+  if (!expand(Inputs, Paths, UpTos, Givens, Err))
     return false;
+  // Inputs PATH@N that selected no dump, by the input as given.
+  std::map<std::string, bool> Selected;
   for (bool &H : P.Have)
     H = true;
   P.HaveBins = true;
@@ -712,6 +750,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
       const hpr_file_t &File = *Files.back();
       for (size_t DI = 0; DI < File.ndumps; DI++) {
         const hpr_dump_t &D = File.dumps[DI];
+        if (UpTos[FI] != UINT64_MAX) {
+          bool In = D.has_ext && D.ext_seq && D.ext_seq <= UpTos[FI];
+          Selected[Givens[FI]] |= In;
+          if (!In)
+            continue;
+        }
         std::string MainId =
             D.nsegs ? hexBuildId(D.segs[0].build_id, D.segs[0].build_id_size)
                     : "";
@@ -762,6 +806,13 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
       }
     }
   }
+
+  for (const auto &[Given, Any] : Selected)
+    if (!Any) {
+      Err = Given + ": no checkpoint numbered 1 to " +
+            Given.substr(Given.rfind('@') + 1) + " in this profile";
+      return false;
+    }
 
   // The last dump of each process holds its live state.
   std::vector<size_t> LastRef(P.Processes.size(), SIZE_MAX);

@@ -1,0 +1,56 @@
+// PROFILE@N reads a profile (a file or a directory) as of its checkpoint
+// N: checkpoints 1 to N, without the exit dump.  It is how one file of
+// append_dumps=1, which holds every checkpoint, is diffed between two of
+// them.  The program keeps 100 objects of 64 bytes before checkpoint 1,
+// 200 more before checkpoint 2 and 300 more before checkpoint 3, then
+// exits: as of checkpoint 1, 100 objects (6400 B); checkpoint 2, 300;
+// checkpoint 3 and at exit, 600 (38400 B).
+// RUN: %clang_heapprof -O0 -g %s -o %t
+// RUN: rm -rf %t.one %t.many && mkdir -p %t.one %t.many
+// RUN: %env_heapprof_opts=profile_dir=%t.one:append_dumps=1 %run %t
+// RUN: %env_heapprof_opts=profile_dir=%t.many %run %t
+// RUN: cp %t.one/heapprof.*.profraw %t.app.profraw
+// RUN: heapprof report --format json %t.app.profraw@1 | FileCheck %s --check-prefix=AT1
+// AT1: "allocs": 100,
+// AT1-NEXT: "bytes": 6400,
+// RUN: heapprof report --format json %t.many@2 | FileCheck %s --check-prefix=AT2
+// AT2: "allocs": 300,
+// AT2-NEXT: "bytes": 19200,
+// What grew from checkpoint 1 to checkpoint 2, and from 2 to the end, in
+// the one file:
+// RUN: heapprof diff %t.app.profraw@1 %t.app.profraw@2 | FileCheck %s --check-prefix=D12
+// D12: allocations      100       300       +200
+// D12: live objects     100       300       +200
+// RUN: heapprof diff %t.app.profraw@2 %t.app.profraw | FileCheck %s --check-prefix=D2E
+// D2E: allocations        300       600       +300
+// A checkpoint past the last one is the whole series of checkpoints:
+// RUN: heapprof report --format json %t.app.profraw@9 | FileCheck %s --check-prefix=AT9
+// AT9: "allocs": 600,
+// Named files win over the selector, and a selector that finds no
+// checkpoint is an error naming the input.
+// RUN: rm -rf %t.exit && mkdir -p %t.exit && %env_heapprof_opts=profile_dir=%t.exit %run %t none
+// RUN: not heapprof report %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
+// NONE: heapprof: error: [[IN]]: no checkpoint numbered 1 to 2 in this profile
+// (x@1 is read as the file of that name: as a selector on x, which has no
+// checkpoint, it would be an error.)
+// RUN: cp %t.exit/heapprof.*.profraw %t.x && cp %t.x '%t.x@1'
+// RUN: heapprof report --format json '%t.x@1' | FileCheck %s --check-prefix=NAMED
+// NAMED: "allocs": 600,
+#include <heapprof/heapprof_interface.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *keep[600];
+
+__attribute__((noinline)) static void *grow(void) { return malloc(64); }
+
+int main(int argc, char **argv) {
+  int k = 0;
+  for (int round = 1; round <= 3; round++) {
+    for (int i = 0; i < 100 * round; i++)
+      keep[k++] = grow();
+    if (argc < 2 || strcmp(argv[1], "none"))
+      __heapprof_dump();
+  }
+  return 0;
+}
