@@ -23,6 +23,9 @@
 // D12: live objects     100       300       +200
 // RUN: heapprof diff %t.app.profraw@2 %t.app.profraw | FileCheck %s --check-prefix=D2E
 // D2E: allocations        300       600       +300
+// merge takes the selector too:
+// RUN: rm -f %t.m2.profraw && heapprof merge -o %t.m2.profraw %t.app.profraw@2
+// RUN: heapprof report --format json %t.m2.profraw | FileCheck %s --check-prefix=AT2
 // A checkpoint past the last one is the whole series of checkpoints:
 // RUN: heapprof report --format json %t.app.profraw@9 | FileCheck %s --check-prefix=AT9
 // AT9: "allocs": 600,
@@ -31,6 +34,8 @@
 // RUN: rm -rf %t.exit && mkdir -p %t.exit && %env_heapprof_opts=profile_dir=%t.exit %run %t none
 // RUN: not heapprof report %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
 // NONE: heapprof: error: [[IN]]: no checkpoint numbered 1 to 2 in this profile
+// RUN: not heapprof merge -o %t.none.profraw %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
+// RUN: not ls %t.none.profraw
 // (x@1 is read as the file of that name: as a selector on x, which has no
 // checkpoint, it would be an error.)
 // RUN: cp %t.exit/heapprof.*.profraw %t.x && cp %t.x '%t.x@1'

@@ -126,6 +126,8 @@ static void *xrealloc(void *p, size_t size) {
 typedef struct input {
   char *path;
   hpr_file_t file;
+  uint64_t up_to;    /* PATH@N: checkpoints 1..N only; else UINT64_MAX */
+  const char *given; /* the argument that named it (for PATH@N errors) */
 } input_t;
 
 typedef struct dump_ref {
@@ -858,8 +860,38 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Appends path, or a directory's *.profraw files sorted by name. */
-static int add_inputs(const char *path, input_t **in, size_t *n) {
+/* PATH@N, as the other commands read it (profile_model.cpp): PATH a file
+ * or directory that exists, N a number from 1, and no file named PATH@N.
+ * Fills path (a copy, to free) and *up_to. */
+static bool split_checkpoint(const char *given, char **path, uint64_t *up_to) {
+  const char *at = strrchr(given, '@');
+  struct stat st;
+  if (!at || at == given || !at[1] || strlen(at + 1) > 19 ||
+      stat(given, &st) == 0)
+    return false;
+  uint64_t v = 0;
+  for (const char *c = at + 1; *c; c++) {
+    if (*c < '0' || *c > '9')
+      return false;
+    v = v * 10 + (uint64_t)(*c - '0');
+  }
+  char *p = strndup(given, (size_t)(at - given));
+  if (!v || stat(p, &st) != 0) {
+    free(p);
+    return false;
+  }
+  *path = p;
+  *up_to = v;
+  return true;
+}
+
+/* Appends path, or a directory's *.profraw files sorted by name (PATH@N:
+ * their checkpoints 1..N). */
+static int add_inputs(const char *given, input_t **in, size_t *n) {
+  char *split = NULL;
+  uint64_t up_to = UINT64_MAX;
+  split_checkpoint(given, &split, &up_to);
+  const char *path = split ? split : given;
   struct stat st;
   if (stat(path, &st) != 0)
     return bad(path, "cannot open: %s", strerror(errno));
@@ -890,6 +922,8 @@ static int add_inputs(const char *path, input_t **in, size_t *n) {
   for (size_t i = 0; i < nn; i++) {
     input_t *x = &(*in)[(*n)++];
     x->path = names[i];
+    x->up_to = up_to;
+    x->given = given;
     char err[512];
     if (!hpr_read(x->path, &x->file, err, sizeof(err))) {
       bad(x->path, "%s", err);
@@ -899,10 +933,12 @@ static int add_inputs(const char *path, input_t **in, size_t *n) {
       for (size_t k = i + 1; k < nn; k++)
         free(names[k]);
       free(names);
+      free(split);
       return 1;
     }
   }
   free(names);
+  free(split);
   return 0;
 }
 
@@ -951,7 +987,8 @@ static int write_file(const char *out, const buf_t *b) {
 const char heapprof_merge_usage[] =
     "usage: heapprof merge -o OUT PROFILE|DIR...\n"
     "  add up raw profiles of one binary (processes, checkpoints, a\n"
-    "  directory's .profraw files) into one raw profile OUT\n";
+    "  directory's .profraw files) into one raw profile OUT; PROFILE@N\n"
+    "  or DIR@N: its checkpoints 1..N only\n";
 
 int heapprof_merge_main(int argc, char **argv) {
   const char *out = NULL;
@@ -984,6 +1021,9 @@ int heapprof_merge_main(int argc, char **argv) {
     dumps = xrealloc(dumps, (nd + f->ndumps) * sizeof(dump_ref_t));
     for (size_t k = 0; k < f->ndumps; k++) {
       const hpr_dump_t *d = &f->dumps[k];
+      if (in[i].up_to != UINT64_MAX &&
+          (!d->has_ext || !d->ext_seq || d->ext_seq > in[i].up_to))
+        continue;
       const uint8_t *bytes = f->data + d->offset;
       uint64_t bias = d->nsegs ? d->segs[0].offset : 0;
       /* The latest process of this pid and bias that has no dump with
@@ -1017,6 +1057,21 @@ int heapprof_merge_main(int argc, char **argv) {
       dumps[nd] = (dump_ref_t){d, bytes, in[i].path, nd, p};
       nd++;
     }
+  }
+  /* An input PATH@N that selected no dump. */
+  for (size_t i = 0; i < nin && !rc; i++) {
+    if (in[i].up_to == UINT64_MAX)
+      continue;
+    bool any = false;
+    for (size_t j = 0; j < nin && !any; j++)
+      if (in[j].given == in[i].given)
+        for (size_t k = 0; k < in[j].file.ndumps && !any; k++) {
+          const hpr_dump_t *d = &in[j].file.dumps[k];
+          any = d->has_ext && d->ext_seq && d->ext_seq <= in[j].up_to;
+        }
+    if (!any)
+      rc = bad(in[i].given, "no checkpoint numbered 1 to %llu in this profile",
+               (unsigned long long)in[i].up_to);
   }
   /* Every tagged section must have a merge rule here: a profile that
    * carries one without a rule is refused rather than merged with the
