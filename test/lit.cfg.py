@@ -4,6 +4,7 @@
 # plugin), Driver (heapprof-clang -###) and tools.
 import os
 import shlex
+import subprocess
 import shutil
 
 import lit.formats
@@ -114,6 +115,14 @@ if os.geteuid() == 0:
     config.available_features.add("root")
     if _setuid_exec_works():
         config.available_features.add("setuid-exec")
+    # A private mount namespace, where a test can bind-mount a file over a
+    # /proc/sys setting without changing the machine's.
+    try:
+        if subprocess.run(["unshare", "-m", "true"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode == 0:
+            config.available_features.add("mount-namespace")
+    except OSError:
+        pass
 
 
 # Programs that map big shadow regions: keep parallelism modest on 2 cores.

@@ -334,6 +334,18 @@ int heapprof::cmdRun(int Argc, char **Argv) {
                 "address space at start (shadow memory and allocator "
                 "regions: address space, not memory): run with ulimit -v "
                 "unlimited");
+  // The same reservations under a strict overcommit policy: the kernel
+  // counts them as memory and refuses them.
+  if (FILE *Oc = fopen("/proc/sys/vm/overcommit_memory", "r")) {
+    int Mode = fgetc(Oc);
+    fclose(Oc);
+    if (Mode == '2')
+      return fail("the kernel's overcommit policy is strict "
+                  "(vm.overcommit_memory=2), which counts the runtime's "
+                  "reserved address space (about 19 TiB: shadow memory and "
+                  "allocator regions, not memory) as memory: heapprof needs "
+                  "vm.overcommit_memory=0 or 1");
+  }
 
   const char *OldPreload = getenv("LD_PRELOAD");
   std::string Preload = AllocLib.empty() ? Rt : Rt + ":" + AllocLib;

@@ -5,6 +5,9 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -26,6 +29,18 @@ void hp_check_failed(const char *file, int line, const char *cond) {
   abort();
 }
 
+/* vm.overcommit_memory=2: the kernel counts every writable private
+ * mapping, reserved or not, against CommitLimit (swap + a share of RAM). */
+static bool strict_overcommit(void) {
+  int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  char c = 0;
+  bool strict = read(fd, &c, 1) == 1 && c == '2';
+  close(fd);
+  return strict;
+}
+
 void hp_report_mmap_failure(uptr size, const char *what) {
   /* The reservations at init (HP_SHADOW_SIZE, HP_NUM_REGIONS x
    * HP_REGION_SIZE) are address space, not memory, but an address-space
@@ -38,6 +53,16 @@ void hp_report_mmap_failure(uptr size, const char *what) {
               "for its shadow memory and allocator regions (address space, "
               "not memory); run with ulimit -v unlimited\n",
               (size_t)size, what, (unsigned long long)rl.rlim_cur,
+              (unsigned long long)((HP_SHADOW_SIZE +
+                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
+  } else if (strict_overcommit()) {
+    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
+              "%s: the kernel's overcommit policy is strict "
+              "(vm.overcommit_memory=2), which counts heapprof's reserved "
+              "address space (about %llu TiB for its shadow memory and "
+              "allocator regions, not memory) as memory; heapprof needs "
+              "vm.overcommit_memory=0 or 1\n",
+              (size_t)size, what,
               (unsigned long long)((HP_SHADOW_SIZE +
                                     HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
   } else {
