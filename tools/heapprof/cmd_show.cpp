@@ -34,15 +34,8 @@ static bool show_utilization(const hpr_section_t *s) {
   if (s->tag != 7 || s->size < sizeof(Names) / sizeof(Names[0]) * 8)
     return false;
   printf("  heap utilization:");
-  for (uint64_t w = 0; w < s->size / 8; w++) {
-    uint64_t v;
-    memcpy(&v, s->data + 8 * w, 8);
-    if (w < sizeof(Names) / sizeof(Names[0]))
-      printf(" %s=%llu", Names[w], (unsigned long long)v);
-    else
-      printf(" word%llu=%llu", (unsigned long long)w, (unsigned long long)v);
-  }
-  printf("\n");
+  hpr_print_section_words(s, s->size / 8, Names,
+                          sizeof(Names) / sizeof(Names[0]), "word");
   return true;
 }
 
@@ -89,15 +82,8 @@ static bool show_false_sharing(const hpr_section_t *s) {
 static void show_leaks(const hpr_section_t *s) {
   hpr_leak_head_t h = hpr_leaks_head(s);
   printf("  leaks:");
-  for (uint64_t w = 0; w < h.head_words; w++) {
-    uint64_t v;
-    memcpy(&v, s->data + 8 * w, 8);
-    if (w < HPR_LEAK_HEAD_WORDS)
-      printf(" %s=%llu", hpr_leak_head_names[w], (unsigned long long)v);
-    else
-      printf(" word%llu=%llu", (unsigned long long)w, (unsigned long long)v);
-  }
-  printf("\n");
+  hpr_print_section_words(s, h.head_words, hpr_leak_head_names,
+                          HPR_LEAK_HEAD_WORDS, "word");
   for (uint64_t i = 0; i < h.nrows; i++) {
     hpr_leak_row_t r = hpr_leaks_row(s, i);
     printf("    stack id %llu: direct_objects=%llu direct_bytes=%llu "

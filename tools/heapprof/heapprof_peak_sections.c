@@ -41,17 +41,24 @@ bool hpr_section_field(const hpr_section_t *s, const char *const *names,
   return false;
 }
 
-void hpr_print_section_fields(const hpr_section_t *s, const char *const *names,
-                              size_t nnames) {
-  for (uint64_t w = 0; w < s->size / 8; w++) {
+void hpr_print_section_words(const hpr_section_t *s, uint64_t nwords,
+                             const char *const *names, size_t nnames,
+                             const char *unnamed) {
+  for (uint64_t w = 0; w < nwords && w < s->size / 8; w++) {
     uint64_t v;
     memcpy(&v, s->data + 8 * w, 8);
     if (w < nnames)
       printf(" %s=%llu", names[w], (unsigned long long)v);
     else
-      printf(" field%llu=%llu", (unsigned long long)w, (unsigned long long)v);
+      printf(" %s%llu=%llu", unnamed, (unsigned long long)w,
+             (unsigned long long)v);
   }
   printf("\n");
+}
+
+void hpr_print_section_fields(const hpr_section_t *s, const char *const *names,
+                              size_t nnames) {
+  hpr_print_section_words(s, s->size / 8, names, nnames, "field");
 }
 
 /* ------------------------------------------------------------ tag 9 */

@@ -30,6 +30,11 @@ bool hpr_section_field(const hpr_section_t *s, const char *const *names,
 /* Prints a section's fields as "name=value ..." (show). */
 void hpr_print_section_fields(const hpr_section_t *s, const char *const *names,
                               size_t nnames);
+/* Prints the first nwords words of s as " name=value", words past names
+ * as " <unnamed>N=value", then a newline (show). */
+void hpr_print_section_words(const hpr_section_t *s, uint64_t nwords,
+                             const char *const *names, size_t nnames,
+                             const char *unnamed);
 
 /* Tag 9: u64 bucket width in ms, u64 n, n rows of u64 index (the bucket
  * covers [index x width, (index + 1) x width) ms), lowest, highest and last
