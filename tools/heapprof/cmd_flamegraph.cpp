@@ -17,6 +17,8 @@
 #include "profile_model.h"
 #include "symbolize.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -87,9 +89,8 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
   if (O.Inputs.empty())
     return Opts.usageError("no profile given");
   // -o graph.svg means the picture, not collapsed stacks in an .svg file.
-  const std::string Ext = ".svg";
-  if (O.Output.size() > Ext.size() &&
-      O.Output.compare(O.Output.size() - Ext.size(), Ext.size(), Ext) == 0)
+  llvm::StringRef Out(O.Output);
+  if (Out.size() > 4 && Out.ends_with(".svg"))
     O.Svg = true;
   return 0;
 }

@@ -14,9 +14,8 @@
 #include "symbolize.h"
 #include "tables.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cstring>
 
 using namespace heapprof;
 
@@ -84,13 +83,11 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   if (Html)
     Format = "html";
   // --output NAME.json or NAME.html, with no --format, means that form.
-  auto EndsWith = [&Output](const char *Ext) {
-    size_t N = strlen(Ext);
-    return Output.size() > N &&
-           Output.compare(Output.size() - N, N, Ext) == 0;
-  };
+  llvm::StringRef Dest(Output);
   if (Format.empty())
-    Format = EndsWith(".json") ? "json" : EndsWith(".html") ? "html" : "text";
+    Format = Dest.size() > 5 && Dest.ends_with(".json")   ? "json"
+             : Dest.size() > 5 && Dest.ends_with(".html") ? "html"
+                                                          : "text";
   if (!loadSuppressionFiles(Tables))
     return 1;
   Profile P;

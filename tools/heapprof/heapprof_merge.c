@@ -860,37 +860,12 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* PATH@N, as the other commands read it (profile_model.cpp): PATH a file
- * or directory that exists, N a number from 1, and no file named PATH@N.
- * Fills path (a copy, to free) and *up_to. */
-static bool split_checkpoint(const char *given, char **path, uint64_t *up_to) {
-  const char *at = strrchr(given, '@');
-  struct stat st;
-  if (!at || at == given || !at[1] || strlen(at + 1) > 19 ||
-      stat(given, &st) == 0)
-    return false;
-  uint64_t v = 0;
-  for (const char *c = at + 1; *c; c++) {
-    if (*c < '0' || *c > '9')
-      return false;
-    v = v * 10 + (uint64_t)(*c - '0');
-  }
-  char *p = strndup(given, (size_t)(at - given));
-  if (!v || stat(p, &st) != 0) {
-    free(p);
-    return false;
-  }
-  *path = p;
-  *up_to = v;
-  return true;
-}
-
 /* Appends path, or a directory's *.profraw files sorted by name (PATH@N:
  * their checkpoints 1..N). */
 static int add_inputs(const char *given, input_t **in, size_t *n) {
   char *split = NULL;
   uint64_t up_to = UINT64_MAX;
-  split_checkpoint(given, &split, &up_to);
+  hpr_split_checkpoint(given, &split, &up_to);
   const char *path = split ? split : given;
   struct stat st;
   if (stat(path, &st) != 0)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAGIC 0xff6d70726f667281ull
 #define EXT_MAGIC 0x0076005458455048ull
@@ -459,4 +460,26 @@ void hpr_free(hpr_file_t *f) {
   free(f->dumps);
   free(f->data);
   memset(f, 0, sizeof(*f));
+}
+
+bool hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to) {
+  const char *at = strrchr(given, '@');
+  struct stat st;
+  if (!at || at == given || !at[1] || strlen(at + 1) > 19 ||
+      stat(given, &st) == 0)
+    return false;
+  uint64_t v = 0;
+  for (const char *c = at + 1; *c; c++) {
+    if (*c < '0' || *c > '9')
+      return false;
+    v = v * 10 + (uint64_t)(*c - '0');
+  }
+  char *p = strndup(given, (size_t)(at - given));
+  if (!v || stat(p, &st) != 0) {
+    free(p);
+    return false;
+  }
+  *path = p;
+  *up_to = v;
+  return true;
 }

@@ -220,38 +220,19 @@ static void freeFile(hpr_file_t *F) {
   delete F;
 }
 
-// An input PATH@N (PATH a file or directory that exists, N a number, and
-// no file named PATH@N): PATH's checkpoints 1 to N only, without the exit
-// dump -- how one file of append_dumps=1 gives its state at a checkpoint.
-static bool splitCheckpoint(const std::string &In, std::string &Path,
-                            uint64_t &UpTo) {
-  size_t At = In.rfind('@');
-  if (At == std::string::npos || At == 0 || At + 1 == In.size() ||
-      At + 1 + 19 < In.size())
-    return false;
-  uint64_t N = 0;
-  for (size_t I = At + 1; I < In.size(); I++) {
-    if (In[I] < '0' || In[I] > '9')
-      return false;
-    N = N * 10 + (In[I] - '0');
-  }
-  struct stat St;
-  if (N == 0 || stat(In.c_str(), &St) == 0 ||
-      stat(In.substr(0, At).c_str(), &St) != 0)
-    return false;
-  Path = In.substr(0, At);
-  UpTo = N;
-  return true;
-}
-
 bool Loader::expand(const std::vector<std::string> &Inputs,
                     std::vector<std::string> &Paths,
                     std::vector<uint64_t> &UpTos,
                     std::vector<std::string> &Givens, std::string &Err) {
   for (const std::string &Given : Inputs) {
+    // PATH@N (hpr_split_checkpoint): PATH's checkpoints 1 to N.
     std::string In = Given;
     uint64_t UpTo = UINT64_MAX;
-    splitCheckpoint(Given, In, UpTo);
+    char *Split = nullptr;
+    if (hpr_split_checkpoint(Given.c_str(), &Split, &UpTo)) {
+      In = Split;
+      free(Split);
+    }
     struct stat St;
     if (stat(In.c_str(), &St) != 0) {
       Err = In + ": cannot open: " + strerror(errno);
