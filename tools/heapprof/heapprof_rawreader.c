@@ -82,6 +82,43 @@ static bool check_count(cursor_t *c, uint64_t n, uint64_t item_size,
   return true;
 }
 
+/* A module's build id: its size, checked (at most 32), then the 32 bytes
+ * that hold it, zero padded.  kind names the module in messages ("module",
+ * "unloaded module"), what the bytes. */
+static bool read_build_id(cursor_t *c, const char *kind, const char *what,
+                          uint64_t i, uint64_t *size, uint8_t id[32]) {
+  if (!get64(c, size, kind))
+    return false;
+  if (*size > 32)
+    return fail(c, "corrupt: %s %llu has a %llu-byte build id (at most 32)",
+                kind, (unsigned long long)i, (unsigned long long)*size);
+  if (!check_count(c, 1, 32, what))
+    return false;
+  memcpy(id, c->base + c->pos, 32);
+  c->pos += 32;
+  return true;
+}
+
+/* A module's path: u64 length L, then L bytes zero padded to a multiple of
+ * 8, copied NUL-terminated into *out (malloc'd).  where ends the message of
+ * a path that runs past the bytes c has. */
+static bool read_path(cursor_t *c, const char *kind, const char *what,
+                      const char *where, uint64_t i, const char **out) {
+  uint64_t len;
+  if (!get64(c, &len, what))
+    return false;
+  if (len > c->end - c->pos || ((len + 7) & ~7ull) > c->end - c->pos)
+    return fail(c, "corrupt: %s %llu's %llu-byte path at offset 0x%llx runs past %s",
+                kind, (unsigned long long)i, (unsigned long long)len,
+                (unsigned long long)(c->file_off + c->pos), where);
+  char *path = malloc(len + 1);
+  memcpy(path, c->base + c->pos, len);
+  path[len] = 0;
+  *out = path;
+  c->pos += (len + 7) & ~7ull;
+  return true;
+}
+
 /* Extension v2's sections after the records: modules, then size bins. */
 static bool read_modules_and_bins(cursor_t *c, hpr_dump_t *d) {
   uint64_t n;
@@ -91,28 +128,12 @@ static bool read_modules_and_bins(cursor_t *c, hpr_dump_t *d) {
   d->nmodules = n;
   for (uint64_t i = 0; i < d->nmodules; i++) {
     hpr_module_t *m = &d->modules[i];
-    uint64_t len;
     if (!get64(c, &m->bias, "module") ||
-        !get64(c, &m->build_id_size, "module"))
+        !read_build_id(c, "module", "module build id", i, &m->build_id_size,
+                       m->build_id) ||
+        !read_path(c, "module", "module path length", "the extension", i,
+                   &m->path))
       return false;
-    if (m->build_id_size > 32)
-      return fail(c, "corrupt: module %llu has a %llu-byte build id (at most 32)",
-                  (unsigned long long)i, (unsigned long long)m->build_id_size);
-    if (!check_count(c, 1, 32, "module build id"))
-      return false;
-    memcpy(m->build_id, c->base + c->pos, 32);
-    c->pos += 32;
-    if (!get64(c, &len, "module path length"))
-      return false;
-    if (len > c->end - c->pos || ((len + 7) & ~7ull) > c->end - c->pos)
-      return fail(c, "corrupt: module %llu's %llu-byte path at offset 0x%llx runs past the extension",
-                  (unsigned long long)i, (unsigned long long)len,
-                  (unsigned long long)(c->file_off + c->pos));
-    char *path = malloc(len + 1);
-    memcpy(path, c->base + c->pos, len);
-    path[len] = 0;
-    m->path = path;
-    c->pos += (len + 7) & ~7ull;
   }
   if (!get64(c, &n, "bin count") || !check_count(c, n, 40, "size bins"))
     return false;
@@ -186,18 +207,11 @@ static bool read_unloaded(const cursor_t *outer, hpr_dump_t *d) {
   d->nunloaded = n;
   for (uint64_t i = 0; i < n; i++) {
     hpr_unloaded_t *m = &d->unloaded[i];
-    uint64_t len;
     if (!get64(&c, &m->unloaded_ms, "unloaded module") ||
         !get64(&c, &m->bias, "unloaded module") ||
-        !get64(&c, &m->build_id_size, "unloaded module"))
+        !read_build_id(&c, "unloaded module", "unloaded module's build id", i,
+                       &m->build_id_size, m->build_id))
       return false;
-    if (m->build_id_size > 32)
-      return fail(&c, "corrupt: unloaded module %llu has a %llu-byte build id (at most 32)",
-                  (unsigned long long)i, (unsigned long long)m->build_id_size);
-    if (!check_count(&c, 1, 32, "unloaded module's build id"))
-      return false;
-    memcpy(m->build_id, c.base + c.pos, 32);
-    c.pos += 32;
     if (!get64(&c, &m->nsegs, "unloaded module"))
       return false;
     if (m->nsegs > HPR_UNLOADED_MAX_SEGS)
@@ -214,17 +228,9 @@ static bool read_unloaded(const cursor_t *outer, hpr_dump_t *d) {
                     (unsigned long long)m->segs[k][1],
                     (unsigned long long)m->segs[k][0]);
     }
-    if (!get64(&c, &len, "unloaded module's path length"))
+    if (!read_path(&c, "unloaded module", "unloaded module's path length",
+                   "its section", i, &m->path))
       return false;
-    if (len > c.end - c.pos || ((len + 7) & ~7ull) > c.end - c.pos)
-      return fail(&c, "corrupt: unloaded module %llu's %llu-byte path at offset 0x%llx runs past its section",
-                  (unsigned long long)i, (unsigned long long)len,
-                  (unsigned long long)(c.file_off + c.pos));
-    char *path = malloc(len + 1);
-    memcpy(path, c.base + c.pos, len);
-    path[len] = 0;
-    m->path = path;
-    c.pos += (len + 7) & ~7ull;
   }
   return true;
 }
