@@ -563,6 +563,10 @@ void hp_deallocate(void *p, u8 kind, uptr fp) {
  * would pick the block p already has.  A large chunk stays when the new
  * size needs the same number of pages. */
 static bool fits_in_place(const lookup_t *l, uptr u, uptr size) {
+  /* A size near SIZE_MAX would wrap the sums below to a small one; no such
+   * size fits anywhere (the moving way fails it with ENOMEM). */
+  if (size > HP_MAX_ALLOCATION)
+    return false;
   if (l->block) {
     u32 c = l->class_id >= HP_NUM_CLASSES ? l->class_id - HP_NUM_CLASSES
                                           : l->class_id;

@@ -84,6 +84,19 @@ int main(int argc, char **argv) {
   // CHECK: realloc(p, huge): NULL, ENOMEM
   fprintf(stderr, "old block: %s\n", p);
   // CHECK: old block: still here
+  // Sizes near SIZE_MAX: the size plus the chunk's header would wrap to a
+  // small one that fits the 16-byte chunk's block (it once returned p).
+  int wrapped = 0;
+  for (size_t k = 0; k < 64; k++) {
+    errno = 0;
+    void *q = realloc(p, SIZE_MAX - k);
+    if (q || errno != ENOMEM)
+      wrapped++;
+  }
+  fprintf(stderr, "realloc(p, SIZE_MAX - 0..63): %d not failed\n", wrapped);
+  // CHECK: realloc(p, SIZE_MAX - 0..63): 0 not failed
+  fprintf(stderr, "old block: %s\n", p);
+  // CHECK: old block: still here
   // The same for a large chunk (one realloc would resize with mremap).
   char *l = malloc(1 << 20);
   strcpy(l + (1 << 19), "large still here");
@@ -92,6 +105,15 @@ int main(int argc, char **argv) {
   // CHECK: realloc(large, huge): NULL, ENOMEM
   fprintf(stderr, "old large block: %s\n", l + (1 << 19));
   // CHECK: old large block: large still here
+  wrapped = 0;
+  for (size_t k = 0; k < 64; k++) {
+    errno = 0;
+    void *q = realloc(l, SIZE_MAX - k);
+    if (q || errno != ENOMEM)
+      wrapped++;
+  }
+  fprintf(stderr, "realloc(large, SIZE_MAX - 0..63): %d not failed\n", wrapped);
+  // CHECK: realloc(large, SIZE_MAX - 0..63): 0 not failed
   free(l);
   free(p);
   errno = 0;
