@@ -824,35 +824,45 @@ static void peak(const Report &R, raw_ostream &OS) {
        << humanBytes(K.Bytes) << "):\n";
   else
     OS << "memory overhead at the peak:\n";
-  TextTable Tab({"", "", ""}, "lrl");
-  auto Pct = [&](uint64_t V) {
-    return O.HeapMapped ? percent(100.0 * V / O.HeapMapped) + " of the heap"
-                        : std::string();
+  // "N bytes" right-aligned, so that the digits line up; the human size,
+  // the share of the heap (right-aligned) and a note in columns of their own.
+  TextTable Tab({"", "", "", "", ""}, "lrlrl");
+  auto Row = [&](const std::string &Name, uint64_t B, bool Share,
+                 std::string Note = "") {
+    std::string Pct;
+    if (Share && O.HeapMapped) {
+      Pct = percent(100.0 * B / O.HeapMapped);
+      Note = "of the heap";
+    }
+    Tab.add({Name, std::to_string(B) + " bytes", "(" + humanBytes(B) + ")",
+             Pct, std::move(Note)});
   };
-  Tab.add({"requested", bytesText(O.Requested), Pct(O.Requested)});
-  Tab.add({"internal fragmentation", bytesText(O.Internal), Pct(O.Internal)});
-  Tab.add({"  headers", bytesText(O.Headers), ""});
-  Tab.add({"  rounding and pages", bytesText(O.Rounding), ""});
-  Tab.add({"memory blowup", bytesText(O.Blowup),
-           O.Threads > 1 ? Pct(O.Blowup)
-                         : std::string("(one thread: none)")});
-  Tab.add({"external fragmentation", bytesText(O.External),
-           Pct(O.External)});
-  Tab.add({"heap mapped", bytesText(O.HeapMapped), ""});
-  Tab.add({"heap resident", bytesText(O.HeapResident), ""});
-  Tab.add({"metadata", bytesText(O.Metadata), "(besides the heap)"});
+  Row("requested", O.Requested, true);
+  Row("internal fragmentation", O.Internal, true);
+  Row("  headers", O.Headers, false);
+  Row("  rounding and pages", O.Rounding, false);
+  if (O.Threads > 1)
+    Row("memory blowup", O.Blowup, true);
+  else
+    Row("memory blowup", O.Blowup, false, "(one thread: none)");
+  Row("external fragmentation", O.External, true);
+  Row("heap mapped", O.HeapMapped, false);
+  Row("heap resident", O.HeapResident, false);
+  Row("metadata", O.Metadata, false, "(besides the heap)");
   for (const auto &KV : O.MetadataParts)
-    Tab.add({"  " + KV.first, bytesText(KV.second), ""});
-  Tab.add({"process resident", bytesText(O.ProcessRss), ""});
+    Row("  " + KV.first, KV.second, false);
+  Row("process resident", O.ProcessRss, false);
   if (O.TouchedLines) {
     auto Util = [](uint64_t Live, uint64_t N, uint64_t Unit) {
       return percent(100.0 * static_cast<double>(Live) /
                      static_cast<double>(N * Unit));
     };
-    Tab.add({"line utilization", Util(O.TouchedLineLiveBytes, O.TouchedLines, 64),
+    // A share, in the share column.
+    Tab.add({"line utilization", "", "",
+             Util(O.TouchedLineLiveBytes, O.TouchedLines, 64),
              "live bytes on the " + std::to_string(O.TouchedLines) +
                  " touched lines"});
-    Tab.add({"page utilization",
+    Tab.add({"page utilization", "", "",
              Util(O.TouchedPageLiveBytes, O.TouchedPages, 4096),
              "live bytes on the " + std::to_string(O.TouchedPages) +
                  " touched pages"});

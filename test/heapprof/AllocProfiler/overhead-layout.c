@@ -21,6 +21,9 @@
 // RUN: %python %S/Inputs/peak_check.py %t.json peak_bytes=400000 site_s=1000,100000 site_m=1,100000 site_l=1,200000
 // RUN: %python %S/Inputs/overhead-layout.py %t.json
 // RUN: heapprof report %t.d | FileCheck %s
+// The rows' byte counts end in one column, their shares in another.
+// RUN: heapprof report %t.d | %python %S/Inputs/overhead-columns.py | FileCheck %s --check-prefix=COLUMNS
+// COLUMNS: rows {{[0-9]+}}, byte columns 1, share columns 1
 // CHECK: memory overhead at the peak:
 // CHECK-NEXT: requested                400000 bytes (390.6 KiB)
 // CHECK-NEXT: internal fragmentation    79488 bytes (77.6 KiB)
