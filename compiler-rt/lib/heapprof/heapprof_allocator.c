@@ -786,9 +786,11 @@ uptr hp_usable_size(const void *p) {
   if (lookup((uptr)p, &l) != LOOKUP_OK ||
       (__atomic_load_n(word0(l.h), __ATOMIC_ACQUIRE) & 0xff) != HP_CHUNK_ALLOCATED)
     return 0;
-  if (l.large)
-    return l.large->map_beg + l.large->map_size - (uptr)p;
-  return l.block + hp_class_size(l.class_id) - (uptr)p;
+  /* The requested size, as ASan's and MemProf's: a program that writes the
+   * whole usable size (Redis's sds strings grow into it) has those bytes
+   * kept by realloc, which copies the requested size.  The block's end
+   * would promise the class's slack, which a moving realloc drops. */
+  return l.large ? l.large->requested_size : l.h->requested_size;
 }
 
 /* ---------------------------------------------------------- chunk walk */

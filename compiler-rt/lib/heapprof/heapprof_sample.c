@@ -574,10 +574,9 @@ uptr hp_sample_usable_size(const void *p) {
     return glibc_usable((void *)p);
   if (classify((uptr)p, w) != OBJ_LIVE)
     return 0;
-  sobj_t *o = obj_of((uptr)p);
-  uptr u = glibc_usable((void *)o->base);
-  uptr off = (uptr)p - o->base;
-  return u > off ? u - off : o->size;
+  /* A sampled object's requested size: its realloc copies that much (an
+   * unsampled one is glibc's, and glibc's realloc keeps its slack). */
+  return obj_of((uptr)p)->size;
 }
 
 /* ---------------------------------------------------------------- dumps */

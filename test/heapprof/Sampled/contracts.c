@@ -66,6 +66,25 @@ int main(void) {
   }
   CHECK(realloc(r, 0) == NULL); // glibc: frees r
 
+  // The whole usable size is the program's, and realloc keeps it (Redis's
+  // strings grow into it): bytes written up to malloc_usable_size survive
+  // a realloc to a larger size, sampled or not, old or new.
+  r = NULL;
+  n = 0;
+  for (int i = 0; i < 2000; i++) {
+    size_t m = n + 1 + (size_t)rand() % 600;
+    if (m > 20000)
+      m = 1 + (size_t)rand() % 300;
+    unsigned char *q = realloc(r, m);
+    CHECK(q != NULL);
+    CHECK(all(q, n < m ? n : m, (unsigned char)(i - 1)));
+    n = malloc_usable_size(q);
+    CHECK(n >= m);
+    memset(q, (unsigned char)i, n);
+    r = q;
+  }
+  free(r);
+
   // The memalign family.
   for (size_t a = 16; a <= 8192; a *= 2) {
     void *p = memalign(a, 100);

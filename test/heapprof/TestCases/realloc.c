@@ -24,6 +24,13 @@ static int pattern_ok(const unsigned char *p, size_t n) {
   return 1;
 }
 
+static int pattern_byte_ok(const unsigned char *p, size_t n, unsigned char v) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != v)
+      return 0;
+  return 1;
+}
+
 static void fill(unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++)
     p[i] = (unsigned char)(i * 7 + 1);
@@ -71,6 +78,21 @@ int main(void) {
   }
   check("malloc_usable_size >= requested", bad == 0);
   // CHECK: malloc_usable_size >= requested: ok
+  // The whole usable size is the program's, and realloc keeps it (Redis's
+  // strings grow into it): bytes written up to malloc_usable_size survive
+  // a realloc to any larger size, small or large, kept or moved.
+  bad = 0;
+  for (size_t n = 1; n < 300000; n = n * 5 / 4 + 3) {
+    unsigned char *q = malloc(n);
+    size_t u = malloc_usable_size(q);
+    memset(q, 0x5a, u);
+    unsigned char *g = realloc(q, u + 1 + n / 2);
+    if (!g || !pattern_byte_ok(g, u, 0x5a))
+      bad++;
+    free(g);
+  }
+  check("realloc keeps the usable size", bad == 0);
+  // CHECK: realloc keeps the usable size: ok
   unsigned char *z = malloc(0);
   check("malloc(0) is a unique pointer", z != NULL);
   // CHECK: malloc(0) is a unique pointer: ok
