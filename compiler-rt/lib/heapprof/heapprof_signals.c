@@ -219,6 +219,56 @@ static void start_dump_thread(void) {
   sigaction(dump_signo, &sa, NULL);
 }
 
+/* The program's own action for the dump signal replaces heapprof's, as
+ * for the deadly signals: its handler is in charge, and the signal writes
+ * no checkpoint from then on.  Said once, when it happens (Redis takes
+ * SIGUSR2 for its thread manager: `kill -USR2` would otherwise be silently
+ * ignored by heapprof); an action that is heapprof's handler again (a
+ * program restoring what it saved) makes the signal heapprof's again.
+ * sigaction and signal are interposed for this only; everything else
+ * passes through to glibc. */
+static bool dump_signal_taken;
+
+static void note_action(int sig, const struct sigaction *act) {
+  if (!act || sig != dump_signo || !dump_sem_ready)
+    return;
+  if (!(act->sa_flags & SA_SIGINFO) && act->sa_handler == dump_signal_handler) {
+    __atomic_store_n(&dump_signal_taken, false, __ATOMIC_RELAXED);
+    return;
+  }
+  if (__atomic_exchange_n(&dump_signal_taken, true, __ATOMIC_RELAXED))
+    return;
+  const char *name = hp_signal_name(sig);
+  char num[24] = "";
+  if (sig > SIGSYS)
+    hp_snprintf(num, sizeof(num), " %d", sig);
+  hp_printf("HeapProf: WARNING: dump_signal: the program set its own action "
+            "for %s%s, which replaces heapprof's: from now on that signal "
+            "does what the program says and writes no checkpoint (choose a "
+            "signal the program leaves alone, e.g. dump_signal=SIGRTMIN+3)\n",
+            name, num);
+}
+
+extern int __sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old);
+extern __sighandler_t bsd_signal(int sig, __sighandler_t handler);
+
+HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
+                           struct sigaction *old) {
+  note_action(sig, act);
+  return __sigaction(sig, act, old);
+}
+
+HP_INTERFACE __sighandler_t signal(int sig, __sighandler_t handler) {
+  if (sig == dump_signo && handler != SIG_ERR) {
+    struct sigaction sa;
+    hp_memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = handler;
+    note_action(sig, &sa);
+  }
+  return bsd_signal(sig, handler);
+}
+
 /* ------------------------------------------------------------ helpers */
 
 static int current_tid(void) { return (int)syscall(SYS_gettid); }
