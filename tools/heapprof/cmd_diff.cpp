@@ -432,7 +432,8 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
       const Frame &F = *Fp;
       std::string Where;
       if (!F.File.empty())
-        Where = relative(F.File) + ":" + std::to_string(F.Line);
+        Where = relative(F.File) +
+                (F.Line ? ":" + std::to_string(F.Line) : ""); // 0: no line
       if (F.Inlined)
         Where += " (inlined)";
       S.push_back({"  ", F.Function, Where});

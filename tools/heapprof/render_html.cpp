@@ -441,7 +441,7 @@ table("callgraph", "Allocation call graph", [
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
   {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold,
-  R.cold === null ? "no access counts: the program was not compiled with the pass" : undefined);
+  R.cold === null ? "no access was counted; a program not compiled with -fheapprof counts none" : undefined);
 
 // The allocator profiler's sections (docs/allocator-profiler.md), as the
 // text report ends with them.  Why one is missing: sampled mode does not see

@@ -61,6 +61,10 @@ static std::string where(const Frame &F) {
   std::string File = F.File;
   if (!Cwd.empty() && File.compare(0, Cwd.size(), Cwd) == 0)
     File = File.substr(Cwd.size());
+  // Line 0: the compiler's "no line" (code it made, merged from several
+  // lines): the file alone.
+  if (!F.Line)
+    return File;
   std::string S = File + ":" + std::to_string(F.Line);
   if (F.Column)
     S += ":" + std::to_string(F.Column);
@@ -554,14 +558,15 @@ static void measures(const Report &R, raw_ostream &OS) {
           "temporary: of the allocations, freed before their thread "
           "allocated again; cycles: average per measured call)\n";
     if (!R.AccessesCounted)
-      OS << "(- for the access measures: no access counts, the program "
-            "was not compiled with the pass)\n";
+      OS << "(- for the access measures: no access was counted; a program "
+            "not compiled with -fheapprof counts none)\n";
   }
 
   heading(OS, "Cold candidates: fewer accesses than 8-byte words, most "
               "bytes x lifetime first");
   if (!R.ColdInfo.Known) {
-    OS << "(no access counts: the program was not compiled with the pass)\n";
+    OS << "(no access was counted; a program not compiled with -fheapprof "
+          "counts none)\n";
     return;
   }
   if (R.Cold.empty()) {
@@ -611,8 +616,8 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
      << " bytes; utilization: of the 64-byte lines and 4 KiB pages of the "
         "heap with an access, the share of bytes live objects hold)\n";
   if (!R.AccessesCounted)
-    OS << "(no access counts: the program was not compiled with the pass, "
-          "so no line or page is seen touched)\n";
+    OS << "(no access was counted, so no line or page is seen touched; a "
+          "program not compiled with -fheapprof counts none)\n";
 }
 
 // False sharing on the simulated packed layout, or measured on the real

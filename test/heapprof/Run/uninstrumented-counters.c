@@ -20,11 +20,11 @@
 // CHECK-NEXT: #  acc/object  density  lines touched  pages touched  line util  page util
 // CHECK-NEXT: #1 - - - - - -
 // CHECK-NEXT: #2 - - - - - -
-// CHECK: (- for the access measures: no access counts, the program was not compiled with the pass)
+// CHECK: (- for the access measures: no access was counted; a program not compiled with -fheapprof counts none)
 // CHECK: == Cold candidates
-// CHECK-NEXT: (no access counts: the program was not compiled with the pass)
+// CHECK-NEXT: (no access was counted; a program not compiled with -fheapprof counts none)
 // CHECK: == Heap utilization at the last dump
-// CHECK: (no access counts: the program was not compiled with the pass, so no line or page is seen touched)
+// CHECK: (no access was counted, so no line or page is seen touched; a program not compiled with -fheapprof counts none)
 // CHECK: memory overhead at the peak:
 // CHECK: shadow_resident {{ *}}0 bytes
 // SITE: site_freed allocs=1000 bytes=1000000 frees=1000 accesses=0
