@@ -108,7 +108,10 @@ done:
 ; CHECK:       done:
 ; CHECK:         ret double
 ; CHECK: declare preserve_allcc void @__heapprof_record_strided(i64, i64, i64, i64) [[ATTR:#[0-9]+]]
-; CHECK: attributes [[ATTR]] = { nounwind }
+; nonlazybind: a call from position-independent code goes through the GOT,
+; never a lazy PLT entry, whose resolver may clobber r10 and r11, which a
+; caller of a preserve_all function keeps live.
+; CHECK: attributes [[ATTR]] = { nounwind nonlazybind }
 ; OFF-LABEL: define double @sum(
 ; OFF-NOT:       heapprof.walked
 ; OFF:         loop:

@@ -1550,9 +1550,15 @@ void HeapProfiler::emitStridedExit(const StridedGroup &G, size_t ExitIdx) {
       Int64Ty);
   // The runtime saves what it uses: the caller keeps its registers (a loop
   // in a leaf function stays free of saves and restores).
+  // nonlazybind: in position-independent code the call goes through the
+  // GOT, bound when the module loads, never through a lazy PLT entry: the
+  // dynamic loader's resolver may use r10 and r11 on the first call, which
+  // a caller of a preserve_all function keeps live across it (an
+  // instrumented shared library crashed there).
   if (auto *Fn = dyn_cast<Function>(Record.getCallee())) {
     Fn->setCallingConv(CallingConv::PreserveAll);
     Fn->setDoesNotThrow();
+    Fn->addFnAttr(Attribute::NonLazyBind);
   }
   uint64_t Granularity = ~Mapping.Mask + 1;
   for (auto [W, StartV] : zip(G.Walks, G.Starts[ExitIdx])) {
