@@ -148,6 +148,10 @@ struct SegmentMap {
   };
   std::vector<Seg> Segs; // sorted by Start
   uint32_t Main = NoModule;
+  // The path this dump's map records for the program: a module is one per
+  // build id, named by the first path seen, and one binary runs under
+  // several names (git and its hard links git-upload-pack, ...; busybox).
+  std::string MainPath;
   void locate(uint64_t PC, uint32_t &Module, uint64_t &Address) const {
     auto It = std::upper_bound(
         Segs.begin(), Segs.end(), PC,
@@ -315,8 +319,10 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
     SM.Segs.push_back(
         {S.start, S.end, S.offset, module(BuildId, Path, I == 0, S.start)});
     P.Modules[SM.Segs.back().Module].Loaded = true;
-    if (I == 0)
+    if (I == 0) {
       SM.Main = SM.Segs.back().Module;
+      SM.MainPath = Path;
+    }
   }
   auto ByStart = [](const SegmentMap::Seg &A, const SegmentMap::Seg &B) {
     return A.Start < B.Start;
@@ -484,6 +490,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   const hpr_dump_t &D = F.dumps[R.Index];
   SegmentMap SM = segments(D);
   P.Processes[R.Process].MainModule = SM.Main;
+  if (!SM.MainPath.empty())
+    P.Processes[R.Process].Program = SM.MainPath;
 
   std::unordered_map<uint64_t, const hpr_stack_t *> Stacks;
   for (uint64_t I = 0; I < D.nstacks; I++)
@@ -914,10 +922,11 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     hpo_free(&Cost[I]);
   }
 
-  // A process is named by its program: the main module's recorded path,
-  // else the <exe> in heapprof.<exe>.<pid>... of its first file.
+  // A process is named by its program: the path its own map records (set
+  // by addDump), else its main module's, else the <exe> in
+  // heapprof.<exe>.<pid>... of its first file.
   for (Process &Proc : P.Processes) {
-    if (Proc.MainModule != NoModule)
+    if (Proc.Program.empty() && Proc.MainModule != NoModule)
       Proc.Program = P.Modules[Proc.MainModule].Path;
     if (Proc.Program.empty() && !Proc.Files.empty()) {
       std::string Base = Proc.Files[0].substr(Proc.Files[0].rfind('/') + 1);
