@@ -29,6 +29,8 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <dlfcn.h>
+
 typedef void (*new_handler_t)(void);
 /* std::get_new_handler().  Weak: the preloaded runtime (libheapprof_rt.so)
  * has no libstdc++ dependency, and only C++ programs, which load it, call
@@ -85,9 +87,67 @@ static HP_ALWAYS_INLINE void *sampled_new(uptr size) {
   return p;
 }
 
-#define NEW(name, kind, align_arg, nothrow, params, align_expr)              \
-  HP_INTERFACE void *name params {                                           \
-    if (!(align_arg) && HP_SAMPLED_MODE()) {                                    \
+/* Every form: its name and, for a hot/cold one, the index of its plain form
+ * (-1 for the others).  See cxx_decide below. */
+#define CXX_FORMS(X)                                                          \
+  X(_Znwm, -1)                                                                \
+  X(_Znam, -1)                                                                \
+  X(_ZnwmRKSt9nothrow_t, -1)                                                  \
+  X(_ZnamRKSt9nothrow_t, -1)                                                  \
+  X(_ZnwmSt11align_val_t, -1)                                                 \
+  X(_ZnamSt11align_val_t, -1)                                                 \
+  X(_ZnwmSt11align_val_tRKSt9nothrow_t, -1)                                   \
+  X(_ZnamSt11align_val_tRKSt9nothrow_t, -1)                                   \
+  X(_Znwm12__hot_cold_t, CXX__Znwm)                                           \
+  X(_Znam12__hot_cold_t, CXX__Znam)                                           \
+  X(_ZnwmRKSt9nothrow_t12__hot_cold_t, CXX__ZnwmRKSt9nothrow_t)               \
+  X(_ZnamRKSt9nothrow_t12__hot_cold_t, CXX__ZnamRKSt9nothrow_t)               \
+  X(_ZnwmSt11align_val_t12__hot_cold_t, CXX__ZnwmSt11align_val_t)             \
+  X(_ZnamSt11align_val_t12__hot_cold_t, CXX__ZnamSt11align_val_t)             \
+  X(_ZnwmSt11align_val_tRKSt9nothrow_t12__hot_cold_t,                         \
+    CXX__ZnwmSt11align_val_tRKSt9nothrow_t)                                   \
+  X(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t,                         \
+    CXX__ZnamSt11align_val_tRKSt9nothrow_t)                                   \
+  X(_ZdlPv, -1)                                                               \
+  X(_ZdaPv, -1)                                                               \
+  X(_ZdlPvRKSt9nothrow_t, -1)                                                 \
+  X(_ZdaPvRKSt9nothrow_t, -1)                                                 \
+  X(_ZdlPvm, -1)                                                              \
+  X(_ZdaPvm, -1)                                                              \
+  X(_ZdlPvSt11align_val_t, -1)                                                \
+  X(_ZdaPvSt11align_val_t, -1)                                                \
+  X(_ZdlPvSt11align_val_tRKSt9nothrow_t, -1)                                  \
+  X(_ZdaPvSt11align_val_tRKSt9nothrow_t, -1)                                  \
+  X(_ZdlPvmSt11align_val_t, -1)                                               \
+  X(_ZdaPvmSt11align_val_t, -1)
+
+enum {
+#define X(name, plain) CXX_##name,
+  CXX_FORMS(X)
+#undef X
+  CXX_NFORMS
+};
+
+/* Whether the program replaced any form (cxx_decide, at the first call). */
+enum { CXX_UNKNOWN, CXX_OWN, CXX_REPLACED };
+static int cxx_state = CXX_UNKNOWN;
+static void *cxx_forward(int i);
+
+/* Each form is NAME_own, and NAME a weak alias of it (see cxx_decide). */
+#define CXX_PUBLIC(ret, name, params)                                         \
+  static ret name##_own params;                                               \
+  HP_INTERFACE HP_WEAK ret name params __attribute__((alias(#name "_own")));
+
+#define NEW(name, kind, align_arg, nothrow, params, args, align_expr)        \
+  CXX_PUBLIC(void *, name, params)                                           \
+  static void *name##_own params {                                           \
+    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
+                    CXX_OWN)) {                                              \
+      void *(*next) params = (void *(*) params)cxx_forward(CXX_##name);      \
+      if (next)                                                              \
+        return next args;                                                    \
+    }                                                                        \
+    if (!(align_arg) && HP_SAMPLED_MODE()) {                                 \
       void *p = sampled_new(size);                                           \
       if (HP_LIKELY(p))                                                      \
         return p;                                                            \
@@ -95,43 +155,55 @@ static HP_ALWAYS_INLINE void *sampled_new(uptr size) {
     return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(), NO_HINT); \
   }
 
-NEW(_Znwm, HP_ALLOC_NEW, 0, false, (size_t size), 0)
-NEW(_Znam, HP_ALLOC_NEW_ARRAY, 0, false, (size_t size), 0)
+NEW(_Znwm, HP_ALLOC_NEW, 0, false, (size_t size), (size), 0)
+NEW(_Znam, HP_ALLOC_NEW_ARRAY, 0, false, (size_t size), (size), 0)
 NEW(_ZnwmRKSt9nothrow_t, HP_ALLOC_NEW, 0, true,
-    (size_t size, const nothrow_t *nt), 0)
+    (size_t size, const nothrow_t *nt), (size, nt), 0)
 NEW(_ZnamRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 0, true,
-    (size_t size, const nothrow_t *nt), 0)
-NEW(_ZnwmSt11align_val_t, HP_ALLOC_NEW, 1, false, (size_t size, size_t al), al)
+    (size_t size, const nothrow_t *nt), (size, nt), 0)
+NEW(_ZnwmSt11align_val_t, HP_ALLOC_NEW, 1, false, (size_t size, size_t al),
+    (size, al), al)
 NEW(_ZnamSt11align_val_t, HP_ALLOC_NEW_ARRAY, 1, false,
-    (size_t size, size_t al), al)
+    (size_t size, size_t al), (size, al), al)
 NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW, 1, true,
-    (size_t size, size_t al, const nothrow_t *nt), al)
+    (size_t size, size_t al, const nothrow_t *nt), (size, al, nt), al)
 NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
-    (size_t size, size_t al, const nothrow_t *nt), al)
+    (size_t size, size_t al, const nothrow_t *nt), (size, al, nt), al)
 
 /* The hint is an 8-bit argument; callers need not extend it, so it is taken
  * as a full register and masked. */
-#define NEW_HC(name, kind, nothrow, params, align_expr)                      \
-  HP_INTERFACE void *name params {                                           \
+#define NEW_HC(name, kind, nothrow, params, args, align_expr)                \
+  CXX_PUBLIC(void *, name, params)                                           \
+  static void *name##_own params {                                           \
+    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
+                    CXX_OWN)) {                                              \
+      void *(*next) params = (void *(*) params)cxx_forward(CXX_##name);      \
+      if (next)                                                              \
+        return next args;                                                    \
+    }                                                                        \
     return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(),          \
                     hint & 0xff);                                            \
   }
 
-NEW_HC(_Znwm12__hot_cold_t, HP_ALLOC_NEW, false, (size_t size, uptr hint), 0)
+/* A hot/cold form forwards to the plain form (the hint dropped). */
+NEW_HC(_Znwm12__hot_cold_t, HP_ALLOC_NEW, false, (size_t size, uptr hint),
+       (size, hint), 0)
 NEW_HC(_Znam12__hot_cold_t, HP_ALLOC_NEW_ARRAY, false,
-       (size_t size, uptr hint), 0)
+       (size_t size, uptr hint), (size, hint), 0)
 NEW_HC(_ZnwmRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW, true,
-       (size_t size, const nothrow_t *nt, uptr hint), 0)
+       (size_t size, const nothrow_t *nt, uptr hint), (size, nt, hint), 0)
 NEW_HC(_ZnamRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY, true,
-       (size_t size, const nothrow_t *nt, uptr hint), 0)
+       (size_t size, const nothrow_t *nt, uptr hint), (size, nt, hint), 0)
 NEW_HC(_ZnwmSt11align_val_t12__hot_cold_t, HP_ALLOC_NEW, false,
-       (size_t size, size_t al, uptr hint), al)
+       (size_t size, size_t al, uptr hint), (size, al, hint), al)
 NEW_HC(_ZnamSt11align_val_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY, false,
-       (size_t size, size_t al, uptr hint), al)
+       (size_t size, size_t al, uptr hint), (size, al, hint), al)
 NEW_HC(_ZnwmSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW, true,
-       (size_t size, size_t al, const nothrow_t *nt, uptr hint), al)
+       (size_t size, size_t al, const nothrow_t *nt, uptr hint),
+       (size, al, nt, hint), al)
 NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
-       true, (size_t size, size_t al, const nothrow_t *nt, uptr hint), al)
+       true, (size_t size, size_t al, const nothrow_t *nt, uptr hint),
+       (size, al, nt, hint), al)
 
 /* Frameless, as malloc and free are (heapprof_interceptors.c; this file
  * is compiled with -momit-leaf-frame-pointer): an unsampled delete is the
@@ -148,10 +220,20 @@ extern void libc_free_zn(void *, size_t, const nothrow_t *)
 extern void libc_free_zz(void *, size_t, size_t) __asm__("__libc_free");
 #define DELETE(name, kind, libc, params, args)                               \
   static HP_NOINLINE void name##_framed params {                             \
+    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
+                    CXX_OWN)) {                                              \
+      void (*next) params = (void (*) params)cxx_forward(CXX_##name);        \
+      if (next) {                                                            \
+        next args;                                                           \
+        return;                                                              \
+      }                                                                      \
+    }                                                                        \
     hp_deallocate(p, kind, HP_ENTRY_FP());                                   \
   }                                                                          \
-  HP_INTERFACE void name params {                                            \
-    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)))          \
+  CXX_PUBLIC(void, name, params)                                             \
+  static void name##_own params {                                            \
+    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)) &&        \
+        HP_LIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) == CXX_OWN))  \
       HP_MUSTTAIL return libc args;                                          \
     HP_MUSTTAIL return name##_framed args;                                   \
   }
@@ -177,3 +259,70 @@ DELETE(_ZdlPvmSt11align_val_t, HP_ALLOC_NEW, libc_free_zz,
        (void *p, size_t size, size_t al), (p, size, al))
 DELETE(_ZdaPvmSt11align_val_t, HP_ALLOC_NEW_ARRAY, libc_free_zz,
        (void *p, size_t size, size_t al), (p, size, al))
+
+/* A program may replace operators new and delete with its own (a pool, a
+ * counter of its allocations).  The forms above are weak, so the program's
+ * definitions win at link time -- a strong definition of heapprof's would
+ * make the link fail ("multiple definition of operator new"), and in
+ * libheapprof_rt.so the executable's come first anyway.  Once any form is
+ * the program's, heapprof's own forms stand aside for the C++ library's
+ * (dlsym RTLD_NEXT: libstdc++'s, after the executable and after a preloaded
+ * runtime), which call the program's as the standard says (new[] calls
+ * new, sized delete calls delete, nothrow new calls new and catches): the
+ * program's operators see exactly the calls they see without heapprof, and
+ * no block allocated by the program's new is freed by heapprof's delete (a
+ * false alloc-dealloc mismatch).  The C++ library's forms end in malloc and
+ * free, which heapprof profiles.  The hot/cold forms, which the C++ library
+ * does not define, call the plain form the program sees.  Decided at the
+ * first call of any form: a load and a branch after that. */
+static void *cxx_next[CXX_NFORMS];
+
+static HP_NOINLINE void cxx_decide(void) {
+  static const char *const names[CXX_NFORMS] = {
+#define X(name, plain) #name,
+      CXX_FORMS(X)
+#undef X
+  };
+  /* The address each form resolves to (the program's, when it has one) and
+   * heapprof's own definition of it. */
+  const uptr resolved[CXX_NFORMS] = {
+#define X(name, plain) (uptr)&name,
+      CXX_FORMS(X)
+#undef X
+  };
+  const uptr own[CXX_NFORMS] = {
+#define X(name, plain) (uptr)&name##_own,
+      CXX_FORMS(X)
+#undef X
+  };
+  const int plain_of[CXX_NFORMS] = {
+#define X(name, plain) plain,
+      CXX_FORMS(X)
+#undef X
+  };
+  bool replaced = false;
+  for (int i = 0; i < CXX_NFORMS; i++)
+    replaced |= resolved[i] != own[i];
+  if (replaced) {
+    for (int i = 0; i < CXX_NFORMS; i++)
+      cxx_next[i] = plain_of[i] < 0 ? dlsym(RTLD_NEXT, names[i])
+                                    : (void *)resolved[plain_of[i]];
+    if (hp_flags.verbosity)
+      hp_printf("HeapProf: the program replaces operator new or delete: "
+                "heapprof's forms call the C++ library's\n");
+  }
+  __atomic_store_n(&cxx_state, replaced ? CXX_REPLACED : CXX_OWN,
+                   __ATOMIC_RELEASE);
+}
+
+/* The C++ library's form i when the program replaced some form, else NULL
+ * (heapprof's own form goes on). */
+static void *cxx_forward(int i) {
+  int st = __atomic_load_n(&cxx_state, __ATOMIC_ACQUIRE);
+  if (st == CXX_UNKNOWN) {
+    cxx_decide();
+    st = __atomic_load_n(&cxx_state, __ATOMIC_ACQUIRE);
+  }
+  return st == CXX_REPLACED ? cxx_next[i] : NULL;
+}
+
