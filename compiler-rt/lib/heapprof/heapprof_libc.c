@@ -7,6 +7,7 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -88,13 +89,74 @@ size_t hp_strlcpy(char *dst, const char *src, size_t size) {
 
 extern char **environ;
 
+/* The process's initial environment as /proc/self/environ gives it
+ * (NAME=VALUE\0...), read once, into memory of its own that is never
+ * freed; NULL if it cannot be read. */
+static const char *proc_env;
+static size_t proc_env_len;
+
+static void proc_env_read(void) {
+  static bool tried;
+  if (tried)
+    return;
+  tried = true;
+  int saved = errno;
+  int fd = open("/proc/self/environ", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    errno = saved;
+    return;
+  }
+  size_t cap = 64 * 1024, len = 0;
+  char *buf = hp_mmap(cap);
+  while (buf) {
+    if (len + 1 == cap) { /* room for the final NUL, always */
+      char *n = hp_mremap(buf, cap, 2 * cap);
+      if (!n) {
+        hp_munmap(buf, cap);
+        buf = NULL;
+        break;
+      }
+      buf = n;
+      cap *= 2;
+    }
+    ssize_t r = read(fd, buf + len, cap - 1 - len);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    len += (size_t)r;
+  }
+  close(fd);
+  errno = saved;
+  if (buf) {
+    buf[len] = 0;
+    proc_env = buf;
+    proc_env_len = len;
+  }
+}
+
+/* environ is NULL until the C library's own initialisation has run: a
+ * program whose first allocation comes from a .preinit_array function
+ * (UBSan's standalone runtime initialises there, and its dlsym allocates)
+ * starts heapprof before that, and HEAPPROF_OPTIONS was silently ignored.
+ * Then the initial environment is read from /proc, as the sanitizers'
+ * GetEnv does. */
 static const char *env_lookup(const char *name) {
   size_t n = hp_strlen(name);
-  if (!environ)
+  if (environ) {
+    for (char **e = environ; *e; e++)
+      if (!hp_strncmp(*e, name, n) && (*e)[n] == '=')
+        return *e + n + 1;
     return NULL;
-  for (char **e = environ; *e; e++)
-    if (!hp_strncmp(*e, name, n) && (*e)[n] == '=')
-      return *e + n + 1;
+  }
+  proc_env_read();
+  for (size_t i = 0; proc_env && i < proc_env_len;) {
+    const char *e = proc_env + i;
+    size_t l = hp_strlen(e);
+    if (l > n && !hp_strncmp(e, name, n) && e[n] == '=')
+      return e + n + 1;
+    i += l + 1;
+  }
   return NULL;
 }
 
