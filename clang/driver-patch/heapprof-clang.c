@@ -68,6 +68,10 @@ struct scan {
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
   unsigned conflicts;   /* bit i: conflicting[i] was asked for */
   int is_static;        /* -static or -static-pie */
+  const char *target;   /* the last --target=/-target value, NULL if none */
+  int target_next;      /* the next argument is -target's value */
+  int word_bits;        /* 32 after -m32/-mx32/-m16, 64 after -m64, else 0 */
+  const char *bits_flag; /* the last of those flags */
 };
 
 /* Runtimes that replace malloc, as heapprof's does (most also map shadow
@@ -208,6 +212,10 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
       s->lang_next = 0;
       set_lang(s, arg, in_rsp);
     }
+    if (s->target_next) {
+      s->target_next = 0;
+      s->target = in_rsp ? strdup(arg) : arg;
+    }
     return 0;
   }
   if (s->inputs_only || arg[0] != '-' || arg[1] == '\0') {
@@ -243,6 +251,15 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     s->skip = 1, s->lang_next = 1;
   else if (arg[1] == 'x') /* -x<language> */
     set_lang(s, arg + 2, in_rsp);
+  else if (strcmp(arg, "-target") == 0)
+    s->skip = 1, s->target_next = 1;
+  else if (strncmp(arg, "--target=", 9) == 0)
+    s->target = in_rsp ? strdup(arg + 9) : arg + 9;
+  else if (strcmp(arg, "-m32") == 0 || strcmp(arg, "-mx32") == 0 ||
+           strcmp(arg, "-m16") == 0)
+    s->word_bits = 32, s->bits_flag = in_rsp ? strdup(arg) : arg;
+  else if (strcmp(arg, "-m64") == 0)
+    s->word_bits = 64, s->bits_flag = NULL;
   else if (takes_separate_value(arg))
     s->skip = 1;
   else if (in_list(arg, no_link_opts))
@@ -327,6 +344,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   sub.dir = s->dir;
   sub.skip = s->skip;
   sub.lang_next = s->lang_next;
+  sub.target_next = s->target_next;
   sub.inputs_only = s->inputs_only;
   *s = sub;
 }
@@ -616,6 +634,25 @@ int main(int argc, char **argv) {
             prog, i == NUM_CONFLICTING - 1 ? "" : "-fsanitize=",
             conflicting[i]);
     return 1;
+  }
+  /* The pass's shadow mapping and the runtime are x86-64 Linux's: another
+   * target compiled, then failed to link with a screen of "skipping
+   * incompatible" lines, or linked objects that the runtime cannot serve. */
+  if (s.enabled && s.has_inputs) {
+    const char *t = s.target;
+    int x86 = !t || strncmp(t, "x86_64", 6) == 0 || strncmp(t, "amd64", 5) == 0;
+    int i386 = t && t[0] == 'i' && t[1] >= '3' && t[1] <= '6' &&
+               strncmp(t + 2, "86", 2) == 0;
+    int linux_os = !t || strstr(t, "linux") != NULL;
+    int bits = s.word_bits ? s.word_bits : (x86 ? 64 : 32);
+    if (!linux_os || !(x86 || i386) || bits != 64) {
+      fprintf(stderr,
+              "%s: error: -fheapprof supports x86-64 Linux only; the target "
+              "is %s%s%s\n",
+              prog, t ? t : "x86-64", s.word_bits == 32 ? " with " : "",
+              s.word_bits == 32 ? s.bits_flag : "");
+      return 1;
+    }
   }
   if (s.enabled && s.has_inputs && s.is_static && !s.no_link && !s.shared) {
     fprintf(stderr,
