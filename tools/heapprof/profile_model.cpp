@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "profile_model.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/xxhash.h"
 #include "progress.h"
 #include "heapprof_opcost.h"
 
@@ -138,6 +139,33 @@ struct DumpRef {
   size_t File, Index;
   size_t Process;
   uint64_t Order; // position within its process: checkpoint k, exit last
+  // Noted when the file is first read, which is not kept: the dump's bytes
+  // (size and hash, to tell the same dump given twice from another run)
+  // and its peak (tag 1), if it has one.
+  uint64_t Size = 0, Hash = 0;
+  bool HasPeak = false;
+  uint64_t PeakBytes = 0;
+};
+
+// A section of a process's last dump (false sharing, the leak check) kept
+// past its file, which is freed once its dumps are added.
+struct KeptSection {
+  bool Present = false;
+  uint64_t Tag = 0;
+  std::vector<uint8_t> Bytes;
+  std::string Path; // the file it came from, for messages
+  size_t Dump = 0;  // and the dump's index in it
+  void keep(const hpr_section_t *S, const char *From, size_t Index) {
+    Present = S != nullptr;
+    Tag = S ? S->tag : 0;
+    Bytes.assign(S ? S->data : nullptr, S ? S->data + S->size : nullptr);
+    Path = From;
+    Dump = Index;
+  }
+  // The section, pointing into Bytes; valid while this object is unchanged.
+  hpr_section_t view() const {
+    return {Tag, Bytes.size(), Bytes.data()};
+  }
 };
 
 // Where each PC of one dump belongs.
@@ -196,7 +224,6 @@ private:
 
   Profile &P;
   ExtIndex Ext;
-  std::vector<std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)>> Files;
   std::map<std::string, uint32_t> ModuleIds;
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, PairHash>
       LocationIds;
@@ -206,13 +233,7 @@ private:
   // and its last dump's false-sharing (tag 6) and leak check (tag 10)
   // sections, if any, with the file and dump the latter is in.
   std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
-  std::vector<const hpr_section_t *> ProcSharing;
-  struct LeakSection {
-    const hpr_section_t *S = nullptr;
-    std::string Path;
-    size_t Dump = 0;
-  };
-  std::vector<LeakSection> ProcLeaks;
+  std::vector<KeptSection> ProcSharing, ProcLeaks;
   Bin Bins[1026];
   hpo_section_t Cost[3] = {}; // tags 2-4 added up
   bool AnyDump = false;
@@ -398,8 +419,11 @@ void Loader::addFalseSharing() {
   std::map<std::pair<uint32_t, uint32_t>, Sum> Pairs;
   const uint64_t Head = 10;
   for (size_t Proc = 0; Proc < ProcSharing.size(); Proc++) {
-    const hpr_section_t *S = ProcSharing[Proc];
-    if (!S || S->size < Head * 8)
+    if (!ProcSharing[Proc].Present)
+      continue;
+    hpr_section_t View = ProcSharing[Proc].view();
+    const hpr_section_t *S = &View;
+    if (S->size < Head * 8)
       continue;
     uint64_t W[10];
     memcpy(W, S->data, sizeof(W));
@@ -447,16 +471,17 @@ void Loader::addFalseSharing() {
 bool Loader::addLeaks(std::string &Err) {
   LeakCheck &L = P.Leaks;
   L.Known = !ProcLeaks.empty();
-  for (const LeakSection &X : ProcLeaks)
-    L.Known &= X.S != nullptr;
+  for (const KeptSection &X : ProcLeaks)
+    L.Known &= X.Present;
   for (Field F : {Field::leaked_objects, Field::leaked_bytes,
                   Field::indirect_objects, Field::indirect_bytes})
     P.Have[static_cast<unsigned>(F)] &= L.Known;
   if (!L.Known)
     return true;
   for (size_t Proc = 0; Proc < ProcLeaks.size(); Proc++) {
-    const LeakSection &X = ProcLeaks[Proc];
-    hpr_leak_head_t H = hpr_leaks_head(X.S);
+    const KeptSection &X = ProcLeaks[Proc];
+    hpr_section_t S = X.view();
+    hpr_leak_head_t H = hpr_leaks_head(&S);
     L.Objects += H.objects;
     L.RootBytes += H.root_bytes;
     L.DirectObjects += H.direct_objects;
@@ -466,7 +491,7 @@ bool Loader::addLeaks(std::string &Err) {
     L.ThreadsRunning += H.threads_running;
     const auto &Ids = ProcContexts[Proc];
     for (uint64_t I = 0; I < H.nrows; I++) {
-      hpr_leak_row_t Row = hpr_leaks_row(X.S, I);
+      hpr_leak_row_t Row = hpr_leaks_row(&S, I);
       auto It = Ids.find(Row.stack_id);
       if (It == Ids.end()) {
         Err = X.Path + ": corrupt: dump " + std::to_string(X.Dump) +
@@ -535,8 +560,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     Need(UtilF[I], ExtHas(Ext.Util[I]));
   if (Last) {
     addHeapUtilization(D);
-    ProcSharing[R.Process] = hpr_section(&D, 6);
-    ProcLeaks[R.Process] = {hpr_section(&D, HPR_TAG_LEAKS), F.path, R.Index};
+    ProcSharing[R.Process].keep(hpr_section(&D, 6), F.path, R.Index);
+    ProcLeaks[R.Process].keep(hpr_section(&D, HPR_TAG_LEAKS), F.path, R.Index);
   }
 
   std::vector<uint32_t> Stack;
@@ -709,21 +734,19 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   P.HaveBins = true;
   P.Util.Known = true;
 
-  // Read every file and group its dumps by process.
+  // Read every file and group its dumps by process.  A file is not kept:
+  // what grouping needs is noted in its dumps' refs, and the files are read
+  // again, one at a time, to add their dumps (memory: the model and one
+  // file, not every file -- a --follow-exec run of a build is thousands of
+  // processes and gigabytes of profiles).
   std::vector<DumpRef> Refs;
+  std::vector<size_t> FileDumps(Paths.size(), 0); // dumps each file had
   // A process: pid, main program build id and load bias, and a number
   // telling apart runs that share all three (a pid reused, as in
   // containers, by a program at a fixed address).
   using ProcKey = std::tuple<uint64_t, std::string, uint64_t, std::string>;
   std::map<ProcKey, size_t> ProcIds;
   std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
-  auto SameBytes = [&](const DumpRef &R, const hpr_file_t &F,
-                       const hpr_dump_t &D) {
-    const hpr_file_t &G = *Files[R.File];
-    const hpr_dump_t &E = G.dumps[R.Index];
-    return E.total_size == D.total_size &&
-           memcmp(G.data + E.offset, F.data + D.offset, D.total_size) == 0;
-  };
   {
     Progress Prog("reading", Paths.size());
     for (size_t FI = 0; FI < Paths.size(); FI++) {
@@ -735,8 +758,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         Err = Paths[FI] + ": " + Msg;
         return false;
       }
-      Files.push_back(std::move(F));
-      const hpr_file_t &File = *Files.back();
+      const hpr_file_t &File = *F;
+      FileDumps[FI] = File.ndumps;
       for (size_t DI = 0; DI < File.ndumps; DI++) {
         const hpr_dump_t &D = File.dumps[DI];
         if (UpTos[FI] != UINT64_MAX) {
@@ -750,6 +773,13 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
                     : "";
         uint64_t Bias = D.nsegs ? D.segs[0].offset : 0;
         uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
+        DumpRef Ref{FI, DI, 0, Order};
+        Ref.Size = D.total_size;
+        Ref.Hash = llvm::xxh3_64bits(
+            llvm::ArrayRef<uint8_t>(File.data + D.offset, D.total_size));
+        Ref.HasPeak =
+            hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
+                              hpr_num_peak_names, "peak_bytes", &Ref.PeakBytes);
         // Without heapprof's extension there is no pid: each such dump is
         // a process of its own.
         ProcKey Key = D.has_ext ? ProcKey(D.ext_pid, MainId, Bias, "")
@@ -765,7 +795,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
           auto SIt = Seen.find(std::make_tuple(PIt->second, Order));
           if (SIt == Seen.end())
             break;
-          if (SameBytes(Refs[SIt->second], File, D)) {
+          const DumpRef &Other = Refs[SIt->second];
+          if (Other.Size == Ref.Size && Other.Hash == Ref.Hash) {
             Duplicate = true;
             break;
           }
@@ -791,7 +822,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
           Proc.LastMs = D.ext_ms;
           Proc.Evictions = D.ext_evictions;
         }
-        Refs.push_back({Files.size() - 1, DI, PIt->second, Order});
+        Ref.Process = PIt->second;
+        Refs.push_back(Ref);
       }
     }
   }
@@ -810,32 +842,29 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     if (L == SIZE_MAX || Refs[I].Order >= Refs[L].Order)
       L = I;
   }
-  // The peak: the process whose last dump has the most peak bytes.
+  // The peak: the process whose last dump has the most peak bytes.  Its
+  // details are read with that dump, below.
   size_t PeakRef = SIZE_MAX;
   for (size_t Proc = 0; Proc < LastRef.size(); Proc++) {
-    if (LastRef[Proc] == SIZE_MAX)
+    if (LastRef[Proc] == SIZE_MAX || !Refs[LastRef[Proc]].HasPeak)
       continue;
-    const DumpRef &R = Refs[LastRef[Proc]];
-    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
-    const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
-    uint64_t V;
-    if (!hpr_section_field(S, hpr_peak_names, hpr_num_peak_names,
-                           "peak_bytes", &V))
-      continue;
+    uint64_t V = Refs[LastRef[Proc]].PeakBytes;
     P.Peak.Processes++;
     if (PeakRef == SIZE_MAX || V > P.Peak.Bytes) {
       PeakRef = LastRef[Proc];
       P.Peak.Bytes = V;
     }
   }
-  if (PeakRef != SIZE_MAX) {
-    const DumpRef &R = Refs[PeakRef];
-    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
+  P.Peak.Known = PeakRef != SIZE_MAX;
+  P.Have[static_cast<unsigned>(Field::peak_objects)] &= P.Peak.Known;
+  P.Have[static_cast<unsigned>(Field::peak_bytes)] &= P.Peak.Known;
+  // The peak's details and the timeline, from the peak's own dump (addDump
+  // checked the timeline section first).
+  auto ReadPeak = [&](const hpr_dump_t &D) {
     const hpr_section_t *S = hpr_section(&D, HPR_TAG_PEAK);
     auto Get = [&](const char *Name, uint64_t &Out) {
       hpr_section_field(S, hpr_peak_names, hpr_num_peak_names, Name, &Out);
     };
-    P.Peak.Known = true;
     P.Peak.Pid = D.ext_pid;
     Get("peak_block_bytes", P.Peak.BlockBytes);
     Get("peak_objects", P.Peak.Objects);
@@ -850,38 +879,6 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
                             hpr_overhead_names[I], &V))
         P.Peak.Overhead.push_back({hpr_overhead_names[I], V});
     }
-  }
-  P.Have[static_cast<unsigned>(Field::peak_objects)] &= P.Peak.Known;
-  P.Have[static_cast<unsigned>(Field::peak_bytes)] &= P.Peak.Known;
-
-  // A dump holds its process's peak so far; the contexts of the winning
-  // peak are named by every dump of that process holding the same peak
-  // (peak bytes only grow: equal bytes, the same snapshot).  A context all
-  // of whose chunks were freed before a checkpoint has a record only in
-  // that earlier dump.
-  auto SamePeak = [&](const DumpRef &R) {
-    if (PeakRef == SIZE_MAX || R.Process != Refs[PeakRef].Process)
-      return false;
-    uint64_t V;
-    const hpr_dump_t &D = Files[R.File]->dumps[R.Index];
-    return hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
-                             hpr_num_peak_names, "peak_bytes", &V) &&
-           V == P.Peak.Bytes;
-  };
-  ProcContexts.resize(P.Processes.size());
-  ProcSharing.resize(P.Processes.size(), nullptr);
-  ProcLeaks.resize(P.Processes.size());
-  for (size_t I = 0; I < Refs.size(); I++) {
-    const DumpRef &R = Refs[I];
-    hpr_file_t Named = *Files[R.File];
-    Named.path = Paths[R.File].c_str();
-    if (!addDump(Named, R, LastRef[R.Process] == I, SamePeak(R), Err))
-      return false;
-    AnyDump = true;
-  }
-  // The timeline: the peak's dump's (addDump checked every dump's).
-  if (PeakRef != SIZE_MAX) {
-    const hpr_dump_t &D = Files[Refs[PeakRef].File]->dumps[Refs[PeakRef].Index];
     if (const hpr_section_t *T = hpr_section(&D, HPR_TAG_TIMELINE)) {
       P.Timeline.Known = true;
       P.Timeline.Pid = D.ext_pid;
@@ -890,6 +887,59 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         hpr_timeline_bucket_t B = hpr_timeline_row(T, I);
         P.Timeline.Buckets.push_back(
             {B.index * P.Timeline.BucketMs, B.lowest, B.highest, B.last});
+      }
+    }
+  };
+
+  // A dump holds its process's peak so far; the contexts of the winning
+  // peak are named by every dump of that process holding the same peak
+  // (peak bytes only grow: equal bytes, the same snapshot).  A context all
+  // of whose chunks were freed before a checkpoint has a record only in
+  // that earlier dump.
+  auto SamePeak = [&](const DumpRef &R) {
+    return PeakRef != SIZE_MAX && R.Process == Refs[PeakRef].Process &&
+           R.HasPeak && R.PeakBytes == P.Peak.Bytes;
+  };
+  ProcContexts.resize(P.Processes.size());
+  ProcSharing.resize(P.Processes.size());
+  ProcLeaks.resize(P.Processes.size());
+  {
+    // Refs are in file order: each file with a dump to add is read again,
+    // its dumps added, and the file freed before the next is read.
+    Progress Prog("adding", Paths.size());
+    for (size_t I = 0; I < Refs.size();) {
+      size_t FI = Refs[I].File;
+      Prog.update(FI);
+      std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)> F(new hpr_file_t(),
+                                                            freeFile);
+      char Msg[512];
+      if (!hpr_read(Paths[FI].c_str(), F.get(), Msg, sizeof(Msg))) {
+        Err = Paths[FI] + ": " + Msg;
+        return false;
+      }
+      if (F->ndumps != FileDumps[FI]) {
+        Err = Paths[FI] + ": changed while it was read (" +
+              std::to_string(FileDumps[FI]) + " dumps, then " +
+              std::to_string(F->ndumps) + ")";
+        return false;
+      }
+      hpr_file_t Named = *F;
+      Named.path = Paths[FI].c_str();
+      for (; I < Refs.size() && Refs[I].File == FI; I++) {
+        const DumpRef &R = Refs[I];
+        const hpr_dump_t &D = F->dumps[R.Index];
+        if (D.total_size != R.Size ||
+            llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(F->data + D.offset,
+                                                      D.total_size)) != R.Hash) {
+          Err = Paths[FI] + ": changed while it was read (dump " +
+                std::to_string(R.Index) + ")";
+          return false;
+        }
+        if (!addDump(Named, R, LastRef[R.Process] == I, SamePeak(R), Err))
+          return false;
+        if (I == PeakRef)
+          ReadPeak(D);
+        AnyDump = true;
       }
     }
   }
