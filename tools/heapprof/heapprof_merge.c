@@ -856,6 +856,23 @@ static int bad(const char *what, const char *fmt, ...) {
   return 1;
 }
 
+/* Whether two dumps' main programs (segment 0) may be of one binary: their
+ * build ids agree, or one of them has none. */
+static bool same_program(const hpr_dump_t *a, const hpr_dump_t *d) {
+  return !a->nsegs || !d->nsegs || !a->segs[0].build_id_size ||
+         !d->segs[0].build_id_size ||
+         (a->segs[0].build_id_size == d->segs[0].build_id_size &&
+          !memcmp(a->segs[0].build_id, d->segs[0].build_id,
+                  a->segs[0].build_id_size));
+}
+
+static int other_program(const char *path, const char *first) {
+  return bad(path,
+             "its main program's build id differs from %s's (merge takes "
+             "profiles of one binary)",
+             first);
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -911,6 +928,18 @@ static int add_inputs(const char *given, input_t **in, size_t *n) {
       free(split);
       return 1;
     }
+    /* Another binary's profile: said now, not after every file of a large
+     * directory was read (a --follow-exec run's has many programs). */
+    const hpr_file_t *first = &(*in)[0].file;
+    for (size_t k = 0; first->ndumps && k < x->file.ndumps; k++)
+      if (!same_program(&first->dumps[0], &x->file.dumps[k])) {
+        other_program(x->path, (*in)[0].path);
+        for (size_t j = i + 1; j < nn; j++)
+          free(names[j]);
+        free(names);
+        free(split);
+        return 1;
+      }
   }
   free(names);
   free(split);
@@ -1097,18 +1126,9 @@ int heapprof_merge_main(int argc, char **argv) {
                  (unsigned long long)tag);
     }
   /* One binary: the main programs' build ids (segment 0) must agree. */
-  for (size_t i = 1; i < nd && !rc; i++) {
-    const hpr_dump_t *a = dumps[0].d, *d = dumps[i].d;
-    if (a->nsegs && d->nsegs && a->segs[0].build_id_size &&
-        d->segs[0].build_id_size &&
-        (a->segs[0].build_id_size != d->segs[0].build_id_size ||
-         memcmp(a->segs[0].build_id, d->segs[0].build_id,
-                a->segs[0].build_id_size)))
-      rc = bad(dumps[i].path,
-                 "its main program's build id differs from %s's (merge takes "
-                 "profiles of one binary)",
-                 dumps[0].path);
-  }
+  for (size_t i = 1; i < nd && !rc; i++)
+    if (!same_program(dumps[0].d, dumps[i].d))
+      rc = other_program(dumps[i].path, dumps[0].path);
   if (!rc)
     qsort(dumps, nd, sizeof(dump_ref_t), cmp_dump);
   for (size_t i = 0; i < nd; i++)
