@@ -29,6 +29,8 @@
 /* Larger requests fail like libc's would on this machine. */
 #define HP_MAX_ALLOCATION (1ull << 40)
 
+u32 hp_fork_gen; /* heapprof_chunk.h */
+
 /* The plain path.  malloc/free test a dozen flags and states on every call
  * for features that are off in the default mode (pmu_events,
  * false_sharing, zero_fill, junk_fill, max_allocation_size_mb, op_classes=0,
@@ -205,6 +207,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   h->timestamp_ms = now_ms;
   h->cpu_id = cpu;
   h->alloc_context_id = stack_id;
+  h->fork_gen = hp_fork_gen;
   h->data_type_id = fs_pos; /* false_sharing's place for it; else 0 */
   /* No stale counts from the block's previous life: zero the counters of
    * every granule this chunk can own. */
@@ -441,9 +444,10 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->dealloc_ts = now_ms;
   e->alloc_cpu = h->cpu_id;
   e->dealloc_cpu = now_cpu;
-  e->malloc_cycles = (w >> 24) & HP_CHUNK_REPORTED ? 0 : h->alloc_cycles;
+  bool counted = ((w >> 24) & HP_CHUNK_REPORTED) || hp_chunk_inherited(h);
+  e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
-  e->continuation = (w >> 24) & HP_CHUNK_REPORTED;
+  e->continuation = counted;
   e->live = false;
   e->temporary = false;
 }
@@ -664,6 +668,7 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   h->timestamp_ms = now_ms;
   h->cpu_id = cpu;
   h->alloc_context_id = stack_id;
+  h->fork_gen = hp_fork_gen;
   h->data_type_id = 0;
   if (HP_LIKELY(profiling))
     hp_shadow_clear(nu, block_end);

@@ -22,7 +22,7 @@
  *
  *   word 0: state | from_memalign | alloc_kind | flags | requested_size
  *   word 1: timestamp_ms | cpu_id
- *   word 2: alloc_context_id
+ *   word 2: alloc_context_id | fork_gen
  *   word 3: data_type_id | alloc_cycles
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_CHUNK_H
@@ -63,13 +63,26 @@ typedef struct hp_chunk_header {
   u32 requested_size;
   u32 timestamp_ms;     /* allocation (or last dump that reported it) */
   u32 cpu_id;           /* cpu of the allocation */
-  u64 alloc_context_id; /* StackDepot id of the allocation stack */
+  u32 alloc_context_id; /* StackDepot id of the allocation stack */
+  u32 fork_gen;         /* hp_fork_gen when allocated (hp_chunk_inherited) */
   u32 data_type_id;     /* 0; with false_sharing=1 the object's place in
                            the simulated layout (heapprof_falseshare.h) */
   u32 alloc_cycles;     /* TSC cycles spent in the allocating call */
 } hp_chunk_header_t;
 _Static_assert(sizeof(hp_chunk_header_t) == HP_CHUNK_HEADER_SIZE,
                "chunk header must be 32 bytes");
+
+/* How many fork()s lie between the first process and this one: 0 there, its
+ * parent's plus one in a child (heapprof_signals.c).  A chunk allocated in
+ * an ancestor was counted in the ancestor's profile: in this process it is
+ * a continuation (alloc_count 0, live objects and bytes counted), not an
+ * allocation -- the same as a chunk an earlier dump reported.  Counting it
+ * again made every fork child repeat its parent's allocations (a bash
+ * subshell: 26,692 of its 26,738). */
+extern u32 hp_fork_gen;
+static inline bool hp_chunk_inherited(const hp_chunk_header_t *h) {
+  return h->fork_gen != hp_fork_gen;
+}
 
 #define HP_MEMALIGN_MAGIC 0x6e67696c61706800ull /* "\0hpalign" */
 

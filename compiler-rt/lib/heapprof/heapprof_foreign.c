@@ -344,8 +344,19 @@ typedef struct fentry {
   u32 cycles; /* sampled allocating call, 0 if not sampled */
   u16 cpu;
   u8 kind;
-  u8 flags; /* HP_CHUNK_REPORTED, FENTRY_COST_ONLY */
+  u8 flags; /* HP_CHUNK_REPORTED, FENTRY_GEN, FENTRY_COST_ONLY */
 } fentry_t;
+/* Bits 1-6: hp_fork_gen when allocated, modulo 64 (heapprof_chunk.h); the
+ * entry has no room for more.  An object inherited over a multiple of 64
+ * nested forks would be taken for the process's own. */
+#define FENTRY_GEN_SHIFT 1
+#define FENTRY_GEN_MASK 0x7e
+static u8 fentry_gen(void) {
+  return (u8)((hp_fork_gen << FENTRY_GEN_SHIFT) & FENTRY_GEN_MASK);
+}
+static bool fentry_inherited(const fentry_t *e) {
+  return (e->flags & FENTRY_GEN_MASK) != fentry_gen();
+}
 /* An unsampled large object's entry (sampling): its size, for its free's
  * operation class; not an object of the profile. */
 #define FENTRY_COST_ONLY 0x80
@@ -529,6 +540,7 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
       h.timestamp_ms = e->ts_ms;
       h.cpu_id = e->cpu;
       h.alloc_context_id = e->stack_id;
+      h.fork_gen = fentry_inherited(e) ? ~hp_fork_gen : hp_fork_gen;
       h.alloc_cycles = e->cycles;
       fn(&h, e->addr, e->size, arg);
       e->flags = h.flags;
@@ -787,7 +799,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
   e.cpu = (u16)cpu;
   e.kind = kind;
-  e.flags = 0;
+  e.flags = fentry_gen();
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);
   t->last_alloc = (uptr)p;
@@ -818,9 +830,10 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->touched_pages = s.touched_pages;
   ev->alloc_ts = e->ts_ms;
   ev->alloc_cpu = e->cpu;
-  ev->malloc_cycles = e->flags & HP_CHUNK_REPORTED ? 0 : e->cycles;
+  bool counted = (e->flags & HP_CHUNK_REPORTED) || fentry_inherited(e);
+  ev->malloc_cycles = counted ? 0 : e->cycles;
   ev->free_cycles = 0;
-  ev->continuation = e->flags & HP_CHUNK_REPORTED;
+  ev->continuation = counted;
   ev->live = false;
   ev->temporary = false;
 }

@@ -262,6 +262,7 @@ static void *init_sampled(uptr base, uptr off, uptr size, u8 kind,
   h->alloc_context_id =
       hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
                   hp_flags.fold_recursion);
+  h->fork_gen = hp_fork_gen;
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   hp_thread_release(t);
@@ -320,7 +321,8 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->dealloc_ts = hp_end_ms(hp_now_ms());
   e->alloc_cpu = o->h.cpu_id;
   e->dealloc_cpu = hp_cpu_id();
-  e->continuation = o->h.flags & HP_CHUNK_REPORTED;
+  e->continuation =
+      (o->h.flags & HP_CHUNK_REPORTED) || hp_chunk_inherited(&o->h);
 }
 
 void hp_sample_record_event(const hp_chunk_event_t *e) {

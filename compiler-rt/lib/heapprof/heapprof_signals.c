@@ -40,7 +40,8 @@
  * the child never inherits a lock held by a thread that no longer exists.
  * The child starts with an empty table: the parent's merged records are the
  * parent's to write.  Objects the child inherited and still holds are part
- * of its heap and are reported in its profile like its own.
+ * of its heap and are reported in its profile, as continuations: the parent
+ * counted their allocation (hp_fork_gen, heapprof_chunk.h).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_leaks.h"
@@ -699,6 +700,8 @@ static void fork_child(void) {
   hp_rtl_unlock();
   owner_pid = (u32)syscall(SYS_getpid);
   forked_child = true;
+  /* What the parent allocated is the parent's to count (heapprof_chunk.h). */
+  hp_fork_gen++;
   calls_at_fork = own_calls();
   hp_hib_table_clear(&hp_hib_table);
   hp_symbolizer_fork_child();

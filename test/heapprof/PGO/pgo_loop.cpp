@@ -92,6 +92,6 @@ int main(int argc, char **argv) {
 
 // NODEBUG-NOT: memprof
 
-// SYMS: T _Znam12__hot_cold_t
+// SYMS: {{[TW]}} _Znam12__hot_cold_t
 
 // STATS: cold_allocs 1 allocations served from cold regions

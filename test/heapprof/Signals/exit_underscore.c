@@ -29,13 +29,15 @@
 // RUN: not ls %t.d3
 //
 // A forked child that allocates 5 objects of 222 bytes and calls _exit(0):
-// its own profile (the 5, and the parent's 3 inherited live objects of 111),
-// and the parent's at its normal exit (its 3 only).
+// its own profile (the 5, and the parent's 3 inherited live objects of 111,
+// which the parent counts: live in the child, alloc_count 0), and the
+// parent's at its normal exit (its 3 only).
 // RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.d4 %run %t fork-work
 // RUN: ls %t.d4 | count 2
 // RUN: grep -l ', _exit, dump 0' %t.d4/*.txt | xargs cat | FileCheck %s --check-prefix=CHILD
 // RUN: grep -l ', exit, dump 0' %t.d4/*.txt | xargs cat | FileCheck %s --check-prefix=PARENT
-// CHILD-DAG: alloc_count 3, size (ave/min/max) 111.00 / 111 / 111
+// CHILD-DAG: alloc_count 0, size (ave/min/max) n/a / 111 / 111
+// CHILD-DAG: live at dump: 3, continued from earlier dumps: 3, live bytes: 333
 // CHILD-DAG: alloc_count 5, size (ave/min/max) 222.00 / 222 / 222
 // PARENT-NOT: size (ave/min/max) 222.
 // PARENT: alloc_count 3, size (ave/min/max) 111.00 / 111 / 111
