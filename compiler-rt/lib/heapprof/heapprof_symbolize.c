@@ -334,7 +334,13 @@ void hp_symbolizer_fork_child(void) {
     close(sym_fd);
   sym_fd = -1;
   sym_pid = 0;
-  hp_spin_unlock(&sym_lock);
+  /* Released, not unlocked: this thread did not count the lock as one it
+   * holds (hp_locks_held), and the count going to -1 in every fork child
+   * made a deadly signal that came during a lock section run at once, or a
+   * deferred one run inside the exit dump, which then waited for itself
+   * until deadly_signal_timeout_s (SIGTERM to a Python pool's workers with
+   * handle_term=1: 30 s, no profile). */
+  hp_spin_release(&sym_lock);
 }
 
 /* Fills out->text/offs from the symbolizer's answers, one block per PC. */
