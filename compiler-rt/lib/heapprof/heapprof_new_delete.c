@@ -185,7 +185,9 @@ NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
                     hint & 0xff);                                            \
   }
 
-/* A hot/cold form forwards to the plain form (the hint dropped). */
+/* A hot/cold form forwards to the plain form the program sees, called
+ * through the hot/cold form's own type: the hint goes in a register the
+ * plain form does not read (x86-64's calling convention). */
 NEW_HC(_Znwm12__hot_cold_t, HP_ALLOC_NEW, false, (size_t size, uptr hint),
        (size, hint), 0)
 NEW_HC(_Znam12__hot_cold_t, HP_ALLOC_NEW_ARRAY, false,
