@@ -917,7 +917,11 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         Err = Paths[FI] + ": " + Msg;
         return false;
       }
-      if (F->ndumps != FileDumps[FI]) {
+      // A file that a running process rewrote meanwhile with more dumps
+      // (append_dumps adds each checkpoint at the end) still has the dumps
+      // the first pass saw, each checked by its hash below; its new ones
+      // are left for the next report.
+      if (F->ndumps < FileDumps[FI]) {
         Err = Paths[FI] + ": changed while it was read (" +
               std::to_string(FileDumps[FI]) + " dumps, then " +
               std::to_string(F->ndumps) + ")";
