@@ -187,6 +187,14 @@ void hp_flags_print_help(void) {
 void hp_flags_init(void) {
   char err[512];
   hp_flags_set_defaults(&hp_flags);
+#ifdef HEAPPROF_SHARED_RUNTIME
+  /* heapprof run profiles a program as it is, and glibc lets malloc and
+   * new mix: memory from malloc released by delete (rust-lld, whose
+   * statically linked libstdc++'s operator new calls malloc while its
+   * sized delete binds to heapprof's) is not stopped.  The options can
+   * turn the check back on. */
+  hp_flags.check_dealloc_mismatch = false;
+#endif
   const char *dflt = __heapprof_default_options();
   if (!hp_flags_parse(&hp_flags, dflt, "__heapprof_default_options()", err,
                       sizeof(err)))
