@@ -245,6 +245,26 @@ static void freeFile(hpr_file_t *F) {
   delete F;
 }
 
+using FilePtr = std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)>;
+
+// Reads one profile file; null, with Err naming the file, if it cannot.
+static FilePtr readFile(const std::string &Path, std::string &Err) {
+  FilePtr F(new hpr_file_t(), freeFile);
+  char Msg[512];
+  if (!hpr_read(Path.c_str(), F.get(), Msg, sizeof(Msg))) {
+    Err = Path + ": " + Msg;
+    F.reset();
+  }
+  return F;
+}
+
+// The hash that tells a dump's bytes apart (a file given twice, a file
+// rewritten between the loader's two passes).
+static uint64_t dumpHash(const hpr_file_t &F, const hpr_dump_t &D) {
+  return llvm::xxh3_64bits(
+      llvm::ArrayRef<uint8_t>(F.data + D.offset, D.total_size));
+}
+
 bool Loader::expand(const std::vector<std::string> &Inputs,
                     std::vector<std::string> &Paths,
                     std::vector<uint64_t> &UpTos,
@@ -751,13 +771,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     Progress Prog("reading", Paths.size());
     for (size_t FI = 0; FI < Paths.size(); FI++) {
       Prog.update(FI);
-      std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)> F(new hpr_file_t(),
-                                                            freeFile);
-      char Msg[512];
-      if (!hpr_read(Paths[FI].c_str(), F.get(), Msg, sizeof(Msg))) {
-        Err = Paths[FI] + ": " + Msg;
+      FilePtr F = readFile(Paths[FI], Err);
+      if (!F)
         return false;
-      }
       const hpr_file_t &File = *F;
       FileDumps[FI] = File.ndumps;
       for (size_t DI = 0; DI < File.ndumps; DI++) {
@@ -775,8 +791,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
         DumpRef Ref{FI, DI, 0, Order};
         Ref.Size = D.total_size;
-        Ref.Hash = llvm::xxh3_64bits(
-            llvm::ArrayRef<uint8_t>(File.data + D.offset, D.total_size));
+        Ref.Hash = dumpHash(File, D);
         Ref.HasPeak =
             hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
                               hpr_num_peak_names, "peak_bytes", &Ref.PeakBytes);
@@ -910,13 +925,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     for (size_t I = 0; I < Refs.size();) {
       size_t FI = Refs[I].File;
       Prog.update(FI);
-      std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)> F(new hpr_file_t(),
-                                                            freeFile);
-      char Msg[512];
-      if (!hpr_read(Paths[FI].c_str(), F.get(), Msg, sizeof(Msg))) {
-        Err = Paths[FI] + ": " + Msg;
+      FilePtr F = readFile(Paths[FI], Err);
+      if (!F)
         return false;
-      }
       // A file that a running process rewrote meanwhile with more dumps
       // (append_dumps adds each checkpoint at the end) still has the dumps
       // the first pass saw, each checked by its hash below; its new ones
@@ -932,9 +943,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
       for (; I < Refs.size() && Refs[I].File == FI; I++) {
         const DumpRef &R = Refs[I];
         const hpr_dump_t &D = F->dumps[R.Index];
-        if (D.total_size != R.Size ||
-            llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(F->data + D.offset,
-                                                      D.total_size)) != R.Hash) {
+        if (D.total_size != R.Size || dumpHash(*F, D) != R.Hash) {
           Err = Paths[FI] + ": changed while it was read (dump " +
                 std::to_string(R.Index) + ")";
           return false;

@@ -133,6 +133,20 @@ enum { CXX_UNKNOWN, CXX_OWN, CXX_REPLACED };
 static int cxx_state = CXX_UNKNOWN;
 static void *cxx_forward(int i);
 
+/* The common case, one load: heapprof's own forms serve the program. */
+static HP_ALWAYS_INLINE bool cxx_own(void) {
+  return HP_LIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) == CXX_OWN);
+}
+
+/* In a new form NAME: when the program replaced some form, return what the
+ * C++ library's NAME (cxx_decide) returns, if there is one. */
+#define NEW_FORWARD(name, params, args)                                      \
+  if (!cxx_own()) {                                                          \
+    void *(*next) params = (void *(*) params)cxx_forward(CXX_##name);        \
+    if (next)                                                                \
+      return next args;                                                      \
+  }
+
 /* Each form is NAME_own, and NAME a weak alias of it (see cxx_decide). */
 #define CXX_PUBLIC(ret, name, params)                                         \
   static ret name##_own params;                                               \
@@ -141,12 +155,7 @@ static void *cxx_forward(int i);
 #define NEW(name, kind, align_arg, nothrow, params, args, align_expr)        \
   CXX_PUBLIC(void *, name, params)                                           \
   static void *name##_own params {                                           \
-    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
-                    CXX_OWN)) {                                              \
-      void *(*next) params = (void *(*) params)cxx_forward(CXX_##name);      \
-      if (next)                                                              \
-        return next args;                                                    \
-    }                                                                        \
+    NEW_FORWARD(name, params, args)                                          \
     if (!(align_arg) && HP_SAMPLED_MODE()) {                                 \
       void *p = sampled_new(size);                                           \
       if (HP_LIKELY(p))                                                      \
@@ -175,12 +184,7 @@ NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
 #define NEW_HC(name, kind, nothrow, params, args, align_expr)                \
   CXX_PUBLIC(void *, name, params)                                           \
   static void *name##_own params {                                           \
-    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
-                    CXX_OWN)) {                                              \
-      void *(*next) params = (void *(*) params)cxx_forward(CXX_##name);      \
-      if (next)                                                              \
-        return next args;                                                    \
-    }                                                                        \
+    NEW_FORWARD(name, params, args)                                          \
     return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(),          \
                     hint & 0xff);                                            \
   }
@@ -222,8 +226,7 @@ extern void libc_free_zn(void *, size_t, const nothrow_t *)
 extern void libc_free_zz(void *, size_t, size_t) __asm__("__libc_free");
 #define DELETE(name, kind, libc, params, args)                               \
   static HP_NOINLINE void name##_framed params {                             \
-    if (HP_UNLIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) !=         \
-                    CXX_OWN)) {                                              \
+    if (!cxx_own()) {                                                        \
       void (*next) params = (void (*) params)cxx_forward(CXX_##name);        \
       if (next) {                                                            \
         next args;                                                           \
@@ -235,7 +238,7 @@ extern void libc_free_zz(void *, size_t, size_t) __asm__("__libc_free");
   CXX_PUBLIC(void, name, params)                                             \
   static void name##_own params {                                            \
     if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)) &&        \
-        HP_LIKELY(__atomic_load_n(&cxx_state, __ATOMIC_RELAXED) == CXX_OWN))  \
+        cxx_own())                                                           \
       HP_MUSTTAIL return libc args;                                          \
     HP_MUSTTAIL return name##_framed args;                                   \
   }
