@@ -134,14 +134,12 @@ HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {
 
 static bool is_pow2(size_t a) { return a && !(a & (a - 1)); }
 
-/* A valid alignment too big for any mapping (above 2^40) still reaches
+/* glibc's memalign, also its __libc_memalign: EINVAL above 2^63 (no power
+ * of two to round up to); any other alignment is rounded up to a power of
+ * two. A valid alignment too big for any mapping (above 2^40) still reaches
  * hp_allocate, which fails it with ENOMEM as glibc does: EINVAL is only for
  * alignments the function's contract rejects. */
-HP_INTERFACE void *memalign(size_t align, size_t size) {
-  if (HP_FOREIGN_HOOK())
-    return hp_foreign_memalign(align, size, HP_ENTRY_FP());
-  /* glibc: EINVAL above 2^63 (no power of two to round up to); a
-   * non-power-of-two alignment is rounded up. */
+static void *memalign_rounded(size_t align, size_t size, uptr fp) {
   if (align > SIZE_MAX / 2 + 1) {
     errno = EINVAL;
     return NULL;
@@ -152,17 +150,19 @@ HP_INTERFACE void *memalign(size_t align, size_t size) {
       a <<= 1;
     align = a;
   }
-  return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  return hp_allocate(size, align, HP_ALLOC_MALLOC, fp, false);
+}
+
+HP_INTERFACE void *memalign(size_t align, size_t size) {
+  if (HP_FOREIGN_HOOK())
+    return hp_foreign_memalign(align, size, HP_ENTRY_FP());
+  return memalign_rounded(align, size, HP_ENTRY_FP());
 }
 
 HP_INTERFACE void *__libc_memalign(size_t align, size_t size) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_memalign(align, size, HP_ENTRY_FP());
-  if (!is_pow2(align)) {
-    errno = EINVAL;
-    return NULL;
-  }
-  return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
+  return memalign_rounded(align, size, HP_ENTRY_FP());
 }
 
 HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
@@ -182,9 +182,14 @@ HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
 HP_INTERFACE void *aligned_alloc(size_t align, size_t size) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_aligned_alloc(align, size, HP_ENTRY_FP());
+  /* As the glibc the program runs on: a non-power-of-two alignment fails
+   * from 2.38 on and is rounded up before. */
   if (!is_pow2(align)) {
-    errno = EINVAL;
-    return NULL;
+    if (hp_libc_aligned_alloc_strict()) {
+      errno = EINVAL;
+      return NULL;
+    }
+    return memalign_rounded(align, size, HP_ENTRY_FP());
   }
   return hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
 }

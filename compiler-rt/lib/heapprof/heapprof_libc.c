@@ -7,6 +7,7 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -569,4 +570,23 @@ const char *hp_exe_name(void) {
 const char *hp_exe_path(void) {
   read_exe();
   return exe_path;
+}
+
+bool hp_libc_aligned_alloc_strict(void) {
+  /* 0 unknown, 1 rounds up, 2 strict. Racing first calls agree. */
+  static int state;
+  int s = __atomic_load_n(&state, __ATOMIC_RELAXED);
+  if (HP_LIKELY(s))
+    return s == 2;
+  const char *v = gnu_get_libc_version(); /* "2.36" */
+  u64 major = 0, minor = 0;
+  const char *dot = v ? hp_strchr(v, '.') : NULL;
+  size_t digits = 0;
+  while (dot && dot[1 + digits] >= '0' && dot[1 + digits] <= '9')
+    digits++;
+  bool old = dot && hp_parse_u64(v, (size_t)(dot - v), &major) &&
+             hp_parse_u64(dot + 1, digits, &minor) &&
+             (major < 2 || (major == 2 && minor < 38));
+  __atomic_store_n(&state, old ? 1 : 2, __ATOMIC_RELAXED);
+  return !old;
 }

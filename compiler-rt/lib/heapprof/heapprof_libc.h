@@ -157,4 +157,9 @@ bool hp_parse_s64(const char *s, size_t len, s64 *out);
 const char *hp_exe_name(void);
 const char *hp_exe_path(void);
 
+/* Whether the running glibc's aligned_alloc fails a non-power-of-two
+ * alignment with EINVAL (glibc 2.38 and later; earlier ones round it up as
+ * memalign does). Read once; a version it cannot read counts as strict. */
+bool hp_libc_aligned_alloc_strict(void);
+
 #endif

@@ -535,8 +535,10 @@ void *hp_sample_memalign(uptr align, uptr size, uptr fp) {
   return alloc_sampled(size, a, HP_ALLOC_MALLOC, fp, false);
 }
 
+/* glibc's aligned_alloc: memalign's, but from 2.38 on a non-power-of-two
+ * alignment fails. */
 void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp) {
-  if (!is_pow2(align)) {
+  if (!is_pow2(align) && hp_libc_aligned_alloc_strict()) {
     errno = EINVAL;
     return NULL;
   }

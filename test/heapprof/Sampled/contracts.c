@@ -101,7 +101,7 @@ int main(void) {
   void *q = (void *)1;
   CHECK(posix_memalign(&q, 24, 100) == EINVAL && q == (void *)1);
   errno = 0;
-  CHECK(aligned_alloc(24, 100) == NULL && errno == EINVAL);
+  CHECK(aligned_alloc(((size_t)1 << 63) + 1, 100) == NULL && errno == EINVAL);
   void *v = valloc(5000);
   CHECK(v && (uintptr_t)v % 4096 == 0);
   free(v);
