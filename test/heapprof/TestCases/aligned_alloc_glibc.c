@@ -46,7 +46,7 @@ int main(void) {
   // The version line is part of the oracle: both builds run on one glibc.
   printf("glibc %s\n", gnu_get_libc_version());
   static const size_t aligns[] = {0, 1, 3, 12, 24, 48, 100, 4095, 4097,
-                                  (size_t)1 << 63, ((size_t)1 << 63) + 1};
+                                  ((size_t)1 << 62) + 8, (size_t)1 << 63, ((size_t)1 << 63) + 1};
   for (unsigned i = 0; i < sizeof aligns / sizeof *aligns; i++) {
     size_t a = aligns[i];
     errno = 0;
