@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -258,12 +259,68 @@ static void walk_foreign(hp_chunk_header_t *h, uptr user_beg, uptr size,
 
 /* ----------------------------------------------- the allocator's state */
 
-/* Resident bytes of [beg, beg + size) (page-aligned beg). */
+/* Resident bytes of [beg, beg + size): the pages that hold memory of the
+ * process's own. mincore also answers "resident" for a page that was read
+ * but never written, which maps the kernel's shared zero page and is not in
+ * the process's RSS (a program that reads a fresh 400 MB malloc block
+ * showed 400 MB of heap resident beside 2 MB of process resident), so
+ * where the kernel has the pagemap's PAGEMAP_SCAN (Linux 6.7) the zero
+ * page's pages are left out; older kernels fall back to mincore. */
+#define HP_PAGEMAP_SCAN 0xc0606610UL /* _IOWR('f', 16, struct pm_scan_arg) */
+#define HP_PAGE_IS_PRESENT (1u << 3)
+#define HP_PAGE_IS_PFNZERO (1u << 5)
+typedef struct {
+  u64 size, flags, start, end, walk_end, vec, vec_len, max_pages;
+  u64 category_inverted, category_mask, category_anyof_mask, return_mask;
+} hp_pm_scan_arg_t;
+typedef struct {
+  u64 start, end, categories;
+} hp_page_region_t;
+
+static int pagemap_fd = -1; /* open during one measure() */
+
+static bool resident_scan(uptr beg, uptr size, u64 *out) {
+  static hp_page_region_t regions[256];
+  u64 n = 0;
+  uptr end = beg + size;
+  while (beg < end) {
+    hp_pm_scan_arg_t a;
+    hp_memset(&a, 0, sizeof(a));
+    a.size = sizeof(a);
+    a.start = beg;
+    a.end = end;
+    a.vec = (u64)(uptr)regions;
+    a.vec_len = sizeof(regions) / sizeof(regions[0]);
+    a.category_mask = HP_PAGE_IS_PRESENT | HP_PAGE_IS_PFNZERO;
+    a.category_inverted = HP_PAGE_IS_PFNZERO;
+    a.return_mask = HP_PAGE_IS_PRESENT;
+    long got = ioctl(pagemap_fd, HP_PAGEMAP_SCAN, &a);
+    if (got < 0)
+      return false;
+    for (long i = 0; i < got; i++)
+      n += regions[i].end - regions[i].start;
+    if (a.walk_end <= beg)
+      return false; /* no progress: not a scan to trust */
+    beg = a.walk_end;
+  }
+  *out = n;
+  return true;
+}
+
 static u64 resident(uptr beg, uptr size) {
   static u8 vec[4096];
   u64 n = 0;
   beg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE);
   size = HP_ROUND_UP(size, HP_PAGE_SIZE);
+  if (!size)
+    return 0;
+  if (pagemap_fd >= 0) {
+    if (resident_scan(beg, size, &n))
+      return n;
+    close(pagemap_fd); /* an older kernel: mincore from now on */
+    pagemap_fd = -1;
+    n = 0;
+  }
   while (size) {
     uptr part = HP_MIN(size, (uptr)sizeof(vec) * HP_PAGE_SIZE);
     if (mincore((void *)beg, part, vec) == 0)
@@ -314,6 +371,9 @@ static u64 process_rss(void) {
 
 static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
+  /* Opened here, not once: after a fork /proc/self/pagemap opened by the
+   * parent still reads the parent's pages. */
+  pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   /* The chunks' blocks and headers, read block by block: by the heap-wide
    * utilization scan, which reads every header anyway, when it runs (two
    * walks of the heap's headers were most of the cache misses a growing
@@ -373,6 +433,9 @@ static void measure(const snapshot_t *s, overhead_t *o) {
     }
   }
   o->process_rss = process_rss();
+  if (pagemap_fd >= 0)
+    close(pagemap_fd);
+  pagemap_fd = -1;
   /* Heap utilization at the peak (heapprof_util.h): the live bytes on the
    * lines and pages touched since their chunks' allocation or the last
    * dump.  One read of every shadow counter of the heap, as a dump's;
