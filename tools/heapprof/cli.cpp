@@ -170,6 +170,7 @@ bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
   for (const std::string &W : Warnings)
     fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
   dropRuntimeFrames(P);
+  unmarkWholeStacks(P);
   mergeSameStacks(P);
   // Contexts were told apart by the whole names; people read short ones.
   if (!Sym.FullNames)

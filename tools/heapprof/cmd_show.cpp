@@ -228,6 +228,13 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
              (unsigned long long)n);
       continue;
     }
+    if (s->tag == HPR_TAG_STACKS && s->size >= HPR_STACKS_WORDS * 8) {
+      uint64_t w[HPR_STACKS_WORDS];
+      memcpy(w, s->data, sizeof(w));
+      printf("  stacks: malloc_context_size=%llu fold_recursion=%llu\n",
+             (unsigned long long)w[0], (unsigned long long)w[1]);
+      continue;
+    }
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     // The allocator profiler's sections, readably; a malformed one gets

@@ -510,6 +510,11 @@ typedef struct totals {
    * estimates either way, and estimates add up. */
   bool sampled;
   uint64_t sample_bytes;
+  /* Section 12, how stacks were taken: written when every dump has it;
+   * each word the dumps' value when they agree, else "several" (0 for
+   * malloc_context_size, 2 for fold_recursion). */
+  size_t dumps, stack_dumps;
+  uint64_t stacks[HPR_STACKS_WORDS];
   /* Section 10, the leak check at exit: each process's last dump's head
    * counts (objects .. threads_running), added; rows by merged context.
    * Written only when every process's last dump has it. */
@@ -610,9 +615,10 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
       t->peak ? hpr_section(t->peak, HPR_TAG_TIMELINE) : NULL};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
   bool leaks = t->last_dumps && t->leak_dumps == t->last_dumps;
+  bool stacks = t->dumps && t->stack_dumps == t->dumps;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
                   (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL) +
-                  leaks;
+                  leaks + stacks;
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -684,6 +690,12 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
       for (int w = 0; w < 4; w++)
         put64(b, t->leak_rows[i].w[w]);
     }
+  }
+  if (stacks) {
+    put64(b, HPR_TAG_STACKS);
+    put64(b, HPR_STACKS_WORDS * 8);
+    for (int i = 0; i < HPR_STACKS_WORDS; i++)
+      put64(b, t->stacks[i]);
   }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
@@ -1105,6 +1117,14 @@ int heapprof_merge_main(int argc, char **argv) {
                  "(tag 8) of %llu bytes, less than its 8",
                  (unsigned long long)dumps[i].d->offset,
                  (unsigned long long)dumps[i].d->sections[k].size);
+      else if (tag == HPR_TAG_STACKS &&
+               dumps[i].d->sections[k].size < HPR_STACKS_WORDS * 8)
+        rc = bad(dumps[i].path,
+                 "the dump at offset 0x%llx has a stacks section "
+                 "(tag 12) of %llu bytes, less than its %d",
+                 (unsigned long long)dumps[i].d->offset,
+                 (unsigned long long)dumps[i].d->sections[k].size,
+                 HPR_STACKS_WORDS * 8);
       else if (tag == HPR_TAG_TIMELINE &&
                !hpr_timeline_check(&dumps[i].d->sections[k], msg,
                                    sizeof(msg)))
@@ -1118,6 +1138,7 @@ int heapprof_merge_main(int argc, char **argv) {
                tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
                tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
                tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
+               tag != HPR_TAG_STACKS &&
                (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
         rc = bad(dumps[i].path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
@@ -1256,6 +1277,17 @@ int heapprof_merge_main(int argc, char **argv) {
       memcpy(&n, sm->data, 8);
       t->sample_bytes = !t->sampled || t->sample_bytes == n ? n : 0;
       t->sampled = true;
+    }
+    t->dumps++;
+    const hpr_section_t *st = hpr_section(d, HPR_TAG_STACKS);
+    if (st && st->size >= HPR_STACKS_WORDS * 8) {
+      static const uint64_t several[HPR_STACKS_WORDS] = {0, 2};
+      for (int w = 0; w < HPR_STACKS_WORDS; w++) {
+        uint64_t v;
+        memcpy(&v, st->data + 8 * w, 8);
+        t->stacks[w] = !t->stack_dumps || t->stacks[w] == v ? v : several[w];
+      }
+      t->stack_dumps++;
     }
     if (last) {
       t->evictions += d->ext_evictions;

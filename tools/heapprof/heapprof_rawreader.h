@@ -67,6 +67,12 @@ typedef struct hpr_unloaded {
   const char *path; /* NUL-terminated, owned by the hpr_file */
 } hpr_unloaded_t;
 
+/* Tagged section 12: how the process took its stacks, u64 each:
+ * malloc_context_size (0 in a merged profile of several), fold_recursion
+ * (0 off, 1 on, 2 several). */
+#define HPR_TAG_STACKS 12
+#define HPR_STACKS_WORDS 2
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;

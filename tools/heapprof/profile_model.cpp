@@ -66,6 +66,13 @@ uint64_t Peak::overhead(const char *Name) const {
   return 0;
 }
 
+uint64_t Profile::contextsAtStackLimit() const {
+  uint64_t N = 0;
+  for (const Context &C : Contexts)
+    N += !C.Stack.empty() && !Locations[C.Stack.back()].Marker.empty();
+  return N;
+}
+
 std::vector<const Frame *> Context::frames(const Profile &P) const {
   std::vector<const Frame *> Out;
   for (uint32_t L : Stack)
@@ -228,6 +235,8 @@ private:
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, PairHash>
       LocationIds;
   std::unordered_map<std::string, uint32_t> ContextIds;
+  std::map<uint64_t, uint32_t> LimitLocations; // malloc_context_size -> marker
+  bool StackLimitSeen = false; // P.StackLimit holds the first dump's
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
   // Per process: its stack ids' contexts (ids are stable in a process),
   // and its last dump's false-sharing (tag 6) and leak check (tag 10)
@@ -584,6 +593,24 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     ProcLeaks[R.Process].keep(hpr_section(&D, HPR_TAG_LEAKS), F.path, R.Index);
   }
 
+  // How this dump's stacks were taken (tag 12; absent before it existed).
+  uint64_t Limit = 0;
+  if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_STACKS);
+      S && S->size >= 8)
+    memcpy(&Limit, S->data, 8);
+  P.StackLimit = !StackLimitSeen || P.StackLimit == Limit ? Limit : 0;
+  StackLimitSeen = true;
+  uint32_t LimitLoc = 0;
+  if (Limit) {
+    auto [It, New] = LimitLocations.emplace(Limit, P.Locations.size());
+    if (New) {
+      Location L;
+      L.Marker = "[stack limit: " + std::to_string(Limit) + " frames]";
+      P.Locations.push_back(std::move(L));
+    }
+    LimitLoc = It->second;
+  }
+
   std::vector<uint32_t> Stack;
   std::string Key;
   for (uint64_t I = 0; I < D.nmibs; I++) {
@@ -616,6 +643,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       }
       Stack.push_back(LIt->second);
     }
+    if (Limit && S.n == Limit)
+      Stack.push_back(LimitLoc);
     Key.assign(reinterpret_cast<const char *>(Stack.data()),
                Stack.size() * sizeof(uint32_t));
     auto [CIt, NewC] = ContextIds.emplace(Key, P.Contexts.size());
@@ -1031,6 +1060,17 @@ void heapprof::dropRuntimeFrames(Profile &P) {
     while (K + 1 < C.Stack.size() && runtimeFrame(P, P.Locations[C.Stack[K]]))
       K++;
     C.Stack.erase(C.Stack.begin(), C.Stack.begin() + K);
+  }
+}
+
+void heapprof::unmarkWholeStacks(Profile &P) {
+  for (Context &C : P.Contexts) {
+    size_t N = C.Stack.size();
+    if (N < 2 || P.Locations[C.Stack[N - 1]].Marker.empty())
+      continue;
+    const std::vector<Frame> &Outer = P.Locations[C.Stack[N - 2]].Frames;
+    if (!Outer.empty() && Outer.back().Function == "main")
+      C.Stack.pop_back();
   }
 }
 

@@ -127,6 +127,11 @@ struct Location {
   uint32_t Module = NoModule;
   uint64_t Address = 0;      // in the module's file (pc - load bias)
   std::vector<Frame> Frames; // filled by symbolize()
+  // Not an address: the outermost Location of a stack that reached the
+  // malloc_context_size limit (tag 12), named Marker ("[stack limit: 30
+  // frames]"), NoModule, Address 0; symbolize() makes it one frame of
+  // that name.
+  std::string Marker;
 };
 
 struct Context {
@@ -254,6 +259,12 @@ struct Profile {
   // else 0 (several rates).
   bool Sampled = false;
   uint64_t SampleBytes = 0;
+  // How stacks were taken (tag 12): malloc_context_size when every dump
+  // recorded it and they agree, else 0. A stack of that many frames may
+  // have been cut there; it ends in a marker Location (Location::Marker).
+  uint64_t StackLimit = 0;
+  // Contexts whose stack ends in such a marker.
+  uint64_t contextsAtStackLimit() const;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }
   // Some dump has no heapprof extension (no pid): upstream MemProf's, or
   // heapprof's with raw_extension=0.
@@ -285,6 +296,11 @@ void mergeSameStacks(Profile &P);
 // without a file (the runtime linked in without DWARF).  heapprof's own
 // stacks begin at the allocation's caller and never have such a frame.
 void dropRuntimeFrames(Profile &P);
+
+// After symbolization, before mergeSameStacks: a stack that reached the
+// stack limit with main as its outermost frame was whole (main has no
+// caller worth recording), so it loses its [stack limit] marker.
+void unmarkWholeStacks(Profile &P);
 
 } // namespace heapprof
 

@@ -291,6 +291,7 @@ var sum = el("table", {id: "summary-table"});
 [["allocations", S.allocs], ["bytes allocated", S.bytes, true], ["frees", S.frees],
  ["live objects", S.live_objects], ["live bytes", S.live_bytes, true],
  ["accesses", S.accesses], ["temporary", S.temporary], ["contexts", S.contexts],
+ ["contexts at the stack limit", S.contexts_at_stack_limit],
  ["peak bytes", S.peak_bytes, true],
  ["peak at (ms)", S.peak_ms], ["time span (ms)", S.time_span_ms],
  ["processes", S.processes.length]].forEach(function (r) {

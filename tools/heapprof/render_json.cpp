@@ -132,6 +132,13 @@ static void summary(OStream &J, const Report &R) {
     J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
     Count("temporary", Field::temporary, P.Total.temporary);
     J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
+    // Stacks that reached malloc_context_size (tag 12): null if unknown.
+    if (P.StackLimit)
+      J.attribute("stack_limit", static_cast<int64_t>(P.StackLimit));
+    else
+      J.attribute("stack_limit", nullptr);
+    J.attribute("contexts_at_stack_limit",
+                static_cast<int64_t>(P.contextsAtStackLimit()));
     // Sampled mode: null if exact; else the rate (0: several).
     if (P.Sampled)
       J.attribute("sampled_bytes", static_cast<int64_t>(P.SampleBytes));

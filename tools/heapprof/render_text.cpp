@@ -203,6 +203,17 @@ static void summary(const Report &R, raw_ostream &OS) {
                               " of the allocations): freed before their "
                               "thread allocated again"});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
+  if (uint64_t Cut = P.contextsAtStackLimit()) {
+    std::string Limit = P.StackLimit ? "malloc_context_size=" +
+                                           std::to_string(P.StackLimit)
+                                     : std::string("their malloc_context_size");
+    Tab.add({"stack limit",
+             std::to_string(Cut) + " of the contexts (" +
+                 percent(100.0 * Cut / P.Contexts.size()) + ") reached " +
+                 Limit + " frames: callers beyond are not recorded (their "
+                 "stacks end in [stack limit]; malloc_context_size=255 "
+                 "records more)"});
+  }
   if (P.Peak.Known)
     Tab.add({"peak", objects(P.Peak.Objects) + ", " +
                          std::to_string(P.Peak.Bytes) + " bytes (" +

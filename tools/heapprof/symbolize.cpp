@@ -199,6 +199,11 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
     Prog.update(K);
     Location &L = P.Locations[Order[K]];
     L.Frames.clear();
+    if (!L.Marker.empty()) {
+      L.Frames.emplace_back();
+      L.Frames.back().Function = L.Marker;
+      continue;
+    }
     if (L.Module != NoModule && P.Modules[L.Module].Usable &&
         !Failed[L.Module]) {
       const Module &M = P.Modules[L.Module];

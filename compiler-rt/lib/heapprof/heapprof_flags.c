@@ -74,7 +74,8 @@ static const char *type_hint(const char *type) {
 
 /* Range checks that need more than the type. */
 static const char *check_ranges(const hp_flags_t *f) {
-  if (f->malloc_context_size < 1 || f->malloc_context_size > 64)
+  if (f->malloc_context_size < 1 ||
+      f->malloc_context_size > HP_MAX_STACK_DEPTH)
     return "malloc_context_size";
   if (f->hib_table_sets < 1 || f->hib_table_sets > (1 << 24))
     return "hib_table_sets";

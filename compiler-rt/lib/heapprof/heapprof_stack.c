@@ -769,3 +769,9 @@ u32 hp_fold_recursion(uptr *pcs, u32 n) {
       pcs[k++] = pcs[i];
   return k;
 }
+
+void hp_stack_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
+  (void)info;
+  u64 w[2] = {(u64)hp_flags.malloc_context_size, hp_flags.fold_recursion};
+  hp_buf_append(b, w, sizeof(w));
+}

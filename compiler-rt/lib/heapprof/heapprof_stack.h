@@ -12,7 +12,8 @@
 #ifndef HEAPPROF_STACK_H
 #define HEAPPROF_STACK_H
 
-#define HP_MAX_STACK_DEPTH 64
+/* malloc_context_size's upper bound; the stack id cache keeps it in 8 bits. */
+#define HP_MAX_STACK_DEPTH 255
 #define HP_FOLD_WINDOW 8
 
 typedef struct hp_stack {
@@ -53,6 +54,12 @@ void hp_stack_thread_exit(void);
 void hp_stack_tls_ranges(uptr r[HP_STACK_TLS_RANGES][2]);
 /* Whether this thread's second-level recipe cache is mapped (tests). */
 bool hp_stack_cfi_l2_mapped(void);
+
+/* Tagged section 12: how this process takes its stacks, u64 each:
+ * malloc_context_size (a stack of that many frames may have been cut
+ * there), fold_recursion (0/1). */
+struct hp_profile_info;
+void hp_stack_write_section(hp_buf_t *b, const struct hp_profile_info *info);
 
 /* The frame-pointer walk alone (the benchmark's reference; stacks that
  * pass through code without frame pointers end or skip callers there). */

@@ -10,10 +10,10 @@
 // RUN: %env_heapprof_opts=print_text=1:'log_path="abc' %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=QUOTE
 // RUN: %env_heapprof_opts=hib_table_ways=17 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-WAYS
 // RUN: %env_heapprof_opts=hib_table_sets=0 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-SETS
-// RUN: %env_heapprof_opts=malloc_context_size=65 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-CTX
+// RUN: %env_heapprof_opts=malloc_context_size=256 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-CTX
 // RUN: %env_heapprof_opts=max_allocation_size_mb=-1 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-MAX
 // Edge values are accepted.
-// RUN: %env_heapprof_opts=log_path=stderr:malloc_context_size=64:hib_table_ways=16:hib_table_sets=1 %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
+// RUN: %env_heapprof_opts=log_path=stderr:malloc_context_size=255:hib_table_ways=16:hib_table_sets=1 %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
 // RUN: %env_heapprof_opts=log_path=stderr:malloc_context_size=1:hib_table_ways=1 %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
 // help=1 lists every flag with its value and description, and the program runs.
 // RUN: %python %S/Inputs/flag_checks.py %heapprof_src_root/compiler-rt/lib/heapprof/heapprof_flags.inc > %t.checks
