@@ -194,9 +194,10 @@ static void summary(const Report &R, raw_ostream &OS) {
   }
   Tab.add({"accesses",
            T.accesses ? std::to_string(T.accesses)
-                      : std::string("0 (none counted: a program not compiled "
-                                    "with -fheapprof, as under heapprof run, "
-                                    "has no access counts)")});
+                      : std::string("0 (none counted: the program was not "
+                                    "compiled with -fheapprof, as under "
+                                    "heapprof run, or its instrumented code "
+                                    "never touched the heap)")});
   if (P.has(Field::temporary) && T.allocs)
     Tab.add({"temporary", objects(T.temporary) + " (" +
                               percent(100.0 * T.temporary / T.allocs) +

@@ -35,7 +35,7 @@
 // FIRST-NOT: 222
 // RUN: heapprof report %t.d | FileCheck %s --check-prefix=BINS
 // BINS: heapprof report: 2 processes, 2 files
-// BINS: accesses {{ *}}0 (none counted: a program not compiled with -fheapprof
+// BINS: accesses {{ *}}0 (none counted: the program was not compiled with -fheapprof
 // BINS: == Allocation bins
 // BINS: {{^ *111 +3 }}
 // BINS: {{^ *222 +5 }}
