@@ -6,7 +6,10 @@
 #include "heapprof_unloaded.h"
 
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
+#include <unistd.h>
 
 static void add_build_id(hp_module_t *mod, const struct dl_phdr_info *info,
                          const ElfW(Phdr) *ph) {
@@ -24,6 +27,64 @@ static void add_build_id(hp_module_t *mod, const struct dl_phdr_info *info,
     }
     p = desc + HP_ROUND_UP(n->n_descsz, 4);
   }
+}
+
+/* One line of /proc/self/maps, "start-end perms offset dev inode path":
+ * its path into out when the line's range holds addr and the path is a
+ * file's (absolute). */
+static bool map_line_path(const char *l, uptr addr, char *out, size_t size) {
+  uptr lo = 0, hi = 0;
+  const char *p = l;
+  for (; *p && *p != '-'; p++)
+    lo = lo << 4 | (uptr)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+  if (*p++ != '-')
+    return false;
+  for (; *p && *p != ' '; p++)
+    hi = hi << 4 | (uptr)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+  if (addr < lo || addr >= hi)
+    return false;
+  const char *path = hp_strchr(p, '/'); /* the fields before hold none */
+  if (!path)
+    return false;
+  hp_strlcpy(out, path, size);
+  return true;
+}
+
+/* The path of the file mapped at addr, as the kernel's map of the process
+ * gives it (absolute), into out; false, out untouched, if there is none.
+ * Reads without allocating (dl_iterate_phdr's callback, dlclose). */
+static bool mapped_path(uptr addr, char *out, size_t size) {
+  int saved = errno;
+  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  bool found = false;
+  if (fd >= 0) {
+    char buf[4096], line[1024];
+    size_t len = 0;
+    bool too_long = false;
+    while (!found) {
+      ssize_t r = read(fd, buf, sizeof(buf));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      for (ssize_t i = 0; i < r && !found; i++) {
+        if (buf[i] != '\n') {
+          if (len < sizeof(line) - 1)
+            line[len++] = buf[i];
+          else
+            too_long = true;
+          continue;
+        }
+        line[len] = 0;
+        found = !too_long && map_line_path(line, addr, out, size);
+        len = 0;
+        too_long = false;
+      }
+    }
+    close(fd);
+  }
+  errno = saved;
+  return found;
 }
 
 static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
@@ -50,6 +111,12 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
       add_build_id(mod, info, ph);
     }
   }
+  /* dlopen("./libx.so") leaves the name relative to the directory the
+   * program was in then: useless to a report run elsewhere, and wrong once
+   * the program changes directory. The kernel's map names the file. (The
+   * vDSO, "linux-vdso.so.1", is no file and keeps its name.) */
+  if (mod->path[0] && mod->path[0] != '/' && mod->nsegs)
+    mapped_path(mod->segs[0].start, mod->path, sizeof(mod->path));
   m->n++;
   return 0;
 }

@@ -84,10 +84,12 @@ static int mark_loaded(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   hp_procmap_t *before = arg;
   const char *name = info->dlpi_name ? info->dlpi_name : "";
+  /* A relative name was recorded as the file's path (heapprof_procmap.c):
+   * such a module is told by its load address alone. */
   for (u64 i = 1; i < before->n; i++) {
     hp_module_t *m = &before->mods[i];
     if (m->unloaded && m->bias == info->dlpi_addr &&
-        !hp_strncmp(m->path, name, sizeof(m->path) - 1))
+        (name[0] != '/' || !hp_strncmp(m->path, name, sizeof(m->path) - 1)))
       m->unloaded = false;
   }
   return 0;
