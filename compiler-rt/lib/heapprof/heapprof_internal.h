@@ -58,6 +58,13 @@ typedef uintptr_t uptr;
 
 #define HP_PAGE_SIZE 4096u
 
+/* The runtime's own globals live in sections of their own, which the leak
+ * check does not take for roots (heapprof_leaks.c): its tables hold
+ * addresses that are no pointers of the program's -- the ring of large
+ * chunks unmapped lately holds a start a later chunk may get, which made
+ * that chunk and all it points to read as reachable. */
+#pragma clang section bss = "heapprof_bss" data = "heapprof_data"
+
 #include "heapprof_interface_internal.h"
 #include "heapprof/heapprof_interface.h"
 #include "heapprof_libc.h"

@@ -220,10 +220,17 @@ static void reach(check_t *c, uptr w, u32 mark) {
   push(c, ITEM_OBJS | (u64)k);
 }
 
-/* Every aligned word of [beg, end), which must be readable. */
+/* Every aligned word of [beg, end), which must be readable. An object's
+ * pointers into itself do not make it an indirect leak (a std::string's
+ * pointer to its own inline buffer, a list head pointing to itself): an
+ * indirect leak is one another unreachable object points to. */
 static void scan_words(check_t *c, uptr beg, uptr end, u32 mark) {
-  for (uptr p = HP_ROUND_UP(beg, 8); p + 8 <= end; p += 8)
-    reach(c, *(const uptr *)p, mark);
+  for (uptr p = HP_ROUND_UP(beg, 8); p + 8 <= end; p += 8) {
+    uptr w = *(const uptr *)p;
+    if (mark == INDIRECT && w - beg < end - beg)
+      continue;
+    reach(c, w, mark);
+  }
 }
 
 /* Scans the objects on the work list, and what they reach, marking what
@@ -337,12 +344,39 @@ static int note_globals(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
+/* The runtime's own globals (heapprof_internal.h): this module's copy of
+ * the two sections, whichever module it is linked into. */
+extern char __start_heapprof_bss[] __attribute__((weak, visibility("hidden")));
+extern char __stop_heapprof_bss[] __attribute__((weak, visibility("hidden")));
+extern char __start_heapprof_data[] __attribute__((weak, visibility("hidden")));
+extern char __stop_heapprof_data[] __attribute__((weak, visibility("hidden")));
+
+/* [beg, end) as a root, but the runtime's own globals. */
+static void scan_root_but_runtime(check_t *c, uptr beg, uptr end) {
+  uptr own[2][2] = {{(uptr)__start_heapprof_data, (uptr)__stop_heapprof_data},
+                    {(uptr)__start_heapprof_bss, (uptr)__stop_heapprof_bss}};
+  if (own[0][0] > own[1][0]) {
+    uptr t0 = own[0][0], t1 = own[0][1];
+    own[0][0] = own[1][0];
+    own[0][1] = own[1][1];
+    own[1][0] = t0;
+    own[1][1] = t1;
+  }
+  for (int k = 0; k < 2 && beg < end; k++) {
+    if (own[k][0] >= own[k][1] || own[k][1] <= beg || own[k][0] >= end)
+      continue;
+    scan_root(c, beg, own[k][0]);
+    beg = HP_MAX(beg, own[k][1]);
+  }
+  scan_root(c, beg, end);
+}
+
 static void scan_globals(check_t *c) {
   for (size_t k = 0; k + 2 * sizeof(uptr) <= c->globals.len;
        k += 2 * sizeof(uptr)) {
     uptr r[2];
     hp_memcpy(r, c->globals.data + k, sizeof(r));
-    scan_root(c, r[0], r[1]);
+    scan_root_but_runtime(c, r[0], r[1]);
   }
 }
 

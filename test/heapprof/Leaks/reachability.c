@@ -10,23 +10,29 @@
 //  - one chunk of 200,000 bytes (a large chunk of its own mapping) that a
 //    global reaches only through a pointer into its middle: reachable
 //    (interior pointers count);
-//  - 100 objects allocated and freed: not live at all.
-// Live at exit: 5000 + 300 + 11 + 2 + 1 = 5314 objects; direct 5001
-// objects, 1,020,048 bytes; indirect 12 objects, 608 bytes.  The list and
+//  - 100 objects allocated and freed: not live at all;
+//  - 7 objects of 72 bytes, each holding a pointer into itself (as a
+//    std::string points to its own inline buffer), dropped: direct leaks,
+//    504 bytes, since a pointer an object holds to itself is not another
+//    unreachable object's (LeakSanitizer's rule too).
+// Live at exit: 5000 + 300 + 11 + 2 + 1 + 7 = 5321 objects; direct 5008
+// objects, 1,020,552 bytes; indirect 12 objects, 608 bytes.  The list and
 // the cycle are made in functions whose frames a later call overwrites,
 // so no stale word of theirs is left on the stack the check reads.
 // RUN: %clang_heapprof -O0 -g %s -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: heapprof show %t.d/*.profraw | FileCheck %s
-// CHECK: leaks: head_words=10 objects=5314 root_bytes={{[1-9][0-9]*}} direct_objects=5001 direct_bytes=1020048 indirect_objects=12 indirect_bytes=608 threads_running=0 row_words=5 nrows=4{{$}}
-// The four contexts that leaked, by stack id, which follows the order of
-// the first allocations: the widgets, the list's nodes, and the cycle's
-// two objects (two calls to calloc, so two contexts of one object each).
+// CHECK: leaks: head_words=10 objects=5321 root_bytes={{[1-9][0-9]*}} direct_objects=5008 direct_bytes=1020552 indirect_objects=12 indirect_bytes=608 threads_running=0 row_words=5 nrows=5{{$}}
+// The five contexts that leaked, by stack id, which follows the order of
+// the first allocations: the widgets, the list's nodes, the cycle's two
+// objects (two calls to calloc, so two contexts of one object each), and
+// the self-pointing objects.
 // CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=5000 direct_bytes=1020000 indirect_objects=0 indirect_bytes=0{{$}}
 // CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=1 direct_bytes=48 indirect_objects=10 indirect_bytes=480{{$}}
 // CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=0 direct_bytes=0 indirect_objects=1 indirect_bytes=64{{$}}
 // CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=0 direct_bytes=0 indirect_objects=1 indirect_bytes=64{{$}}
+// CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=7 direct_bytes=504 indirect_objects=0 indirect_bytes=0{{$}}
 //
 // detect_leaks=0: no section 10.
 // RUN: rm -rf %t.off && mkdir -p %t.off
@@ -45,7 +51,7 @@
 // CP: checkpoint 1,
 // CP-NOT: leaks:
 // CP: checkpoint 0,
-// CP: leaks: head_words=10 objects=5314
+// CP: leaks: head_words=10 objects=5321
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +86,19 @@ __attribute__((noinline)) static void make_cycle(void) {
   b->other = a;
 }
 
+struct selfref {
+  char *cur; // into buf, as a short std::string's pointer is
+  char buf[64];
+};
+
+__attribute__((noinline)) static void make_selfrefs(void) {
+  for (int i = 0; i < 7; i++) {
+    struct selfref *s = malloc(sizeof *s);
+    s->cur = s->buf + i;
+    memset(s->buf, 'a', sizeof s->buf);
+  }
+}
+
 // Overwrites the stack below main's frame, where the frames above were.
 __attribute__((noinline)) static void clobber(void) {
   volatile char buf[16384];
@@ -94,6 +113,7 @@ int main(int argc, char **argv) {
   make_list();
   make_cycle();
   into_large = (char *)malloc(200000) + 100000;
+  make_selfrefs();
   clobber();
   for (int i = 0; i < 100; i++)
     free(malloc(32));
