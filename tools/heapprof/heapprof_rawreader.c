@@ -426,11 +426,28 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
     snprintf(err, err_size, "cannot open: %s", strerror(errno));
     return false;
   }
-  size_t cap = 1 << 16, n = 0;
+  /* A regular file's size is known: one buffer of it, no doubling (a
+   * pipe or a file that grows meanwhile still gets the loop's growth). */
+  struct stat st;
+  size_t cap = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+                       st.st_size > 0
+                   ? (size_t)st.st_size + 1
+                   : (size_t)1 << 16;
+  size_t n = 0;
   uint8_t *buf = malloc(cap);
   for (;;) {
-    if (n == cap)
-      buf = realloc(buf, cap *= 2);
+    if (buf && n == cap) {
+      uint8_t *more = realloc(buf, cap *= 2);
+      if (!more)
+        free(buf);
+      buf = more;
+    }
+    if (!buf) {
+      fclose(fp);
+      snprintf(err, err_size, "out of memory reading it (%zu bytes so far)",
+               n);
+      return false;
+    }
     size_t r = fread(buf + n, 1, cap - n, fp);
     if (!r)
       break;

