@@ -516,6 +516,30 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
               d.path, why);
     return false;
   }
+  /* The raw form is bytes: on a terminal they would be lost, and garble
+   * it. There it goes to the temporary directory instead. */
+  if (!hp_strcmp(ext, "profraw") && isatty(2)) {
+    profile_dest_t t = d;
+    const char *tmp = hp_getenv("TMPDIR");
+    hp_strlcpy(t.dir, tmp && tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
+    hp_snprintf(t.path, sizeof(t.path), "%s/%s", t.dir, t.name);
+    char why_tmp[4800] = "";
+    int dirfd = hp_profile_dir_open(t.dir, why_tmp, sizeof(why_tmp));
+    bool ok = dirfd >= 0 && write_in_dir(dirfd, &t, b, why_tmp,
+                                         sizeof(why_tmp));
+    if (dirfd >= 0)
+      close(dirfd);
+    if (ok)
+      hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; wrote it "
+                "to '%s' instead\n",
+                d.path, why, t.path);
+    else
+      hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor "
+                "'%s': %s; not writing it (stderr is a terminal: redirect "
+                "it to a file to get the raw profile there)\n",
+                d.path, why, t.path, why_tmp);
+    return false;
+  }
   hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; writing it to "
             "stderr instead\n",
             d.path, why);

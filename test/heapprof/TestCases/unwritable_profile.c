@@ -16,6 +16,20 @@
 // The raw profile (the default format) falls back to stderr the same way.
 // RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*\.profraw.: a path component is not a directory; writing it to stderr instead" | FileCheck %s --check-prefix=RAWFALLBACK
 // RAWFALLBACK: 1
+// When stderr is a terminal (script gives it one) the raw profile's bytes
+// would be lost there, and garble it: it goes to TMPDIR (else /tmp), and
+// the warning names the file; heapprof show reads it whole. If that fails
+// too, nothing is written and the warning says how to get it.
+// RUN: rm -rf %t.tmpdir && mkdir -p %t.tmpdir
+// RUN: script -qec "env TMPDIR=%t.tmpdir HEAPPROF_OPTIONS=profile_dir=%t.file/sub %t" /dev/null | FileCheck %s --check-prefix=TTY -DPATH=%t.file/sub -DTMP=%t.tmpdir
+// TTY: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': a path component is not a directory; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
+// TTY-NOT: HPEXT
+// RUN: heapprof show %t.tmpdir/*.profraw | FileCheck %s --check-prefix=TTYFILE
+// TTYFILE: 1 dump
+// TTYFILE: MIB stack id {{[0-9]+}}: AllocCount=1 {{.*}}TotalSize=77 
+// RUN: script -qec "env TMPDIR=%t.file/sub HEAPPROF_OPTIONS=profile_dir=%t.file/sub %t" /dev/null | FileCheck %s --check-prefix=TTYNONE -DPATH=%t.file/sub
+// TTYNONE: cannot write profile '[[PATH]]/heapprof.{{.*}}.profraw': a path component is not a directory, nor '[[PATH]]/heapprof.{{.*}}.profraw': a path component is not a directory; not writing it (stderr is a terminal: redirect it to a file to get the raw profile there)
+// TTYNONE-NOT: HPEXT
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
