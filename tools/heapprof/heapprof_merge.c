@@ -71,8 +71,12 @@
  * extension is a process of its own.  Bad input gets one
  * "heapprof: error: FILE: problem" line and no output; OUT is written to a
  * temporary name and renamed.
+ *
+ * The inputs are read twice, one file at a time (choose_dumps, then
+ * reread in merge order): merge holds one input and its output.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
+#include "dump_hash.h"
 #include "heapprof_leak_section.h"
 #include "heapprof_opcost.h"
 #include "heapprof_peak_sections.h"
@@ -123,17 +127,28 @@ static void *xrealloc(void *p, size_t size) {
 
 /* ------------------------------------------------------------- inputs */
 
+/* An input file. Files are read twice, one at a time: first to choose the
+ * dumps and put them in order (what that needs is kept in dump_ref_t),
+ * then to add them up in that order; so merge holds one input at a time
+ * besides its output, however many it is given. */
 typedef struct input {
   char *path;
-  hpr_file_t file;
   uint64_t up_to;    /* PATH@N: checkpoints 1..N only; else UINT64_MAX */
   const char *given; /* the argument that named it (for PATH@N errors) */
+  size_t ndumps;     /* dumps the first read found */
+  bool any_checkpoint; /* PATH@N: a dump it selects */
 } input_t;
 
+/* A dump chosen by the first read: its place, and what choosing and
+ * ordering need. */
 typedef struct dump_ref {
-  const hpr_dump_t *d;
-  const uint8_t *bytes; /* the dump in its file */
+  size_t input, index;  /* in[input]'s dump number index */
   const char *path;     /* its file, for messages */
+  uint64_t offset, total_size, hash; /* in its file; hpr_dump_hash */
+  uint64_t pid, main_bias, ext_seq;
+  bool has_ext;
+  bool has_peak;        /* section 1 with its peak_bytes */
+  uint64_t peak_bytes;
   size_t order;     /* position in the inputs */
   size_t proc;
 } dump_ref_t;
@@ -283,7 +298,7 @@ static out_module_t *layout_add(layout_t *l, const dump_segs_t *ds,
   o->bias = m->bias + delta;
   o->build_id_size = m->build_id_size;
   memcpy(o->build_id, m->build_id, m->build_id_size);
-  o->path = m->path;
+  o->path = strdup(m->path); /* the dump's file is read one at a time */
   o->nsegs = m->nsegs;
   o->segs = xcalloc(m->nsegs, sizeof(*o->segs));
   for (size_t k = 0; k < m->nsegs; k++) {
@@ -310,8 +325,10 @@ static xlate_t *make_xlate(layout_t *l, const dump_segs_t *ds, bool first) {
     for (size_t k = 0; k < l->n && !o && has_key(m); k++)
       if (same_module(&l->mods[k], m))
         o = &l->mods[k];
-    if (o && !o->path[0] && m->path[0])
-      o->path = m->path;
+    if (o && !o->path[0] && m->path[0]) {
+      free((char *)o->path);
+      o->path = strdup(m->path);
+    }
     /* The first dump's modules are the layout; a later one's only if
      * they can be matched again. */
     if (!o && (first || has_key(m)))
@@ -522,7 +539,9 @@ typedef struct totals {
   uint64_t leaks[7];
   leak_row_t *leak_rows;
   size_t nleak_rows;
-  const hpr_dump_t *peak; /* whose peak sections go out, or NULL */
+  /* The peak's process's last dump's sections 1, 5 and 9 (copies), or
+   * NULL. */
+  hpr_section_t *peak_secs[3];
   /* Extension fields written: those every input dump with an extension
    * has (an older runtime's lack the newer fields: writing them as 0 would
    * claim they were counted). */
@@ -609,10 +628,8 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   /* Tagged sections (extension v3), ascending tags: 1, 5 and 9 the
    * winning process's peak and timeline, 2-4 summed, 6, 7 and 10 from each
    * process's last dump. */
-  const hpr_section_t *secs[3] = {
-      t->peak ? hpr_section(t->peak, HPR_TAG_PEAK) : NULL,
-      t->peak ? hpr_section(t->peak, HPR_TAG_OVERHEAD) : NULL,
-      t->peak ? hpr_section(t->peak, HPR_TAG_TIMELINE) : NULL};
+  const hpr_section_t *secs[3] = {t->peak_secs[0], t->peak_secs[1],
+                                  t->peak_secs[2]};
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
   bool leaks = t->last_dumps && t->leak_dumps == t->last_dumps;
   bool stacks = t->dumps && t->stack_dumps == t->dumps;
@@ -734,9 +751,9 @@ typedef struct idmap {
 typedef struct proc_ids {
   idmap_t *v;
   size_t n, cap;
-  const hpr_section_t *sec;   /* its last dump's section 6, or NULL */
-  const hpr_section_t *leaks; /* its last dump's section 10, or NULL */
-  const dump_ref_t *last;     /* that dump, for messages */
+  hpr_section_t *sec;   /* its last dump's section 6 (a copy), or NULL */
+  hpr_section_t *leaks; /* its last dump's section 10 (a copy), or NULL */
+  const dump_ref_t *last; /* that dump, for messages */
 } proc_ids_t;
 
 static int cmp_idmap(const void *a, const void *b) {
@@ -832,7 +849,7 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
                    "the dump at offset 0x%llx: the leaks section (tag 10) has "
                    "a row for stack id %llu, which no record of its process "
                    "has",
-                   (unsigned long long)pi[p].last->d->offset,
+                   (unsigned long long)pi[p].last->offset,
                    (unsigned long long)row.stack_id);
       t->leak_rows[t->nleak_rows++] =
           (leak_row_t){m->ctx,
@@ -870,13 +887,6 @@ static int bad(const char *what, const char *fmt, ...) {
 
 /* Whether two dumps' main programs (segment 0) may be of one binary: their
  * build ids agree, or one of them has none. */
-static bool same_program(const hpr_dump_t *a, const hpr_dump_t *d) {
-  return !a->nsegs || !d->nsegs || !a->segs[0].build_id_size ||
-         !d->segs[0].build_id_size ||
-         (a->segs[0].build_id_size == d->segs[0].build_id_size &&
-          !memcmp(a->segs[0].build_id, d->segs[0].build_id,
-                  a->segs[0].build_id_size));
-}
 
 static int other_program(const char *path, const char *first) {
   return bad(path,
@@ -928,30 +938,8 @@ static int add_inputs(const char *given, input_t **in, size_t *n) {
     x->path = names[i];
     x->up_to = up_to;
     x->given = given;
-    char err[512];
-    if (!hpr_read(x->path, &x->file, err, sizeof(err))) {
-      bad(x->path, "%s", err);
-      hpr_free(&x->file);
-      (*n)--;
-      free(x->path);
-      for (size_t k = i + 1; k < nn; k++)
-        free(names[k]);
-      free(names);
-      free(split);
-      return 1;
-    }
-    /* Another binary's profile: said now, not after every file of a large
-     * directory was read (a --follow-exec run's has many programs). */
-    const hpr_file_t *first = &(*in)[0].file;
-    for (size_t k = 0; first->ndumps && k < x->file.ndumps; k++)
-      if (!same_program(&first->dumps[0], &x->file.dumps[k])) {
-        other_program(x->path, (*in)[0].path);
-        for (size_t j = i + 1; j < nn; j++)
-          free(names[j]);
-        free(names);
-        free(split);
-        return 1;
-      }
+    x->ndumps = 0;
+    x->any_checkpoint = false;
   }
   free(names);
   free(split);
@@ -964,8 +952,8 @@ static int cmp_dump(const void *a, const void *b) {
   const dump_ref_t *x = a, *y = b;
   if (x->proc != y->proc)
     return x->proc < y->proc ? -1 : 1;
-  uint64_t sx = x->d->ext_seq ? x->d->ext_seq : UINT64_MAX;
-  uint64_t sy = y->d->ext_seq ? y->d->ext_seq : UINT64_MAX;
+  uint64_t sx = x->ext_seq ? x->ext_seq : UINT64_MAX;
+  uint64_t sy = y->ext_seq ? y->ext_seq : UINT64_MAX;
   if (sx != sy)
     return sx < sy ? -1 : 1;
   return x->order < y->order ? -1 : x->order > y->order;
@@ -975,6 +963,259 @@ static int cmp_stack(const void *a, const void *b) {
   uint64_t x = (*(const hpr_stack_t *const *)a)->id;
   uint64_t y = (*(const hpr_stack_t *const *)b)->id;
   return x < y ? -1 : x > y;
+}
+
+/* A copy of a section, which outlives its file's buffer; NULL for none. */
+static hpr_section_t *section_copy(const hpr_section_t *s) {
+  if (!s)
+    return NULL;
+  hpr_section_t *c = xcalloc(1, sizeof(*c));
+  uint8_t *data = xcalloc(s->size ? s->size : 1, 1);
+  memcpy(data, s->data, s->size);
+  c->tag = s->tag;
+  c->size = s->size;
+  c->data = data;
+  return c;
+}
+
+static void section_free(hpr_section_t *s) {
+  if (s)
+    free((void *)s->data);
+  free(s);
+}
+
+/* The main program's build id of a dump (segment 0), 0 bytes if unknown. */
+static uint64_t main_build_id(const hpr_dump_t *d, uint8_t out[32]) {
+  if (!d->nsegs || !d->segs[0].build_id_size)
+    return 0;
+  memcpy(out, d->segs[0].build_id, d->segs[0].build_id_size);
+  return d->segs[0].build_id_size;
+}
+
+/* Whether two build ids may be one program's (an unknown one may). */
+static bool same_build_id(const uint8_t *a, uint64_t na, const uint8_t *b,
+                          uint64_t nb) {
+  return !na || !nb || (na == nb && !memcmp(a, b, na));
+}
+
+/* Which section tags this merge has a rule for; 1 (after the message) for
+ * a section it would have to drop, or one too damaged to merge. */
+static int check_sections(const char *path, const hpr_dump_t *d) {
+  char msg[256];
+  for (uint64_t k = 0; k < d->nsections; k++) {
+    const hpr_section_t *s = &d->sections[k];
+    uint64_t tag = s->tag;
+    if (tag == SEC_UTILIZATION && s->size < UTIL_WORDS * 8)
+      return bad(path,
+                 "the dump at offset 0x%llx has a heap utilization section "
+                 "(tag 7) of %llu bytes, less than its %d",
+                 (unsigned long long)d->offset, (unsigned long long)s->size,
+                 UTIL_WORDS * 8);
+    if (tag == SEC_FALSE_SHARING && !fs_section_ok(s))
+      return bad(path,
+                 "the dump at offset 0x%llx has a damaged false sharing "
+                 "section (tag 6): its pair rows do not fit its %llu bytes",
+                 (unsigned long long)d->offset, (unsigned long long)s->size);
+    if (tag == SEC_SAMPLED && s->size < 8)
+      return bad(path,
+                 "the dump at offset 0x%llx has a sampled-mode section "
+                 "(tag 8) of %llu bytes, less than its 8",
+                 (unsigned long long)d->offset, (unsigned long long)s->size);
+    if (tag == HPR_TAG_STACKS && s->size < HPR_STACKS_WORDS * 8)
+      return bad(path,
+                 "the dump at offset 0x%llx has a stacks section "
+                 "(tag 12) of %llu bytes, less than its %d",
+                 (unsigned long long)d->offset, (unsigned long long)s->size,
+                 HPR_STACKS_WORDS * 8);
+    if (tag == HPR_TAG_TIMELINE && !hpr_timeline_check(s, msg, sizeof(msg)))
+      return bad(path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)d->offset, msg);
+    if (tag == HPR_TAG_LEAKS && !hpr_leaks_check(s, msg, sizeof(msg)))
+      return bad(path, "the dump at offset 0x%llx: %s",
+                 (unsigned long long)d->offset, msg);
+    if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
+        tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
+        tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
+        tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
+        tag != HPR_TAG_STACKS &&
+        (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
+      return bad(path,
+                 "the dump at offset 0x%llx has a section with tag %llu that "
+                 "this heapprof merge does not know how to merge",
+                 (unsigned long long)d->offset, (unsigned long long)tag);
+  }
+  return 0;
+}
+
+/* The dumps chosen, and their processes, from a first read of every input
+ * file, one at a time: PATH@N's selection, one binary, sections with a
+ * rule, one false-sharing layout, and each dump's process. A process is a
+ * pid with its main program's load bias; the latest such process that has
+ * no dump with this checkpoint number yet takes it; a dump of the same
+ * size and hash as the one it has is the same dump given twice (counted
+ * once), other contents mean another process that had the same pid and
+ * bias. */
+typedef struct choice {
+  dump_ref_t *dumps;
+  size_t nd;
+  proc_t *procs;
+  size_t np;
+  uint8_t (*bids)[32]; /* per dump: its main program's build id */
+  uint64_t *nbids;
+} choice_t;
+
+static int choose_dumps(input_t *in, size_t nin, choice_t *c) {
+  uint8_t first_bid[32];
+  uint64_t first_n = 0;
+  bool have_first = false;
+  const char *fs_first = NULL;
+  uint64_t fs_lay = 0;
+  for (size_t i = 0; i < nin; i++) {
+    hpr_file_t f;
+    char err[512];
+    if (!hpr_read(in[i].path, &f, err, sizeof(err))) {
+      hpr_free(&f);
+      return bad(in[i].path, "%s", err);
+    }
+    in[i].ndumps = f.ndumps;
+    int rc = 0;
+    /* Another binary's profile: said at its file, not after every file of
+     * a large directory was read (a --follow-exec run's has many
+     * programs). */
+    if (i == 0 && f.ndumps) {
+      first_n = main_build_id(&f.dumps[0], first_bid);
+      have_first = true;
+    }
+    for (size_t k = 0; have_first && k < f.ndumps && !rc; k++) {
+      uint8_t bid[32];
+      uint64_t n = main_build_id(&f.dumps[k], bid);
+      if (!same_build_id(first_bid, first_n, bid, n))
+        rc = other_program(in[i].path, in[0].path);
+    }
+    c->dumps = xrealloc(c->dumps, (c->nd + f.ndumps) * sizeof(dump_ref_t));
+    c->bids = xrealloc(c->bids, (c->nd + f.ndumps + 1) * sizeof(*c->bids));
+    c->nbids = xrealloc(c->nbids, (c->nd + f.ndumps + 1) * sizeof(uint64_t));
+    for (size_t k = 0; k < f.ndumps && !rc; k++) {
+      const hpr_dump_t *d = &f.dumps[k];
+      if (d->has_ext && d->ext_seq && d->ext_seq <= in[i].up_to)
+        in[i].any_checkpoint = true;
+      if (in[i].up_to != UINT64_MAX &&
+          (!d->has_ext || !d->ext_seq || d->ext_seq > in[i].up_to))
+        continue;
+      if ((rc = check_sections(in[i].path, d)))
+        break;
+      const hpr_section_t *fs = hpr_section(d, SEC_FALSE_SHARING);
+      if (fs && !fs_first) {
+        fs_first = in[i].path;
+        fs_lay = fs_layout(fs);
+      } else if (fs && fs_layout(fs) != fs_lay) {
+        rc = bad(in[i].path,
+                 "its false sharing section (tag 6) describes the %s layout, "
+                 "that of %s the %s one: merge profiles of one layout",
+                 fs_layout(fs) ? "real allocator's" : "simulated packed",
+                 fs_first, fs_lay ? "real allocator's" : "simulated packed");
+        break;
+      }
+      dump_ref_t r = {0};
+      r.input = i;
+      r.index = k;
+      r.path = in[i].path;
+      r.offset = d->offset;
+      r.total_size = d->total_size;
+      r.hash = hpr_dump_hash(&f, d);
+      r.pid = d->ext_pid;
+      r.main_bias = d->nsegs ? d->segs[0].offset : 0;
+      r.ext_seq = d->ext_seq;
+      r.has_ext = d->has_ext;
+      r.has_peak =
+          hpr_section_field(hpr_section(d, HPR_TAG_PEAK), hpr_peak_names,
+                            hpr_num_peak_names, "peak_bytes", &r.peak_bytes);
+      size_t p = c->np;
+      bool dup = false;
+      for (size_t j = c->np; j-- > 0 && d->has_ext && p == c->np && !dup;) {
+        if (!c->procs[j].has_ext || c->procs[j].pid != r.pid ||
+            c->procs[j].main_bias != r.main_bias)
+          continue;
+        bool taken = false;
+        for (size_t e = 0; e < c->nd && !taken; e++) {
+          const dump_ref_t *o = &c->dumps[e];
+          if (o->proc != j || o->ext_seq != r.ext_seq)
+            continue;
+          taken = true;
+          dup = o->total_size == r.total_size && o->hash == r.hash;
+        }
+        if (!taken)
+          p = j;
+      }
+      if (dup)
+        continue;
+      if (p == c->np) {
+        c->procs = xrealloc(c->procs, (c->np + 1) * sizeof(proc_t));
+        c->procs[c->np++] = (proc_t){r.pid, r.main_bias, r.has_ext, 0};
+      }
+      r.order = c->nd;
+      r.proc = p;
+      c->nbids[c->nd] = main_build_id(d, c->bids[c->nd]);
+      c->dumps[c->nd++] = r;
+    }
+    hpr_free(&f);
+    if (rc)
+      return rc;
+  }
+  /* An input PATH@N that selected no dump. */
+  for (size_t i = 0; i < nin; i++) {
+    if (in[i].up_to == UINT64_MAX)
+      continue;
+    bool any = false;
+    for (size_t j = 0; j < nin && !any; j++)
+      any = in[j].given == in[i].given && in[j].any_checkpoint;
+    if (!any)
+      return bad(in[i].given,
+                 "no checkpoint numbered 1 to %llu in this profile",
+                 (unsigned long long)in[i].up_to);
+  }
+  /* One binary: the main programs' build ids (segment 0) must agree. */
+  for (size_t i = 1; i < c->nd; i++)
+    if (!same_build_id(c->bids[0], c->nbids[0], c->bids[i], c->nbids[i]))
+      return other_program(c->dumps[i].path, c->dumps[0].path);
+  return 0;
+}
+
+/* The second read: the file holding ref, read again unless it is the one
+ * read last, and the dump in it, which must be the one the first read
+ * found (a file may have grown since: append_dumps; it is read as it was). */
+typedef struct reader {
+  hpr_file_t f;
+  size_t input;
+  bool loaded;
+} reader_t;
+
+static const hpr_dump_t *reread(reader_t *r, const input_t *in,
+                                const dump_ref_t *ref, int *rc) {
+  if (!r->loaded || r->input != ref->input) {
+    if (r->loaded)
+      hpr_free(&r->f);
+    r->loaded = false;
+    char err[512];
+    if (!hpr_read(in[ref->input].path, &r->f, err, sizeof(err))) {
+      hpr_free(&r->f);
+      *rc = bad(ref->path, "%s (reading it again to add it up)", err);
+      return NULL;
+    }
+    r->loaded = true;
+    r->input = ref->input;
+  }
+  const hpr_dump_t *d =
+      ref->index < r->f.ndumps ? &r->f.dumps[ref->index] : NULL;
+  if (!d || d->offset != ref->offset || d->total_size != ref->total_size ||
+      hpr_dump_hash(&r->f, d) != ref->hash) {
+    *rc = bad(ref->path,
+              "it changed while being merged: the dump at offset 0x%llx is "
+              "not the one the first read found",
+              (unsigned long long)ref->offset);
+    return NULL;
+  }
+  return d;
 }
 
 static int write_file(const char *out, const buf_t *b) {
@@ -1027,129 +1268,14 @@ int heapprof_merge_main(int argc, char **argv) {
     rc = 2;
   }
 
-  /* Every dump, with its process. */
-  dump_ref_t *dumps = NULL;
-  size_t nd = 0;
-  proc_t *procs = NULL;
-  size_t np = 0;
-  for (size_t i = 0; i < nin && !rc; i++) {
-    hpr_file_t *f = &in[i].file;
-    dumps = xrealloc(dumps, (nd + f->ndumps) * sizeof(dump_ref_t));
-    for (size_t k = 0; k < f->ndumps; k++) {
-      const hpr_dump_t *d = &f->dumps[k];
-      if (in[i].up_to != UINT64_MAX &&
-          (!d->has_ext || !d->ext_seq || d->ext_seq > in[i].up_to))
-        continue;
-      const uint8_t *bytes = f->data + d->offset;
-      uint64_t bias = d->nsegs ? d->segs[0].offset : 0;
-      /* The latest process of this pid and bias that has no dump with
-       * this checkpoint number yet; a byte-identical dump it has is the
-       * same dump given twice (counted once); other contents mean another
-       * process that had the same pid and bias. */
-      size_t p = np;
-      bool dup = false;
-      for (size_t j = np; j-- > 0 && d->has_ext && p == np && !dup;) {
-        if (!procs[j].has_ext || procs[j].pid != d->ext_pid ||
-            procs[j].main_bias != bias)
-          continue;
-        bool taken = false;
-        for (size_t e = 0; e < nd && !taken; e++) {
-          const hpr_dump_t *o = dumps[e].d;
-          if (dumps[e].proc != j || o->ext_seq != d->ext_seq)
-            continue;
-          taken = true;
-          dup = o->total_size == d->total_size &&
-                !memcmp(dumps[e].bytes, bytes, d->total_size);
-        }
-        if (!taken)
-          p = j;
-      }
-      if (dup)
-        continue;
-      if (p == np) {
-        procs = xrealloc(procs, (np + 1) * sizeof(proc_t));
-        procs[np++] = (proc_t){d->ext_pid, bias, d->has_ext, 0};
-      }
-      dumps[nd] = (dump_ref_t){d, bytes, in[i].path, nd, p};
-      nd++;
-    }
-  }
-  /* An input PATH@N that selected no dump. */
-  for (size_t i = 0; i < nin && !rc; i++) {
-    if (in[i].up_to == UINT64_MAX)
-      continue;
-    bool any = false;
-    for (size_t j = 0; j < nin && !any; j++)
-      if (in[j].given == in[i].given)
-        for (size_t k = 0; k < in[j].file.ndumps && !any; k++) {
-          const hpr_dump_t *d = &in[j].file.dumps[k];
-          any = d->has_ext && d->ext_seq && d->ext_seq <= in[j].up_to;
-        }
-    if (!any)
-      rc = bad(in[i].given, "no checkpoint numbered 1 to %llu in this profile",
-               (unsigned long long)in[i].up_to);
-  }
-  /* Every tagged section must have a merge rule here: a profile that
-   * carries one without a rule is refused rather than merged with the
-   * section silently dropped. */
-  char msg[256];
-  for (size_t i = 0; i < nd && !rc; i++)
-    for (uint64_t k = 0; k < dumps[i].d->nsections && !rc; k++) {
-      uint64_t tag = dumps[i].d->sections[k].tag;
-      if (tag == SEC_UTILIZATION &&
-          dumps[i].d->sections[k].size < UTIL_WORDS * 8)
-        rc = bad(dumps[i].path,
-                 "the dump at offset 0x%llx has a heap utilization section "
-                 "(tag 7) of %llu bytes, less than its %d",
-                 (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)dumps[i].d->sections[k].size,
-                 UTIL_WORDS * 8);
-      else if (tag == SEC_FALSE_SHARING &&
-               !fs_section_ok(&dumps[i].d->sections[k]))
-        rc = bad(dumps[i].path,
-                 "the dump at offset 0x%llx has a damaged false sharing "
-                 "section (tag 6): its pair rows do not fit its %llu bytes",
-                 (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)dumps[i].d->sections[k].size);
-      else if (tag == SEC_SAMPLED && dumps[i].d->sections[k].size < 8)
-        rc = bad(dumps[i].path,
-                 "the dump at offset 0x%llx has a sampled-mode section "
-                 "(tag 8) of %llu bytes, less than its 8",
-                 (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)dumps[i].d->sections[k].size);
-      else if (tag == HPR_TAG_STACKS &&
-               dumps[i].d->sections[k].size < HPR_STACKS_WORDS * 8)
-        rc = bad(dumps[i].path,
-                 "the dump at offset 0x%llx has a stacks section "
-                 "(tag 12) of %llu bytes, less than its %d",
-                 (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)dumps[i].d->sections[k].size,
-                 HPR_STACKS_WORDS * 8);
-      else if (tag == HPR_TAG_TIMELINE &&
-               !hpr_timeline_check(&dumps[i].d->sections[k], msg,
-                                   sizeof(msg)))
-        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
-                 (unsigned long long)dumps[i].d->offset, msg);
-      else if (tag == HPR_TAG_LEAKS &&
-               !hpr_leaks_check(&dumps[i].d->sections[k], msg, sizeof(msg)))
-        rc = bad(dumps[i].path, "the dump at offset 0x%llx: %s",
-                 (unsigned long long)dumps[i].d->offset, msg);
-      else if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
-               tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
-               tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
-               tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
-               tag != HPR_TAG_STACKS &&
-               (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
-        rc = bad(dumps[i].path,
-                 "the dump at offset 0x%llx has a section with tag %llu that "
-                 "this heapprof merge does not know how to merge",
-                 (unsigned long long)dumps[i].d->offset,
-                 (unsigned long long)tag);
-    }
-  /* One binary: the main programs' build ids (segment 0) must agree. */
-  for (size_t i = 1; i < nd && !rc; i++)
-    if (!same_program(dumps[0].d, dumps[i].d))
-      rc = other_program(dumps[i].path, dumps[0].path);
+  /* The first read: every dump chosen, with its process. */
+  choice_t ch = {0};
+  if (!rc)
+    rc = choose_dumps(in, nin, &ch);
+  dump_ref_t *dumps = ch.dumps;
+  size_t nd = ch.nd;
+  proc_t *procs = ch.procs;
+  size_t np = ch.np;
   if (!rc)
     qsort(dumps, nd, sizeof(dump_ref_t), cmp_dump);
   for (size_t i = 0; i < nd; i++)
@@ -1158,13 +1284,10 @@ int heapprof_merge_main(int argc, char **argv) {
   size_t peak_proc = np;
   uint64_t peak_bytes = 0;
   for (size_t p = 0; p < np && !rc; p++) {
-    uint64_t v;
-    const hpr_section_t *s = hpr_section(dumps[procs[p].last].d, HPR_TAG_PEAK);
-    if (hpr_section_field(s, hpr_peak_names, hpr_num_peak_names, "peak_bytes",
-                          &v) &&
-        (peak_proc == np || v > peak_bytes)) {
+    const dump_ref_t *l = &dumps[procs[p].last];
+    if (l->has_peak && (peak_proc == np || l->peak_bytes > peak_bytes)) {
       peak_proc = p;
-      peak_bytes = v;
+      peak_bytes = l->peak_bytes;
     }
   }
 
@@ -1172,9 +1295,13 @@ int heapprof_merge_main(int argc, char **argv) {
   contexts_t ctx = {0};
   totals_t *t = xcalloc(1, sizeof(totals_t));
   t->ext_fields = hpr_num_ext_names;
-  proc_ids_t *by_proc = xcalloc(np, sizeof(proc_ids_t));
+  proc_ids_t *by_proc = xcalloc(np ? np : 1, sizeof(proc_ids_t));
+  /* The second read, in merge order. */
+  reader_t rd = {0};
   for (size_t i = 0; i < nd && !rc; i++) {
-    const hpr_dump_t *d = dumps[i].d;
+    const hpr_dump_t *d = reread(&rd, in, &dumps[i], &rc);
+    if (!d)
+      break;
     bool last = procs[dumps[i].proc].last == i;
     uint64_t pb;
     bool same_peak =
@@ -1292,9 +1419,14 @@ int heapprof_merge_main(int argc, char **argv) {
     if (last) {
       t->evictions += d->ext_evictions;
       t->last_dumps++;
-      by_proc[dumps[i].proc].sec = hpr_section(d, SEC_FALSE_SHARING);
-      by_proc[dumps[i].proc].leaks = hpr_section(d, HPR_TAG_LEAKS);
+      by_proc[dumps[i].proc].sec = section_copy(hpr_section(d, SEC_FALSE_SHARING));
+      by_proc[dumps[i].proc].leaks = section_copy(hpr_section(d, HPR_TAG_LEAKS));
       by_proc[dumps[i].proc].last = &dumps[i];
+      if (dumps[i].proc == peak_proc) {
+        t->peak_secs[0] = section_copy(hpr_section(d, HPR_TAG_PEAK));
+        t->peak_secs[1] = section_copy(hpr_section(d, HPR_TAG_OVERHEAD));
+        t->peak_secs[2] = section_copy(hpr_section(d, HPR_TAG_TIMELINE));
+      }
       t->leak_dumps += by_proc[dumps[i].proc].leaks != NULL;
       const hpr_section_t *u = hpr_section(d, SEC_UTILIZATION);
       if (u && u->size >= UTIL_WORDS * 8) {
@@ -1307,36 +1439,21 @@ int heapprof_merge_main(int argc, char **argv) {
       }
     }
   }
+  if (rd.loaded)
+    hpr_free(&rd.f);
   if (nd)
-    t->pid = dumps[0].d->ext_pid;
-  /* Sums over one layout only: a simulated and a measured count mean
-   * different things. */
-  const char *fs_first = NULL;
-  uint64_t fs_lay = 0;
-  for (size_t i = 0; i < nd && !rc; i++) {
-    const hpr_section_t *s = hpr_section(dumps[i].d, SEC_FALSE_SHARING);
-    if (!s)
-      continue;
-    if (!fs_first) {
-      fs_first = dumps[i].path;
-      fs_lay = fs_layout(s);
-    } else if (fs_layout(s) != fs_lay) {
-      rc = bad(dumps[i].path,
-               "its false sharing section (tag 6) describes the %s layout, "
-               "that of %s the %s one: merge profiles of one layout",
-               fs_layout(s) ? "real allocator's" : "simulated packed",
-               fs_first, fs_lay ? "real allocator's" : "simulated packed");
-    }
-  }
+    t->pid = dumps[0].pid;
+  /* (One layout only: checked by the first read.) */
   if (!rc)
     merge_false_sharing(t, by_proc, np);
   if (!rc && t->leak_dumps == t->last_dumps)
     rc = merge_leaks(t, by_proc, np);
-  for (size_t p = 0; p < np; p++)
+  for (size_t p = 0; p < np; p++) {
     free(by_proc[p].v);
+    section_free(by_proc[p].sec);
+    section_free(by_proc[p].leaks);
+  }
   free(by_proc);
-  if (!rc && peak_proc < np)
-    t->peak = dumps[procs[peak_proc].last].d;
 
   if (!rc) {
     buf_t b = {0};
@@ -1349,20 +1466,24 @@ int heapprof_merge_main(int argc, char **argv) {
     free(ctx.v[i].pcs);
   free(ctx.v);
   free(ctx.slots);
-  for (size_t i = 0; i < layout.n; i++)
+  for (size_t i = 0; i < layout.n; i++) {
     free(layout.mods[i].segs);
+    free((char *)layout.mods[i].path);
+  }
   free(layout.mods);
   free(t->pairs);
   free(t->leak_rows);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 3; i++) {
     hpo_free(&t->opcost[i]);
+    section_free(t->peak_secs[i]);
+  }
   free(t);
   free(dumps);
   free(procs);
-  for (size_t i = 0; i < nin; i++) {
-    hpr_free(&in[i].file);
+  free(ch.bids);
+  free(ch.nbids);
+  for (size_t i = 0; i < nin; i++)
     free(in[i].path);
-  }
   free(in);
   return rc;
 }

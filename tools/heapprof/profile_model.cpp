@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 #include "profile_model.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/xxhash.h"
 #include "progress.h"
 #include "heapprof_opcost.h"
 
@@ -14,6 +13,7 @@ extern "C" {
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 }
+#include "dump_hash.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -270,8 +270,7 @@ static FilePtr readFile(const std::string &Path, std::string &Err) {
 // The hash that tells a dump's bytes apart (a file given twice, a file
 // rewritten between the loader's two passes).
 static uint64_t dumpHash(const hpr_file_t &F, const hpr_dump_t &D) {
-  return llvm::xxh3_64bits(
-      llvm::ArrayRef<uint8_t>(F.data + D.offset, D.total_size));
+  return hpr_dump_hash(&F, &D);
 }
 
 bool Loader::expand(const std::vector<std::string> &Inputs,
