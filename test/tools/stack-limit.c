@@ -45,6 +45,13 @@
 // RUN: heapprof merge -o %t.mixed.profraw %t.dir/*.profraw %t.255/*.profraw
 // RUN: heapprof show %t.mixed.profraw | FileCheck %s --check-prefix=MIXED
 // MIXED: stacks: malloc_context_size=0 fold_recursion=1
+// heapprof diff says when the two sides' limits differ (the two calls of
+// d1 from main are one context cut at 30 frames, two whole):
+// RUN: heapprof diff %t.dir %t.255 | FileCheck %s --check-prefix=DIFF
+// DIFF: changed contexts: 2 new, 1 gone,
+// DIFF-NEXT: (BASE's stacks were taken with malloc_context_size=30, NEW's with 255: a stack deeper than 30 frames is a different context on each side)
+// RUN: heapprof diff %t.dir %t.dir | FileCheck %s --check-prefix=DIFF-SAME
+// DIFF-SAME-NOT: malloc_context_size
 // RUN: heapprof report %t.dir %t.255 | FileCheck %s --check-prefix=BOTH
 // BOTH: stack limit      1 of the contexts ({{.*}}) reached their malloc_context_size frames
 #include <stdlib.h>

@@ -138,6 +138,8 @@ struct Diff {
   size_t Contexts[2] = {};      // distinct stacks in base, new
   size_t Unchanged = 0;
   bool CumulativeNew = false;   // NEW was read with BASE's files
+  // Each side's malloc_context_size (tag 12; 0 unknown or several).
+  uint64_t StackLimit[2] = {0, 0};
 };
 } // namespace
 
@@ -409,6 +411,12 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
   if (D.CumulativeNew)
     OS << "(NEW shares a process with BASE: NEW counts from the start of "
           "the process, BASE's dumps included)\n";
+  if (D.StackLimit[0] && D.StackLimit[1] && D.StackLimit[0] != D.StackLimit[1])
+    OS << "(BASE's stacks were taken with malloc_context_size="
+       << D.StackLimit[0] << ", NEW's with " << D.StackLimit[1]
+       << ": a stack deeper than "
+       << std::min(D.StackLimit[0], D.StackLimit[1])
+       << " frames is a different context on each side)\n";
 
   OS << "\n== " << SortHeadings[O.Sort] << "\n";
   if (D.Rows.empty()) {
@@ -491,6 +499,13 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
         J.value(S);
     });
     J.attribute("cumulative_new", D.CumulativeNew);
+    for (int Side = 0; Side < 2; Side++) {
+      const char *Key = Side ? "stack_limit_new" : "stack_limit_base";
+      if (D.StackLimit[Side])
+        J.attribute(Key, static_cast<int64_t>(D.StackLimit[Side]));
+      else
+        J.attribute(Key, nullptr);
+    }
     J.attributeObject("summary", [&] {
       Measures(D.Total[0], D.Total[1]);
       J.attribute("base_contexts", static_cast<int64_t>(D.Contexts[0]));
@@ -548,6 +563,8 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   }
   Diff D = compare(B, N, O);
   D.CumulativeNew = Cumulative;
+  D.StackLimit[0] = B.StackLimit;
+  D.StackLimit[1] = N.StackLimit;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   if (O.Json)
