@@ -50,8 +50,9 @@
 // RUN: heapprof diff %t.dir %t.255 | FileCheck %s --check-prefix=DIFF
 // DIFF: changed contexts: 2 new, 1 gone,
 // DIFF-NEXT: (BASE's stacks were taken with malloc_context_size=30, NEW's with 255: a stack deeper than 30 frames is a different context on each side)
-// RUN: heapprof diff %t.dir %t.dir | FileCheck %s --check-prefix=DIFF-SAME
-// DIFF-SAME-NOT: malloc_context_size
+// RUN: heapprof diff %t.dir %t.dir | FileCheck %s --check-prefix=SAMEDIFF
+// SAMEDIFF: changed contexts:
+// SAMEDIFF-NOT: malloc_context_size
 // RUN: heapprof report %t.dir %t.255 | FileCheck %s --check-prefix=BOTH
 // BOTH: stack limit      1 of the contexts ({{.*}}) reached their malloc_context_size frames
 #include <stdlib.h>
