@@ -212,8 +212,11 @@ static void summary(const Report &R, raw_ostream &OS) {
              std::to_string(Cut) + " of the contexts (" +
                  percent(100.0 * Cut / P.Contexts.size()) + ") reached " +
                  Limit + " frames: callers beyond are not recorded (their "
-                 "stacks end in [stack limit]; malloc_context_size=255 "
-                 "records more)"});
+                 "stacks end in [stack limit]; " +
+                 (P.StackLimit >= 255
+                      ? std::string("255 frames is the most it records)")
+                      : std::string("malloc_context_size=255 records "
+                                    "more)"))});
   }
   if (P.Peak.Known)
     Tab.add({"peak", objects(P.Peak.Objects) + ", " +
