@@ -267,12 +267,6 @@ static FilePtr readFile(const std::string &Path, std::string &Err) {
   return F;
 }
 
-// The hash that tells a dump's bytes apart (a file given twice, a file
-// rewritten between the loader's two passes).
-static uint64_t dumpHash(const hpr_file_t &F, const hpr_dump_t &D) {
-  return hpr_dump_hash(&F, &D);
-}
-
 bool Loader::expand(const std::vector<std::string> &Inputs,
                     std::vector<std::string> &Paths,
                     std::vector<uint64_t> &UpTos,
@@ -826,7 +820,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
         DumpRef Ref{FI, DI, 0, Order};
         Ref.Size = D.total_size;
-        Ref.Hash = dumpHash(File, D);
+        Ref.Hash = hpr_dump_hash(&File, &D);
         Ref.HasPeak =
             hpr_section_field(hpr_section(&D, HPR_TAG_PEAK), hpr_peak_names,
                               hpr_num_peak_names, "peak_bytes", &Ref.PeakBytes);
@@ -978,7 +972,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
       for (; I < Refs.size() && Refs[I].File == FI; I++) {
         const DumpRef &R = Refs[I];
         const hpr_dump_t &D = F->dumps[R.Index];
-        if (D.total_size != R.Size || dumpHash(*F, D) != R.Hash) {
+        if (D.total_size != R.Size || hpr_dump_hash(F.get(), &D) != R.Hash) {
           Err = Paths[FI] + ": changed while it was read (dump " +
                 std::to_string(R.Index) + ")";
           return false;

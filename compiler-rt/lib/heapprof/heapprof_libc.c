@@ -7,8 +7,8 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
-#include <gnu/libc-version.h>
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
