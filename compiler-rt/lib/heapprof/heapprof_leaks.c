@@ -455,6 +455,21 @@ static void scan_tls(check_t *c, uptr tp, uptr self_tp) {
   scan_root(c, dtv - 16, HP_MIN(d->end, dtv + 16 * (len + 1)));
 }
 
+/* The block the kernel put above the main thread's first frame: argc,
+ * the argv and envp arrays, the auxiliary vector and their strings, from
+ * __libc_stack_end to the end of the stack's mapping (the stack is a
+ * mapping of its own: the kernel does not merge it with a neighbour). A
+ * program that rewrites its argv in place, as setproctitle does (Redis,
+ * PostgreSQL, nginx), keeps heap copies of the strings only there. */
+extern void *__libc_stack_end;
+
+static void scan_startup_block(check_t *c) {
+  uptr beg = (uptr)__libc_stack_end;
+  const mapping_t *m = beg ? maps_find(&c->maps, beg) : NULL;
+  if (m)
+    scan_root(c, beg, m->end);
+}
+
 /* The stacks and TLS of every thread with heapprof state; the calling
  * thread's stack from its own frame up (its callee-saved registers spilled
  * there first). */
@@ -707,6 +722,7 @@ void hp_leaks_check(void) {
     for (u64 i = 0; i < c.objs.n; i++)
       c.hi = HP_MAX(c.hi, c.objs.v[i].end);
     scan_globals(&c);
+    scan_startup_block(&c);
     thread_roots(&c, &ts);
     pending_t pend = {&c, 0};
     hp_thread_pending_args(pending_arg, &pend);
