@@ -638,7 +638,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       uint64_t Addr;
       SM.locate(PC, Mod, Addr);
       auto [LIt, New] =
-          LocationIds.emplace(std::make_pair(Mod, Addr), P.Locations.size());
+          LocationIds.try_emplace(std::make_pair(Mod, Addr), P.Locations.size());
       if (New) {
         Location L;
         L.Module = Mod;
@@ -651,7 +651,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       Stack.push_back(LimitLoc);
     Key.assign(reinterpret_cast<const char *>(Stack.data()),
                Stack.size() * sizeof(uint32_t));
-    auto [CIt, NewC] = ContextIds.emplace(Key, P.Contexts.size());
+    auto [CIt, NewC] = ContextIds.try_emplace(Key, P.Contexts.size());
     if (NewC) {
       Context C;
       C.Stack = Stack;
