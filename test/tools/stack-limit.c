@@ -31,6 +31,9 @@
 // FOLDED-DAG: {{^}}[stack limit: 30 frames];d10;d11;{{.*}};d38;d39 500{{$}}
 // FOLDED-DAG: {{^}}main;e1;e2;{{.*}};e29 200{{$}}
 // FOLDED-DAG: {{^}}main;s1;s2 300{{$}}
+// In heapprof's own SVG the marker is grey, not a function's warm colour:
+// RUN: heapprof flamegraph --svg %t.dir | FileCheck %s --check-prefix=SVG
+// SVG: <title>[stack limit: 30 frames] (500 bytes, 50.00%)</title><rect {{.*}} fill="rgb(200,200,200)"
 // RUN: heapprof report --format json %t.dir | %python -c "import json,sys; s=json.load(sys.stdin)['summary']; assert (s['stack_limit'], s['contexts_at_stack_limit'], s['contexts']) == (30, 1, 3), s"
 // With 255 frames every stack is whole: no marker, no summary line.
 // RUN: heapprof report %t.255 | FileCheck %s --check-prefix=WHOLE

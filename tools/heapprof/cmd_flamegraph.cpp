@@ -188,6 +188,9 @@ static std::string fmt(double D) {
 // Warm colors from the name, so a function keeps its color across
 // graphs; inlined frames are blue-green, as flamegraph.pl draws them.
 static std::string color(const std::string &Name) {
+  // The [stack limit: N frames] marker is no function: grey.
+  if (Name.compare(0, 13, "[stack limit:") == 0)
+    return "rgb(200,200,200)";
   uint32_t H = 2166136261u;
   for (unsigned char C : Name)
     H = (H ^ C) * 16777619u;

@@ -571,6 +571,7 @@ function buildTree(w) {
   return ns[0];
 }
 function hue(name) {
+  if (name.indexOf("[stack limit:") === 0) return "#c8c8c8"; // no function
   var h = 0;
   for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
   return "hsl(" + (10 + h % 40) + ",85%," + (60 + h % 15) + "%)";
