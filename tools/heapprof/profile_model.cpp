@@ -606,9 +606,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
 
   // Room for every record's context at once: the vector's doubling held
   // its old and new arrays together, a third of the report's peak on a
-  // 48 MB profile of 60,000 contexts.
-  // Grown by half at least, so many dumps that each add a few contexts do
-  // not move the array each time.
+  // 48 MB profile of 60,000 contexts. Grown by half at least, so that many
+  // dumps that each add a few contexts do not move the array each time.
   if (P.Contexts.size() + D.nmibs > P.Contexts.capacity()) {
     size_t Cap = std::max<size_t>(P.Contexts.size() + D.nmibs,
                                   P.Contexts.capacity() * 3 / 2);
@@ -637,8 +636,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       uint32_t Mod;
       uint64_t Addr;
       SM.locate(PC, Mod, Addr);
-      auto [LIt, New] =
-          LocationIds.try_emplace(std::make_pair(Mod, Addr), P.Locations.size());
+      auto [LIt, New] = LocationIds.try_emplace(std::make_pair(Mod, Addr),
+                                                P.Locations.size());
       if (New) {
         Location L;
         L.Module = Mod;
