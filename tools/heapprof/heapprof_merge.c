@@ -1001,32 +1001,31 @@ static bool same_build_id(const uint8_t *a, uint64_t na, const uint8_t *b,
 /* Which section tags this merge has a rule for; 1 (after the message) for
  * a section it would have to drop, or one too damaged to merge. */
 static int check_sections(const char *path, const hpr_dump_t *d) {
+  /* Sections of fixed words: the least a payload must hold. */
+  static const struct {
+    uint64_t tag;
+    const char *name;
+    int bytes;
+  } least[] = {{SEC_UTILIZATION, "heap utilization", UTIL_WORDS * 8},
+               {SEC_SAMPLED, "sampled-mode", 8},
+               {HPR_TAG_STACKS, "stacks", HPR_STACKS_WORDS * 8}};
   char msg[256];
   for (uint64_t k = 0; k < d->nsections; k++) {
     const hpr_section_t *s = &d->sections[k];
     uint64_t tag = s->tag;
-    if (tag == SEC_UTILIZATION && s->size < UTIL_WORDS * 8)
-      return bad(path,
-                 "the dump at offset 0x%llx has a heap utilization section "
-                 "(tag 7) of %llu bytes, less than its %d",
-                 (unsigned long long)d->offset, (unsigned long long)s->size,
-                 UTIL_WORDS * 8);
+    for (size_t i = 0; i < sizeof(least) / sizeof(least[0]); i++)
+      if (tag == least[i].tag && s->size < (uint64_t)least[i].bytes)
+        return bad(path,
+                   "the dump at offset 0x%llx has a %s section (tag %llu) of "
+                   "%llu bytes, less than its %d",
+                   (unsigned long long)d->offset, least[i].name,
+                   (unsigned long long)tag, (unsigned long long)s->size,
+                   least[i].bytes);
     if (tag == SEC_FALSE_SHARING && !fs_section_ok(s))
       return bad(path,
                  "the dump at offset 0x%llx has a damaged false sharing "
                  "section (tag 6): its pair rows do not fit its %llu bytes",
                  (unsigned long long)d->offset, (unsigned long long)s->size);
-    if (tag == SEC_SAMPLED && s->size < 8)
-      return bad(path,
-                 "the dump at offset 0x%llx has a sampled-mode section "
-                 "(tag 8) of %llu bytes, less than its 8",
-                 (unsigned long long)d->offset, (unsigned long long)s->size);
-    if (tag == HPR_TAG_STACKS && s->size < HPR_STACKS_WORDS * 8)
-      return bad(path,
-                 "the dump at offset 0x%llx has a stacks section "
-                 "(tag 12) of %llu bytes, less than its %d",
-                 (unsigned long long)d->offset, (unsigned long long)s->size,
-                 HPR_STACKS_WORDS * 8);
     if (tag == HPR_TAG_TIMELINE && !hpr_timeline_check(s, msg, sizeof(msg)))
       return bad(path, "the dump at offset 0x%llx: %s",
                  (unsigned long long)d->offset, msg);

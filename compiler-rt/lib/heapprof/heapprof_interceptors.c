@@ -132,23 +132,15 @@ HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {
   return hp_reallocate(p, total, HP_ENTRY_FP());
 }
 
-static bool is_pow2(size_t a) { return a && !(a & (a - 1)); }
-
 /* glibc's memalign, also its __libc_memalign: EINVAL above 2^63 (no power
  * of two to round up to); any other alignment is rounded up to a power of
  * two. A valid alignment too big for any mapping (above 2^40) still reaches
  * hp_allocate, which fails it with ENOMEM as glibc does: EINVAL is only for
  * alignments the function's contract rejects. */
 static void *memalign_rounded(size_t align, size_t size, uptr fp) {
-  if (align > SIZE_MAX / 2 + 1) {
+  if (!hp_libc_memalign_round(&align)) {
     errno = EINVAL;
     return NULL;
-  }
-  if (!is_pow2(align)) {
-    size_t a = 1;
-    while (a < align)
-      a <<= 1;
-    align = a;
   }
   return hp_allocate(size, align, HP_ALLOC_MALLOC, fp, false);
 }
@@ -168,7 +160,7 @@ HP_INTERFACE void *__libc_memalign(size_t align, size_t size) {
 HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_posix_memalign(out, align, size, HP_ENTRY_FP());
-  if (!is_pow2(align) || align % sizeof(void *))
+  if (!hp_is_pow2(align) || align % sizeof(void *))
     return EINVAL;
   int saved = errno;
   void *p = hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
@@ -184,7 +176,7 @@ HP_INTERFACE void *aligned_alloc(size_t align, size_t size) {
     return hp_foreign_aligned_alloc(align, size, HP_ENTRY_FP());
   /* As the glibc the program runs on: a non-power-of-two alignment fails
    * from 2.38 on and is rounded up before. */
-  if (!is_pow2(align)) {
+  if (!hp_is_pow2(align)) {
     if (hp_libc_aligned_alloc_strict()) {
       errno = EINVAL;
       return NULL;

@@ -57,19 +57,6 @@ typedef struct maps {
   u64 n, cap;
 } maps_t;
 
-static u64 hex(const char **p) {
-  u64 v = 0;
-  for (;; (*p)++) {
-    char c = **p;
-    u32 d = c >= '0' && c <= '9'   ? (u32)(c - '0')
-            : c >= 'a' && c <= 'f' ? (u32)(c - 'a' + 10)
-                                   : 16;
-    if (d == 16)
-      return v;
-    v = v * 16 + d;
-  }
-}
-
 /* false with *why when the file cannot be read. */
 static bool maps_read(maps_t *m, const char **why) {
   hp_buf_t b = {0};
@@ -101,11 +88,11 @@ static bool maps_read(maps_t *m, const char **why) {
   hp_buf_append(&b, &nul, 1);
   bool ok = !b.failed;
   for (const char *p = b.data; ok && p && *p;) {
-    uptr beg = hex(&p);
+    uptr beg = hp_parse_hex_prefix(&p);
     if (*p != '-')
       break; /* not a mapping's line */
     p++;
-    uptr end = hex(&p);
+    uptr end = hp_parse_hex_prefix(&p);
     bool readable = p[0] == ' ' && p[1] == 'r';
     if (readable && end > beg) {
       if (m->n == m->cap && !hp_array_try_grow((void **)&m->v, &m->cap, m->n,

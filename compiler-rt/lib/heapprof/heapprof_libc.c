@@ -572,6 +572,19 @@ const char *hp_exe_path(void) {
   return exe_path;
 }
 
+u64 hp_parse_hex_prefix(const char **p) {
+  u64 v = 0;
+  for (;; (*p)++) {
+    char c = **p;
+    u32 d = c >= '0' && c <= '9'   ? (u32)(c - '0')
+            : c >= 'a' && c <= 'f' ? (u32)(c - 'a' + 10)
+                                   : 16;
+    if (d == 16)
+      return v;
+    v = v * 16 + d;
+  }
+}
+
 bool hp_libc_aligned_alloc_strict(void) {
   /* 0 unknown, 1 rounds up, 2 strict. Racing first calls agree. */
   static int state;

@@ -152,10 +152,30 @@ static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
 /* Decimal parsing for flags: returns false on junk or overflow. */
 bool hp_parse_u64(const char *s, size_t len, u64 *out);
 bool hp_parse_s64(const char *s, size_t len, s64 *out);
+/* The lowercase hex digits at *p (as /proc/self/maps writes addresses),
+ * *p moved past them. */
+u64 hp_parse_hex_prefix(const char **p);
 
 /* The executable's base name, from /proc/self/exe (read once). */
 const char *hp_exe_name(void);
 const char *hp_exe_path(void);
+
+/* glibc's alignment rules, which heapprof's memalign family and sampled
+ * mode's both follow. */
+static HP_ALWAYS_INLINE bool hp_is_pow2(uptr a) { return a && !(a & (a - 1)); }
+/* memalign's: an alignment rounded up to a power of two; false (EINVAL)
+ * above 2^63, where none is left to round up to. */
+static HP_ALWAYS_INLINE bool hp_libc_memalign_round(uptr *align) {
+  if (*align > ((uptr)-1) / 2 + 1)
+    return false;
+  if (!hp_is_pow2(*align)) {
+    uptr a = 1;
+    while (a < *align)
+      a <<= 1;
+    *align = a;
+  }
+  return true;
+}
 
 /* Whether the running glibc's aligned_alloc fails a non-power-of-two
  * alignment with EINVAL (glibc 2.38 and later; earlier ones round it up as

@@ -33,14 +33,11 @@ static void add_build_id(hp_module_t *mod, const struct dl_phdr_info *info,
  * its path into out when the line's range holds addr and the path is a
  * file's (absolute). */
 static bool map_line_path(const char *l, uptr addr, char *out, size_t size) {
-  uptr lo = 0, hi = 0;
   const char *p = l;
-  for (; *p && *p != '-'; p++)
-    lo = lo << 4 | (uptr)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+  uptr lo = hp_parse_hex_prefix(&p);
   if (*p++ != '-')
     return false;
-  for (; *p && *p != ' '; p++)
-    hi = hi << 4 | (uptr)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+  uptr hi = hp_parse_hex_prefix(&p);
   if (addr < lo || addr >= hi)
     return false;
   const char *path = hp_strchr(p, '/'); /* the fields before hold none */

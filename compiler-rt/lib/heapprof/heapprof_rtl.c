@@ -462,6 +462,18 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
   return false;
 }
 
+/* Writes b into d's directory, opened for it (its checks in
+ * hp_profile_dir_open); false with why. */
+static bool write_to_dir(profile_dest_t *d, const hp_buf_t *b, char *why,
+                         size_t why_size) {
+  int dirfd = hp_profile_dir_open(d->dir, why, why_size);
+  if (dirfd < 0)
+    return false;
+  bool ok = write_in_dir(dirfd, d, b, why, why_size);
+  close(dirfd);
+  return ok;
+}
+
 /* Writes data to the configured destination; false if it could not be
  * written there (then it went to stderr, or nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
@@ -488,13 +500,7 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     struct rlimit saved;
     bool raised = false;
     for (int attempt = 0; attempt < 2; attempt++) {
-      bool ok = false;
-      int dirfd = hp_profile_dir_open(d.dir, why, sizeof(why));
-      if (dirfd >= 0) {
-        ok = write_in_dir(dirfd, &d, b, why, sizeof(why));
-        close(dirfd);
-      }
-      if (ok) {
+      if (write_to_dir(&d, b, why, sizeof(why))) {
         if (raised)
           hp_fd_limit_restore(&saved);
         if (hp_flags.verbosity)
@@ -524,12 +530,7 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     hp_strlcpy(t.dir, tmp && tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
     hp_snprintf(t.path, sizeof(t.path), "%s/%s", t.dir, t.name);
     char why_tmp[4800] = "";
-    int dirfd = hp_profile_dir_open(t.dir, why_tmp, sizeof(why_tmp));
-    bool ok = dirfd >= 0 && write_in_dir(dirfd, &t, b, why_tmp,
-                                         sizeof(why_tmp));
-    if (dirfd >= 0)
-      close(dirfd);
-    if (ok)
+    if (write_to_dir(&t, b, why_tmp, sizeof(why_tmp)))
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; wrote it "
                 "to '%s' instead\n",
                 d.path, why, t.path);

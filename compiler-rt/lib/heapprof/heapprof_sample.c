@@ -518,27 +518,22 @@ void *hp_sample_realloc(void *p, uptr size, uptr fp) {
   return n;
 }
 
-static bool is_pow2(uptr a) { return a && !(a & (a - 1)); }
-
 /* glibc's memalign rules: EINVAL above 2^63, other alignments rounded up
  * to a power of two. */
 void *hp_sample_memalign(uptr align, uptr size, uptr fp) {
   if (HP_LIKELY(!take(size)))
     return libc_memalign(align, size);
-  if (align > ((uptr)-1) / 2 + 1) {
+  if (!hp_libc_memalign_round(&align)) {
     errno = EINVAL;
     return NULL;
   }
-  uptr a = 1;
-  while (a < align)
-    a <<= 1;
-  return alloc_sampled(size, a, HP_ALLOC_MALLOC, fp, false);
+  return alloc_sampled(size, align, HP_ALLOC_MALLOC, fp, false);
 }
 
 /* glibc's aligned_alloc: memalign's, but from 2.38 on a non-power-of-two
  * alignment fails. */
 void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp) {
-  if (!is_pow2(align) && hp_libc_aligned_alloc_strict()) {
+  if (!hp_is_pow2(align) && hp_libc_aligned_alloc_strict()) {
     errno = EINVAL;
     return NULL;
   }
@@ -546,7 +541,7 @@ void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp) {
 }
 
 int hp_sample_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
-  if (!is_pow2(align) || align % sizeof(void *))
+  if (!hp_is_pow2(align) || align % sizeof(void *))
     return EINVAL;
   int saved = errno;
   void *p = hp_sample_memalign(align, size, fp);
