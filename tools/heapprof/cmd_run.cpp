@@ -13,8 +13,9 @@
 // Refused with one `heapprof: error:` line: a program that is not found, a
 // statically linked one and a setuid/setgid or file-capability one (the
 // loader does not preload into them), an --allocator that is not there
-// or is not an x86-64 shared library defining malloc, and an address-space
-// limit (ulimit -v) below what the runtime reserves at start.
+// or is not an x86-64 shared library defining malloc, an address-space
+// limit (ulimit -v) below what the runtime reserves at start, and a -o
+// directory that cannot be made or written into.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
@@ -240,6 +241,30 @@ void setWithSave(const char *Var, const std::string &Value) {
   setenv(Var, Value.c_str(), 1);
 }
 
+// Makes the profile directory and its missing parents (0700, as the
+// runtime makes them), so that a -o that cannot be made is an error before
+// the program runs, and every process of the program, also one that drops
+// privileges before it first writes, finds it there. "" or why not.
+std::string makeOutDir(const std::string &Dir) {
+  for (size_t I = 1; I <= Dir.size(); I++) {
+    if (I < Dir.size() && Dir[I] != '/')
+      continue;
+    std::string Part = Dir.substr(0, I);
+    if (mkdir(Part.c_str(), 0700) == 0)
+      chmod(Part.c_str(), 0700); // whatever the umask
+    else if (errno != EEXIST)
+      return "cannot create directory '" + Part + "': " + strerror(errno);
+  }
+  struct stat St;
+  if (stat(Dir.c_str(), &St) != 0)
+    return strerror(errno);
+  if (!S_ISDIR(St.st_mode))
+    return "not a directory";
+  if (access(Dir.c_str(), W_OK | X_OK) != 0)
+    return std::string("cannot write into it: ") + strerror(errno);
+  return "";
+}
+
 } // namespace
 
 int heapprof::cmdRun(int Argc, char **Argv) {
@@ -361,6 +386,9 @@ int heapprof::cmdRun(int Argc, char **Argv) {
       if (getcwd(Cwd, sizeof(Cwd)))
         OutDir = std::string(Cwd) + "/" + OutDir;
     }
+    std::string Why = makeOutDir(OutDir);
+    if (!Why.empty())
+      return fail("-o " + OutDir + ": " + Why);
     Opts = "profile_dir='" + OutDir + "'";
   }
   if (Allocator != "heapprof")

@@ -267,7 +267,10 @@ static u32 map_sorted(dump_map_t *m) {
  * private (0700, whatever the umask: one that took the owner's bits away
  * would leave a directory nobody but root can write the profile into): a
  * profile holds the memory map and the ASLR bases. */
-static void make_dirs(const char *dir) {
+/* Creates dir and its missing parents (0700). On a failure other than
+ * EEXIST, *why says which directory could not be made and why: the
+ * reason to give when the profile then cannot be written. */
+static void make_dirs(const char *dir, char *why, size_t why_size) {
   char path[4096];
   size_t len = hp_strlcpy(path, dir, sizeof(path));
   if (len >= sizeof(path))
@@ -278,6 +281,9 @@ static void make_dirs(const char *dir) {
       path[i] = 0;
       if (mkdir(path, 0700) == 0)
         fchmodat(AT_FDCWD, path, 0700, AT_SYMLINK_NOFOLLOW);
+      else if (errno != EEXIST && !why[0])
+        hp_snprintf(why, why_size, "cannot create directory '%s': %s", path,
+                    hp_file_errno_text(errno));
       path[i] = c;
     }
   }
@@ -475,7 +481,8 @@ static bool write_to_dir(profile_dest_t *d, const hp_buf_t *b, char *why,
 }
 
 /* Writes data to the configured destination; false if it could not be
- * written there (then it went to stderr, or nowhere in secure mode). */
+ * written there (then it went to the temporary directory or stderr, or
+ * nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   if (!hp_strcmp(hp_flags.log_path, "stdout"))
     return hp_write_all(1, b->data, b->len);
@@ -492,8 +499,9 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
                     "built with an absolute profile directory",
                sizeof(why));
   } else {
+    char why_mkdir[4800] = "";
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
-      make_dirs(d.dir);
+      make_dirs(d.dir, why_mkdir, sizeof(why_mkdir));
     /* A program may hold every descriptor its soft limit allows; the
      * profile needs two for a moment (the directory and the file):
      * hp_fd_limit_raise, for one more try. */
@@ -511,6 +519,9 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
           !(raised = hp_fd_limit_raise(HP_FD_HEADROOM, &saved)))
         break;
     }
+    /* The directory is missing because it could not be made: say why. */
+    if (why_mkdir[0] && !hp_strcmp(why, hp_file_errno_text(ENOENT)))
+      hp_strlcpy(why, why_mkdir, sizeof(why));
     if (raised)
       hp_fd_limit_restore(&saved);
   }
@@ -522,23 +533,35 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
               d.path, why);
     return false;
   }
-  /* The raw form is bytes: on a terminal they would be lost, and garble
-   * it. There it goes to the temporary directory instead. */
-  if (!hp_strcmp(ext, "profraw") && isatty(2)) {
+  if (!hp_strcmp(ext, "profraw")) {
+    /* The raw form is bytes: on a terminal they would be lost and garble
+     * it, and in a program's own log (a server's stderr, often a file it
+     * opened) they would corrupt it. So it goes to the temporary
+     * directory first; the typical failure is a process that dropped
+     * privileges (a server's workers) and may not write into the 0700
+     * directory its parent made. */
     profile_dest_t t = d;
     const char *tmp = hp_getenv("TMPDIR");
     hp_strlcpy(t.dir, tmp && tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
     hp_snprintf(t.path, sizeof(t.path), "%s/%s", t.dir, t.name);
     char why_tmp[4800] = "";
-    if (write_to_dir(&t, b, why_tmp, sizeof(why_tmp)))
+    if (write_to_dir(&t, b, why_tmp, sizeof(why_tmp))) {
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; wrote it "
                 "to '%s' instead\n",
                 d.path, why, t.path);
-    else
+      return false;
+    }
+    if (isatty(2)) {
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor "
                 "'%s': %s; not writing it (stderr is a terminal: redirect "
                 "it to a file to get the raw profile there)\n",
                 d.path, why, t.path, why_tmp);
+      return false;
+    }
+    hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor '%s': "
+              "%s; writing it to stderr instead\n",
+              d.path, why, t.path, why_tmp);
+    hp_write_all(2, b->data, b->len);
     return false;
   }
   hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; writing it to "

@@ -1,5 +1,6 @@
-// A profile that cannot be written where asked goes to stderr instead, with a
-// warning naming the path and the reason; nothing is lost.  A profile that is
+// A profile that cannot be written where asked goes elsewhere (the text one
+// to stderr, the raw one to TMPDIR), with a warning naming the path and the
+// reason; nothing is lost.  A profile that is
 // written is complete, and no temporary file is left behind.
 // (A regular file used as a directory fails even for root.)
 // RUN: %clang_rt_heapprof -O0 %s -o %t
@@ -13,13 +14,26 @@
 // RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.dir %run %t dump 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: ls -a %t.dir | FileCheck %s --check-prefix=FILES
 // RUN: cat %t.dir/heapprof.unwritable_profile.c.tmp.*.1.txt | FileCheck %s --check-prefix=COMPLETE
-// The raw profile (the default format) falls back to stderr the same way.
-// RUN: %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*\.profraw.: a path component is not a directory; writing it to stderr instead" | FileCheck %s --check-prefix=RAWFALLBACK
+// The raw profile (the default format) is bytes, which would corrupt a
+// program's log: it goes to TMPDIR (else /tmp) first, whatever stderr is,
+// and the warning names the file; a checkpoint that went there returns -1.
+// RUN: rm -rf %t.tmpdir && mkdir -p %t.tmpdir
+// RUN: env TMPDIR=%t.tmpdir %env_heapprof_opts=profile_dir=%t.file/sub %run %t dump 2> %t.err
+// RUN: FileCheck %s --check-prefix=RAWTMP --input-file=%t.err -DPATH=%t.file/sub -DTMP=%t.tmpdir
+// RUN: not grep -q -a HPEXT %t.err
+// RUN: heapprof show %t.tmpdir/*.1.profraw | FileCheck %s --check-prefix=TTYFILE
+// RAWTMP: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.1.profraw': a path component is not a directory; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.1.profraw' instead
+// RAWTMP-NEXT: dump returned -1
+// RAWTMP-NEXT: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': a path component is not a directory; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
+// Only when that fails too do the bytes go to stderr (redirect it to keep
+// them), after one warning naming both places.
+// RUN: env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*\.profraw.: a path component is not a directory, nor .*\.profraw.: a path component is not a directory; writing it to stderr instead" | FileCheck %s --check-prefix=RAWFALLBACK
+// RUN: env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c HPEXT | FileCheck %s --check-prefix=RAWFALLBACK
 // RAWFALLBACK: 1
-// When stderr is a terminal (script gives it one) the raw profile's bytes
-// would be lost there, and garble it: it goes to TMPDIR (else /tmp), and
-// the warning names the file; heapprof show reads it whole. If that fails
-// too, nothing is written and the warning says how to get it.
+// When stderr is a terminal (script gives it one) the same: to TMPDIR,
+// and heapprof show reads it whole. If that fails too, the bytes would be
+// lost on the terminal, and garble it: nothing is written and the warning
+// says how to get it.
 // RUN: rm -rf %t.tmpdir && mkdir -p %t.tmpdir
 // RUN: script -qec "env TMPDIR=%t.tmpdir HEAPPROF_OPTIONS=profile_dir=%t.file/sub %t" /dev/null | FileCheck %s --check-prefix=TTY -DPATH=%t.file/sub -DTMP=%t.tmpdir
 // TTY: HeapProf: WARNING: cannot write profile '[[PATH]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': a path component is not a directory; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
