@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <unistd.h>
 
 using namespace heapprof;
@@ -167,8 +168,12 @@ bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
     inputError(Err);
     return false;
   }
+  // diff loads its sides one by one (and both together when they share a
+  // process): a module's problem is said once.
+  static std::set<std::string> Said;
   for (const std::string &W : Warnings)
-    fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+    if (Said.insert(W).second)
+      fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
   dropRuntimeFrames(P);
   unmarkWholeStacks(P);
   mergeSameStacks(P);
