@@ -181,8 +181,7 @@ static void dump_signal_handler(int sig) {
   errno = saved;
 }
 
-static void *dump_thread(void *arg) {
-  (void)arg;
+static void dump_thread(void) {
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, NULL);
@@ -190,7 +189,7 @@ static void *dump_thread(void *arg) {
     if (sem_wait(&dump_sem) != 0) {
       if (errno == EINTR)
         continue;
-      return NULL;
+      return;
     }
     if (__heapprof_dump() == 0 && hp_flags.verbosity)
       hp_printf("HeapProf: wrote a checkpoint on %s\n",
@@ -205,13 +204,11 @@ static void start_dump_thread(void) {
     return;
   }
   dump_sem_ready = true;
-  pthread_t t;
-  if (pthread_create(&t, NULL, dump_thread, NULL) != 0) {
+  if (!hp_thread_start_internal(dump_thread)) {
     hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread; "
               "signal dumps are off\n");
     return;
   }
-  pthread_detach(t);
   struct sigaction sa;
   hp_memset(&sa, 0, sizeof(sa));
   sa.sa_handler = dump_signal_handler;

@@ -258,13 +258,33 @@ void hp_thread_pending_args(void (*fn)(uptr arg, void *ctx), void *ctx) {
   hp_spin_unlock(&args_lock);
 }
 
-HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
-                                void *(*fn)(void *), void *arg) {
+static pthread_create_fn real_pthread_create(void) {
   static pthread_create_fn real;
   if (!real) {
     real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
     HP_CHECK(real && "cannot find the real pthread_create");
   }
+  return real;
+}
+
+static void *internal_start(void *p) {
+  /* No state of its own: not a thread of the program's. */
+  hp_tls_thread = TLS_DEAD;
+  ((void (*)(void))p)();
+  return NULL;
+}
+
+bool hp_thread_start_internal(void (*fn)(void)) {
+  pthread_t t;
+  if (real_pthread_create()(&t, NULL, internal_start, (void *)fn) != 0)
+    return false;
+  pthread_detach(t);
+  return true;
+}
+
+HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+                                void *(*fn)(void *), void *arg) {
+  pthread_create_fn real = real_pthread_create();
   hp_rtl_init();
 #ifdef HEAPPROF_SHARED_RUNTIME
   /* A program built with -fheapprof has a runtime of its own, whose
