@@ -80,7 +80,7 @@ static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
   x->touched_pages += e->touched_pages;
   x->malloc_cycles += e->malloc_cycles;
   x->free_cycles += e->free_cycles;
-  x->continuations += e->continuation;
+  x->continuations += e->continuation != 0;
   x->live_at_dump += e->live;
   x->temporary += e->temporary;
   if (!e->continuation)

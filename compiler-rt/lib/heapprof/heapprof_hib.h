@@ -75,6 +75,8 @@ typedef struct hp_hib {
 } hp_hib_t;
 
 /* What one chunk did, gathered at free or dump time. */
+enum { HP_EVENT_COUNTED = 1, HP_EVENT_INHERITED = 2 };
+
 typedef struct hp_chunk_event {
   u64 stack_id;
   u64 size;          /* requested */
@@ -83,7 +85,11 @@ typedef struct hp_chunk_event {
   u32 alloc_ts, dealloc_ts;
   u32 alloc_cpu, dealloc_cpu;
   u64 malloc_cycles, free_cycles;
-  bool continuation; /* counted by an earlier dump */
+  /* 0; HP_EVENT_COUNTED: counted by an earlier dump of this process;
+   * HP_EVENT_INHERITED: allocated before a fork, by an ancestor, whose
+   * profile counted it (and its free, of the ancestor's copy). Either is a
+   * continuation: true as a truth value. */
+  u8 continuation;
   bool live;         /* still live: folded in at dump time */
   bool temporary;    /* freed before its thread allocated anything else */
   /* Only when live (heapprof_util.h: distinct lines/pages per context). */

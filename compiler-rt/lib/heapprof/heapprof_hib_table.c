@@ -156,13 +156,14 @@ void hp_hib_table_unlock_all(hp_hib_table_t *t) {
 static HP_ALWAYS_INLINE void bins_add(hp_size_bins_t *b,
                                      const hp_chunk_event_t *e) {
   u64 bin = e->size > 1024 ? HP_SIZE_BIN_BIG : e->size;
+  bool freed = !e->live && e->continuation != HP_EVENT_INHERITED;
   if (!e->continuation)
     b->allocs[bin]++;
-  if (!e->live)
+  if (freed)
     b->frees[bin]++;
   if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
     b->big_bytes += e->continuation ? 0 : e->size;
-    b->big_freed_bytes += e->live ? 0 : e->size;
+    b->big_freed_bytes += freed ? e->size : 0;
   }
 }
 
@@ -188,14 +189,15 @@ u64 hp_size_bins_bytes(const hp_size_bins_t *b, u32 i, bool freed) {
 /* ------------------------------------------------------ per-thread cache */
 
 static HP_ALWAYS_INLINE void bins_add_n(hp_size_bins_t *b, u64 size,
-                                        bool continuation, u64 k) {
+                                        u32 continuation, u64 k) {
   u64 bin = size > 1024 ? HP_SIZE_BIN_BIG : size;
+  u64 freed = continuation == HP_EVENT_INHERITED ? 0 : k;
   if (!continuation)
     b->allocs[bin] += k;
-  b->frees[bin] += k;
+  b->frees[bin] += freed;
   if (HP_UNLIKELY(bin == HP_SIZE_BIN_BIG)) {
     b->big_bytes += continuation ? 0 : k * size;
-    b->big_freed_bytes += k * size;
+    b->big_freed_bytes += freed * size;
   }
 }
 

@@ -19,7 +19,10 @@
  * 0..1024 and one (HP_SIZE_BIN_BIG) for anything larger.  An object counts
  * in allocs once, by the event that first counts it (not a continuation),
  * and in frees when its free is recorded (not a live event), so summing the
- * dumps of a process gives kept objects = allocs - frees.  Bytes of a bin
+ * dumps of a process gives kept objects = allocs - frees.  The free of an
+ * object a fork child inherited is not counted: its allocation is the
+ * ancestor's, in the ancestor's bins, so that the bins of a parent and its
+ * children add up the same way (each allocation and its free once).  Bytes of a bin
  * up to 1024 are its size times its count (size 0 as 1 byte, as in
  * TotalSize); only the big bin needs its bytes kept.  Per-thread copies sit
  * in the HIB cache (updated under its lock, where the free path already
@@ -93,7 +96,7 @@ typedef struct hp_hib_table {
 typedef struct hp_hib_key {
   u64 size, accesses;
   u32 lifetime;
-  u32 continuation; /* 0 or 1 */
+  u32 continuation; /* the event's: 0, HP_EVENT_COUNTED or _INHERITED */
   u64 n;            /* events under this key not merged yet; 0 = unused */
 } hp_hib_key_t;
 typedef struct hp_hib_pending {

@@ -321,8 +321,9 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->dealloc_ts = hp_end_ms(hp_now_ms());
   e->alloc_cpu = o->h.cpu_id;
   e->dealloc_cpu = hp_cpu_id();
-  e->continuation =
-      (o->h.flags & HP_CHUNK_REPORTED) || hp_chunk_inherited(&o->h);
+  e->continuation = hp_chunk_inherited(&o->h)         ? HP_EVENT_INHERITED
+                    : (o->h.flags & HP_CHUNK_REPORTED) ? HP_EVENT_COUNTED
+                                                       : 0;
 }
 
 void hp_sample_record_event(const hp_chunk_event_t *e) {
