@@ -562,7 +562,29 @@ static void read_exe(void) {
   exe_name = base;
 }
 
+static char run_name[128];
+
+void hp_exe_note_run_name(void) {
+  const char *a = program_invocation_name;
+  if (!a)
+    return;
+  const char *base = a;
+  for (const char *p = a; *p; p++)
+    if (*p == '/')
+      base = p + 1;
+  while (*base == '-') /* a login shell's "-bash" */
+    base++;
+  if (!hp_strcmp(base, ".") || !hp_strcmp(base, ".."))
+    return;
+  size_t n = 0;
+  for (; base[n] && n < sizeof(run_name) - 1; n++)
+    run_name[n] = base[n] > ' ' && base[n] < 127 ? base[n] : '_';
+  run_name[n] = 0;
+}
+
 const char *hp_exe_name(void) {
+  if (run_name[0])
+    return run_name;
   read_exe();
   return exe_name;
 }

@@ -156,9 +156,15 @@ bool hp_parse_s64(const char *s, size_t len, s64 *out);
  * *p moved past them. */
 u64 hp_parse_hex_prefix(const char **p);
 
-/* The executable's base name, from /proc/self/exe (read once). */
+/* The name profile files carry: the program's name as it was run (the
+ * last component of argv[0], noted by hp_exe_note_run_name at start, before
+ * the program can rewrite its argv as nginx and Redis do), else the
+ * executable's base name.  A multi-call binary (redis-server, a link to
+ * redis-check-rdb; busybox) is named as it was called. */
 const char *hp_exe_name(void);
+/* The executable's path, from /proc/self/exe (read once). */
 const char *hp_exe_path(void);
+void hp_exe_note_run_name(void);
 
 /* glibc's alignment rules, which heapprof's memalign family and sampled
  * mode's both follow. */

@@ -81,6 +81,7 @@ static void init_once(void) {
   hp_rtl.initing = true;
   hp_flags_init();
   start_dir_note();
+  hp_exe_note_run_name();
   hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();
