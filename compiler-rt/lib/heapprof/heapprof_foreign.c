@@ -430,26 +430,32 @@ static bool grow(stripe_t *s) {
   return true;
 }
 
-static void table_insert(const fentry_t *e) {
+/* Puts e in the table.  true with *old when its address was there: that
+ * object was freed behind the runtime's back (__libc_free, jemalloc's
+ * sdallocx or dallocx, mimalloc's mi_free) and its memory handed out
+ * again. */
+static bool table_insert(const fentry_t *e, fentry_t *old) {
   stripe_t *s = stripe_of(e->addr);
   hp_spin_lock(&s->lock);
   if ((s->n + 1) * 4 > s->cap * 3 && !grow(s)) {
     hp_spin_unlock(&s->lock);
     __atomic_add_fetch(&dropped, 1, __ATOMIC_RELAXED);
-    return;
+    return false;
   }
   u64 i = home_of(hash_addr(e->addr), s->cap);
   while (s->slots[i].addr && s->slots[i].addr != e->addr)
     i = (i + 1) & (s->cap - 1);
-  /* An address already there was freed behind the runtime's back (e.g.
-   * __libc_free) and handed out again: the new object replaces it. */
-  if (!s->slots[i].addr) {
+  bool replaced = s->slots[i].addr != 0;
+  if (replaced) {
+    *old = s->slots[i];
+  } else {
     s->n++;
     if (sampling)
       __atomic_add_fetch(filter_slot(e->addr), 1, __ATOMIC_RELAXED);
   }
   s->slots[i] = *e;
   hp_spin_unlock(&s->lock);
+  return replaced;
 }
 
 /* Takes addr's entry out into *out; false if it is not there. */
@@ -752,6 +758,8 @@ static void count_free(hp_thread_t *t, uptr size, u8 kind, u64 cycles,
     foreign_op_cost(t, HP_FOREIGN_OP_FREE, kind, size, cycles);
 }
 
+static void record_unseen_free(const fentry_t *old);
+
 /* sampling: an allocation the countdown passed over: its call's count and
  * cycles, and for a large one a cost-only entry. */
 static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
@@ -768,7 +776,9 @@ static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
     e.size = size;
     e.kind = kind;
     e.flags = FENTRY_COST_ONLY;
-    table_insert(&e);
+    fentry_t old;
+    if (table_insert(&e, &old))
+      record_unseen_free(&old);
   }
   busy--;
   errno = saved;
@@ -805,7 +815,9 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   t->last_alloc = (uptr)p;
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
   hp_thread_release(t);
-  table_insert(&e);
+  fentry_t old;
+  if (table_insert(&e, &old))
+    record_unseen_free(&old);
   if (HP_UNLIKELY(hp_flags.false_sharing))
     hp_fshare_real_alloc(e.addr, size, e.stack_id);
   busy--;
@@ -864,6 +876,21 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
     hp_sample_record_event(ev);
   busy--;
   errno = saved;
+}
+
+/* An object freed behind the runtime's back (table_insert), found when its
+ * address came back from the allocator: its free is recorded now, as a
+ * free of no call (heapprof saw none: the operation classes count none). */
+static void record_unseen_free(const fentry_t *old) {
+  if (old->flags & FENTRY_COST_ONLY)
+    return;
+  hp_chunk_event_t ev;
+  busy++;
+  entry_event(&ev, old);
+  if (HP_UNLIKELY(hp_flags.false_sharing))
+    hp_fshare_real_free(old->addr, old->size);
+  busy--;
+  record_free(&ev, old, hp_now_ms(), 0, false);
 }
 
 /* sampling: a free of no sampled object: its call's count and cycles
@@ -1137,7 +1164,8 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
      * scanned into the lost event). */
     if (found) {
       busy++;
-      table_insert(&e);
+      fentry_t old; /* p's own entry, taken out above: none */
+      (void)table_insert(&e, &old);
       if (HP_UNLIKELY(hp_flags.false_sharing) && object)
         hp_fshare_real_alloc(e.addr, e.size, e.stack_id);
       busy--;
