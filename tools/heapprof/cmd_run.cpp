@@ -29,10 +29,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 const char heapprof::RunUsage[] =
     "heapprof run [-o DIR] [--allocator=heapprof|system|PATH.so] "
@@ -41,8 +43,9 @@ const char heapprof::RunUsage[] =
     "  counts, lifetimes, contexts, CPUs and allocator cycles, no access\n"
     "  counts. Profiles go to DIR (default: the current directory), named as\n"
     "  -fheapprof=DIR names them. --allocator: heapprof's allocator serves\n"
-    "  the program (default), or glibc's (system), or the allocator library\n"
-    "  PATH.so (jemalloc, tcmalloc, mimalloc...), profiled as it runs.\n"
+    "  the program (default; a program that links an allocator library runs\n"
+    "  on it), or glibc's (system), or the allocator library PATH.so\n"
+    "  (jemalloc, tcmalloc, mimalloc...), profiled as it runs.\n"
     "  --follow-exec: programs PROG execs are profiled too, each to its own\n"
     "  file (default: only PROG).\n";
 
@@ -184,6 +187,40 @@ bool isGoProgram(const std::string &Path) {
   return Go;
 }
 
+// Whether the ELF file open as Fd (header Eh) defines malloc as a function
+// in its dynamic symbol table; read piecewise (the section headers, the
+// table and its strings), not whole: libicudata is 30 MB.
+bool definesMalloc(int Fd, const Elf64_Ehdr &Eh) {
+  if (Eh.e_shentsize != sizeof(Elf64_Shdr) || !Eh.e_shnum ||
+      Eh.e_shnum > 4096)
+    return false;
+  std::vector<Elf64_Shdr> Sh(Eh.e_shnum);
+  size_t ShBytes = Sh.size() * sizeof(Elf64_Shdr);
+  if (pread(Fd, Sh.data(), ShBytes, Eh.e_shoff) != (ssize_t)ShBytes)
+    return false;
+  for (const Elf64_Shdr &Sym : Sh) {
+    if (Sym.sh_type != SHT_DYNSYM || Sym.sh_link >= Sh.size() ||
+        Sym.sh_size > (64u << 20))
+      continue;
+    const Elf64_Shdr &Str = Sh[Sym.sh_link];
+    if (Str.sh_size > (64u << 20))
+      return false;
+    std::vector<Elf64_Sym> Syms(Sym.sh_size / sizeof(Elf64_Sym));
+    std::string Names(Str.sh_size, '\0');
+    size_t SymBytes = Syms.size() * sizeof(Elf64_Sym);
+    if (pread(Fd, Syms.data(), SymBytes, Sym.sh_offset) != (ssize_t)SymBytes ||
+        pread(Fd, &Names[0], Names.size(), Str.sh_offset) !=
+            (ssize_t)Names.size())
+      return false;
+    for (const Elf64_Sym &S : Syms)
+      if (S.st_shndx != SHN_UNDEF && S.st_name < Names.size() &&
+          ELF64_ST_TYPE(S.st_info) == STT_FUNC &&
+          !strcmp(Names.c_str() + S.st_name, "malloc"))
+        return true;
+  }
+  return false;
+}
+
 // "" if Path is an x86-64 ELF shared library that defines malloc (what the
 // runtime calls through to); else what is wrong with it.
 std::string whyNotAllocator(const std::string &Path) {
@@ -191,45 +228,123 @@ std::string whyNotAllocator(const std::string &Path) {
   if (Fd < 0)
     return strerror(errno);
   struct stat St;
-  std::string Data;
-  if (fstat(Fd, &St) == 0 && S_ISREG(St.st_mode)) {
-    Data.resize(St.st_size);
-    if (pread(Fd, &Data[0], Data.size(), 0) != (ssize_t)Data.size())
-      Data.clear();
-  } else {
+  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
     close(Fd);
     return "not a regular file";
   }
+  Elf64_Ehdr Eh;
+  std::string Why;
+  if (pread(Fd, &Eh, sizeof(Eh), 0) != (ssize_t)sizeof(Eh) ||
+      memcmp(Eh.e_ident, ELFMAG, SELFMAG))
+    Why = "not an ELF shared library";
+  else if (Eh.e_ident[EI_CLASS] != ELFCLASS64 || Eh.e_machine != EM_X86_64)
+    Why = "not an x86-64 ELF shared library";
+  else if (Eh.e_type != ET_DYN)
+    Why = "not a shared library";
+  else if (!definesMalloc(Fd, Eh))
+    Why = "defines no malloc: not an allocator library";
   close(Fd);
-  auto *Eh = reinterpret_cast<const Elf64_Ehdr *>(Data.data());
-  if (Data.size() < sizeof(Elf64_Ehdr) || memcmp(Eh->e_ident, ELFMAG, SELFMAG))
-    return "not an ELF shared library";
-  if (Eh->e_ident[EI_CLASS] != ELFCLASS64 || Eh->e_machine != EM_X86_64)
-    return "not an x86-64 ELF shared library";
-  if (Eh->e_type != ET_DYN)
-    return "not a shared library";
-  // The dynamic symbol table, through the section headers.
-  uint64_t ShEnd = Eh->e_shoff + (uint64_t)Eh->e_shnum * sizeof(Elf64_Shdr);
-  if (Eh->e_shentsize != sizeof(Elf64_Shdr) || ShEnd > Data.size())
-    return "not an ELF shared library (no section headers)";
-  auto *Sh = reinterpret_cast<const Elf64_Shdr *>(Data.data() + Eh->e_shoff);
-  for (unsigned I = 0; I < Eh->e_shnum; I++) {
-    if (Sh[I].sh_type != SHT_DYNSYM || Sh[I].sh_link >= Eh->e_shnum)
-      continue;
-    const Elf64_Shdr &Str = Sh[Sh[I].sh_link];
-    if (Sh[I].sh_offset + Sh[I].sh_size > Data.size() ||
-        Str.sh_offset + Str.sh_size > Data.size())
+  return Why;
+}
+
+// The program's dynamic loader (PT_INTERP), or "" (a script, a static
+// program).
+std::string interpreterOf(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return "";
+  Elf64_Ehdr Eh;
+  std::string Interp;
+  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh) &&
+      !memcmp(Eh.e_ident, ELFMAG, SELFMAG) &&
+      Eh.e_ident[EI_CLASS] == ELFCLASS64)
+    for (unsigned I = 0; I < Eh.e_phnum; I++) {
+      Elf64_Phdr Ph;
+      if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
+          (ssize_t)sizeof(Ph))
+        break;
+      if (Ph.p_type != PT_INTERP || Ph.p_filesz > PATH_MAX)
+        continue;
+      Interp.assign(Ph.p_filesz, '\0');
+      if (pread(Fd, &Interp[0], Interp.size(), Ph.p_offset) !=
+          (ssize_t)Interp.size())
+        Interp.clear();
+      Interp.resize(strnlen(Interp.c_str(), Interp.size()));
       break;
-    auto *Syms =
-        reinterpret_cast<const Elf64_Sym *>(Data.data() + Sh[I].sh_offset);
-    for (size_t K = 0; K < Sh[I].sh_size / sizeof(Elf64_Sym); K++)
-      if (Syms[K].st_shndx != SHN_UNDEF && Syms[K].st_name < Str.sh_size &&
-          !strncmp(Data.data() + Str.sh_offset + Syms[K].st_name, "malloc",
-                   Str.sh_size - Syms[K].st_name) &&
-          ELF64_ST_TYPE(Syms[K].st_info) == STT_FUNC)
-        return "";
+    }
+  close(Fd);
+  return Interp;
+}
+
+// The allocator library the program runs on when it links (or the caller
+// preloads) one: the first library in the loader's order, libc aside, that
+// defines malloc -- jemalloc, tcmalloc, mimalloc -- as the program's own
+// loader resolves them (`ld.so --list PROG`, which runs none of its code).
+// "" if none, or if the loader cannot tell.
+std::string linkedAllocator(const std::string &Prog) {
+  std::string Interp = interpreterOf(Prog);
+  if (Interp.empty())
+    return "";
+  int P[2];
+  if (pipe2(P, O_CLOEXEC) != 0)
+    return "";
+  pid_t Pid = fork();
+  if (Pid < 0) {
+    close(P[0]);
+    close(P[1]);
+    return "";
   }
-  return "defines no malloc: not an allocator library";
+  if (Pid == 0) {
+    dup2(P[1], 1);
+    int Null = open("/dev/null", O_WRONLY);
+    if (Null >= 0)
+      dup2(Null, 2);
+    execl(Interp.c_str(), Interp.c_str(), "--list", Prog.c_str(),
+          (char *)nullptr);
+    _exit(127);
+  }
+  close(P[1]);
+  std::string Out;
+  char Buf[4096];
+  for (;;) {
+    ssize_t N = read(P[0], Buf, sizeof(Buf));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    Out.append(Buf, N);
+  }
+  close(P[0]);
+  int Status;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+    return "";
+  // "\tlibjemalloc.so.2 => /lib/x86_64-linux-gnu/libjemalloc.so.2 (0x...)",
+  // or "\t/path (0x...)" for a preloaded or the loader itself.
+  size_t At = 0;
+  while (At < Out.size()) {
+    size_t End = Out.find('\n', At);
+    if (End == std::string::npos)
+      End = Out.size();
+    std::string Line = Out.substr(At, End - At);
+    At = End + 1;
+    size_t Arrow = Line.find(" => ");
+    size_t From = Arrow == std::string::npos ? Line.find_first_not_of(" \t")
+                                             : Arrow + 4;
+    size_t To = Line.rfind(" (0x");
+    if (From == std::string::npos || To == std::string::npos || To <= From ||
+        Line[From] != '/')
+      continue;
+    std::string Path = Line.substr(From, To - From);
+    std::string Base = Path.substr(Path.rfind('/') + 1);
+    if (Base.rfind("libc.so", 0) == 0 || Base.rfind("ld-linux", 0) == 0 ||
+        Base == "libheapprof_rt.so" || Path == Interp)
+      continue;
+    if (whyNotAllocator(Path).empty())
+      return Path;
+  }
+  return "";
 }
 
 // Sets Var, first saving the caller's value as HEAPPROF_RUN_SAVED_<Var> in
@@ -269,7 +384,7 @@ std::string makeOutDir(const std::string &Dir) {
 
 int heapprof::cmdRun(int Argc, char **Argv) {
   std::string OutDir, Allocator = "heapprof";
-  bool FollowExec = false;
+  bool FollowExec = false, AllocatorGiven = false;
   int I = 0;
   for (; I < Argc; I++) {
     std::string A = Argv[I];
@@ -285,6 +400,7 @@ int heapprof::cmdRun(int Argc, char **Argv) {
       OutDir = A.substr(2);
     } else if (A.rfind("--allocator=", 0) == 0) {
       Allocator = A.substr(12);
+      AllocatorGiven = true;
     } else if (A == "--follow-exec") {
       FollowExec = true;
     } else if (A == "-h" || A == "--help") {
@@ -340,6 +456,22 @@ int heapprof::cmdRun(int Argc, char **Argv) {
                     "profile of its own; the programs it runs are "
                     "followed\n",
             Prog.c_str());
+  }
+  // No --allocator: a program that links an allocator of its own runs on
+  // it, profiled there as --allocator=PATH would, not on heapprof's, which
+  // would replace it under the program's feet: the allocator's own API
+  // (jemalloc's mallocx and sdallocx) would then meet pointers it never
+  // handed out, and free() pointers heapprof never did.  Not with
+  // --follow-exec, which would preload it into every program below.
+  if (!AllocatorGiven && !FollowExec) {
+    std::string Linked = linkedAllocator(Prog);
+    if (!Linked.empty() && Linked.find_first_of(": ") == std::string::npos) {
+      Allocator = AllocLib = Linked;
+      fprintf(stderr,
+              "heapprof: note: '%s' links its own allocator, %s: profiled "
+              "on it (--allocator=heapprof runs it on heapprof's)\n",
+              Prog.c_str(), Linked.c_str());
+    }
   }
   std::string Rt = runtimePath();
   if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)
