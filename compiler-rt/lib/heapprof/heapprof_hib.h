@@ -74,9 +74,11 @@ typedef struct hp_hib {
   hp_hib_ext_t ext;
 } hp_hib_t;
 
-/* What one chunk did, gathered at free or dump time. */
+/* hp_chunk_event_t's continuation: why a chunk's allocation is not
+ * counted again. */
 enum { HP_EVENT_COUNTED = 1, HP_EVENT_INHERITED = 2 };
 
+/* What one chunk did, gathered at free or dump time. */
 typedef struct hp_chunk_event {
   u64 stack_id;
   u64 size;          /* requested */

@@ -22,12 +22,13 @@
  * dumps of a process gives kept objects = allocs - frees.  The free of an
  * object a fork child inherited is not counted: its allocation is the
  * ancestor's, in the ancestor's bins, so that the bins of a parent and its
- * children add up the same way (each allocation and its free once).  Bytes of a bin
- * up to 1024 are its size times its count (size 0 as 1 byte, as in
- * TotalSize); only the big bin needs its bytes kept.  Per-thread copies sit
- * in the HIB cache (updated under its lock, where the free path already
- * merges its event) and are added into the table's at write-back; a dump
- * adds its live chunks' events to its own copy.  Valid zero-initialised. */
+ * children add up the same way (each allocation and its free once).
+ * Bytes of a bin up to 1024 are its size times its count (size 0 as 1
+ * byte, as in TotalSize); only the big bin needs its bytes kept.
+ * Per-thread copies sit in the HIB cache (updated under its lock, where the
+ * free path already merges its event) and are added into the table's at
+ * write-back; a dump adds its live chunks' events to its own copy.  Valid
+ * zero-initialised. */
 #define HP_SIZE_BIN_BIG 1025
 #define HP_NUM_SIZE_BINS 1026
 typedef struct hp_size_bins {

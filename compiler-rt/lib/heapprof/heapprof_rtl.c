@@ -267,9 +267,8 @@ static u32 map_sorted(dump_map_t *m) {
 /* mkdir -p for the profile directory.  The directories it creates are
  * private (0700, whatever the umask: one that took the owner's bits away
  * would leave a directory nobody but root can write the profile into): a
- * profile holds the memory map and the ASLR bases. */
-/* Creates dir and its missing parents (0700). On a failure other than
- * EEXIST, *why says which directory could not be made and why: the
+ * profile holds the memory map and the ASLR bases.  On a failure other
+ * than EEXIST, *why says which directory could not be made and why: the
  * reason to give when the profile then cannot be written. */
 static void make_dirs(const char *dir, char *why, size_t why_size) {
   char path[4096];
