@@ -187,10 +187,10 @@ bool isGoProgram(const std::string &Path) {
   return Go;
 }
 
-// Whether the ELF file open as Fd (header Eh) defines malloc as a function
+// Whether the ELF file open as Fd (header Eh) defines Name as a function
 // in its dynamic symbol table; read piecewise (the section headers, the
 // table and its strings), not whole: libicudata is 30 MB.
-bool definesMalloc(int Fd, const Elf64_Ehdr &Eh) {
+bool definesFunction(int Fd, const Elf64_Ehdr &Eh, const char *Name) {
   if (Eh.e_shentsize != sizeof(Elf64_Shdr) || !Eh.e_shnum ||
       Eh.e_shnum > 4096)
     return false;
@@ -215,10 +215,28 @@ bool definesMalloc(int Fd, const Elf64_Ehdr &Eh) {
     for (const Elf64_Sym &S : Syms)
       if (S.st_shndx != SHN_UNDEF && S.st_name < Names.size() &&
           ELF64_ST_TYPE(S.st_info) == STT_FUNC &&
-          !strcmp(Names.c_str() + S.st_name, "malloc"))
+          !strcmp(Names.c_str() + S.st_name, Name))
         return true;
   }
   return false;
+}
+
+// Whether the program defines malloc itself, other than with heapprof's
+// own runtime (a program built with -fheapprof): an allocator linked into
+// the executable (Chromium's PartitionAlloc), which every call of the
+// program and its libraries binds to before any preloaded library.
+bool definesOwnMalloc(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  Elf64_Ehdr Eh;
+  bool Own = pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh) &&
+             !memcmp(Eh.e_ident, ELFMAG, SELFMAG) &&
+             Eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+             definesFunction(Fd, Eh, "malloc") &&
+             !definesFunction(Fd, Eh, "__heapprof_dump");
+  close(Fd);
+  return Own;
 }
 
 // "" if Path is an x86-64 ELF shared library that defines malloc (what the
@@ -241,7 +259,7 @@ std::string whyNotAllocator(const std::string &Path) {
     Why = "not an x86-64 ELF shared library";
   else if (Eh.e_type != ET_DYN)
     Why = "not a shared library";
-  else if (!definesMalloc(Fd, Eh))
+  else if (!definesFunction(Fd, Eh, "malloc"))
     Why = "defines no malloc: not an allocator library";
   close(Fd);
   return Why;
@@ -456,6 +474,21 @@ int heapprof::cmdRun(int Argc, char **Argv) {
                     "profile of its own; the programs it runs are "
                     "followed\n",
             Prog.c_str());
+  }
+  // An allocator linked into the executable itself takes every call before
+  // the preloaded runtime could: the profile would be empty.
+  if (definesOwnMalloc(Prog)) {
+    std::string Why = "it defines malloc itself (an allocator linked into "
+                      "the executable, which every call binds to before a "
+                      "preloaded library), so the profile would be empty; "
+                      "rebuild it with heapprof-clang -fheapprof, or "
+                      "without its own allocator";
+    if (!FollowExec)
+      return fail("cannot profile '" + Prog + "': " + Why +
+                  " (--follow-exec still profiles the programs it runs)");
+    fprintf(stderr, "heapprof: warning: '%s': %s; the programs it runs are "
+                    "followed\n",
+            Prog.c_str(), Why.c_str());
   }
   // No --allocator: a program that links an allocator of its own runs on
   // it, profiled there as --allocator=PATH would, not on heapprof's, which

@@ -255,11 +255,33 @@ char *const *__heapprof_run_exec_env(char *const *envp, void **map,
   return hp_preload_exec_env(envp, map, map_size);
 }
 
+/* An allocator linked into the executable (Chromium's PartitionAlloc)
+ * takes every malloc before this library could: heapprof run refuses such
+ * a program, but an image that a followed program execs (a wrapper
+ * script's exec) gets here, and would write an empty profile unexplained.
+ * Not when the executable has heapprof's runtime itself: then this copy
+ * never initialised. */
+static void warn_if_malloc_elsewhere(void) {
+  if (!hp_rtl.inited)
+    return;
+  Dl_info m, self;
+  void *p = dlsym(RTLD_DEFAULT, "malloc");
+  if (p && dladdr(p, &m) && dladdr((void *)&env_index, &self) &&
+      m.dli_fbase != self.dli_fbase)
+    hp_printf("HeapProf: WARNING: the program defines malloc itself (%s): "
+              "its allocations bind there before heapprof's preloaded "
+              "runtime, and its profile holds none of them; rebuild it "
+              "with heapprof-clang -fheapprof, or without its own "
+              "allocator\n",
+              m.dli_fname ? m.dli_fname : "?");
+}
+
 /* After heapprof_rtl.c's constructor (101): the options are read. */
 __attribute__((constructor(102))) static void heapprof_preload_ctor(void) {
   /* The executable's own runtime, if it has one (preempts this one). */
   hp_rtl_init();
   restore_environment();
+  warn_if_malloc_elsewhere();
 }
 
 /* ------------------------------------------------------------------ C++ */
