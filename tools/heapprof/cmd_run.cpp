@@ -14,8 +14,11 @@
 // statically linked one and a setuid/setgid or file-capability one (the
 // loader does not preload into them), an --allocator that is not there
 // or is not an x86-64 shared library defining malloc, an address-space
-// limit (ulimit -v) below what the runtime reserves at start, and a -o
-// directory that cannot be made or written into.
+// limit (ulimit -v) below what the runtime reserves at start, a -o
+// directory that cannot be made or written into, a Go program and one whose
+// executable defines malloc itself (the last two run with --follow-exec).
+// A program that links an allocator library runs on it unless --allocator
+// says otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "commands.h"
