@@ -18,8 +18,11 @@
 // A program that links none gets heapprof's allocator and no note.
 // RUN: %clang_plain -O0 -g -DNONE %s -o %t.none
 // RUN: heapprof run -o %t.d -- %t.none 2>&1 | count 0
+// An allocator the caller preloads is the program's own too.
+// RUN: rm -rf %t.p && env LD_PRELOAD=%libjemalloc heapprof run -o %t.p -- %t.none 2>&1 | FileCheck %s --check-prefix=PRELOADED -DPROG=%t.none
+// PRELOADED: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it
 // OUT: ok
-// NOTE: heapprof: note: '[[PROG]]' links its own allocator, {{.*}}/libjemalloc.so.2: profiled on it (--allocator=heapprof runs it on heapprof's)
+// NOTE: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it (--allocator=heapprof runs it on heapprof's)
 // CHECK: module {{.*}}/libjemalloc.so.2
 // CHECK: == Allocation bins: by requested size
 // CHECK: {{^ +}}100{{ +}}1000{{ +}}97.7 KiB{{ +}}999{{ +}}100 B
