@@ -15,6 +15,11 @@
 // RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t
 // RUN: heapprof report --top 0 %t.d | FileCheck %s
 // RUN: not --crash heapprof run --allocator=heapprof -o %t.h -- %t 2>&1 | FileCheck %s --check-prefix=MINE
+// --follow-exec detects nothing (the allocator would be preloaded into
+// every program below), and says what that means.
+// RUN: rm -rf %t.fe && not --crash heapprof run --follow-exec -o %t.fe -- %t 2>&1 | FileCheck %s --check-prefix=FOLLOW -DPROG=%t
+// FOLLOW: heapprof: warning: '[[PROG]]' runs on an allocator of its own, [[LIB:.*/libjemalloc.so.2]]: with --follow-exec it runs on heapprof's instead (--allocator=[[LIB]] keeps it, for every program followed)
+// FOLLOW: HeapProf: ERROR: invalid-free
 // A program that links none gets heapprof's allocator and no note.
 // RUN: %clang_plain -O0 -g -DNONE %s -o %t.none
 // RUN: heapprof run -o %t.d -- %t.none 2>&1 | count 0
