@@ -235,6 +235,16 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
              (unsigned long long)w[0], (unsigned long long)w[1]);
       continue;
     }
+    uint64_t AKind, ALen;
+    const char *APath;
+    if (s->tag == HPR_TAG_ALLOCATOR &&
+        hpr_allocator(s, &AKind, &APath, &ALen)) {
+      static const char *const Names[] = {"heapprof", "glibc", "library",
+                                          "several"};
+      printf("  allocator: %s%s%.*s\n", Names[AKind], ALen ? " " : "",
+             (int)ALen, APath);
+      continue;
+    }
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     // The allocator profiler's sections, readably; a malformed one gets

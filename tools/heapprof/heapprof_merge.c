@@ -532,6 +532,11 @@ typedef struct totals {
    * malloc_context_size, 2 for fold_recursion). */
   size_t dumps, stack_dumps;
   uint64_t stacks[HPR_STACKS_WORDS];
+  /* Section 13, whose allocator served: written when every dump has it;
+   * the dumps' when they agree, else HPR_ALLOCATOR_SEVERAL. */
+  size_t alloc_dumps;
+  uint64_t alloc_kind, alloc_len;
+  char alloc_path[4096];
   /* Section 10, the leak check at exit: each process's last dump's head
    * counts (objects .. threads_running), added; rows by merged context.
    * Written only when every process's last dump has it. */
@@ -633,9 +638,10 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   bool util = t->last_dumps && t->util_dumps == t->last_dumps;
   bool leaks = t->last_dumps && t->leak_dumps == t->last_dumps;
   bool stacks = t->dumps && t->stack_dumps == t->dumps;
+  bool alloc = t->dumps && t->alloc_dumps == t->dumps;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
                   (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL) +
-                  leaks + stacks;
+                  leaks + stacks + alloc;
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -713,6 +719,16 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, HPR_STACKS_WORDS * 8);
     for (int i = 0; i < HPR_STACKS_WORDS; i++)
       put64(b, t->stacks[i]);
+  }
+  if (alloc) {
+    uint64_t padded = (t->alloc_len + 8) & ~7ull;
+    put64(b, HPR_TAG_ALLOCATOR);
+    put64(b, 16 + padded);
+    put64(b, t->alloc_kind);
+    put64(b, t->alloc_len);
+    char tail[4104] = {0};
+    memcpy(tail, t->alloc_path, t->alloc_len);
+    put(b, tail, padded);
   }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
@@ -1009,6 +1025,8 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
   } least[] = {{SEC_UTILIZATION, "heap utilization", UTIL_WORDS * 8},
                {SEC_SAMPLED, "sampled-mode", 8},
                {HPR_TAG_STACKS, "stacks", HPR_STACKS_WORDS * 8}};
+  uint64_t akind, alen;
+  const char *apath;
   char msg[256];
   for (uint64_t k = 0; k < d->nsections; k++) {
     const hpr_section_t *s = &d->sections[k];
@@ -1032,11 +1050,17 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
     if (tag == HPR_TAG_LEAKS && !hpr_leaks_check(s, msg, sizeof(msg)))
       return bad(path, "the dump at offset 0x%llx: %s",
                  (unsigned long long)d->offset, msg);
+    if (tag == HPR_TAG_ALLOCATOR &&
+        (!hpr_allocator(s, &akind, &apath, &alen) || alen >= 4096))
+      return bad(path,
+                 "the dump at offset 0x%llx has a damaged allocator section "
+                 "(tag 13)",
+                 (unsigned long long)d->offset);
     if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
         tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
         tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
         tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
-        tag != HPR_TAG_STACKS &&
+        tag != HPR_TAG_STACKS && tag != HPR_TAG_ALLOCATOR &&
         (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
       return bad(path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
@@ -1414,6 +1438,22 @@ int heapprof_merge_main(int argc, char **argv) {
         t->stacks[w] = !t->stack_dumps || t->stacks[w] == v ? v : several[w];
       }
       t->stack_dumps++;
+    }
+    uint64_t akind, alen;
+    const char *apath;
+    if (hpr_allocator(hpr_section(d, HPR_TAG_ALLOCATOR), &akind, &apath,
+                      &alen) &&
+        alen < sizeof(t->alloc_path)) {
+      if (!t->alloc_dumps) {
+        t->alloc_kind = akind;
+        t->alloc_len = alen;
+        memcpy(t->alloc_path, apath, alen);
+      } else if (t->alloc_kind != akind || t->alloc_len != alen ||
+                 memcmp(t->alloc_path, apath, alen)) {
+        t->alloc_kind = HPR_ALLOCATOR_SEVERAL;
+        t->alloc_len = 0;
+      }
+      t->alloc_dumps++;
     }
     if (last) {
       t->evictions += d->ext_evictions;

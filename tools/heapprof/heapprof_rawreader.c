@@ -242,6 +242,22 @@ const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag) {
   return NULL;
 }
 
+bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
+                   uint64_t *path_len) {
+  uint64_t w[2];
+  if (!s || s->size < 24)
+    return false;
+  memcpy(w, s->data, sizeof(w));
+  if (w[0] > HPR_ALLOCATOR_SEVERAL || w[1] > s->size - 16 ||
+      ((w[1] + 8) & ~7ull) != s->size - 16 || s->data[16 + w[1]] != 0 ||
+      memchr(s->data + 16, 0, w[1]))
+    return false;
+  *kind = w[0];
+  *path = (const char *)s->data + 16;
+  *path_len = w[1];
+  return true;
+}
+
 static bool read_dump(cursor_t *c, hpr_dump_t *d) {
   uint64_t magic, seg_off, mib_off, stack_off;
   if (!get64(c, &magic, "header") || !get64(c, &d->version, "header") ||

@@ -73,6 +73,20 @@ typedef struct hpr_unloaded {
 #define HPR_TAG_STACKS 12
 #define HPR_STACKS_WORDS 2
 
+/* Tagged section 13: whose allocator served the program.  u64 kind, u64
+ * path length, the path, a NUL, NULs to 8 bytes.  kind 3 appears only in a
+ * merged profile whose inputs differ. */
+#define HPR_TAG_ALLOCATOR 13
+enum {
+  HPR_ALLOCATOR_HEAPPROF = 0,
+  HPR_ALLOCATOR_GLIBC = 1,
+  HPR_ALLOCATOR_LIBRARY = 2,
+  HPR_ALLOCATOR_SEVERAL = 3
+};
+/* Reads section 13; false (and *kind unchanged) if it is damaged. */
+bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
+                   uint64_t *path_len);
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;

@@ -237,6 +237,7 @@ private:
   std::unordered_map<std::string, uint32_t> ContextIds;
   std::map<uint64_t, uint32_t> LimitLocations; // malloc_context_size -> marker
   bool StackLimitSeen = false; // P.StackLimit holds the first dump's
+  bool AllocatorSeen = false;  // P.Allocator holds the first dump's
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
   // Per process: its stack ids' contexts (ids are stable in a process),
   // and its last dump's false-sharing (tag 6) and leak check (tag 10)
@@ -593,6 +594,28 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     memcpy(&Limit, S->data, 8);
   P.StackLimit = !StackLimitSeen || P.StackLimit == Limit ? Limit : 0;
   StackLimitSeen = true;
+
+  // Whose allocator served (tag 13).
+  using AK = Profile::AllocatorKind;
+  AK Kind = AK::Unknown;
+  std::string APath;
+  uint64_t RawKind, PathLen;
+  const char *PathBytes;
+  if (hpr_allocator(hpr_section(&D, HPR_TAG_ALLOCATOR), &RawKind, &PathBytes,
+                    &PathLen)) {
+    static const AK Kinds[] = {AK::Heapprof, AK::Glibc, AK::Library,
+                               AK::Several};
+    Kind = Kinds[RawKind];
+    APath.assign(PathBytes, PathLen);
+  }
+  if (!AllocatorSeen) {
+    P.Allocator = Kind;
+    P.AllocatorPath = APath;
+  } else if (P.Allocator != Kind || P.AllocatorPath != APath) {
+    P.Allocator = AK::Several;
+    P.AllocatorPath.clear();
+  }
+  AllocatorSeen = true;
   uint32_t LimitLoc = 0;
   if (Limit) {
     auto [It, New] = LimitLocations.emplace(Limit, P.Locations.size());

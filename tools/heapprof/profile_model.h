@@ -263,6 +263,11 @@ struct Profile {
   // recorded it and they agree, else 0. A stack of that many frames may
   // have been cut there; it ends in a marker Location (Location::Marker).
   uint64_t StackLimit = 0;
+  // Whose allocator served the program (tag 13): Unknown when a dump does
+  // not say (a runtime before the section), Several when dumps differ.
+  enum class AllocatorKind { Unknown, Heapprof, Glibc, Library, Several };
+  AllocatorKind Allocator = AllocatorKind::Unknown;
+  std::string AllocatorPath; // Library's
   // Contexts whose stack ends in such a marker.
   uint64_t contextsAtStackLimit() const;
   bool has(Field F) const { return Have[static_cast<unsigned>(F)]; }

@@ -305,6 +305,12 @@ var sum = el("table", {id: "summary-table"});
 var sbox = document.getElementById("summary");
 sbox.appendChild(el("h2", {}, "Summary"));
 sbox.appendChild(sum);
+if (S.allocator)
+  sbox.appendChild(el("p", {"class": "note", id: "allocator"}, "allocator: " +
+    (S.allocator.kind === "library" ? S.allocator.path :
+     S.allocator.kind === "heapprof" ? "heapprof's own" :
+     S.allocator.kind === "glibc" ? "glibc's malloc" :
+     "several: the profiles were taken on different allocators")));
 if (S.sampled_bytes !== null)
   sbox.appendChild(el("p", {"class": "note"}, "sampled" + (S.sampled_bytes ?
     " every " + fmt(S.sampled_bytes) + " bytes" : " at several rates") +

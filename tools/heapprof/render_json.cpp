@@ -139,6 +139,18 @@ static void summary(OStream &J, const Report &R) {
       J.attribute("stack_limit", nullptr);
     J.attribute("contexts_at_stack_limit",
                 static_cast<int64_t>(P.contextsAtStackLimit()));
+    // Whose allocator served (tag 13): null if the profile does not say.
+    static const char *const AllocatorNames[] = {nullptr, "heapprof", "glibc",
+                                                 "library", "several"};
+    if (const char *A = AllocatorNames[static_cast<int>(P.Allocator)]) {
+      J.attributeObject("allocator", [&] {
+        J.attribute("kind", A);
+        if (P.Allocator == Profile::AllocatorKind::Library)
+          J.attribute("path", P.AllocatorPath);
+      });
+    } else {
+      J.attribute("allocator", nullptr);
+    }
     // Sampled mode: null if exact; else the rate (0: several).
     if (P.Sampled)
       J.attribute("sampled_bytes", static_cast<int64_t>(P.SampleBytes));

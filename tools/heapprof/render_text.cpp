@@ -218,6 +218,25 @@ static void summary(const Report &R, raw_ostream &OS) {
                       : std::string("malloc_context_size=255 records "
                                     "more)"))});
   }
+  switch (P.Allocator) {
+  case Profile::AllocatorKind::Unknown:
+    break; // a runtime before tag 13
+  case Profile::AllocatorKind::Heapprof:
+    Tab.add({"allocator", "heapprof's own"});
+    break;
+  case Profile::AllocatorKind::Glibc:
+    Tab.add({"allocator", "glibc's malloc (allocator=system, or sampled "
+                          "mode's)"});
+    break;
+  case Profile::AllocatorKind::Library:
+    Tab.add({"allocator", P.AllocatorPath + ", profiled as it ran "
+                                            "(allocator=PATH)"});
+    break;
+  case Profile::AllocatorKind::Several:
+    Tab.add({"allocator", "several: the profiles were taken on different "
+                          "allocators"});
+    break;
+  }
   if (P.Peak.Known)
     Tab.add({"peak", objects(P.Peak.Objects) + ", " +
                          std::to_string(P.Peak.Bytes) + " bytes (" +

@@ -24,6 +24,7 @@ static const struct {
     {HP_EXT_SEC_LEAKS, hp_leaks_write_section},
     {HP_EXT_SEC_UNLOADED, hp_unloaded_write_section},
     {HP_EXT_SEC_STACKS, hp_stack_write_section},
+    {HP_EXT_SEC_ALLOCATOR, hp_foreign_write_section},
     {0, NULL},
 };
 

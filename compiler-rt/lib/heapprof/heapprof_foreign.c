@@ -577,6 +577,23 @@ void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {
   busy--;
 }
 
+/* ------------------------------------------------------------- section */
+
+void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
+  (void)info;
+  int s = __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE);
+  u64 kind = s == HP_FOREIGN_SAMPLED ? HP_ALLOCATOR_GLIBC
+             : s != HP_FOREIGN_ON    ? HP_ALLOCATOR_HEAPPROF
+             : glibc                 ? HP_ALLOCATOR_GLIBC
+                                     : HP_ALLOCATOR_LIBRARY;
+  const char *path = kind == HP_ALLOCATOR_LIBRARY ? hp_flags.allocator : "";
+  u64 w[2] = {kind, hp_strlen(path)};
+  static const char nuls[8];
+  hp_buf_append(b, w, sizeof(w));
+  hp_buf_append(b, path, w[1]);
+  hp_buf_append(b, nuls, 8 - w[1] % 8); /* at least the NUL */
+}
+
 /* ----------------------------------------------------------------- init */
 
 /* The wrapped allocator's library: glibc for "system", else the library

@@ -42,6 +42,15 @@ void hp_foreign_init(void);
 #define HP_FOREIGN_HOOK()                                                    \
   (HP_UNLIKELY(hp_foreign_state != HP_FOREIGN_OFF) && hp_foreign_wanted())
 
+/* Section 13 of the extension: whose allocator served the program.  u64
+ * kind (0 heapprof's, 1 glibc's: allocator=system or sampled mode's
+ * pass-through, 2 a library), u64 the library's path length, then the path
+ * and a NUL, padded with NULs to 8 bytes (empty but for kind 2). */
+enum { HP_ALLOCATOR_HEAPPROF = 0, HP_ALLOCATOR_GLIBC = 1,
+       HP_ALLOCATOR_LIBRARY = 2 };
+struct hp_profile_info;
+void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info);
+
 /* The entry points' foreign forms; fp is the entry point's frame. */
 void *hp_foreign_malloc(uptr size, uptr fp);
 void *hp_foreign_calloc(uptr n, uptr size, uptr fp);

@@ -29,6 +29,7 @@
 // RUN: heapprof report %t.o | FileCheck %s --check-prefix=REPORT
 // REPORT: == Summary
 // REPORT: contexts 2
+// REPORT-NEXT: allocator heapprof's own
 // REPORT-NEXT: peak 13 objects, 13631488 bytes (13.0 MiB) at {{[0-9]+}} ms (see The peak)
 // REPORT: == The peak: the largest live heap, by allocation site and 2 callers
 // REPORT-NEXT: 13631488 bytes (13.0 MiB) requested in 13 objects at {{[0-9]+}} ms; the allocator's blocks 13684736 bytes (13.1 MiB)

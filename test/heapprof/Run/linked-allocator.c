@@ -28,6 +28,7 @@
 // PRELOADED: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it
 // OUT: ok
 // NOTE: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it (--allocator=heapprof runs it on heapprof's)
+// CHECK: allocator{{ +}}{{.*}}/libjemalloc.so.2, profiled as it ran (allocator=PATH)
 // CHECK: module {{.*}}/libjemalloc.so.2
 // CHECK: == Allocation bins: by requested size
 // CHECK: {{^ +}}100{{ +}}1000{{ +}}97.7 KiB{{ +}}999{{ +}}100 B
