@@ -512,8 +512,8 @@ int heapprof::cmdRun(int Argc, char **Argv) {
     if (!Linked.empty() && Linked.find_first_of(": ") == std::string::npos) {
       Allocator = AllocLib = Linked;
       fprintf(stderr,
-              "heapprof: note: '%s' runs on an allocator of its own, %s: profiled "
-              "on it (--allocator=heapprof runs it on heapprof's)\n",
+              "heapprof: note: '%s' runs on an allocator of its own, %s: "
+              "profiled on it (--allocator=heapprof runs it on heapprof's)\n",
               Prog.c_str(), Linked.c_str());
     }
   }

@@ -611,6 +611,9 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   if (!AllocatorSeen) {
     P.Allocator = Kind;
     P.AllocatorPath = APath;
+  } else if (P.Allocator == AK::Unknown || Kind == AK::Unknown) {
+    P.Allocator = AK::Unknown; // a dump that does not say: nor can we
+    P.AllocatorPath.clear();
   } else if (P.Allocator != Kind || P.AllocatorPath != APath) {
     P.Allocator = AK::Several;
     P.AllocatorPath.clear();
