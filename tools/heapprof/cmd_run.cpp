@@ -499,23 +499,20 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // (jemalloc's mallocx and sdallocx) would then meet pointers it never
   // handed out, and free() pointers heapprof never did.  Not with
   // --follow-exec, which would preload it into every program below.
-  if (!AllocatorGiven && FollowExec) {
-    std::string Linked = linkedAllocator(Prog);
-    if (!Linked.empty())
-      fprintf(stderr,
-              "heapprof: warning: '%s' runs on an allocator of its own, %s: "
-              "with --follow-exec it runs on heapprof's instead "
-              "(--allocator=%s keeps it, for every program followed)\n",
-              Prog.c_str(), Linked.c_str(), Linked.c_str());
-  } else if (!AllocatorGiven) {
-    std::string Linked = linkedAllocator(Prog);
-    if (!Linked.empty() && Linked.find_first_of(": ") == std::string::npos) {
-      Allocator = AllocLib = Linked;
-      fprintf(stderr,
-              "heapprof: note: '%s' runs on an allocator of its own, %s: "
-              "profiled on it (--allocator=heapprof runs it on heapprof's)\n",
-              Prog.c_str(), Linked.c_str());
-    }
+  std::string Linked = AllocatorGiven ? "" : linkedAllocator(Prog);
+  if (!Linked.empty() && FollowExec) {
+    fprintf(stderr,
+            "heapprof: warning: '%s' runs on an allocator of its own, %s: "
+            "with --follow-exec it runs on heapprof's instead "
+            "(--allocator=%s keeps it, for every program followed)\n",
+            Prog.c_str(), Linked.c_str(), Linked.c_str());
+  } else if (!Linked.empty() &&
+             Linked.find_first_of(": ") == std::string::npos) {
+    Allocator = AllocLib = Linked;
+    fprintf(stderr,
+            "heapprof: note: '%s' runs on an allocator of its own, %s: "
+            "profiled on it (--allocator=heapprof runs it on heapprof's)\n",
+            Prog.c_str(), Linked.c_str());
   }
   std::string Rt = runtimePath();
   if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)

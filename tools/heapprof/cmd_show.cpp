@@ -239,9 +239,8 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     const char *APath;
     if (s->tag == HPR_TAG_ALLOCATOR &&
         hpr_allocator(s, &AKind, &APath, &ALen)) {
-      static const char *const Names[] = {"heapprof", "glibc", "library",
-                                          "several"};
-      printf("  allocator: %s%s%.*s\n", Names[AKind], ALen ? " " : "",
+      printf("  allocator: %s%s%.*s\n", hpr_allocator_names[AKind],
+             ALen ? " " : "",
              (int)ALen, APath);
       continue;
     }

@@ -242,6 +242,9 @@ const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag) {
   return NULL;
 }
 
+const char *const hpr_allocator_names[HPR_ALLOCATOR_SEVERAL + 1] = {
+    "heapprof", "glibc", "library", "several"};
+
 bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
                    uint64_t *path_len) {
   uint64_t w[2];

@@ -83,6 +83,8 @@ enum {
   HPR_ALLOCATOR_LIBRARY = 2,
   HPR_ALLOCATOR_SEVERAL = 3
 };
+/* The kinds' names, as heapprof show and the report's JSON spell them. */
+extern const char *const hpr_allocator_names[HPR_ALLOCATOR_SEVERAL + 1];
 /* Reads section 13; false (and *kind unchanged) if it is damaged. */
 bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
                    uint64_t *path_len);

@@ -66,6 +66,12 @@ uint64_t Peak::overhead(const char *Name) const {
   return 0;
 }
 
+const char *Profile::allocatorName() const {
+  return Allocator == AllocatorKind::Unknown
+             ? nullptr
+             : hpr_allocator_names[static_cast<int>(Allocator) - 1];
+}
+
 uint64_t Profile::contextsAtStackLimit() const {
   uint64_t N = 0;
   for (const Context &C : Contexts)
@@ -603,9 +609,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   const char *PathBytes;
   if (hpr_allocator(hpr_section(&D, HPR_TAG_ALLOCATOR), &RawKind, &PathBytes,
                     &PathLen)) {
-    static const AK Kinds[] = {AK::Heapprof, AK::Glibc, AK::Library,
-                               AK::Several};
-    Kind = Kinds[RawKind];
+    Kind = static_cast<AK>(RawKind + 1);
     APath.assign(PathBytes, PathLen);
   }
   if (!AllocatorSeen) {

@@ -265,8 +265,11 @@ struct Profile {
   uint64_t StackLimit = 0;
   // Whose allocator served the program (tag 13): Unknown when a dump does
   // not say (a runtime before the section), Several when dumps differ.
+  // Past Unknown, in section 13's order (HPR_ALLOCATOR_*, one less).
   enum class AllocatorKind { Unknown, Heapprof, Glibc, Library, Several };
   AllocatorKind Allocator = AllocatorKind::Unknown;
+  // Its name as heapprof show and the JSON spell it; nullptr for Unknown.
+  const char *allocatorName() const;
   std::string AllocatorPath; // Library's
   // Contexts whose stack ends in such a marker.
   uint64_t contextsAtStackLimit() const;

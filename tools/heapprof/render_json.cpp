@@ -140,11 +140,9 @@ static void summary(OStream &J, const Report &R) {
     J.attribute("contexts_at_stack_limit",
                 static_cast<int64_t>(P.contextsAtStackLimit()));
     // Whose allocator served (tag 13): null if the profile does not say.
-    static const char *const AllocatorNames[] = {nullptr, "heapprof", "glibc",
-                                                 "library", "several"};
-    if (const char *A = AllocatorNames[static_cast<int>(P.Allocator)]) {
+    if (const char *Kind = P.allocatorName()) {
       J.attributeObject("allocator", [&] {
-        J.attribute("kind", A);
+        J.attribute("kind", Kind);
         if (P.Allocator == Profile::AllocatorKind::Library)
           J.attribute("path", P.AllocatorPath);
       });

@@ -444,9 +444,8 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->dealloc_ts = now_ms;
   e->alloc_cpu = h->cpu_id;
   e->dealloc_cpu = now_cpu;
-  u8 counted = hp_chunk_inherited(h)            ? HP_EVENT_INHERITED
-               : ((w >> 24) & HP_CHUNK_REPORTED) ? HP_EVENT_COUNTED
-                                                 : 0;
+  u8 counted = hp_event_continuation(hp_chunk_inherited(h),
+                                     (w >> 24) & HP_CHUNK_REPORTED);
   e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
   e->continuation = counted;

@@ -868,9 +868,8 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->touched_pages = s.touched_pages;
   ev->alloc_ts = e->ts_ms;
   ev->alloc_cpu = e->cpu;
-  u8 counted = fentry_inherited(e)                ? HP_EVENT_INHERITED
-               : (e->flags & HP_CHUNK_REPORTED) ? HP_EVENT_COUNTED
-                                                : 0;
+  u8 counted = hp_event_continuation(fentry_inherited(e),
+                                     e->flags & HP_CHUNK_REPORTED);
   ev->malloc_cycles = counted ? 0 : e->cycles;
   ev->free_cycles = 0;
   ev->continuation = counted;

@@ -77,6 +77,13 @@ typedef struct hp_hib {
 /* hp_chunk_event_t's continuation: why a chunk's allocation is not
  * counted again. */
 enum { HP_EVENT_COUNTED = 1, HP_EVENT_INHERITED = 2 };
+/* An event's continuation from what its chunk says: inherited across a
+ * fork wins over reported by an earlier dump (the allocation is the
+ * ancestor's either way). */
+static HP_ALWAYS_INLINE u8 hp_event_continuation(bool inherited,
+                                                 bool reported) {
+  return inherited ? HP_EVENT_INHERITED : reported ? HP_EVENT_COUNTED : 0;
+}
 
 /* What one chunk did, gathered at free or dump time. */
 typedef struct hp_chunk_event {

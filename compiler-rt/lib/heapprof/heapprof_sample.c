@@ -321,9 +321,8 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->dealloc_ts = hp_end_ms(hp_now_ms());
   e->alloc_cpu = o->h.cpu_id;
   e->dealloc_cpu = hp_cpu_id();
-  e->continuation = hp_chunk_inherited(&o->h)         ? HP_EVENT_INHERITED
-                    : (o->h.flags & HP_CHUNK_REPORTED) ? HP_EVENT_COUNTED
-                                                       : 0;
+  e->continuation = hp_event_continuation(hp_chunk_inherited(&o->h),
+                                          o->h.flags & HP_CHUNK_REPORTED);
 }
 
 void hp_sample_record_event(const hp_chunk_event_t *e) {
