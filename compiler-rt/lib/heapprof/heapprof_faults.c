@@ -24,16 +24,8 @@ enum { OUTSIDE, OWN, IN_CALL };
 #define RING_BYTES (2 * HP_PAGE_SIZE) /* the control page and one data page */
 #define RECORD 8 /* a PERF_RECORD_SAMPLE with sample_type 0: its header */
 
-typedef struct fault_thread {
-  const struct perf_event_mmap_page *ring; /* NULL: none (yet) */
-  bool tried;
-  u32 depth; /* profiled entry points under way (nested ones count once) */
-  u64 mark;  /* the ring's head at the previous boundary */
-  u64 in_call; /* faults of the last wrapped call, not yet noted */
-  u32 lock;    /* the control page's seqcount at the call's start */
-} fault_thread_t;
-static HP_TLS fault_thread_t ft;
-
+HP_TLS hp_fault_thread_t hp_faults_thread;
+#define ft hp_faults_thread
 /* Median cycles of a first touch of one fresh anonymous page. */
 static u64 measure_fault(void) {
   enum { N = 31 };
@@ -170,6 +162,11 @@ void hp_faults_leave(void) {
   u64 n = since_mark();
   if (HP_UNLIKELY(n))
     charge(OWN, n);
+}
+
+/* A quick call's faults (heapprof_faults.h): the thread stays inside. */
+void hp_faults_quick_faulted(void) {
+  charge(IN_CALL, since_mark());
 }
 
 void hp_faults_flush(void) {

@@ -20,9 +20,22 @@
 #ifndef HEAPPROF_FAULTS_H
 #define HEAPPROF_FAULTS_H
 
+#include <linux/perf_event.h>
+
 /* alloc_faults && alloc_syscalls && a foreign allocator is profiled; set
  * once by hp_faults_init. */
 extern bool hp_faults_on;
+
+/* A thread's state; heapprof_faults.c's but for the quick calls below. */
+typedef struct hp_fault_thread {
+  const struct perf_event_mmap_page *ring; /* NULL: none (yet) */
+  bool tried;
+  u32 depth; /* profiled entry points under way (nested ones count once) */
+  u64 mark;  /* the ring's head at the previous boundary */
+  u64 in_call; /* faults of the last wrapped call, not yet noted */
+  u32 lock;    /* the control page's seqcount at the call's start */
+} hp_fault_thread_t;
+extern HP_TLS hp_fault_thread_t hp_faults_thread;
 
 /* After hp_foreign_init and hp_clock_init: decides and measures the cost of
  * one fault. */
@@ -40,6 +53,47 @@ void hp_faults_call_begin(void);
  * blocked in the allocator).  Such a sampled call is counted apart
  * (print_stats: descheduled_calls/cycles), not as a sample. */
 bool hp_faults_call_end(u64 cycles);
+
+/* Quick calls (sampled mode's unsampled calls, heapprof_foreign.c) make
+ * no boundaries while no fault happens.  hp_faults_quick_begin: false
+ * when the thread is inside an entry point or took a fault since its last
+ * boundary (the caller takes the full path); else the thread is marked
+ * inside one (so a nested call, from a signal handler, is nested) and
+ * true.  hp_faults_quick_end, once the call is over: true when no fault
+ * happened, the thread outside again; false when one did: the faults are
+ * charged to the wrapped call and the thread stays inside until
+ * hp_faults_leave.  hp_faults_quick_enter: after either, enters unless the
+ * thread is still inside (the full path's boundary, for a quick call that
+ * turned out to need recording). */
+void hp_faults_quick_faulted(void);
+static HP_ALWAYS_INLINE bool hp_faults_quick_begin(void) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (!hp_faults_on)
+    return true;
+  if (!f->ring)
+    return f->tried; /* none, and none will be opened: nothing to count */
+  if (f->depth ||
+      __atomic_load_n(&f->ring->data_head, __ATOMIC_ACQUIRE) != f->mark)
+    return false;
+  f->depth = 1;
+  return true;
+}
+static HP_ALWAYS_INLINE bool hp_faults_quick_end(void) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (!hp_faults_on || !f->ring)
+    return true;
+  if (HP_LIKELY(__atomic_load_n(&f->ring->data_head, __ATOMIC_ACQUIRE) ==
+                f->mark)) {
+    f->depth = 0;
+    return true;
+  }
+  hp_faults_quick_faulted();
+  return false;
+}
+static HP_ALWAYS_INLINE void hp_faults_quick_enter(void) {
+  if (hp_faults_on && !hp_faults_thread.depth)
+    hp_faults_enter();
+}
 
 /* The recorded call's faults join its pending system calls (charged to its
  * class with them); a call not recorded drops them (print_stats keeps). */

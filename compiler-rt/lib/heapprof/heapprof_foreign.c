@@ -35,10 +35,12 @@
  * (heapprof_sample.h) get a stack and an entry, and their records are
  * weighted; every call is still counted and timed by operation class.  A
  * free looks in the table only when a small counting filter of the
- * entries' addresses (filter_slot) says the address may be there, so an
- * unsampled pair costs the countdown, the timing, the class counts and
- * one load of a counter rather than a stack, the table's lines and locks
- * and a merge (docs/run.md, "Sampled, on another allocator").  An
+ * entries' addresses (filter_slot) says the address may be there, and a
+ * call that makes or frees no sampled object is a quick call (below): an
+ * unsampled pair costs the countdown, the class counts, one load of a
+ * counter and two of the fault ring's head rather than a stack, the
+ * table's lines and locks and a merge (docs/run.md, "Sampled, on another
+ * allocator").  An
  * unsampled request over HP_FOREIGN_LARGE gets an entry marked cost-only,
  * so that its free is still counted as large; dumps never see those.
  *===----------------------------------------------------------------------===*/
@@ -93,6 +95,17 @@ enum {
   HP_FOREIGN_OP_FREE,
 };
 
+/* The operation class of a call of op on memory of that kind. */
+static HP_ALWAYS_INLINE u32 foreign_class(int op, u8 kind, uptr size) {
+  static const u8 ops[] = {HP_OP_MALLOC, HP_OP_CALLOC, HP_OP_REALLOC,
+                           HP_OP_MEMALIGN, HP_OP_FREE};
+  u8 o = ops[op];
+  if (kind != HP_ALLOC_MALLOC)
+    o = o == HP_OP_FREE ? HP_OP_DELETE : HP_OP_NEW;
+  return HP_OPC_CLASS(o, size > HP_FOREIGN_LARGE, HP_BLOCK_NONE,
+                      hp_thread_count() > 1);
+}
+
 /* Every recorded operation (t: the calling thread's state, held): its
  * class's count, its cycles when sampled (not the thread's first call),
  * and the system calls it made (noted by count_syscall). */
@@ -103,13 +116,7 @@ static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
   bool sys = hp_sys_pending;
   if (!hp_flags.op_classes && !sys)
     return;
-  static const u8 ops[] = {HP_OP_MALLOC, HP_OP_CALLOC, HP_OP_REALLOC,
-                           HP_OP_MEMALIGN, HP_OP_FREE};
-  u8 o = ops[op];
-  if (kind != HP_ALLOC_MALLOC)
-    o = o == HP_OP_FREE ? HP_OP_DELETE : HP_OP_NEW;
-  u32 cls = HP_OPC_CLASS(o, size > HP_FOREIGN_LARGE, HP_BLOCK_NONE,
-                         hp_thread_count() > 1);
+  u32 cls = foreign_class(op, kind, size);
   if (HP_UNLIKELY(sys))
     hp_syscalls_charge(cls);
   if (!hp_flags.op_classes)
@@ -938,8 +945,6 @@ static void count_failure(void) {
   errno = saved;
 }
 
-/* ---------------------------------------------------------- entry points */
-
 /* Page-fault boundaries of a profiled entry point (heapprof_faults.h). */
 static HP_ALWAYS_INLINE void faults_enter(void) {
   if (HP_UNLIKELY(hp_faults_on))
@@ -950,6 +955,84 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
     hp_faults_leave();
 }
 
+/* ------------------------------------------------ sampling's quick calls */
+
+/* sampling: most calls make and free no sampled object and need only what
+ * every call gets, the thread's counts and its operation class.  A call
+ * is quick when the thread has its state, is in no other entry point or
+ * wrapped call, the cycle tick does not time this call, and the thread took
+ * no page fault since its last boundary (hp_faults_quick_begin): it then
+ * makes no boundaries and reads no clock and no errno.  After the wrapped call,
+ * anything more (a sampled object, a large one, a failure, a page fault or
+ * a system call in the call) goes to a quick tail, which records the call
+ * as the full path would have (not timed: the tick did not pick it).  A
+ * 64-byte pair on jemalloc: docs/performance.md, "Sampled mode on another
+ * allocator: quick calls". */
+static HP_ALWAYS_INLINE hp_thread_t *quick_begin(int tick) {
+  hp_thread_t *t = hp_thread_own();
+  if (!sampling || !t || glibc || in_wrapped)
+    return NULL;
+  u32 n = t->cycle_tick[tick] + 1;
+  if (n >= (u32)hp_flags.cycle_sample_every || !hp_faults_quick_begin())
+    return NULL;
+  t->cycle_tick[tick] = n;
+  in_wrapped++;
+  return t;
+}
+
+/* The wrapped call is over: true when nothing else happened in it. */
+static HP_ALWAYS_INLINE bool quick_quiet(void) {
+  in_wrapped--;
+  bool no_fault = hp_faults_quick_end();
+  return HP_LIKELY(no_fault && !hp_sys_pending);
+}
+
+static HP_ALWAYS_INLINE void quick_count(hp_thread_t *t, int op, u8 kind,
+                                         uptr size) {
+  if (hp_flags.op_classes)
+    hp_opclass_count(&t->opc, foreign_class(op, kind, size));
+}
+
+/* An allocation's: true when it is done, counted as unsampled. */
+static HP_ALWAYS_INLINE bool quick_alloc_done(hp_thread_t *t, void *p,
+                                              uptr size, u8 kind, int op) {
+  if (!quick_quiet() || HP_UNLIKELY(!p || size > HP_FOREIGN_LARGE) ||
+      !hp_sample_skip(size))
+    return false;
+  t->stats.mallocs++;
+  t->stats.malloced_bytes += size;
+  quick_count(t, op, kind, size);
+  return true;
+}
+
+static HP_NOINLINE void quick_alloc_tail(void *p, uptr size, u8 kind,
+                                         uptr fp, int op) {
+  hp_faults_quick_enter(); /* the full path's, from the call's end */
+  op_t o;
+  hp_memset(&o, 0, sizeof(o));
+  if (p)
+    record_alloc(p, size, kind, fp, &o, 0, op);
+  else
+    count_failure();
+  faults_leave();
+}
+
+static HP_ALWAYS_INLINE bool quick_free_done(hp_thread_t *t, u8 kind) {
+  if (!quick_quiet())
+    return false;
+  t->stats.frees++;
+  quick_count(t, HP_FOREIGN_OP_FREE, kind, 0);
+  return true;
+}
+
+static HP_NOINLINE void quick_free_tail(u8 kind) {
+  hp_faults_quick_enter();
+  record_free_unsampled(0, kind, 0);
+  faults_leave();
+}
+
+/* ---------------------------------------------------------- entry points */
+
 /* sample_bytes=N: every entry point's first test hands over. */
 #define SAMPLED(call)                                                        \
   do {                                                                       \
@@ -958,13 +1041,21 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
   } while (0)
 
 /* The common shape: bootstrap before resolution, pass-through before
- * init, else time the call and record its result. */
+ * init, a quick call when it can be, else time the call and record its
+ * result. */
 #define ALLOC_CALL(op, size, kind, fp, boot_expr, call_expr)                 \
   do {                                                                       \
     if (HP_UNLIKELY(!resolved()))                                            \
       return boot_expr;                                                      \
     if (HP_UNLIKELY(!ready()))                                               \
       return call_expr;                                                      \
+    hp_thread_t *qt = quick_begin(TICK_ALLOC);                               \
+    if (qt) {                                                                \
+      void *q = call_expr;                                                   \
+      if (!quick_alloc_done(qt, q, size, kind, op))                          \
+        quick_alloc_tail(q, size, kind, fp, op);                             \
+      return q;                                                              \
+    }                                                                        \
     faults_enter();                                                          \
     op_t o;                                                                  \
     op_begin(&o, TICK_ALLOC);                                                \
@@ -1115,6 +1206,13 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   if (HP_UNLIKELY(!ready())) {
     if (resolved())
       release(p, kind);
+    return;
+  }
+  hp_thread_t *qt;
+  if (!may_have((uptr)p) && (qt = quick_begin(TICK_FREE))) {
+    release(p, kind);
+    if (!quick_free_done(qt, kind))
+      quick_free_tail(kind);
     return;
   }
   faults_enter();

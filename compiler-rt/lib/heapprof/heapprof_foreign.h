@@ -28,6 +28,9 @@ extern int hp_foreign_state;
 /* sample_bytes=N: the entry points' first test (heapprof_interceptors.c,
  * heapprof_new_delete.c, the foreign forms below). */
 #define HP_SAMPLED_MODE() HP_UNLIKELY(hp_foreign_state == HP_FOREIGN_SAMPLED)
+/* Decided, and not heapprof's allocator: the one test malloc and free make
+ * before they go to heapprof's (then HP_SAMPLED_MODE tells the two apart). */
+#define HP_ANOTHER_ALLOCATOR() HP_UNLIKELY(hp_foreign_state >= HP_FOREIGN_ON)
 
 /* Decides (runs init if it has not run): true if the foreign path serves. */
 bool hp_foreign_decide(void);

@@ -54,11 +54,17 @@ static HP_NOINLINE void *malloc_framed(size_t size) {
 static HP_NOINLINE void *malloc_sampled(size_t size) {
   return hp_sample_malloc_slow(size, HP_ENTRY_FP());
 }
+static HP_NOINLINE void *malloc_foreign(size_t size) {
+  return hp_foreign_malloc(size, HP_ENTRY_FP());
+}
 HP_INTERFACE void *malloc(size_t size) {
-  if (HP_SAMPLED_MODE()) {
-    if (HP_LIKELY(hp_sample_skip(size)))
-      HP_MUSTTAIL return __libc_malloc(size);
-    HP_MUSTTAIL return malloc_sampled(size);
+  if (HP_ANOTHER_ALLOCATOR()) {
+    if (HP_SAMPLED_MODE()) {
+      if (HP_LIKELY(hp_sample_skip(size)))
+        HP_MUSTTAIL return __libc_malloc(size);
+      HP_MUSTTAIL return malloc_sampled(size);
+    }
+    HP_MUSTTAIL return malloc_foreign(size);
   }
   HP_MUSTTAIL return malloc_framed(size);
 }
@@ -69,11 +75,17 @@ static HP_NOINLINE void free_framed(void *p) {
 static HP_NOINLINE void free_sampled(void *p) {
   hp_sample_free(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
 }
+static HP_NOINLINE void free_foreign(void *p) {
+  hp_foreign_free(p, HP_ALLOC_MALLOC, HP_ENTRY_FP());
+}
 HP_INTERFACE void free(void *p) {
-  if (HP_SAMPLED_MODE()) {
-    if (HP_LIKELY(p && hp_sample_unmarked(p)))
-      HP_MUSTTAIL return __libc_free(p);
-    HP_MUSTTAIL return free_sampled(p);
+  if (HP_ANOTHER_ALLOCATOR()) {
+    if (HP_SAMPLED_MODE()) {
+      if (HP_LIKELY(p && hp_sample_unmarked(p)))
+        HP_MUSTTAIL return __libc_free(p);
+      HP_MUSTTAIL return free_sampled(p);
+    }
+    HP_MUSTTAIL return free_foreign(p);
   }
   HP_MUSTTAIL return free_framed(p);
 }

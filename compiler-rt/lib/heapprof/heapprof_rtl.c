@@ -92,7 +92,13 @@ static void init_once(void) {
   hp_thread_init();
   hp_pmu_init();
   hp_faults_init();
-  hp_syscalls_charge_outside(); /* the allocator's reservations */
+  /* The reservations of heapprof's allocator: its system calls, unless
+   * another allocator serves the program (then they are heapprof's own,
+   * not that allocator's). */
+  if (hp_foreign_state == HP_FOREIGN_OFF)
+    hp_syscalls_charge_outside();
+  else
+    hp_syscalls_drop();
   hp_peak_init();
   hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);

@@ -114,6 +114,11 @@ void hp_syscalls_charge(u32 cls) {
   hp_sys_pending = false;
 }
 
+void hp_syscalls_drop(void) {
+  hp_memset(&pending, 0, sizeof(pending));
+  hp_sys_pending = false;
+}
+
 static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; }
 
 void hp_syscalls_write_section(hp_buf_t *b,

@@ -51,6 +51,10 @@ static HP_ALWAYS_INLINE void hp_syscalls_charge_outside(void) {
     hp_syscalls_charge(HP_SYS_OUTSIDE);
 }
 
+/* Forgets this thread's pending calls: heapprof's own, when another
+ * allocator is the one profiled (its reservations at init). */
+void hp_syscalls_drop(void);
+
 /* Section 3's writer (heapprof_ext_sections.c). */
 struct hp_profile_info;
 void hp_syscalls_write_section(hp_buf_t *b, const struct hp_profile_info *info);
