@@ -14,12 +14,16 @@
 // RUN: heapprof report --format json %t.d | FileCheck %s --check-prefix=JSON
 // JSON: "main": true,
 // JSON-NEXT: "symbolized": true,
+// JSON-NEXT: "addresses": {{[1-9][0-9]*}},
+// JSON-NEXT: "unnamed": 0,
 // JSON-NEXT: "unloaded_ms": null
 // JSON: "path": "{{.*}}-lib.so",
 // JSON-NEXT: "file": "{{.*}}-lib.so",
 // JSON-NEXT: "build_id": "{{[0-9a-f]+}}",
 // JSON-NEXT: "main": false,
 // JSON-NEXT: "symbolized": true,
+// JSON-NEXT: "addresses": {{[1-9][0-9]*}},
+// JSON-NEXT: "unnamed": 0,
 // JSON-NEXT: "unloaded_ms": {{[0-9]+$}}
 //
 // RUN: %python %S/Inputs/unloaded-section.py head %t.d/*.profraw %t.head.profraw

@@ -110,6 +110,8 @@ struct Module {
   bool Loaded = false;    // in the process map of some dump
   bool Unloaded = false;  // dlclose unloaded it before some dump
   uint64_t UnloadedMs = 0; // the latest such time, ms since start
+  uint64_t Addresses = 0;  // return addresses of the profile in it
+  uint64_t Unnamed = 0;    // those symbolize() found no function name for
 };
 
 // One source frame.  A return address gives several when calls were

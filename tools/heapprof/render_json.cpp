@@ -189,6 +189,8 @@ static void summary(OStream &J, const Report &R) {
           J.attribute("build_id", M.BuildId);
           J.attribute("main", M.Main);
           J.attribute("symbolized", M.Usable);
+          J.attribute("addresses", static_cast<int64_t>(M.Addresses));
+          J.attribute("unnamed", static_cast<int64_t>(M.Unnamed));
           if (M.Unloaded && !M.Loaded)
             J.attribute("unloaded_ms", static_cast<int64_t>(M.UnloadedMs));
           else

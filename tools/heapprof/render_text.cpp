@@ -10,6 +10,7 @@
 #include "render.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -172,6 +173,45 @@ static std::string sampledNote(const Profile &P) {
          "way); size bins count the sampled objects as seen";
 }
 
+// A module as the summary and "Modules" name it: its file, build id, and
+// what a reader of its frames should know.
+static std::string moduleLine(const Module &M) {
+  std::string S = M.File.empty() ? M.Path : M.File;
+  S += " (build id " + (M.BuildId.empty() ? "none" : M.BuildId) + ")";
+  if (M.Unloaded && !M.Loaded)
+    S += ", unloaded at " + std::to_string(M.UnloadedMs) + " ms";
+  if (M.HasFrames && !M.Usable)
+    S += ", not symbolized";
+  return S;
+}
+
+// The modules whose return addresses symbolize() could not name (a
+// stripped distribution binary under heapprof run, whose frames then read
+// module+0xoffset): the three with the most, and how to name them.
+static void unnamed(const Profile &P, TextTable &Tab) {
+  std::vector<const Module *> Ms;
+  for (const Module &M : P.Modules)
+    if (M.Usable && M.Unnamed)
+      Ms.push_back(&M);
+  std::stable_sort(Ms.begin(), Ms.end(), [](const Module *A, const Module *B) {
+    return A->Unnamed > B->Unnamed;
+  });
+  for (size_t I = 0; I < Ms.size() && I < 3; I++) {
+    const Module &M = *Ms[I];
+    std::string S = llvm::sys::path::filename(M.File).str() + ": " +
+                    std::to_string(M.Unnamed) + " of " +
+                    std::to_string(M.Addresses) +
+                    " return addresses have no function name in its symbols";
+    if (I == 0)
+      S += " (its debug symbols name them: Debian's -dbgsym package, or "
+           "--debug-dir DIR)";
+    Tab.add({"unnamed", S});
+  }
+  if (Ms.size() > 3)
+    Tab.add({"unnamed", "and " + std::to_string(Ms.size() - 3) +
+                            " more modules (the JSON's modules[].unnamed)"});
+}
+
 static void summary(const Report &R, raw_ostream &OS) {
   const Profile &P = *R.P;
   const Counts &T = P.Total;
@@ -281,18 +321,48 @@ static void summary(const Report &R, raw_ostream &OS) {
       S += ", " + std::to_string(Evictions) + " table evictions";
     Tab.add({"process", S});
   }
+  // The program here; its libraries (a distribution program maps dozens)
+  // are counted here and listed in the last section, "Modules".
+  uint64_t Libraries = 0, Unloaded = 0, Unsymbolized = 0;
   for (const Module &M : P.Modules) {
     if (M.Path.empty() && M.File.empty())
       continue;
-    std::string S = M.File.empty() ? M.Path : M.File;
-    S += " (build id " + (M.BuildId.empty() ? "none" : M.BuildId) + ")";
-    if (M.Unloaded && !M.Loaded)
-      S += ", unloaded at " + std::to_string(M.UnloadedMs) + " ms";
-    if (M.HasFrames && !M.Usable)
-      S += ", not symbolized";
-    Tab.add({M.Main ? "program" : "module", S});
+    if (M.Main) {
+      Tab.add({"program", moduleLine(M)});
+      continue;
+    }
+    Libraries++;
+    Unloaded += M.Unloaded && !M.Loaded;
+    Unsymbolized += M.HasFrames && !M.Usable;
+  }
+  unnamed(P, Tab);
+  if (Libraries) {
+    std::string S = std::to_string(Libraries) +
+                    (Libraries == 1 ? " library" : " libraries");
+    std::vector<std::string> Notes;
+    if (Unloaded)
+      Notes.push_back(std::to_string(Unloaded) + " unloaded before the end");
+    if (Unsymbolized)
+      Notes.push_back(std::to_string(Unsymbolized) + " not symbolized");
+    for (size_t I = 0; I < Notes.size(); I++)
+      S += (I ? ", " : " (") + Notes[I] + (I + 1 == Notes.size() ? ")" : "");
+    Tab.add({"modules", S + ", listed in Modules (the last section)"});
   }
   Tab.print(OS);
+}
+
+// The libraries the program mapped, with their build ids: the summary
+// counts them.
+static void modules(const Report &R, raw_ostream &OS) {
+  std::vector<const Module *> Libraries;
+  for (const Module &M : R.P->Modules)
+    if (!M.Main && !(M.Path.empty() && M.File.empty()))
+      Libraries.push_back(&M);
+  if (Libraries.empty())
+    return;
+  heading(OS, "Modules: the libraries the program mapped");
+  for (const Module *M : Libraries)
+    OS << moduleLine(*M) << "\n";
 }
 
 static void stack(const Report &R, const Context &C, raw_ostream &OS) {
@@ -1010,4 +1080,5 @@ void heapprof::renderText(const Report &R, raw_ostream &OS) {
   costs(R, OS);
   peak(R, OS);
   timeline(R, OS);
+  modules(R, OS);
 }

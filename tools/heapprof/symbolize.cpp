@@ -194,6 +194,8 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
     return std::tie(X.Module, X.Address) < std::tie(Y.Module, Y.Address);
   });
   std::vector<bool> Failed(P.Modules.size());
+  for (Module &M : P.Modules)
+    M.Addresses = M.Unnamed = 0;
   Progress Prog("symbolizing", Order.size());
   for (size_t K = 0; K < Order.size(); K++) {
     Prog.update(K);
@@ -238,9 +240,16 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
       L.Frames.emplace_back();
     // A frame without a function name is named by where it is, so two
     // unknown frames are never mistaken for one function.
+    bool Unnamed = false;
     for (Frame &F : L.Frames)
-      if (F.Function.empty())
+      if (F.Function.empty()) {
         F.Function = unknownName(P, L);
+        Unnamed = true;
+      }
+    if (L.Module != NoModule) {
+      P.Modules[L.Module].Addresses++;
+      P.Modules[L.Module].Unnamed += Unnamed;
+    }
   }
   return true;
 }

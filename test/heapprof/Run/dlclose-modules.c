@@ -44,9 +44,13 @@
 // Not rebuilt: no access counts.
 // PLAIN: a_site allocs=6 bytes=432 frees=6 accesses=0
 // PLAIN: b_site allocs=4 bytes=224 frees=4 accesses=0
-// REPORT: module {{.*}}-b.so (build id {{[0-9a-f]+}}){{$}}
-// REPORT: module {{.*}}-a.so (build id {{[0-9a-f]+}}), unloaded at {{[0-9]+}} ms
+// The summary counts the libraries (the program's, libc's and libA and
+// libB), libA's two places as one, unloaded; the last section lists them.
+// REPORT: modules{{ +}}{{[0-9]+}} libraries (1 unloaded before the end), listed in Modules (the last section)
 // REPORT: a_site {{.*}}dlclose-modules.c
+// REPORT: == Modules: the libraries the program mapped
+// REPORT: {{.*}}-b.so (build id {{[0-9a-f]+}}){{$}}
+// REPORT-NEXT: {{.*}}-a.so (build id {{[0-9a-f]+}}), unloaded at {{[0-9]+}} ms
 // SHOW: unloaded modules: 2, dropped=0
 // SHOW-NEXT: unloaded at {{[0-9]+}} ms: {{.*}}-a.so bias 0x[[BIAS2:[0-9a-f]+]] build id [[ID:[0-9a-f]+]] 0x
 // SHOW-NEXT: unloaded at {{[0-9]+}} ms: {{.*}}-a.so bias 0x{{[0-9a-f]+}} build id [[ID]] 0x

@@ -19,12 +19,14 @@
 // RUN: rm -rf %t.run && cd %t.lib && heapprof run -o %t.run -- %t.plain
 // RUN: cd %S && heapprof report --top 0 %t.run | FileCheck %s -DLIB=%t.lib
 // CHECK-NOT: warning
-// CHECK: module {{.*}}[[LIB]]/librel-a.so (build id
-// CHECK: module {{.*}}[[LIB]]/librel-b.so (build id {{[0-9a-f]+}}), unloaded at
+// CHECK: modules{{ +}}{{[0-9]+}} libraries (1 unloaded before the end), listed in Modules
 // CHECK: 80 B in 2 objects
 // CHECK-NEXT: a_site
 // CHECK: 72 B in 3 objects
 // CHECK-NEXT: b_site
+// CHECK: == Modules: the libraries the program mapped
+// CHECK: {{^}}[[LIB]]/librel-a.so (build id
+// CHECK: {{^}}[[LIB]]/librel-b.so (build id {{[0-9a-f]+}}), unloaded at
 // SHOW: [[LIB]]/librel-a.so
 // SHOW: unloaded at {{[0-9]+}} ms: [[LIB]]/librel-b.so
 #include <stdlib.h>

@@ -29,9 +29,10 @@
 // OUT: ok
 // NOTE: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it (--allocator=heapprof runs it on heapprof's)
 // CHECK: allocator{{ +}}{{.*}}/libjemalloc.so.2, profiled as it ran (allocator=PATH)
-// CHECK: module {{.*}}/libjemalloc.so.2
 // CHECK: == Allocation bins: by requested size
 // CHECK: {{^ +}}100{{ +}}1000{{ +}}97.7 KiB{{ +}}999{{ +}}100 B
+// CHECK: == Modules: the libraries the program mapped
+// CHECK: {{^}}{{.*}}/libjemalloc.so.2 (build id
 // MINE: HeapProf: ERROR: invalid-free on address {{.*}}: not allocated by heapprof
 #include <stdio.h>
 #include <stdlib.h>
