@@ -94,6 +94,32 @@ for w in "${W[@]}"; do
   unset S
 done
 
+# Sampled mode on another allocator (docs/run.md, "Sampled, on another
+# allocator"): the plain programs on jemalloc, as heapprof run profiles a
+# program that links it (Redis), alone and with libheapprof_rt.so preloaded
+# before it, sampling at 512 KiB; the fastest of 3 alternating runs (of
+# RUNS if fewer: make bench's time is bounded).
+JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
+declare -A J
+if [ -f "$JE" ]; then
+  JV=("$JE|" "$B/lib/heapprof/libheapprof_rt.so:$JE|allocator=$JE:sample_bytes=524288")
+  for w in "${W[@]}"; do
+    name=${w%%|*} args=${w#*|}
+    declare -A S=()
+    for ((r = 0; r < (RUNS < 3 ? RUNS : 3); r++)); do
+      for v in "${JV[@]}"; do
+        # The preload through env, for the program only (not timeit).
+        S[$v]+=" $(cpu env "${v#*|}" "LD_PRELOAD=${v%%|*} $dir/$name.plain $args")"
+      done
+    done
+    for v in "${JV[@]}"; do
+      # shellcheck disable=SC2086
+      J[$name,$v]=$(min ${S[$v]})
+    done
+    unset S
+  done
+fi
+
 # Instruction counts (callgrind), when valgrind is there.
 declare -A I
 cg=0
@@ -145,4 +171,16 @@ for w in "${W[@]}"; do
   echo "$line"
 done
 [ $cg = 1 ] && echo && echo "Instructions (callgrind, load-independent) on smaller inputs: lua alloc.lua 1, speedtest1 --memdb --size 2, newdel 1000000 (bench/micro/newdel.cpp: C++'s new and delete), larson 2 4 1000 20000 8 1000, xmalloc 1 50 1000 8 512 (valgrind runs their threads one at a time)."
+if [ -f "$JE" ]; then
+  echo
+  echo 'On jemalloc (`LD_PRELOAD=libjemalloc.so.2`), as heapprof run profiles a program that links it: the same plain programs alone and with libheapprof_rt.so preloaded before jemalloc, `allocator=libjemalloc.so.2:sample_bytes=524288` (every call still counted by class; docs/run.md, "Sampled, on another allocator").'
+  echo
+  echo "| program | jemalloc cpu s | sampled on jemalloc cpu s | ratio |"
+  echo "|---|---:|---:|---:|"
+  for w in "${W[@]}"; do
+    name=${w%%|*} args=${w#*|}
+    p=${J[$name,${JV[0]}]} s=${J[$name,${JV[1]}]}
+    echo "| $name ${args/#$root\/bench\/lua\//} | $p | $s | $(ratio "$s" "$p") |"
+  done
+fi
 exit 0

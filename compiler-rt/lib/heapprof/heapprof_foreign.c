@@ -696,14 +696,18 @@ bool hp_foreign_decide(void) {
 }
 
 /* True once calls can be profiled; false while the wrapped functions are
- * not resolved yet (callers use the bootstrap arena) or init has not
- * finished (callers pass through unrecorded). */
+ * not resolved yet (callers use the bootstrap arena), init has not
+ * finished, or the thread is inside heapprof's bookkeeping (busy) or inside
+ * a wrapped call (in_wrapped): callers pass through unrecorded.  A call
+ * made inside a wrapped call is the allocator's own doing -- jemalloc's
+ * operator delete is a jump to free through the PLT, which lands here --
+ * and recording it counted every C++ delete twice, once as a free. */
 static HP_ALWAYS_INLINE bool resolved(void) {
   return __atomic_load_n((void **)&real.malloc, __ATOMIC_ACQUIRE) != NULL;
 }
 static HP_ALWAYS_INLINE bool ready(void) {
   return HP_LIKELY(resolved() && hp_rtl.inited && hp_flags.profiling &&
-                   !busy);
+                   !busy && !in_wrapped);
 }
 
 /* ------------------------------------------------------------ profiling */
@@ -970,7 +974,7 @@ static HP_ALWAYS_INLINE void faults_leave(void) {
  * allocator: quick calls". */
 static HP_ALWAYS_INLINE hp_thread_t *quick_begin(int tick) {
   hp_thread_t *t = hp_thread_own();
-  if (!sampling || !t || glibc || in_wrapped)
+  if (!sampling || !t || glibc)
     return NULL;
   u32 n = t->cycle_tick[tick] + 1;
   if (n >= (u32)hp_flags.cycle_sample_every || !hp_faults_quick_begin())

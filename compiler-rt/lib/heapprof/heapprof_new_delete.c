@@ -47,11 +47,15 @@ typedef struct nothrow_t nothrow_t;
 #define NO_HINT 0x100
 
 static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
-                                       bool nothrow, uptr fp, uptr hint) {
+                                       bool nothrow, uptr fp, uptr hint,
+                                       bool another) {
   for (;;) {
-    void *p = hint == NO_HINT
-                  ? hp_allocate(size, align, kind, fp, false)
-                  : hp_allocate_hinted(size, align, kind, fp, (u8)hint);
+    /* another: HP_ANOTHER_ALLOCATOR() held, so straight to the foreign
+     * form, as malloc does (heapprof_interceptors.c). */
+    void *p = another          ? hp_foreign_allocate(size, align, kind, fp, false)
+              : hint == NO_HINT ? hp_allocate(size, align, kind, fp, false)
+                                : hp_allocate_hinted(size, align, kind, fp,
+                                                     (u8)hint);
     if (HP_LIKELY(p))
       return p;
     new_handler_t h = _ZSt15get_new_handlerv();
@@ -156,12 +160,17 @@ static HP_ALWAYS_INLINE bool cxx_own(void) {
   CXX_PUBLIC(void *, name, params)                                           \
   static void *name##_own params {                                           \
     NEW_FORWARD(name, params, args)                                          \
-    if (!(align_arg) && HP_SAMPLED_MODE()) {                                 \
-      void *p = sampled_new(size);                                           \
-      if (HP_LIKELY(p))                                                      \
-        return p;                                                            \
+    if (HP_ANOTHER_ALLOCATOR()) {                                            \
+      if (!(align_arg) && HP_SAMPLED_MODE()) {                               \
+        void *p = sampled_new(size);                                         \
+        if (HP_LIKELY(p))                                                    \
+          return p;                                                          \
+      }                                                                      \
+      return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(),        \
+                      NO_HINT, true);                                        \
     }                                                                        \
-    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(), NO_HINT); \
+    return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(), NO_HINT, \
+                    false);                                                  \
   }
 
 NEW(_Znwm, HP_ALLOC_NEW, 0, false, (size_t size), (size), 0)
@@ -186,7 +195,7 @@ NEW(_ZnamSt11align_val_tRKSt9nothrow_t, HP_ALLOC_NEW_ARRAY, 1, true,
   static void *name##_own params {                                           \
     NEW_FORWARD(name, params, args)                                          \
     return new_impl(size, align_expr, kind, nothrow, HP_ENTRY_FP(),          \
-                    hint & 0xff);                                            \
+                    hint & 0xff, false);                                     \
   }
 
 /* A hot/cold form forwards to the plain form the program sees, called
@@ -214,8 +223,8 @@ NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
 /* Frameless, as malloc and free are (heapprof_interceptors.c; this file
  * is compiled with -momit-leaf-frame-pointer): an unsampled delete is the
  * mode's test, the mark's test and a jump to glibc's free; everything
- * else jumps to NAME_framed, whose frame stands where the entry point's
- * would have.  A jump must be to a function of the caller's type, so
+ * else jumps to NAME_framed (NAME_foreign on another allocator), whose
+ * frame stands where the entry point's would have.  A jump must be to a function of the caller's type, so
  * glibc's free is declared under each of delete's types too (asm labels:
  * one symbol); the x86-64 calling convention passes the size, alignment
  * and nothrow tag in registers free never reads. */
@@ -224,22 +233,33 @@ extern void libc_free_z(void *, size_t) __asm__("__libc_free");
 extern void libc_free_zn(void *, size_t, const nothrow_t *)
     __asm__("__libc_free");
 extern void libc_free_zz(void *, size_t, size_t) __asm__("__libc_free");
+#define DELETE_FORWARD(name, params, args)                                   \
+  if (!cxx_own()) {                                                          \
+    void (*next) params = (void (*) params)cxx_forward(CXX_##name);          \
+    if (next) {                                                              \
+      next args;                                                             \
+      return;                                                                \
+    }                                                                        \
+  }
+/* NAME_foreign: another allocator (HP_ANOTHER_ALLOCATOR), straight to the
+ * foreign form, as free does. */
 #define DELETE(name, kind, libc, params, args)                               \
   static HP_NOINLINE void name##_framed params {                             \
-    if (!cxx_own()) {                                                        \
-      void (*next) params = (void (*) params)cxx_forward(CXX_##name);        \
-      if (next) {                                                            \
-        next args;                                                           \
-        return;                                                              \
-      }                                                                      \
-    }                                                                        \
+    DELETE_FORWARD(name, params, args)                                       \
     hp_deallocate(p, kind, HP_ENTRY_FP());                                   \
+  }                                                                          \
+  static HP_NOINLINE void name##_foreign params {                            \
+    DELETE_FORWARD(name, params, args)                                       \
+    hp_foreign_free(p, kind, HP_ENTRY_FP());                                 \
   }                                                                          \
   CXX_PUBLIC(void, name, params)                                             \
   static void name##_own params {                                            \
-    if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)) &&        \
-        cxx_own())                                                           \
-      HP_MUSTTAIL return libc args;                                          \
+    if (HP_ANOTHER_ALLOCATOR()) {                                            \
+      if (HP_SAMPLED_MODE() && HP_LIKELY(p && hp_sample_unmarked(p)) &&      \
+          cxx_own())                                                         \
+        HP_MUSTTAIL return libc args;                                        \
+      HP_MUSTTAIL return name##_foreign args;                                \
+    }                                                                        \
     HP_MUSTTAIL return name##_framed args;                                   \
   }
 
