@@ -311,6 +311,19 @@ if (S.allocator)
      S.allocator.kind === "heapprof" ? "heapprof's own" :
      S.allocator.kind === "glibc" ? "glibc's malloc" :
      "several: the profiles were taken on different allocators")));
+// Modules whose return addresses no symbol names (a stripped program
+// under heapprof run): their frames read module+0xoffset.
+var UNNAMED = S.modules.filter(function (m) { return m.symbolized && m.unnamed > 0; })
+  .sort(function (a, b) { return b.unnamed - a.unnamed; });
+if (UNNAMED.length)
+  sbox.appendChild(el("p", {"class": "note", id: "unnamed"},
+    "frames without names (shown as module+offset): " +
+    UNNAMED.slice(0, 3).map(function (m) {
+      return m.file.replace(/.*\//, "") + " " + fmt(m.unnamed) + " of " +
+        fmt(m.addresses) + " return addresses";
+    }).join(", ") +
+    (UNNAMED.length > 3 ? ", and " + (UNNAMED.length - 3) + " more modules" : "") +
+    "; their debug symbols name them (Debian's -dbgsym packages, or --debug-dir DIR)"));
 if (S.sampled_bytes !== null)
   sbox.appendChild(el("p", {"class": "note"}, "sampled" + (S.sampled_bytes ?
     " every " + fmt(S.sampled_bytes) + " bytes" : " at several rates") +
@@ -503,7 +516,12 @@ table("syscalls", "Allocator system calls", [
   {key: "cause", label: "caused by", text: true, get: classText}],
   R.syscalls,
   R.syscalls === null ? (NOEXT ? older("") : "no dump has the allocator's system calls (an older runtime)")
-    : "outside any call: mostly heapprof's allocator reserving its address space at start (address space, not memory)");
+    // As the text report: said when that reservation is there (heapprof's
+    // own allocator; under another one it is not counted).
+    : R.syscalls.some(function (r) {
+        return r.op === "none" && r.syscall === "mmap" && r.bytes >= 1099511627776;
+      }) ? "outside any call: mostly heapprof's allocator reserving its address space at start (address space, not memory)"
+    : undefined);
 var PM = R.pmu;
 if (PM)
   table("pmu", "PMU events of the sampled allocator calls",
