@@ -1310,6 +1310,11 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     int saved = errno;
     hp_thread_t *t = hp_thread_acquire();
     t->stats.reallocs++;
+    /* sampling: the old half of an object that was not sampled is freed
+     * all the same (record_free counts a sampled one's), so that the
+     * counts are those of full profiling. */
+    if (sampling && !object)
+      count_free(t, 0, HP_ALLOC_MALLOC, 0, false);
     hp_thread_release(t);
     errno = saved;
   }
