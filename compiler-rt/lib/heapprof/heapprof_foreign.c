@@ -1314,7 +1314,7 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
      * all the same (record_free counts a sampled one's), so that the
      * counts are those of full profiling. */
     if (sampling && !object)
-      count_free(t, 0, HP_ALLOC_MALLOC, 0, false);
+      count_free(t, found ? e.size : 0, HP_ALLOC_MALLOC, 0, false);
     hp_thread_release(t);
     errno = saved;
   }

@@ -52,10 +52,10 @@ static HP_ALWAYS_INLINE void *new_impl(uptr size, uptr align, u8 kind,
   for (;;) {
     /* another: HP_ANOTHER_ALLOCATOR() held, so straight to the foreign
      * form, as malloc does (heapprof_interceptors.c). */
-    void *p = another          ? hp_foreign_allocate(size, align, kind, fp, false)
-              : hint == NO_HINT ? hp_allocate(size, align, kind, fp, false)
-                                : hp_allocate_hinted(size, align, kind, fp,
-                                                     (u8)hint);
+    void *p = another ? hp_foreign_allocate(size, align, kind, fp, false)
+              : hint == NO_HINT
+                  ? hp_allocate(size, align, kind, fp, false)
+                  : hp_allocate_hinted(size, align, kind, fp, (u8)hint);
     if (HP_LIKELY(p))
       return p;
     new_handler_t h = _ZSt15get_new_handlerv();
@@ -224,10 +224,11 @@ NEW_HC(_ZnamSt11align_val_tRKSt9nothrow_t12__hot_cold_t, HP_ALLOC_NEW_ARRAY,
  * is compiled with -momit-leaf-frame-pointer): an unsampled delete is the
  * mode's test, the mark's test and a jump to glibc's free; everything
  * else jumps to NAME_framed (NAME_foreign on another allocator), whose
- * frame stands where the entry point's would have.  A jump must be to a function of the caller's type, so
- * glibc's free is declared under each of delete's types too (asm labels:
- * one symbol); the x86-64 calling convention passes the size, alignment
- * and nothrow tag in registers free never reads. */
+ * frame stands where the entry point's would have.  A jump must be to a
+ * function of the caller's type, so glibc's free is declared under each
+ * of delete's types too (asm labels: one symbol); the x86-64 calling
+ * convention passes the size, alignment and nothrow tag in registers free
+ * never reads. */
 extern void libc_free_n(void *, const nothrow_t *) __asm__("__libc_free");
 extern void libc_free_z(void *, size_t) __asm__("__libc_free");
 extern void libc_free_zn(void *, size_t, const nothrow_t *)
