@@ -15,9 +15,12 @@ extern "C" {
 #include "heapprof_rawreader.h"
 }
 #include "heapprof_opcost.h"
+#include "render.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <string>
+#include <vector>
 
 const char heapprof::ShowUsage[] =
     "usage: heapprof show FILE...\n"
@@ -242,6 +245,18 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       printf("  allocator: %s%s%.*s\n", hpr_allocator_names[AKind],
              ALen ? " " : "",
              (int)ALen, APath);
+      continue;
+    }
+    uint64_t CFlags, CArgc, CLen;
+    const char *CArgs;
+    if (s->tag == HPR_TAG_COMMAND &&
+        hpr_command(s, &CFlags, &CArgc, &CArgs, &CLen)) {
+      std::vector<std::string> Args;
+      for (const char *A = CArgs, *End = CArgs + CLen; A < End;
+           A += strlen(A) + 1)
+        Args.emplace_back(A);
+      printf("  command: %s%s\n", heapprof::commandText(Args).c_str(),
+             CFlags & HPR_COMMAND_TRUNCATED ? " ... (truncated)" : "");
       continue;
     }
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,

@@ -537,6 +537,12 @@ typedef struct totals {
   size_t alloc_dumps;
   uint64_t alloc_kind, alloc_len;
   char alloc_path[4096];
+  /* Section 14: the inputs' command line while they all agree
+   * (cmd_same); a merge of different commands has none. */
+  size_t cmd_dumps;
+  bool cmd_same;
+  uint64_t cmd_flags, cmd_argc, cmd_len;
+  char cmd[4096];
   /* Section 10, the leak check at exit: each process's last dump's head
    * counts (objects .. threads_running), added; rows by merged context.
    * Written only when every process's last dump has it. */
@@ -639,9 +645,10 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   bool leaks = t->last_dumps && t->leak_dumps == t->last_dumps;
   bool stacks = t->dumps && t->stack_dumps == t->dumps;
   bool alloc = t->dumps && t->alloc_dumps == t->dumps;
+  bool cmd = t->dumps && t->cmd_dumps == t->dumps && t->cmd_same;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
                   (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL) +
-                  leaks + stacks + alloc;
+                  leaks + stacks + alloc + cmd;
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -728,6 +735,17 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, t->alloc_len);
     char tail[4104] = {0};
     memcpy(tail, t->alloc_path, t->alloc_len);
+    put(b, tail, padded);
+  }
+  if (cmd) {
+    uint64_t padded = (t->cmd_len + 7) & ~7ull;
+    put64(b, HPR_TAG_COMMAND);
+    put64(b, 24 + padded);
+    put64(b, t->cmd_flags);
+    put64(b, t->cmd_argc);
+    put64(b, t->cmd_len);
+    char tail[4096 + 8] = {0};
+    memcpy(tail, t->cmd, t->cmd_len);
     put(b, tail, padded);
   }
   uint64_t ext_size = b->len - ext;
@@ -1025,8 +1043,8 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
   } least[] = {{SEC_UTILIZATION, "heap utilization", UTIL_WORDS * 8},
                {SEC_SAMPLED, "sampled-mode", 8},
                {HPR_TAG_STACKS, "stacks", HPR_STACKS_WORDS * 8}};
-  uint64_t akind, alen;
-  const char *apath;
+  uint64_t akind, alen, cflags, cargc, clen;
+  const char *apath, *cargs;
   char msg[256];
   for (uint64_t k = 0; k < d->nsections; k++) {
     const hpr_section_t *s = &d->sections[k];
@@ -1056,11 +1074,18 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
                  "the dump at offset 0x%llx has a damaged allocator section "
                  "(tag 13)",
                  (unsigned long long)d->offset);
+    if (tag == HPR_TAG_COMMAND &&
+        (!hpr_command(s, &cflags, &cargc, &cargs, &clen) || clen > 4096))
+      return bad(path,
+                 "the dump at offset 0x%llx has a damaged command line "
+                 "section (tag 14)",
+                 (unsigned long long)d->offset);
     if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
         tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
         tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
         tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
         tag != HPR_TAG_STACKS && tag != HPR_TAG_ALLOCATOR &&
+        tag != HPR_TAG_COMMAND &&
         (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
       return bad(path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
@@ -1454,6 +1479,23 @@ int heapprof_merge_main(int argc, char **argv) {
         t->alloc_len = 0;
       }
       t->alloc_dumps++;
+    }
+    uint64_t cflags, cargc, clen;
+    const char *cargs;
+    if (hpr_command(hpr_section(d, HPR_TAG_COMMAND), &cflags, &cargc, &cargs,
+                    &clen) &&
+        clen <= sizeof(t->cmd)) {
+      if (!t->cmd_dumps) {
+        t->cmd_same = true;
+        t->cmd_flags = cflags;
+        t->cmd_argc = cargc;
+        t->cmd_len = clen;
+        memcpy(t->cmd, cargs, clen);
+      } else if (t->cmd_flags != cflags || t->cmd_argc != cargc ||
+                 t->cmd_len != clen || memcmp(t->cmd, cargs, clen)) {
+        t->cmd_same = false;
+      }
+      t->cmd_dumps++;
     }
     if (last) {
       t->evictions += d->ext_evictions;

@@ -261,6 +261,30 @@ bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
   return true;
 }
 
+bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
+                 const char **args, uint64_t *len) {
+  uint64_t w[3];
+  if (!s || s->size < 24)
+    return false;
+  memcpy(w, s->data, sizeof(w));
+  uint64_t room = s->size - 24, nuls = 0;
+  if (w[0] > HPR_COMMAND_TRUNCATED || !w[1] || !w[2] || w[2] > room ||
+      ((w[2] + 7) & ~7ull) != room || s->data[24 + w[2] - 1] != 0)
+    return false;
+  for (uint64_t i = 0; i < w[2]; i++)
+    nuls += !s->data[24 + i];
+  for (uint64_t i = w[2]; i < room; i++)
+    if (s->data[24 + i])
+      return false;
+  if (nuls != w[1])
+    return false;
+  *flags = w[0];
+  *argc = w[1];
+  *args = (const char *)s->data + 24;
+  *len = w[2];
+  return true;
+}
+
 static bool read_dump(cursor_t *c, hpr_dump_t *d) {
   uint64_t magic, seg_off, mib_off, stack_off;
   if (!get64(c, &magic, "header") || !get64(c, &d->version, "header") ||

@@ -89,6 +89,15 @@ extern const char *const hpr_allocator_names[HPR_ALLOCATOR_SEVERAL + 1];
 bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
                    uint64_t *path_len);
 
+/* Tagged section 14: the command line the process started with.  u64
+ * flags (bit 0: longer than the runtime keeps), u64 argc, u64 length L,
+ * the L bytes of argc arguments each ending in a NUL, NULs to 8 bytes. */
+#define HPR_TAG_COMMAND 14
+#define HPR_COMMAND_TRUNCATED 1ull
+/* Reads section 14; false if it is damaged. */
+bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
+                 const char **args, uint64_t *len);
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;

@@ -601,6 +601,22 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   P.StackLimit = !StackLimitSeen || P.StackLimit == Limit ? Limit : 0;
   StackLimitSeen = true;
 
+  // The command line (tag 14): the same in every dump of a process.
+  if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_COMMAND)) {
+    uint64_t Flags, Argc, Len;
+    const char *Args;
+    if (!hpr_command(S, &Flags, &Argc, &Args, &Len)) {
+      Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+            " has a damaged command line section (tag 14)";
+      return false;
+    }
+    Process &Proc = P.Processes[R.Process];
+    Proc.Command.clear();
+    for (const char *A = Args, *End = Args + Len; A < End; A += strlen(A) + 1)
+      Proc.Command.emplace_back(A);
+    Proc.CommandTruncated = Flags & HPR_COMMAND_TRUNCATED;
+  }
+
   // Whose allocator served (tag 13).
   using AK = Profile::AllocatorKind;
   AK Kind = AK::Unknown;

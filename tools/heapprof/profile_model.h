@@ -151,6 +151,10 @@ struct Process {
   uint64_t Dumps = 0, DuplicateDumps = 0;
   uint64_t LastMs = 0;         // when its last dump was written
   uint64_t Evictions = 0;      // HIB table evictions (last dump)
+  // The command line it started with (tag 14), empty if no dump says;
+  // CommandTruncated: the runtime kept only these first arguments.
+  std::vector<std::string> Command;
+  bool CommandTruncated = false;
 };
 
 struct Bin {

@@ -39,6 +39,10 @@ void renderHtml(const Report &R, const Profile &P, llvm::raw_ostream &OS);
 // unit that keeps it at least 1 ("12.3 MiB"; render_text.cpp), and one
 // stack frame as a JSON object (render_json.cpp).
 std::string humanBytes(uint64_t Bytes);
+// A command line as a shell would take it back: each argument bare when it
+// holds only safe characters, else in single quotes; a control character
+// shown as '?' (render_text.cpp).
+std::string commandText(const std::vector<std::string> &Args);
 void jsonFrame(llvm::json::OStream &J, const Frame &F);
 
 } // namespace heapprof

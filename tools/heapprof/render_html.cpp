@@ -311,6 +311,25 @@ if (S.allocator)
      S.allocator.kind === "heapprof" ? "heapprof's own" :
      S.allocator.kind === "glibc" ? "glibc's malloc" :
      "several: the profiles were taken on different allocators")));
+// The command lines, as the text report writes them (commandText).
+function shellWords(args) {
+  return args.map(function (a) {
+    var t = a.replace(/[\x00-\x1f\x7f]/g, "?");
+    return /^[A-Za-z0-9_@%+=:,.\/-]+$/.test(a) ? t : "'" + t.replace(/'/g, "'\\''") + "'";
+  }).join(" ");
+}
+var CMDS = [];
+S.processes.forEach(function (p) {
+  if (!p.command) return;
+  var c = shellWords(p.command) + (p.command_truncated ? " ..." : "");
+  if (CMDS.indexOf(c) < 0) CMDS.push(c);
+});
+CMDS.slice(0, 3).forEach(function (c) {
+  sbox.appendChild(el("p", {"class": "note command"}, "command: " + c));
+});
+if (CMDS.length > 3)
+  sbox.appendChild(el("p", {"class": "note command"}, "and " + (CMDS.length - 3) +
+    " more commands (the JSON lists each process's)"));
 // Modules whose return addresses no symbol names (a stripped program
 // under heapprof run): their frames read module+0xoffset.
 var UNNAMED = S.modules.filter(function (m) { return m.symbolized && m.unnamed > 0; })

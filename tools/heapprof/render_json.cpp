@@ -175,6 +175,14 @@ static void summary(OStream &J, const Report &R) {
                       static_cast<int64_t>(Proc.DuplicateDumps));
           J.attribute("last_ms", static_cast<int64_t>(Proc.LastMs));
           J.attribute("evictions", static_cast<int64_t>(Proc.Evictions));
+          if (Proc.Command.empty())
+            J.attribute("command", nullptr);
+          else
+            J.attributeArray("command", [&] {
+              for (const std::string &A : Proc.Command)
+                J.value(A);
+            });
+          J.attribute("command_truncated", Proc.CommandTruncated);
           J.attributeArray("files", [&] {
             for (const std::string &F : Proc.Files)
               J.value(F);

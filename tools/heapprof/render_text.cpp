@@ -14,6 +14,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <cstdint>
 #include <map>
 #include <unistd.h>
@@ -26,6 +28,26 @@ static std::string str(const char *Fmt, double V) {
   char Buf[64];
   snprintf(Buf, sizeof(Buf), Fmt, V);
   return Buf;
+}
+
+std::string heapprof::commandText(const std::vector<std::string> &Args) {
+  std::string S;
+  for (const std::string &A : Args) {
+    if (!S.empty())
+      S += ' ';
+    bool Bare = !A.empty();
+    for (unsigned char C : A)
+      Bare &= isalnum(C) || strchr("_@%+=:,./-", C);
+    if (!Bare)
+      S += '\'';
+    for (unsigned char C : A)
+      S += C == '\'' ? std::string("'\\''")
+           : C < 0x20 || C == 0x7f ? std::string("?")
+                                   : std::string(1, static_cast<char>(C));
+    if (!Bare)
+      S += '\'';
+  }
+  return S;
 }
 
 std::string heapprof::humanBytes(uint64_t Bytes) {
@@ -185,6 +207,51 @@ static std::string moduleLine(const Module &M) {
   return S;
 }
 
+// The command lines of one program's processes: each different one (three
+// at most), how many processes ran it, cut at 200 characters.
+static void commands(const std::vector<const Process *> &List,
+                     TextTable &Tab) {
+  std::vector<std::pair<const Process *, uint64_t>> Distinct;
+  for (const Process *Proc : List) {
+    if (Proc->Command.empty())
+      continue;
+    auto It = std::find_if(Distinct.begin(), Distinct.end(), [&](auto &D) {
+      return D.first->Command == Proc->Command &&
+             D.first->CommandTruncated == Proc->CommandTruncated;
+    });
+    if (It == Distinct.end())
+      Distinct.push_back({Proc, 1});
+    else
+      It->second++;
+  }
+  for (size_t I = 0; I < Distinct.size() && I < 3; I++) {
+    const Process &Proc = *Distinct[I].first;
+    std::string S = commandText(Proc.Command);
+    std::vector<std::string> Notes;
+    if (S.size() > 200) {
+      S = S.substr(0, 200) + "...";
+      Notes.push_back(std::to_string(Proc.Command.size()) +
+                      " arguments: the JSON has them whole");
+    }
+    if (Proc.CommandTruncated) {
+      if (Notes.empty())
+        S += " ...";
+      Notes.push_back("the first 4 KiB of a longer command line: the "
+                      "runtime keeps no more");
+    }
+    for (size_t N = 0; N < Notes.size(); N++)
+      S += (N ? "; " : " (") + Notes[N] + (N + 1 == Notes.size() ? ")" : "");
+    if (List.size() > 1)
+      S += Distinct[I].second == 1
+               ? " (1 process)"
+               : " (" + std::to_string(Distinct[I].second) + " processes)";
+    Tab.add({"command", S});
+  }
+  if (Distinct.size() > 3)
+    Tab.add({"command", "and " + std::to_string(Distinct.size() - 3) +
+                            " more (the JSON lists each process's)"});
+}
+
 // The modules whose return addresses symbolize() could not name (a
 // stripped distribution binary under heapprof run, whose frames then read
 // module+0xoffset): the three with the most, and how to name them.
@@ -320,6 +387,7 @@ static void summary(const Report &R, raw_ostream &OS) {
     if (Evictions)
       S += ", " + std::to_string(Evictions) + " table evictions";
     Tab.add({"process", S});
+    commands(List, Tab);
   }
   // The program here; its libraries (a distribution program maps dozens)
   // are counted here and listed in the last section, "Modules".

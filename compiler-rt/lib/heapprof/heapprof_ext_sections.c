@@ -6,6 +6,25 @@
 #include "heapprof_leaks.h"
 #include "heapprof_unloaded.h"
 
+/* Section 14: u64 flags (bit 0: the command line was longer than the
+ * runtime keeps), u64 argc, u64 length L, then the L bytes of the
+ * arguments (each ending in a NUL), NULs to 8 bytes.  Left out when
+ * /proc/self/cmdline could not be read. */
+static void write_command(hp_buf_t *b, const hp_profile_info_t *info) {
+  (void)info;
+  u64 len, argc;
+  bool truncated;
+  const char *cmd = hp_exe_command(&len, &argc, &truncated);
+  if (!argc)
+    return;
+  u64 head[3] = {truncated ? 1 : 0, argc, len};
+  hp_buf_append(b, head, sizeof(head));
+  hp_buf_append(b, cmd, len);
+  static const char pad[8];
+  if (len % 8)
+    hp_buf_append(b, pad, 8 - len % 8);
+}
+
 /* One row per section, in ascending tag order.  A feature adds its row and
  * its writer; the list ends with the {0, NULL} sentinel. */
 static const struct {
@@ -25,6 +44,7 @@ static const struct {
     {HP_EXT_SEC_UNLOADED, hp_unloaded_write_section},
     {HP_EXT_SEC_STACKS, hp_stack_write_section},
     {HP_EXT_SEC_ALLOCATOR, hp_foreign_write_section},
+    {HP_EXT_SEC_COMMAND, write_command},
     {0, NULL},
 };
 

@@ -582,6 +582,48 @@ void hp_exe_note_run_name(void) {
   run_name[n] = 0;
 }
 
+/* The command line, as /proc/self/cmdline gave it at start: the arguments,
+ * each followed by a NUL. */
+static char command[4096];
+static u64 command_len, command_argc;
+static bool command_truncated;
+
+void hp_exe_note_command(void) {
+  int saved = errno;
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    errno = saved;
+    return;
+  }
+  u64 n = 0;
+  for (;;) {
+    ssize_t r = read(fd, command + n, sizeof(command) - n);
+    if (r <= 0)
+      break;
+    n += (u64)r;
+    if (n == sizeof(command)) {
+      char c;
+      command_truncated = read(fd, &c, 1) > 0;
+      break;
+    }
+  }
+  close(fd);
+  errno = saved;
+  /* Whole arguments only: a cut one goes, and an unterminated end. */
+  while (n && command[n - 1])
+    n--;
+  command_len = n;
+  for (u64 i = 0; i < n; i++)
+    command_argc += !command[i];
+}
+
+const char *hp_exe_command(u64 *len, u64 *argc, bool *truncated) {
+  *len = command_len;
+  *argc = command_argc;
+  *truncated = command_truncated;
+  return command;
+}
+
 const char *hp_exe_name(void) {
   if (run_name[0])
     return run_name;

@@ -165,6 +165,12 @@ const char *hp_exe_name(void);
 /* The executable's path, from /proc/self/exe (read once). */
 const char *hp_exe_path(void);
 void hp_exe_note_run_name(void);
+/* The command line the process started with, read from /proc/self/cmdline
+ * by hp_exe_note_command at start (before main, before a program rewrites
+ * its argv): len bytes of argc arguments, each ending in a NUL; at most
+ * 4096 bytes, whole arguments only, *truncated when there was more. */
+void hp_exe_note_command(void);
+const char *hp_exe_command(u64 *len, u64 *argc, bool *truncated);
 
 /* glibc's alignment rules, which heapprof's memalign family and sampled
  * mode's both follow. */

@@ -82,6 +82,7 @@ static void init_once(void) {
   hp_flags_init();
   start_dir_note();
   hp_exe_note_run_name();
+  hp_exe_note_command();
   hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();
