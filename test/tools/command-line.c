@@ -12,6 +12,8 @@
 // RUN: heapprof report --format json %t.d | %python -c "import json,sys; p=json.load(sys.stdin)['summary']['processes'][0]; print(p['command'][1:], p['command'][0].endswith('command-line.c.tmp'), p['command_truncated'])" | FileCheck %s --check-prefix=JSON
 // JSON: ['two words', "it's", '', '<b>x</b>', '--n=3'] True False
 // RUN: heapprof show %t.d/*.profraw | FileCheck %s --check-prefix=SHOW
+// The pprof export has it as a comment, which go tool pprof prints.
+// RUN: %if go-pprof %{ heapprof pprof -o %t.pb.gz %t.d && go tool pprof -comments %t.pb.gz | FileCheck %s --check-prefix=SHOW %}
 // SHOW: command: {{.*}}command-line.c.tmp 'two words' 'it'\''s' '' '<b>x</b>' --n=3{{$}}
 //
 // Two runs of one command merge into a profile with that command; with

@@ -12,10 +12,12 @@
 #include "commands.h"
 #include "profile.pb-c.h"
 #include "profile_model.h"
+#include "render.h"
 #include "symbolize.h"
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +87,7 @@ struct Builder {
   std::vector<Perftools__Profiles__Sample> Samples;
   std::vector<uint64_t> LocationIds;
   std::vector<int64_t> Values;
+  std::vector<int64_t> Comments; // string_table indices
   // The pointer arrays the messages hold.
   std::vector<Perftools__Profiles__ValueType *> TypePtrs;
   std::vector<Perftools__Profiles__Mapping *> MappingPtrs;
@@ -210,6 +213,16 @@ static void build(const Profile &P, Builder &B) {
   B.PeriodType.type = B.Str.get("space");
   B.PeriodType.unit = B.Str.get("bytes");
   B.Msg.default_sample_type = B.Str.get(DefaultType);
+  // Each process's command line, once per different one (tag 14):
+  // `go tool pprof -comments` prints them.
+  for (const Process &Proc : P.Processes)
+    if (!Proc.Command.empty()) {
+      int64_t Id = B.Str.get("command: " + commandText(Proc.Command) +
+                             (Proc.CommandTruncated ? " ..." : ""));
+      if (std::find(B.Comments.begin(), B.Comments.end(), Id) ==
+          B.Comments.end())
+        B.Comments.push_back(Id);
+    }
 
   B.TypePtrs = pointers(B.Types);
   B.MappingPtrs = pointers(B.Mappings);
@@ -233,6 +246,8 @@ static void build(const Profile &P, Builder &B) {
   M.string_table = B.StringPtrs.data();
   M.period_type = &B.PeriodType;
   M.period = 1;
+  M.n_comment = B.Comments.size();
+  M.comment = B.Comments.data();
 }
 
 // The gzip stream (zlib with a gzip header) of In.
