@@ -30,6 +30,13 @@
 // BOTH: process {{.*}}command-line.c.tmp: 3 processes
 // BOTH-NEXT: command {{.*}}command-line.c.tmp 'two words' 'it'\''s' '' '<b>x</b>' --n=3 (2 processes)
 // BOTH-NEXT: command {{.*}}command-line.c.tmp other (1 process){{$}}
+// heapprof diff says what ran on each side (once, when the sides agree).
+// RUN: heapprof diff %t.d %t.e | FileCheck %s --check-prefix=DIFF
+// DIFF: == Summary (NEW minus BASE)
+// DIFF-NEXT: base command: {{.*}}command-line.c.tmp 'two words' 'it'\''s' '' '<b>x</b>' --n=3{{$}}
+// DIFF-NEXT: new command: {{.*}}command-line.c.tmp other{{$}}
+// RUN: heapprof diff --format json %t.d %t.e | %python -c "import json,sys; d=json.load(sys.stdin); print(len(d['base_commands']), d['base_commands'][0][1:], len(d['new_commands']), d['new_commands'][0][1:])" | FileCheck %s --check-prefix=DIFFJSON
+// DIFFJSON: 1 {{\[}}'two words', "it's", '', '<b>x</b>', '--n=3'] 1 {{\[}}'other']
 //
 // A command line over the 4 KiB the runtime keeps (the program's path and
 // 300 arguments of 20 bytes, each with its NUL) keeps its first whole

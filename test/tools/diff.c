@@ -98,6 +98,7 @@ int main(void) {
 // 10 accesses.  New (exit): 120 a's (5760 B), 80 live (3840 B); 10 b's;
 // 50 c's (800 B) live; 20 accesses.
 // CKPT: == Summary (NEW minus BASE)
+// CKPT-NEXT: command: {{.*}}diff.c.tmp{{$}}
 // CKPT-NEXT: base new change
 // CKPT-NEXT: allocations 110 180 +70
 // CKPT-NEXT: bytes 24.2 KiB 25.9 KiB +1760 B

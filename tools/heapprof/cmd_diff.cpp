@@ -140,7 +140,21 @@ struct Diff {
   bool CumulativeNew = false;   // NEW was read with BASE's files
   // Each side's malloc_context_size (tag 12; 0 unknown or several).
   uint64_t StackLimit[2] = {0, 0};
+  // Each side's different command lines (tag 14), in process order.
+  std::vector<const std::vector<std::string> *> Commands[2];
 };
+
+// P's different command lines, in the order of its processes.
+static std::vector<const std::vector<std::string> *>
+commandsOf(const Profile &P) {
+  std::vector<const std::vector<std::string> *> Out;
+  for (const Process &Proc : P.Processes)
+    if (!Proc.Command.empty() &&
+        std::none_of(Out.begin(), Out.end(),
+                     [&](auto *C) { return *C == Proc.Command; }))
+      Out.push_back(&Proc.Command);
+  return Out;
+}
 } // namespace
 
 static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
@@ -391,6 +405,21 @@ static const char *const SortNames[] = {"growth", "shrink", "change"};
 static void renderDiffText(const Diff &D, const DiffOptions &O,
                            llvm::raw_ostream &OS) {
   OS << "== Summary (NEW minus BASE)\n";
+  // What ran on each side, when the profiles say (two at most a side):
+  // once when the sides agree (two checkpoints of one run).
+  bool Same = D.Commands[0].size() == D.Commands[1].size() &&
+              std::equal(D.Commands[0].begin(), D.Commands[0].end(),
+                         D.Commands[1].begin(),
+                         [](auto *A, auto *B) { return *A == *B; });
+  static const char *const SideNames[2] = {"base command", "new command"};
+  for (int Side = 0; Side < (Same ? 1 : 2); Side++) {
+    const char *Name = Same ? "command" : SideNames[Side];
+    const auto &Cs = D.Commands[Side];
+    for (size_t I = 0; I < Cs.size() && I < 2; I++)
+      OS << Name << ": " << commandText(*Cs[I]) << "\n";
+    if (Cs.size() > 2)
+      OS << Name << ": and " << Cs.size() - 2 << " more (the JSON lists them)\n";
+  }
   std::vector<std::vector<std::string>> T;
   T.push_back({"", "base", "new", "change"});
   for (unsigned M = 0; M < NumMeasures; M++)
@@ -498,6 +527,17 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
       for (const std::string &S : O.New)
         J.value(S);
     });
+    // Each side's different command lines, each an array of arguments.
+    static const char *const CommandKeys[2] = {"base_commands",
+                                               "new_commands"};
+    for (int Side = 0; Side < 2; Side++)
+      J.attributeArray(CommandKeys[Side], [&] {
+        for (const auto *C : D.Commands[Side])
+          J.array([&] {
+            for (const std::string &A : *C)
+              J.value(A);
+          });
+      });
     J.attribute("cumulative_new", D.CumulativeNew);
     for (int Side = 0; Side < 2; Side++) {
       const char *Key = Side ? "stack_limit_new" : "stack_limit_base";
@@ -565,6 +605,8 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   D.CumulativeNew = Cumulative;
   D.StackLimit[0] = B.StackLimit;
   D.StackLimit[1] = N.StackLimit;
+  D.Commands[0] = commandsOf(B);
+  D.Commands[1] = commandsOf(N);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   if (O.Json)
