@@ -609,9 +609,12 @@ void hp_exe_note_command(void) {
   }
   close(fd);
   errno = saved;
-  /* Whole arguments only: a cut one goes, and an unterminated end. */
-  while (n && command[n - 1])
+  /* Whole arguments only: a cut one goes, and an unterminated end (then
+   * the command line is not whole either). */
+  while (n && command[n - 1]) {
     n--;
+    command_truncated = true;
+  }
   command_len = n;
   for (u64 i = 0; i < n; i++)
     command_argc += !command[i];
