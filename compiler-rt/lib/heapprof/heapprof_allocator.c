@@ -799,6 +799,30 @@ uptr hp_usable_size(const void *p) {
   return l.large ? l.large->requested_size : l.h->requested_size;
 }
 
+/* ---------------------------------------------------------------- books */
+
+static void books_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
+                         u32 size, void *arg) {
+  (void)class_id;
+  (void)beg;
+  hp_alloc_books_t *b = arg;
+  b->carved += carved;
+  b->free_bytes += nfree * size;
+  b->free_blocks += nfree;
+}
+
+void hp_allocator_books(hp_alloc_books_t *b) {
+  hp_memset(b, 0, sizeof(*b));
+  hp_primary_for_each_region(books_region, b);
+  u64 freed, threads;
+  b->free_bytes = HP_MIN(b->carved, b->free_bytes +
+                                        hp_thread_cached_bytes(&freed, &threads));
+  hp_secondary_lock();
+  b->large = hp_secondary_live_chunks();
+  b->large_bytes = hp_secondary_mapped_bytes();
+  hp_secondary_unlock();
+}
+
 /* ---------------------------------------------------------- chunk walk */
 
 typedef struct walk {

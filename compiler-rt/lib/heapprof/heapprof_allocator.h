@@ -169,8 +169,19 @@ void hp_secondary_for_each(void (*fn)(hp_large_t *l, void *arg), void *arg);
 void hp_secondary_lock(void);
 void hp_secondary_unlock(void);
 u64 hp_secondary_mapped_bytes(void);
+u64 hp_secondary_live_chunks(void); /* lock held, as the one above */
 
 /* ----------------------------------------------------------- front end */
+
+/* The allocator's books, read while other threads allocate (statistics):
+ * the bytes of the blocks carved from the size-class regions, of those the
+ * free ones (on the spans' free lists and in thread caches; never more than
+ * carved), the free blocks on the spans, and the large chunks and their
+ * mapped bytes.  For the peak's block bytes and mallinfo2. */
+typedef struct hp_alloc_books {
+  u64 carved, free_bytes, free_blocks, large, large_bytes;
+} hp_alloc_books_t;
+void hp_allocator_books(hp_alloc_books_t *b);
 
 /* junk_fill's bytes (phkmalloc's J): HP_JUNK_ALLOC over a new chunk, where
  * reading it before writing is a use of uninitialised memory;

@@ -220,3 +220,4 @@ void hp_secondary_for_each(void (*fn)(hp_large_t *l, void *arg), void *arg) {
 void hp_secondary_lock(void) { hp_spin_lock(&lock); }
 void hp_secondary_unlock(void) { hp_spin_unlock(&lock); }
 u64 hp_secondary_mapped_bytes(void) { return mapped_bytes; }
+u64 hp_secondary_live_chunks(void) { return table_live; }

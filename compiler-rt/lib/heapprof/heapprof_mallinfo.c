@@ -21,44 +21,17 @@
 #include <dlfcn.h>
 #include <malloc.h>
 
-typedef struct books {
-  u64 carved, free_listed, free_blocks, large, large_bytes;
-} books_t;
-
-static void region(u32 class_id, uptr beg, uptr carved, u64 nfree, u32 size,
-                   void *arg) {
-  (void)class_id;
-  (void)beg;
-  books_t *b = arg;
-  b->carved += carved;
-  b->free_listed += nfree * size;
-  b->free_blocks += nfree;
-}
-
-static void large(hp_large_t *l, void *arg) {
-  books_t *b = arg;
-  b->large++;
-  b->large_bytes += l->map_size;
-}
-
 static struct mallinfo2 heapprof_info(void) {
-  books_t b;
-  hp_memset(&b, 0, sizeof(b));
-  hp_primary_for_each_region(region, &b);
-  hp_secondary_lock();
-  hp_secondary_for_each(large, &b);
-  hp_secondary_unlock();
-  u64 freed, threads;
-  u64 cached = hp_thread_cached_bytes(&freed, &threads);
-  u64 free_bytes = HP_MIN(b.carved, b.free_listed + cached);
+  hp_alloc_books_t b;
+  hp_allocator_books(&b);
   struct mallinfo2 m;
   hp_memset(&m, 0, sizeof(m));
   m.arena = b.carved;
   m.ordblks = b.free_blocks;
   m.hblks = b.large;
   m.hblkhd = b.large_bytes;
-  m.uordblks = b.carved - free_bytes;
-  m.fordblks = free_bytes;
+  m.uordblks = b.carved - b.free_bytes;
+  m.fordblks = b.free_bytes;
   return m;
 }
 

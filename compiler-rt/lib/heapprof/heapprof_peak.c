@@ -197,31 +197,12 @@ static void sum_tables(snapshot_t *s) {
  * block is live, in a thread's cache or on a free list, and every large
  * mapping is live.  Another allocator's (allocator=system|PATH) objects
  * count their requested bytes. */
-typedef struct books {
-  u64 carved, free_listed;
-} books_t;
-static void books_region(u32 c, uptr beg, uptr carved, u64 nfree, u32 size,
-                         void *arg) {
-  (void)c;
-  (void)beg;
-  books_t *b = arg;
-  b->carved += carved;
-  b->free_listed += nfree * size;
-}
-
 static u64 live_block_bytes(u64 requested) {
   if (hp_foreign_state == HP_FOREIGN_ON)
     return requested;
-  u64 freed, threads;
-  books_t books = {0, 0};
-  hp_primary_for_each_region(books_region, &books);
-  u64 blocks = books.carved - HP_MIN(books.carved, books.free_listed);
-  u64 cached = hp_thread_cached_bytes(&freed, &threads);
-  blocks -= HP_MIN(blocks, cached);
-  hp_secondary_lock();
-  blocks += hp_secondary_mapped_bytes();
-  hp_secondary_unlock();
-  return blocks;
+  hp_alloc_books_t b;
+  hp_allocator_books(&b);
+  return b.carved - b.free_bytes + b.large_bytes;
 }
 
 /* ---------------------------------------- the walk (measured bests only) */
