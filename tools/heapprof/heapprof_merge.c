@@ -478,6 +478,13 @@ static void put(buf_t *b, const void *p, size_t n) {
 }
 static void put64(buf_t *b, uint64_t v) { put(b, &v, 8); }
 static void put32(buf_t *b, uint32_t v) { put(b, &v, 4); }
+/* n bytes, then NULs up to padded (>= n) bytes. */
+static void put_padded(buf_t *b, const void *p, size_t n, size_t padded) {
+  static const char zeros[8];
+  put(b, p, n);
+  for (size_t left = padded - n; left; left -= left < 8 ? left : 8)
+    put(b, zeros, left < 8 ? left : 8);
+}
 
 static const unsigned mib_widths[NMIB] = {
 #define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
@@ -733,9 +740,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, 16 + padded);
     put64(b, t->alloc_kind);
     put64(b, t->alloc_len);
-    char tail[4104] = {0};
-    memcpy(tail, t->alloc_path, t->alloc_len);
-    put(b, tail, padded);
+    put_padded(b, t->alloc_path, t->alloc_len, padded);
   }
   if (cmd) {
     uint64_t padded = (t->cmd_len + 7) & ~7ull;
@@ -744,9 +749,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, t->cmd_flags);
     put64(b, t->cmd_argc);
     put64(b, t->cmd_len);
-    char tail[4096 + 8] = {0};
-    memcpy(tail, t->cmd, t->cmd_len);
-    put(b, tail, padded);
+    put_padded(b, t->cmd, t->cmd_len, padded);
   }
   uint64_t ext_size = b->len - ext;
   memcpy(b->data + ext + 16, &ext_size, 8);
