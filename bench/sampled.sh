@@ -78,21 +78,36 @@ cpu() { # BIN OPTIONS ARGS -> CPU seconds
 min() { printf '%s\n' "$@" | sort -g | head -1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
-declare -A T
-for w in "${W[@]}"; do
-  name=${w%%|*} args=${w#*|}
-  declare -A S=()
-  for ((r = 0; r < RUNS; r++)); do
-    for v in "${V[@]}"; do
-      S[$v]+=" $(cpu "$dir/$name.${v%%|*}" "${v#*|}" "$args")"
+# fastest RESULT ROUNDS RUNNER VARIANT...: per workload, ROUNDS rounds of
+# the variants one after another (RUNNER NAME VARIANT ARGS prints CPU
+# seconds); the fastest of each variant into RESULT[name,variant].
+fastest() {
+  local -n res=$1
+  local rounds=$2 runner=$3 w name args v r
+  shift 3
+  for w in "${W[@]}"; do
+    name=${w%%|*} args=${w#*|}
+    local -A S=()
+    for ((r = 0; r < rounds; r++)); do
+      for v in "$@"; do
+        S[$v]+=" $("$runner" "$name" "$v" "$args")"
+      done
     done
+    for v in "$@"; do
+      # shellcheck disable=SC2086
+      res[$name,$v]=$(min ${S[$v]})
+    done
+    unset S
   done
-  for v in "${V[@]}"; do
-    # shellcheck disable=SC2086
-    T[$name,$v]=$(min ${S[$v]})
-  done
-  unset S
-done
+}
+# The program NAME linked plain or with the runtime (the variant's build).
+linked() { cpu "$dir/$1.${2%%|*}" "${2#*|}" "$3"; }
+# The plain program with the variant's preload, through env: for the
+# program only (not timeit).
+preloaded() { cpu env "${2#*|}" "LD_PRELOAD=${2%%|*} $dir/$1.plain $3"; }
+
+declare -A T
+fastest T "$RUNS" linked "${V[@]}"
 
 # Sampled mode on another allocator (docs/run.md, "Sampled, on another
 # allocator"): the plain programs on jemalloc, as heapprof run profiles a
@@ -103,21 +118,7 @@ JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 declare -A J
 if [ -f "$JE" ]; then
   JV=("$JE|" "$B/lib/heapprof/libheapprof_rt.so:$JE|allocator=$JE:sample_bytes=524288")
-  for w in "${W[@]}"; do
-    name=${w%%|*} args=${w#*|}
-    declare -A S=()
-    for ((r = 0; r < (RUNS < 3 ? RUNS : 3); r++)); do
-      for v in "${JV[@]}"; do
-        # The preload through env, for the program only (not timeit).
-        S[$v]+=" $(cpu env "${v#*|}" "LD_PRELOAD=${v%%|*} $dir/$name.plain $args")"
-      done
-    done
-    for v in "${JV[@]}"; do
-      # shellcheck disable=SC2086
-      J[$name,$v]=$(min ${S[$v]})
-    done
-    unset S
-  done
+  fastest J $((RUNS < 3 ? RUNS : 3)) preloaded "${JV[@]}"
 fi
 
 # Instruction counts (callgrind), when valgrind is there.
