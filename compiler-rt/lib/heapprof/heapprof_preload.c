@@ -31,6 +31,7 @@
 #include "heapprof_internal.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 extern char **environ;
 
@@ -265,9 +266,15 @@ static void warn_if_malloc_elsewhere(void) {
   if (!hp_rtl.inited)
     return;
   Dl_info m, self;
+  const ElfW(Sym) *sym = NULL;
   void *p = dlsym(RTLD_DEFAULT, "malloc");
-  if (p && dladdr(p, &m) && dladdr((void *)&env_index, &self) &&
-      m.dli_fbase != self.dli_fbase)
+  /* A non-PIE executable that takes malloc's address (node) has a
+   * canonical PLT entry: an undefined symbol with a value, which dlsym
+   * returns. Its calls still reach this library; only a definition takes
+   * them. */
+  if (p && dladdr1(p, &m, (void **)&sym, RTLD_DL_SYMENT) &&
+      (!sym || sym->st_shndx != SHN_UNDEF) &&
+      dladdr((void *)&env_index, &self) && m.dli_fbase != self.dli_fbase)
     hp_printf("HeapProf: WARNING: the program defines malloc itself (%s): "
               "its allocations bind there before heapprof's preloaded "
               "runtime, and its profile holds none of them; rebuild it "
