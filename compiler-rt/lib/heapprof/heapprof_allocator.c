@@ -820,7 +820,18 @@ void hp_allocator_books(hp_alloc_books_t *b) {
   hp_secondary_lock();
   b->large = hp_secondary_live_chunks();
   b->large_bytes = hp_secondary_mapped_bytes();
+  b->large_max = hp_secondary_max_chunks();
+  b->large_bytes_max = hp_secondary_max_mapped_bytes();
   hp_secondary_unlock();
+}
+
+u64 hp_allocator_trim(void) {
+  hp_thread_t *t = hp_thread_acquire();
+  hp_primary_flush(t->caches, &t->stats);
+  u64 pages = hp_primary_trim(&t->stats);
+  hp_thread_release(t);
+  hp_syscalls_charge_outside(); /* its madvise calls are nobody's call */
+  return pages;
 }
 
 /* ---------------------------------------------------------- chunk walk */

@@ -97,8 +97,15 @@ static HP_ALWAYS_INLINE void hp_primary_free(hp_cache_t *caches, u32 c,
 /* Returns every cached block to its region and gives the thread's lane
  * back (thread exit). */
 void hp_primary_drain(hp_cache_t *caches, struct hp_stats *st);
-/* True once release_freed_pages handed pages of region class_id back to the
- * kernel: a free block's header there may read as all zeros. */
+/* The same without giving the lane back (malloc_trim). */
+void hp_primary_flush(hp_cache_t *caches, struct hp_stats *st);
+/* Hands every page that only free blocks overlap back to the kernel
+ * (malloc_trim), with the counters of whole shadow pages among them;
+ * returns the pages.  Cached blocks count as in use. */
+u64 hp_primary_trim(struct hp_stats *st);
+/* True once release_freed_pages or malloc_trim handed pages of region
+ * class_id back to the kernel: a free block's header there may read as all
+ * zeros. */
 bool hp_primary_block_released(u32 class_id);
 void hp_primary_init_caches(hp_cache_t *caches);
 /* A thread with caches of its own takes a lane (hp_primary_drain, at its
@@ -170,6 +177,9 @@ void hp_secondary_lock(void);
 void hp_secondary_unlock(void);
 u64 hp_secondary_mapped_bytes(void);
 u64 hp_secondary_live_chunks(void); /* lock held, as the one above */
+/* Their high-water marks since the start (lock held). */
+u64 hp_secondary_max_chunks(void);
+u64 hp_secondary_max_mapped_bytes(void);
 
 /* ----------------------------------------------------------- front end */
 
@@ -177,11 +187,17 @@ u64 hp_secondary_live_chunks(void); /* lock held, as the one above */
  * the bytes of the blocks carved from the size-class regions, of those the
  * free ones (on the spans' free lists and in thread caches; never more than
  * carved), the free blocks on the spans, and the large chunks and their
- * mapped bytes.  For the peak's block bytes and mallinfo2. */
+ * mapped bytes, now and at most.  For the peak's block bytes and glibc's
+ * statistics calls (heapprof_mallinfo.c). */
 typedef struct hp_alloc_books {
   u64 carved, free_bytes, free_blocks, large, large_bytes;
+  u64 large_max, large_bytes_max;
 } hp_alloc_books_t;
 void hp_allocator_books(hp_alloc_books_t *b);
+/* malloc_trim: the calling thread's cached blocks go back to their spans,
+ * and every page only free blocks overlap back to the kernel; returns the
+ * pages released. */
+u64 hp_allocator_trim(void);
 
 /* junk_fill's bytes (phkmalloc's J): HP_JUNK_ALLOC over a new chunk, where
  * reading it before writing is a use of uninitialised memory;

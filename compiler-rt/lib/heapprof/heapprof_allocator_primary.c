@@ -652,12 +652,102 @@ static void release_lane(u32 tag) {
   __atomic_and_fetch(&lanes_used, ~(1ull << lane), __ATOMIC_RELEASE);
 }
 
-void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
+void hp_primary_flush(hp_cache_t *caches, hp_stats_t *st) {
   for (u32 c = 1; c < HP_NUM_CLASSES; c++)
     if (caches[c].count)
       drain(&regions[c], &caches[c], caches[c].count, LANE_TAG(caches), st);
+}
+
+void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
+  hp_primary_flush(caches, st);
   release_lane(LANE_TAG(caches));
   LANE_TAG(caches) = 1;
+}
+
+/* ------------------------------------------------------------ trim
+ *
+ * malloc_trim: every page of a region that only free blocks on the spans'
+ * lists (or blocks not carved yet) overlap goes back to the kernel, whether
+ * release_freed_pages is on or not.  Span by span, in address order: the
+ * span's free list marks its free blocks in a map on the stack (no
+ * allocation: we serve malloc), and each run of neighbouring free blocks,
+ * which may go on into the next span (a span's last block ends in the
+ * next one), gives back the pages inside it. */
+
+/* A span holds at most 64 KiB / 64 B + 1 blocks (larger classes have
+ * spans of 4 to 8 blocks). */
+#define TRIM_MAP_WORDS 32
+
+typedef struct trim {
+  uptr free_beg;      /* the run of free blocks under way, or 0 */
+  uptr rel_beg, rel_end; /* pages to release next, in one madvise */
+  u64 pages;
+} trim_t;
+
+/* The run of free blocks [t->free_beg, end) ends. */
+static void trim_run_end(trim_t *t, uptr end) {
+  if (!t->free_beg)
+    return;
+  uptr b = HP_ROUND_UP(t->free_beg, HP_PAGE_SIZE);
+  uptr e = HP_ROUND_DOWN(end, HP_PAGE_SIZE);
+  t->free_beg = 0;
+  if (e <= b)
+    return;
+  if (b != t->rel_end) {
+    t->pages += release_range(t->rel_beg, t->rel_end);
+    t->rel_beg = b;
+  }
+  t->rel_end = e;
+}
+
+/* Span k's blocks, in order; lock held. */
+static void trim_span(region_t *r, u32 k, trim_t *t) {
+  const span_t *s = span_at(r, k);
+  u32 n = s->end - s->first;
+  uptr first = r->beg + (uptr)s->first * r->size;
+  if (!s->nfree && s->carve == s->end) { /* every block in use */
+    trim_run_end(t, first);
+    return;
+  }
+  u64 map[TRIM_MAP_WORDS];
+  HP_CHECK(n <= TRIM_MAP_WORDS * 64);
+  hp_memset(map, 0, sizeof(map));
+  for (u32 h = s->head; h; h = r->next[h - 1])
+    map[(h - 1 - s->first) / 64] |= 1ull << ((h - 1 - s->first) % 64);
+  for (u32 i = s->carve - s->first; i < n; i++)
+    map[i / 64] |= 1ull << (i % 64);
+  for (u32 i = 0; i < n; i++) {
+    uptr b = first + (uptr)i * r->size;
+    if (map[i / 64] >> (i % 64) & 1) {
+      if (!t->free_beg)
+        t->free_beg = b;
+    } else {
+      trim_run_end(t, b);
+    }
+  }
+}
+
+u64 hp_primary_trim(hp_stats_t *st) {
+  u64 pages = 0;
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
+    region_t *r = &regions[c];
+    if (c == HP_NUM_CLASSES || !__atomic_load_n(&r->nfree, __ATOMIC_RELAXED))
+      continue;
+    hp_spin_lock(&r->lock);
+    trim_t t = {0, 0, 0, 0};
+    for (u64 k = 0; k < r->nspans; k++)
+      trim_span(r, (u32)k, &t);
+    if (r->nspans) /* past the last span: blocks nobody carved */
+      trim_run_end(&t, r->beg + (uptr)span_at(r, (u32)r->nspans - 1)->end *
+                                    r->size);
+    t.pages += release_range(t.rel_beg, t.rel_end);
+    if (t.pages)
+      __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+    hp_spin_unlock(&r->lock);
+    pages += t.pages;
+  }
+  st->pages_released += pages;
+  return pages;
 }
 
 /* In a fork child only the forking thread lives on: every other lane's

@@ -35,6 +35,12 @@ typedef struct recent_chunk {
 static recent_chunk_t recent[RECENT];
 static u32 recent_pos;
 static u64 mapped_bytes;
+static u64 max_live, max_mapped; /* high-water marks (malloc_stats) */
+
+static void note_high_nolock(void) {
+  max_live = HP_MAX(max_live, (u64)table_live);
+  max_mapped = HP_MAX(max_mapped, mapped_bytes);
+}
 
 static uptr hash_ptr(uptr p, uptr cap) {
   return (uptr)(((u64)p >> 12) * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
@@ -110,6 +116,7 @@ uptr hp_secondary_alloc(uptr size, uptr align) {
   hp_spin_lock(&lock);
   insert_nolock(l);
   mapped_bytes += map_size;
+  note_high_nolock();
   hp_spin_unlock(&lock);
   return user_beg;
 }
@@ -171,6 +178,7 @@ hp_large_t *hp_secondary_remap(uptr user_beg, uptr size) {
   if (l->map_beg != old_beg)
     remember_freed_nolock(old_beg, old_size, user_beg);
   insert_nolock(l);
+  note_high_nolock();
   hp_spin_unlock(&lock);
   return l;
 }
@@ -221,3 +229,5 @@ void hp_secondary_lock(void) { hp_spin_lock(&lock); }
 void hp_secondary_unlock(void) { hp_spin_unlock(&lock); }
 u64 hp_secondary_mapped_bytes(void) { return mapped_bytes; }
 u64 hp_secondary_live_chunks(void) { return table_live; }
+u64 hp_secondary_max_chunks(void) { return max_live; }
+u64 hp_secondary_max_mapped_bytes(void) { return max_mapped; }
