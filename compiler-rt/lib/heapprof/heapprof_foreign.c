@@ -1035,6 +1035,37 @@ static HP_NOINLINE void quick_free_tail(u8 kind) {
   faults_leave();
 }
 
+/* A realloc's of an object sampling passed over (no entry: p's old half
+ * is freed unseen, as count_free counts it): true when it is done. */
+static HP_ALWAYS_INLINE bool quick_realloc_done(hp_thread_t *t, void *n,
+                                                uptr size) {
+  if (!quick_alloc_done(t, n, size, HP_ALLOC_MALLOC, HP_FOREIGN_OP_REALLOC))
+    return false;
+  t->stats.reallocs++;
+  t->stats.frees++;
+  return true;
+}
+
+static HP_NOINLINE void quick_realloc_tail(void *n, uptr size, uptr fp) {
+  hp_faults_quick_enter();
+  if (!n && size) { /* failed: p stays live */
+    count_failure();
+    faults_leave();
+    return;
+  }
+  op_t o;
+  hp_memset(&o, 0, sizeof(o));
+  if (n)
+    record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, 0, HP_FOREIGN_OP_REALLOC);
+  int saved = errno;
+  hp_thread_t *t = hp_thread_acquire();
+  t->stats.reallocs++;
+  count_free(t, 0, HP_ALLOC_MALLOC, 0, false);
+  hp_thread_release(t);
+  errno = saved;
+  faults_leave();
+}
+
 /* ---------------------------------------------------------- entry points */
 
 /* sample_bytes=N: every entry point's first test hands over. */
@@ -1259,6 +1290,13 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     return boot_alloc(size, 0, false);
   if (HP_UNLIKELY(!ready()))
     return real.realloc(p, size);
+  hp_thread_t *qt;
+  if (p && !may_have((uptr)p) && (qt = quick_begin(TICK_ALLOC))) {
+    void *n = real.realloc(p, size);
+    if (!quick_realloc_done(qt, n, size))
+      quick_realloc_tail(n, size, fp);
+    return n;
+  }
   faults_enter();
   if (HP_UNLIKELY(p && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED)))
     hp_peak_at_top();

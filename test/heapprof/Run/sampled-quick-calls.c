@@ -8,11 +8,15 @@
 // either.  The program makes 50 mallocs of 333 bytes, 30 of 4000, and 100
 // of 16 bytes, after each of the first 40 of which it writes to one fresh
 // page of its own mapping (a fault outside any call, found at the next
-// call's start); then it frees all 180 blocks.
+// call's start); it reallocs 20 of the 16-byte blocks to 4000 bytes (the
+// library maps a page and copies into it) and 20 to 32 bytes (glibc's);
+// then it frees all 180 blocks.
 // Expected, with nothing sampled (sample_bytes=2^40; every call counted)
-// as with the full profile: 30 mmaps charged to "malloc small", 80
-// munmaps to "free small", a fault in each of the 50 mallocs of 333
-// (glibc's first malloc of the process may take a few more), and the
+// as with the full profile: 30 mmaps charged to "malloc small", 20 mmaps
+// and 20 faults (and those of glibc's reallocs that reach a fresh page) to
+// "realloc small", 100 munmaps to "free small", a fault
+// in each of the 50 mallocs of 333 (glibc's first malloc of the process
+// may take a few more), and the
 // program's 40 faults outside any call (and a few of its own at start
 // and exit: stack, libc's data).  No mmap outside any call: the 95
 // reservations of heapprof's own allocator at init are not the profiled
@@ -35,13 +39,17 @@
 // RUN: FileCheck %s < %t.f.show
 // RUN: FileCheck %s --check-prefix=NONE < %t.f.show
 // CHECK-DAG: mmap by malloc small - serial: count=30 bytes=122880
-// CHECK-DAG: munmap by free small - serial: count=80 bytes=327680
+// CHECK-DAG: munmap by free small - serial: count=100 bytes=409600
+// CHECK-DAG: mmap by realloc small - serial: count=20 bytes=81920
+// CHECK-DAG: fault by realloc small - serial: count={{2[0-3]}} bytes=
 // CHECK-DAG: fault by malloc small - serial: count={{5[0-4]}} bytes=
 // CHECK-DAG: fault by outside any call: count={{4[0-9]|5[0-9]}} bytes=
 // NONE-NOT: fault by free
 // NONE-NOT: mmap by outside
-// STATS: mallocs{{ +}}180 allocations
-// STATS: frees{{ +}}180 deallocations
+// A realloc is an allocation and a free: 180 + 40 of each.
+// STATS: mallocs{{ +}}220 allocations
+// STATS: frees{{ +}}220 deallocations
+// STATS: reallocs{{ +}}40 reallocations
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -61,6 +69,10 @@ int main(void) {
     if (i < 40)
       mine[i * 4096] = 1;
   }
+  for (int i = 0; i < 20; i++)
+    keep[80 + i] = realloc(keep[80 + i], 4000);
+  for (int i = 0; i < 20; i++)
+    keep[100 + i] = realloc(keep[100 + i], 32);
   for (int i = 0; i < 180; i++)
     free(keep[i]);
   return 0;
