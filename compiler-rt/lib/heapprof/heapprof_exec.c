@@ -23,9 +23,10 @@
  *    fork, then an exec) stay unprofiled.
  *  - With --follow-exec every exec is followed, the exec of a fork child
  *    too: an environment without heapprof run's variables (`env -i`, an
- *    exec with an environment the program made) gets them added.  Not in a
- *    vfork child (it shares the parent's memory: the new array would stay
- *    mapped in the parent), nor libc's own execs.
+ *    exec with an environment the program made) gets them added.  In a
+ *    vfork child (Python's subprocess) the new array is built on the
+ *    child's stack, the part of its parent's stack below the vfork: a
+ *    mapping made there would stay in the parent.  Not libc's own execs.
  *
  * The static runtime has no such environment: its hp_preload_exec_env is
  * the weak one below, which asks the preloaded runtime when one is loaded
@@ -47,7 +48,7 @@
 extern char **environ;
 
 typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
-typedef char *const *(*exec_env_fn)(char *const *, void **, uptr *);
+typedef char *const *(*exec_env_fn)(char *const *, void *, uptr *);
 /* Set once by hp_exec_init (after init: dlsym may allocate). */
 static execvpe_fn real_execvpe;
 static exec_env_fn run_exec_env;
@@ -62,15 +63,15 @@ void hp_exec_init(void) {
    * allocates its error message, which would be profiled. */
   if (hp_getenv("HEAPPROF_RUN"))
     run_exec_env =
-        (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_env");
+        (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_environment");
 }
 
 /* The static runtime's: heapprof run's environment from the preloaded
  * runtime when there is one, else envp unchanged.  (The preloaded
  * runtime links its own, heapprof_preload.c.) */
-HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void **map,
-                                         uptr *map_size) {
-  return run_exec_env ? run_exec_env(envp, map, map_size) : envp;
+HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void *buf,
+                                         uptr *bytes) {
+  return run_exec_env ? run_exec_env(envp, buf, bytes) : envp;
 }
 
 /* Under heapprof run --follow-exec (whose environment is never restored). */
@@ -79,22 +80,30 @@ static bool following(void) {
   return r && !hp_strcmp(r, "follow-exec");
 }
 
+/* An environment larger than this (thousands of variables) is not
+ * followed from a vfork child: the child runs on its parent's stack. */
+#define STACK_ENV_MAX (256u << 10)
+
 typedef struct exec_state {
-  void *map; /* hp_preload_exec_env's environment, unmapped if exec fails */
+  void *map; /* the environment's mapping, unmapped if exec fails */
   uptr map_size;
+  uptr stack_bytes; /* a vfork child's: build it on the stack, this big */
 } exec_state_t;
 
-/* What happens before the exec; returns the environment to pass. */
+/* What happens before the exec; returns the environment to pass, or NULL
+ * when the caller is to build it on its stack (s->stack_bytes). */
 static char *const *before_exec(char *const *envp, exec_state_t *s) {
   s->map = NULL;
   s->map_size = 0;
+  s->stack_bytes = 0;
   /* Not inside heapprof (a handler that interrupted an allocator call or a
    * dump holds its locks); the image's own process, or under --follow-exec
-   * a fork child. */
+   * a fork or vfork child. */
   if (!hp_rtl.inited || hp_locks_held > 0)
     return envp;
   bool own = hp_signals_own_image();
-  if (!own && !(hp_signals_fork_child() && following()))
+  bool forked = hp_signals_fork_child();
+  if (!own && !following())
     return envp;
   if (own && hp_flags.dump_at_exit) {
     /* The image ends here: its leak check's roots on this thread's stack
@@ -103,7 +112,23 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
     hp_rtl_checkpoint("exec");
     hp_leaks_stack_from = 0;
   }
-  return hp_preload_exec_env(envp, &s->map, &s->map_size);
+  uptr bytes = 0;
+  char *const *env = hp_preload_exec_env(envp, NULL, &bytes);
+  if (env)
+    return env;
+  if (!own && !forked) { /* a vfork child: see above */
+    if (bytes > STACK_ENV_MAX)
+      return envp;
+    s->stack_bytes = bytes;
+    return NULL;
+  }
+  bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
+  void *map = hp_mmap(bytes);
+  if (!map)
+    return envp; /* the exec goes on, unprofiled */
+  s->map = map;
+  s->map_size = bytes;
+  return hp_preload_exec_env(envp, map, &bytes);
 }
 
 /* The exec failed and the process goes on: -1, with the exec's errno. */
@@ -115,10 +140,23 @@ static int exec_failed(exec_state_t *s) {
   return -1;
 }
 
+/* In the frame of the call that execs: a vfork child's environment, on
+ * its stack. */
+#define STACK_ENV(env, envp, s)                                              \
+  do {                                                                       \
+    if (!(env)) {                                                            \
+      uptr b_ = (s).stack_bytes;                                             \
+      (env) = hp_preload_exec_env((envp), __builtin_alloca(b_), &b_);        \
+      if (!(env))                                                            \
+        (env) = (envp);                                                      \
+    }                                                                        \
+  } while (0)
+
 static int do_execve(const char *path, char *const argv[],
                      char *const envp[]) {
   exec_state_t s;
   char *const *env = before_exec(envp, &s);
+  STACK_ENV(env, envp, s);
   syscall(SYS_execve, path, argv, env);
   return exec_failed(&s);
 }
@@ -135,6 +173,7 @@ static int do_execvpe(const char *file, char *const argv[],
   }
   exec_state_t s;
   char *const *env = before_exec(envp, &s);
+  STACK_ENV(env, envp, s);
   real(file, argv, env);
   return exec_failed(&s);
 }

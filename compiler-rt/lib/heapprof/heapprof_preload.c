@@ -173,8 +173,8 @@ static char *put(char *p, const char *s, size_t n) {
  * is: the program passed its environment on.  One without it (`env -i`,
  * an exec with an environment of the program's making) gets the same
  * additions, with HEAPPROF_RUN=follow-exec: every exec is followed. */
-char *const *hp_preload_exec_env(char *const *envp, void **map,
-                                 uptr *map_size) {
+char *const *hp_preload_exec_env(char *const *envp, void *buf,
+                                 uptr *bytes_out) {
   if (!given.restoring && !given.following)
     return envp;
   if (given.following) {
@@ -199,10 +199,12 @@ char *const *hp_preload_exec_env(char *const *envp, void **map,
              hp_strlen(SAVED_PREFIX) + 8;
   }
   bytes += (n + 8) * sizeof(char *);
-  bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
-  char **out = hp_mmap(bytes);
-  if (!out)
-    return envp; /* the exec goes on, unprofiled */
+  bytes = HP_ROUND_UP(bytes, 16);
+  if (!buf || *bytes_out < bytes) {
+    *bytes_out = bytes;
+    return NULL;
+  }
+  char **out = buf;
   char *str = (char *)(out + n + 8);
   u32 k = 0;
   for (u32 i = 0; i < n; i++) {
@@ -246,14 +248,12 @@ char *const *hp_preload_exec_env(char *const *envp, void **map,
   }
   out[k++] = given.following ? "HEAPPROF_RUN=follow-exec" : "HEAPPROF_RUN=1";
   out[k] = NULL;
-  *map = out;
-  *map_size = bytes;
   return out;
 }
 
-char *const *__heapprof_run_exec_env(char *const *envp, void **map,
-                                     uptr *map_size) {
-  return hp_preload_exec_env(envp, map, map_size);
+char *const *__heapprof_run_exec_environment(char *const *envp, void *buf,
+                                             uptr *bytes) {
+  return hp_preload_exec_env(envp, buf, bytes);
 }
 
 /* An allocator linked into the executable (Chromium's PartitionAlloc)

@@ -57,19 +57,22 @@ bool hp_signals_fork_child(void);
 void hp_exec_init(void);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the
  * static runtime's weak one, which returns envp): the environment an exec
- * by the image's own process passes on, so that under heapprof run the
- * program that replaces itself is still profiled.  *map is what to unmap
- * if the exec fails (NULL: nothing). */
-char *const *hp_preload_exec_env(char *const *envp, void **map,
-                                 uptr *map_size);
+ * passes on, so that under heapprof run the program that replaces itself
+ * (and with --follow-exec every exec) is still profiled.  With buf NULL:
+ * envp itself when it is passed as it is, else NULL and *bytes the size
+ * the new one needs; with buf (of *bytes bytes, from that first call): the
+ * new one, built there.  No allocation: the caller maps buf, or in a vfork
+ * child puts it on its stack. */
+char *const *hp_preload_exec_env(char *const *envp, void *buf, uptr *bytes);
 /* The preloaded runtime's hp_preload_exec_env under an exported name: in a
  * program built with -fheapprof and run under heapprof run, the
  * executable's runtime preempts the preloaded one, but heapprof run's
  * environment is what the preloaded one's constructor kept; the static
  * runtime's weak hp_preload_exec_env finds this (hp_exec_init) and asks
  * it. */
-HP_INTERFACE char *const *__heapprof_run_exec_env(char *const *envp,
-                                                 void **map, uptr *map_size);
+HP_INTERFACE char *const *__heapprof_run_exec_environment(char *const *envp,
+                                                         void *buf,
+                                                         uptr *bytes);
 /* The deadly signal deferred while this thread held runtime locks: raised
  * again now that the last one is released (hp_spin_unlock). */
 void hp_signals_run_deferred(void);
