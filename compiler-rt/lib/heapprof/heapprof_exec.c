@@ -7,7 +7,8 @@
  * `exec .../python3.11`) would leave no profile at all.  The exec family
  * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp;
  * libc's own internal execs, as in system() or posix_spawn, do not pass
- * through here) is interposed, in both runtimes:
+ * through here: posix_spawn and posix_spawnp are interposed for the
+ * environment alone, at the end) is interposed, in both runtimes:
  *
  *  - The image's own process (not a fork or vfork child: what a shell does
  *    between fork and exec is not a profile) writes its profile first, as
@@ -41,6 +42,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,12 +51,18 @@ extern char **environ;
 
 typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
 typedef char *const *(*exec_env_fn)(char *const *, void *, uptr *);
+typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+                        const posix_spawnattr_t *, char *const[],
+                        char *const[]);
 /* Set once by hp_exec_init (after init: dlsym may allocate). */
 static execvpe_fn real_execvpe;
+static spawn_fn real_spawn, real_spawnp;
 static exec_env_fn run_exec_env;
 
 void hp_exec_init(void) {
   real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+  real_spawn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawn");
+  real_spawnp = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");
   /* A -fheapprof program under heapprof run: the preloaded runtime is
    * loaded (its definitions preempted by this executable's) and holds
    * heapprof run's environment.  Asked only under heapprof run (the
@@ -232,4 +240,50 @@ HP_INTERFACE int execle(const char *path, const char *arg, ...) {
   char *const *envp;
   COLLECT_ARGS(argv, n, arg, envp = va_arg(ap, char *const *));
   return do_execve(path, argv, envp);
+}
+
+/* posix_spawn and posix_spawnp: glibc's child execs inside libc, past the
+ * functions above, so under --follow-exec an environment of the program's
+ * own (Rust's Command with env_clear, Python's os.posix_spawn) gets heapprof
+ * run's variables here, in the parent.  glibc's parent waits until the
+ * child has exec'd or failed, so the array is unmapped when the call
+ * returns.  No profile is written: the caller goes on. */
+static int do_spawn(spawn_fn real, const char *name, pid_t *pid,
+                    const char *path, const posix_spawn_file_actions_t *fa,
+                    const posix_spawnattr_t *attr, char *const argv[],
+                    char *const envp[]) {
+  if (HP_UNLIKELY(!real)) { /* a spawn before init: resolve it now */
+    real = (spawn_fn)dlsym(RTLD_NEXT, name);
+    if (!real)
+      return ENOSYS;
+  }
+  uptr bytes = 0;
+  char *const *env = envp;
+  if (hp_rtl.inited && hp_locks_held == 0 && following())
+    env = hp_preload_exec_env(envp, NULL, &bytes);
+  void *map = NULL;
+  if (!env) {
+    bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
+    map = hp_mmap(bytes);
+    env = map ? hp_preload_exec_env(envp, map, &bytes) : envp;
+  }
+  int rc = real(pid, path, fa, attr, argv, env);
+  if (map)
+    hp_munmap(map, bytes);
+  return rc;
+}
+
+HP_INTERFACE int posix_spawn(pid_t *pid, const char *path,
+                             const posix_spawn_file_actions_t *fa,
+                             const posix_spawnattr_t *attr,
+                             char *const argv[], char *const envp[]) {
+  return do_spawn(real_spawn, "posix_spawn", pid, path, fa, attr, argv, envp);
+}
+
+HP_INTERFACE int posix_spawnp(pid_t *pid, const char *file,
+                              const posix_spawn_file_actions_t *fa,
+                              const posix_spawnattr_t *attr,
+                              char *const argv[], char *const envp[]) {
+  return do_spawn(real_spawnp, "posix_spawnp", pid, file, fa, attr, argv,
+                  envp);
 }
