@@ -51,7 +51,8 @@ extern char **environ;
 
 typedef int (*execvpe_fn)(const char *, char *const[], char *const[]);
 typedef char *const *(*exec_env_fn)(char *const *, void *, uptr *);
-typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *,
+typedef int (*spawn_fn)(pid_t *, const char *,
+                        const posix_spawn_file_actions_t *,
                         const posix_spawnattr_t *, char *const[],
                         char *const[]);
 /* Set once by hp_exec_init (after init: dlsym may allocate). */
@@ -98,6 +99,20 @@ typedef struct exec_state {
   uptr stack_bytes; /* a vfork child's: build it on the stack, this big */
 } exec_state_t;
 
+/* heapprof run's environment for envp, bytes big (hp_preload_exec_env's
+ * size), in a mapping of its own (*map, *map_size: to unmap); envp itself
+ * when no page can be had (the exec or spawn goes on, unfollowed). */
+static char *const *env_in_map(char *const *envp, uptr bytes, void **map,
+                               uptr *map_size) {
+  bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
+  void *m = hp_mmap(bytes);
+  if (!m)
+    return envp;
+  *map = m;
+  *map_size = bytes;
+  return hp_preload_exec_env(envp, m, &bytes);
+}
+
 /* What happens before the exec; returns the environment to pass, or NULL
  * when the caller is to build it on its stack (s->stack_bytes). */
 static char *const *before_exec(char *const *envp, exec_state_t *s) {
@@ -130,13 +145,7 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
     s->stack_bytes = bytes;
     return NULL;
   }
-  bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
-  void *map = hp_mmap(bytes);
-  if (!map)
-    return envp; /* the exec goes on, unprofiled */
-  s->map = map;
-  s->map_size = bytes;
-  return hp_preload_exec_env(envp, map, &bytes);
+  return env_in_map(envp, bytes, &s->map, &s->map_size);
 }
 
 /* The exec failed and the process goes on: -1, with the exec's errno. */
@@ -257,19 +266,16 @@ static int do_spawn(spawn_fn real, const char *name, pid_t *pid,
     if (!real)
       return ENOSYS;
   }
-  uptr bytes = 0;
+  uptr bytes = 0, map_size = 0;
+  void *map = NULL;
   char *const *env = envp;
   if (hp_rtl.inited && hp_locks_held == 0 && following())
     env = hp_preload_exec_env(envp, NULL, &bytes);
-  void *map = NULL;
-  if (!env) {
-    bytes = HP_ROUND_UP(bytes, HP_PAGE_SIZE);
-    map = hp_mmap(bytes);
-    env = map ? hp_preload_exec_env(envp, map, &bytes) : envp;
-  }
+  if (!env)
+    env = env_in_map(envp, bytes, &map, &map_size);
   int rc = real(pid, path, fa, attr, argv, env);
   if (map)
-    hp_munmap(map, bytes);
+    hp_munmap(map, map_size);
   return rc;
 }
 
