@@ -89,7 +89,8 @@ static bool following(void) {
   return r && !hp_strcmp(r, "follow-exec");
 }
 
-/* An environment larger than this (thousands of variables) is not
+/* An environment whose new array (pointers, not copies, and heapprof
+ * run's few variables) is larger than this, some 32,000 variables, is not
  * followed from a vfork child: the child runs on its parent's stack. */
 #define STACK_ENV_MAX (256u << 10)
 
