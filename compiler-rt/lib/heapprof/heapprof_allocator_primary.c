@@ -89,6 +89,7 @@ typedef struct region {
   u32 *recent;        /* blocks put on the lists since the last pass */
   u64 nrecent;
   bool released_any;  /* a pass released pages: headers may read as 0 */
+  bool untrimmed;     /* blocks came back since the last malloc_trim */
   u64 recip;          /* ceil(2^64 / size): off / size = (off * recip) >> 64
                          for every off < HP_REGION_SIZE, since the error
                          off * (recip * size - 2^64) < 2^35 * 2^17 < 2^64 */
@@ -400,6 +401,7 @@ static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
   r->next[idx] = s->head;
   s->head = idx + 1;
   s->nfree++;
+  r->untrimmed = true;
   if (HP_UNLIKELY(r->free_map)) {
     map_set(r, idx, true);
     r->recent[r->nrecent++] = idx;
@@ -672,7 +674,9 @@ void hp_primary_drain(hp_cache_t *caches, hp_stats_t *st) {
  * span's free list marks its free blocks in a map on the stack (no
  * allocation: we serve malloc), and each run of neighbouring free blocks,
  * which may go on into the next span (a span's last block ends in the
- * next one), gives back the pages inside it. */
+ * next one), gives back the pages inside it.  A region no block came back
+ * to since the last trim is skipped: its free pages went then (blocks
+ * taken since are in use, and a block taken and freed again came back). */
 
 /* A span holds at most 64 KiB / 64 B + 1 blocks (larger classes have
  * spans of 4 to 8 blocks). */
@@ -734,6 +738,11 @@ u64 hp_primary_trim(hp_stats_t *st) {
     if (c == HP_NUM_CLASSES || !__atomic_load_n(&r->nfree, __ATOMIC_RELAXED))
       continue;
     hp_spin_lock(&r->lock);
+    if (!r->untrimmed) { /* every free page went at the last trim */
+      hp_spin_unlock(&r->lock);
+      continue;
+    }
+    r->untrimmed = false;
     trim_t t = {0, 0, 0, 0};
     for (u64 k = 0; k < r->nspans; k++)
       trim_span(r, (u32)k, &t);

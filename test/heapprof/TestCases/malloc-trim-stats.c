@@ -9,7 +9,8 @@
 // that size), then maps and frees three chunks of 8 MiB (each a mapping of
 // its own, 8 MiB and a page), frees the 1000 and calls malloc_trim(0):
 // every page the 1000 blocks overlap was resident before (mincore) and is
-// not after, and malloc_trim says it released memory.  A second free of
+// not after, and malloc_trim says it released memory; called again at
+// once, it releases nothing (no block came back in between).  A second free of
 // one of them is still a double free, though its header went with its
 // page.
 // RUN: %clang_heapprof -O0 -g %s -o %t
@@ -22,6 +23,7 @@
 // RUN: rm -rf %t.s && env -u LD_PRELOAD heapprof run -o %t.s --allocator=system -- %t.plain trim 2>&1 | FileCheck %s --check-prefix=SYS
 // CHECK: resident before: all
 // CHECK-NEXT: trim released memory
+// CHECK-NEXT: again released nothing
 // CHECK-NEXT: resident after: 0
 // malloc_stats: the three mappings' high-water mark, 3 x (8 MiB + 4 KiB).
 // CHECK-NEXT: Arena 0:
@@ -104,12 +106,15 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; i++)
     free(blocks[i]);
   int released = malloc_trim(0);
+  // Nothing came back since: nothing more to give back.
+  int again = malloc_trim(0);
   if (twice) {
     fprintf(stderr, "freed %p\n", (void *)blocks[N / 2]);
     second_free(blocks[N / 2]);
     return 0;
   }
   printf("trim %s\n", released ? "released memory" : "released nothing");
+  printf("again %s\n", again ? "released memory" : "released nothing");
   resident(&pages, &in);
   printf("resident after: %u\n", in);
   fflush(stdout);
