@@ -3,7 +3,9 @@
  * A deterministic PRNG (splitmix64) so every variant of a workload does the
  * same work, argument parsing that fails loudly, and the checksum line every
  * benchmark prints so the optimiser cannot delete the work and the runner
- * can check that a profiled build computed exactly what the baseline did.
+ * can check that a profiled build computed exactly what the baseline did;
+ * and the process's resident set, for the benchmarks of what frees give
+ * back.
  *===----------------------------------------------------------------------===*/
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static inline uint64_t bench_rng_next(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -50,6 +53,18 @@ static inline void *bench_xmalloc(size_t n) {
 
 static inline void bench_checksum(const char *name, uint64_t sum) {
   printf("%s checksum %016" PRIx64 "\n", name, sum);
+}
+
+/* The resident set in KiB (/proc/self/statm), or -1. */
+static inline long bench_rss_kib(void) {
+  long size = 0, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f)
+    return -1;
+  if (fscanf(f, "%ld %ld", &size, &resident) != 2)
+    resident = -1;
+  fclose(f);
+  return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 #endif

@@ -20,17 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static long rss_kib(void) {
-  long size = 0, resident = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f)
-    return -1;
-  if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-    resident = -1;
-  fclose(f);
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 /* Allocates n blocks of size bytes, writes each, frees those with
  * index % keep != 0 (all when keep is 0); returns a checksum. */
 static uint64_t phase(unsigned char **v, long n, size_t size, long keep,
@@ -59,18 +48,18 @@ int main(int argc, char **argv) {
   long n = bench_arg(argc, argv, 2, big ? 3000 : 1000000, 1000, "COUNT");
   uint64_t rng = 42, sum = 0;
   unsigned char **v = bench_xmalloc((size_t)n * sizeof *v);
-  long rss0 = rss_kib();
+  long rss0 = bench_rss_kib();
   if (big)
     sum += phase(v, n, 64 * 1024, 0, &rng);
   else
     sum += phase(v, n, 64, 256, &rng);
-  long rss1 = rss_kib();
+  long rss1 = bench_rss_kib();
   unsigned char **w = bench_xmalloc((size_t)n * sizeof *w);
   if (big)
     sum += phase(w, n, 40 * 1024, 0, &rng);
   else
     sum += phase(w, n / 1000, 64 * 1024, 0, &rng);
-  long rss2 = rss_kib();
+  long rss2 = bench_rss_kib();
   fprintf(stderr, "rss_release %s %ld: resident after phase 1 %ld KiB, after "
                   "phase 2 %ld KiB (start %ld KiB)\n",
           argv[1], n, rss1, rss2, rss0);

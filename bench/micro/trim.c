@@ -15,17 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-static long rss_kib(void) {
-  long size = 0, resident = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f)
-    return -1;
-  if (fscanf(f, "%ld %ld", &size, &resident) != 2)
-    resident = -1;
-  fclose(f);
-  return resident * 4;
-}
-
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -44,11 +33,11 @@ int main(int argc, char **argv) {
   for (long i = 0; i < count; i++)
     if (!keep || i % keep)
       free(p[i]);
-  long before = rss_kib();
+  long before = bench_rss_kib();
   double t0 = now_ms();
   int first = malloc_trim(0);
   double t1 = now_ms();
-  long after = rss_kib();
+  long after = bench_rss_kib();
   int second = malloc_trim(0);
   double t2 = now_ms();
   printf("%ld x %ld B, keep 1/%ld: resident %ld -> %ld KiB; malloc_trim "
