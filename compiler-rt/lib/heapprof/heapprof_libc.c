@@ -338,11 +338,30 @@ bool hp_write_all(int fd, const void *buf, size_t n) {
   return true;
 }
 
+/* A message longer than the stack buffer (a long path in it) is formatted
+ * again into a mapping of its size: cut, it would lose its end, the reason
+ * and the newline. Without the mapping it ends "...". */
 static void vfdprintf(int fd, const char *fmt, va_list ap) {
   char buf[1024];
   int saved = errno;
+  va_list ap2;
+  va_copy(ap2, ap);
   int n = hp_vsnprintf(buf, sizeof(buf), fmt, ap);
-  hp_write_all(fd, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+  if (n < (int)sizeof(buf)) {
+    hp_write_all(fd, buf, (size_t)n);
+  } else {
+    size_t size = (size_t)n + 1;
+    char *big = hp_mmap(size);
+    if (big) {
+      hp_vsnprintf(big, (size_t)n + 1, fmt, ap2);
+      hp_write_all(fd, big, (size_t)n);
+      hp_munmap(big, size);
+    } else {
+      hp_memcpy(buf + sizeof(buf) - 5, "...\n", 4);
+      hp_write_all(fd, buf, sizeof(buf) - 1);
+    }
+  }
+  va_end(ap2);
   errno = saved;
 }
 

@@ -30,6 +30,10 @@
 // RUN: env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*\.profraw.: a path component is not a directory, nor .*\.profraw.: a path component is not a directory; writing it to stderr instead" | FileCheck %s --check-prefix=RAWFALLBACK
 // RUN: env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/sub %run %t 2>&1 | grep -a -c HPEXT | FileCheck %s --check-prefix=RAWFALLBACK
 // RAWFALLBACK: 1
+// A warning longer than the runtime's 1 KiB message buffer (a directory name
+// of 1000 characters) is written whole, its reason and newline included: it
+// used to be cut at 1023 bytes, the raw bytes running on in its line.
+// RUN: sh -c 'env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/$(printf "%%01000d" 0) %run %t' 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*/0\{1000\}/heapprof\.[^']*\.profraw.: a path component is not a directory, nor .*\.profraw.: a path component is not a directory; writing it to stderr instead$" | FileCheck %s --check-prefix=RAWFALLBACK
 // When stderr is a terminal (script gives it one) the same: to TMPDIR,
 // and heapprof show reads it whole. If that fails too, the bytes would be
 // lost on the terminal, and garble it: nothing is written and the warning
