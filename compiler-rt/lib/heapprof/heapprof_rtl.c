@@ -302,6 +302,7 @@ typedef struct profile_dest {
   char dir[4096];
   char name[512];
   char path[4608];
+  bool too_long; /* dir or name did not fit: cut, it would be another */
 } profile_dest_t;
 
 static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
@@ -310,6 +311,7 @@ static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
   if (seq)
     hp_snprintf(seqs, sizeof(seqs), ".%u", seq);
   const char *lp = hp_flags.log_path;
+  d->too_long = false;
   if (lp[0]) {
     /* log_path=PREFIX: the directory of the prefix. */
     const char *slash = NULL;
@@ -317,21 +319,25 @@ static void profile_path(profile_dest_t *d, u32 seq, const char *ext) {
       if (*p == '/')
         slash = p;
     const char *base = slash ? slash + 1 : lp;
+    int n = 0;
     if (!slash)
       hp_strlcpy(d->dir, ".", sizeof(d->dir));
     else if (slash == lp)
       hp_strlcpy(d->dir, "/", sizeof(d->dir));
     else
-      hp_snprintf(d->dir, sizeof(d->dir), "%.*s", (int)(slash - lp), lp);
-    hp_snprintf(d->name, sizeof(d->name), "%s.%u%s.%s", base, pid, seqs, ext);
+      n = hp_snprintf(d->dir, sizeof(d->dir), "%.*s", (int)(slash - lp), lp);
+    int m = hp_snprintf(d->name, sizeof(d->name), "%s.%u%s.%s", base, pid,
+                        seqs, ext);
     hp_snprintf(d->path, sizeof(d->path), "%s.%u%s.%s", lp, pid, seqs, ext);
+    d->too_long = n >= (int)sizeof(d->dir) || m >= (int)sizeof(d->name);
     return;
   }
-  hp_strlcpy(d->dir, hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".",
-             sizeof(d->dir));
-  hp_snprintf(d->name, sizeof(d->name), "heapprof.%s.%u%s.%s", hp_exe_name(),
-              pid, seqs, ext);
-  hp_snprintf(d->path, sizeof(d->path), "%s/%s", d->dir, d->name);
+  const char *dir = hp_flags.profile_dir[0] ? hp_flags.profile_dir : ".";
+  size_t n = hp_strlcpy(d->dir, dir, sizeof(d->dir));
+  int m = hp_snprintf(d->name, sizeof(d->name), "heapprof.%s.%u%s.%s",
+                      hp_exe_name(), pid, seqs, ext);
+  hp_snprintf(d->path, sizeof(d->path), "%s/%s", dir, d->name);
+  d->too_long = n >= sizeof(d->dir) || m >= (int)sizeof(d->name);
 }
 
 /* profile_path, with a relative directory taken in the directory the image
@@ -505,6 +511,8 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     hp_strlcpy(why, "the program runs with elevated privileges and was not "
                     "built with an absolute profile directory",
                sizeof(why));
+  } else if (d.too_long) {
+    hp_strlcpy(why, hp_file_errno_text(ENAMETOOLONG), sizeof(why));
   } else {
     char why_mkdir[4800] = "";
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])

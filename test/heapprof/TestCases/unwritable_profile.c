@@ -34,6 +34,13 @@
 // of 1000 characters) is written whole, its reason and newline included: it
 // used to be cut at 1023 bytes, the raw bytes running on in its line.
 // RUN: sh -c 'env TMPDIR=%t.file/sub %env_heapprof_opts=profile_dir=%t.file/$(printf "%%01000d" 0) %run %t' 2>&1 | grep -a -c "HeapProf: WARNING: cannot write profile .*/0\{1000\}/heapprof\.[^']*\.profraw.: a path component is not a directory, nor .*\.profraw.: a path component is not a directory; writing it to stderr instead$" | FileCheck %s --check-prefix=RAWFALLBACK
+// A directory longer than a path may be (460 components of 9 bytes: 4140)
+// is not written into cut to 4095 bytes, another directory, nor made: the
+// profile goes to TMPDIR with the reason.
+// RUN: rm -rf %t.deep %t.tmpdir && mkdir -p %t.tmpdir
+// RUN: sh -c 'env TMPDIR=%t.tmpdir %env_heapprof_opts=profile_dir=%t.deep/$(printf "abcdefgh/%%.0s" $(seq 460)) %run %t' 2>&1 | FileCheck %s --check-prefix=DEEP -DTMP=%t.tmpdir
+// DEEP: HeapProf: WARNING: cannot write profile '{{.*}}.deep/abcdefgh/{{(abcdefgh/)+}}/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': file name too long; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
+// RUN: not ls %t.deep
 // When stderr is a terminal (script gives it one) the same: to TMPDIR,
 // and heapprof show reads it whole. If that fails too, the bytes would be
 // lost on the terminal, and garble it: nothing is written and the warning
