@@ -15,7 +15,9 @@ HP_INTERFACE HP_WEAK const char *__heapprof_default_options(void) {
 
 /* String values are copied here (the parser never allocates).  Protected by
  * being used only during init and from unit tests. */
-static char str_arena[8192];
+#define STR_ARENA_BYTES 8192
+_Static_assert(STR_ARENA_BYTES == 8192, "type_hint says 8 KiB");
+static char str_arena[STR_ARENA_BYTES];
 static size_t str_used;
 
 void hp_flags_set_defaults(hp_flags_t *f) {
@@ -69,7 +71,7 @@ static const char *type_hint(const char *type) {
     return "expected 0, 1, true, false, yes or no";
   if (!hp_strcmp(type, "int"))
     return "expected a decimal integer";
-  return "value too long";
+  return "too long (the string options share 8 KiB)";
 }
 
 /* Range checks that need more than the type. */
@@ -156,9 +158,13 @@ bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
       continue;
     }
     if (!ok) {
-      hp_snprintf(err, err_size, "invalid value '%.*s' for option '%.*s' in %s: %s",
-                  (int)val_len, val, (int)name_len, name, source,
-                  type_hint(type));
+      /* A long value is shown by its start: whole, it would push the
+       * option's name and the reason out of the message. */
+      int shown = val_len > 96 ? 96 : (int)val_len;
+      hp_snprintf(err, err_size,
+                  "invalid value '%.*s%s' for option '%.*s' in %s: %s", shown,
+                  val, shown < (int)val_len ? "..." : "", (int)name_len, name,
+                  source, type_hint(type));
       return false;
     }
   }

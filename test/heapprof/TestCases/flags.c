@@ -8,6 +8,9 @@
 // RUN: %env_heapprof_opts=symbolize=maybe %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=BAD-BOOL
 // RUN: %env_heapprof_opts=log_path=stderr:print_text %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=NO-VALUE
 // RUN: %env_heapprof_opts=print_text=1:'log_path="abc' %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=QUOTE
+// A value longer than the string options' room (9000 bytes) is named by its
+// first 96 characters, and the option and the reason stay in the line.
+// RUN: sh -c '%env_heapprof_opts=profile_dir=$(printf "x%%.0s" $(seq 9000)) %python %S/Inputs/exit_code.py 1 %t' 2>&1 | FileCheck %s --check-prefix=LONG
 // RUN: %env_heapprof_opts=hib_table_ways=17 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-WAYS
 // RUN: %env_heapprof_opts=hib_table_sets=0 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-SETS
 // RUN: %env_heapprof_opts=malloc_context_size=256 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-CTX
@@ -38,6 +41,8 @@ int main(void) {
 // BAD-BOOL-NOT: program ran
 // NO-VALUE: HeapProf: ERROR: malformed option 'print_text' in HEAPPROF_OPTIONS: expected name=value
 // NO-VALUE-NOT: program ran
+// LONG: HeapProf: ERROR: invalid value '{{(x){96}\.\.\.}}' for option 'profile_dir' in HEAPPROF_OPTIONS: too long (the string options share 8 KiB){{$}}
+// LONG-NOT: program ran
 // QUOTE: HeapProf: ERROR: unterminated quote in option 'log_path' in HEAPPROF_OPTIONS
 // QUOTE-NOT: program ran
 // RANGE-WAYS: HeapProf: ERROR: option 'hib_table_ways' out of range in HEAPPROF_OPTIONS
