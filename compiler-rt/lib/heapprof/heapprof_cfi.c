@@ -158,7 +158,8 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 /* --------------------------------------------------------- evaluation */
 
-enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
+/* DWARF register numbers (x86-64 psABI). */
+enum { DWARF_RBP = 6, DWARF_RSP = 7, DWARF_RA = 16 };
 enum { RBP_SAME, RBP_AT, RBP_UNKNOWN };
 enum { RA_AT_CFA_M8, RA_UNDEFINED, RA_UNKNOWN };
 
@@ -268,13 +269,13 @@ static bool run_cfa(const u8 *p, const u8 *end, const cie_t *cie, uptr loc,
     case 0x06: reg = uleb(&r); goto restore;
     case 0x07: /* undefined */
       reg = uleb(&r);
-      if (reg == REG_RA) s->ra_rule = RA_UNDEFINED;
-      if (reg == REG_RBP) s->rbp_rule = RBP_UNKNOWN;
+      if (reg == DWARF_RA) s->ra_rule = RA_UNDEFINED;
+      if (reg == DWARF_RBP) s->rbp_rule = RBP_UNKNOWN;
       break;
     case 0x08: /* same_value */
       reg = uleb(&r);
-      if (reg == REG_RBP) s->rbp_rule = RBP_SAME;
-      if (reg == REG_RA) s->ra_rule = RA_UNKNOWN;
+      if (reg == DWARF_RBP) s->rbp_rule = RBP_SAME;
+      if (reg == DWARF_RA) s->ra_rule = RA_UNKNOWN;
       break;
     case 0x09: /* register */
       reg = uleb(&r);
@@ -308,26 +309,26 @@ static bool run_cfa(const u8 *p, const u8 *end, const cie_t *cie, uptr loc,
     }
     continue;
   set_offset:
-    if (reg == REG_RBP) {
+    if (reg == DWARF_RBP) {
       s->rbp_rule = RBP_AT;
       s->rbp_off = off;
-    } else if (reg == REG_RA) {
+    } else if (reg == DWARF_RA) {
       s->ra_rule = off == -8 ? RA_AT_CFA_M8 : RA_UNKNOWN;
     }
     continue;
   restore:
     if (!initial)
       return false; /* restore inside the CIE's own instructions */
-    if (reg == REG_RBP) {
+    if (reg == DWARF_RBP) {
       s->rbp_rule = initial->rbp_rule;
       s->rbp_off = initial->rbp_off;
-    } else if (reg == REG_RA) {
+    } else if (reg == DWARF_RA) {
       s->ra_rule = initial->ra_rule;
     }
     continue;
   other_rule:
-    if (reg == REG_RBP) s->rbp_rule = RBP_UNKNOWN;
-    if (reg == REG_RA) s->ra_rule = RA_UNKNOWN;
+    if (reg == DWARF_RBP) s->rbp_rule = RBP_UNKNOWN;
+    if (reg == DWARF_RA) s->ra_rule = RA_UNKNOWN;
   }
   return !r.bad;
 }
@@ -336,12 +337,12 @@ static u64 make_recipe(const cfa_state_t *s) {
   if (s->ra_rule == RA_UNDEFINED)
     return HP_CFI_END;
   if (s->cfa_unknown || s->ra_rule != RA_AT_CFA_M8 ||
-      (s->cfa_reg != REG_RSP && s->cfa_reg != REG_RBP) ||
+      (s->cfa_reg != DWARF_RSP && s->cfa_reg != DWARF_RBP) ||
       s->cfa_off < 8 || s->cfa_off > INT32_MAX ||
       (s->rbp_rule == RBP_AT && (s->rbp_off < INT16_MIN || s->rbp_off > INT16_MAX)))
     return HP_CFI_NONE;
   u64 r = HP_CFI_STEP;
-  if (s->cfa_reg == REG_RBP)
+  if (s->cfa_reg == DWARF_RBP)
     r |= HP_CFI_CFA_RBP;
   r |= (u64)s->rbp_rule << 3;
   r |= (u64)(u16)(int16_t)s->rbp_off << 16;
@@ -393,7 +394,7 @@ static u64 compute(uptr pc) {
     f.p += uleb(&f);
   if (f.bad || f.p > f.end)
     return HP_CFI_NONE;
-  cfa_state_t s = {REG_RSP, 8, false, RBP_SAME, RA_AT_CFA_M8, 0};
+  cfa_state_t s = {DWARF_RSP, 8, false, RBP_SAME, RA_AT_CFA_M8, 0};
   if (!run_cfa(cie.insns, cie.insns_end, &cie, begin, pc, &s, NULL))
     return HP_CFI_NONE;
   cfa_state_t initial = s;

@@ -16,8 +16,15 @@
 static hp_spinlock_t report_lock;
 
 HP_NORETURN static void die(void) {
-  /* Nothing lost: the profile so far is written before the abort. */
-  hp_rtl_dump_final("error");
+  /* Nothing lost: the profile so far is written before the abort; unless
+   * the call reported came from a signal handler that interrupted heapprof
+   * on this thread (more locks held than report_lock): the dump would wait
+   * for them. */
+  if (hp_locks_held > 1)
+    hp_printf("HeapProf: the profile is not written: a signal handler made "
+              "this call while the thread was inside heapprof\n");
+  else
+    hp_rtl_dump_final("error");
   hp_spin_unlock(&report_lock);
   signal(SIGABRT, SIG_DFL);
   abort();

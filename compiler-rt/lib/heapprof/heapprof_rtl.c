@@ -617,11 +617,14 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
+  sigset_t held;
+  hp_signals_hold(&held);
   hp_spin_lock(&dump_lock);
   /* Once the last profile is under way (a deadly signal waits for this
    * lock), checkpoints stand aside: back-to-back ones would starve it. */
   if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
     hp_spin_unlock(&dump_lock);
+    hp_signals_unhold(&held);
     return -1;
   }
   int saved_errno = errno;
@@ -725,8 +728,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_procmap_free(&pm);
   map_free(&map);
   hp_faults_skip();
-  errno = saved_errno;
   hp_spin_unlock(&dump_lock);
+  hp_signals_unhold(&held);
+  errno = saved_errno;
   return result;
 }
 
@@ -741,6 +745,17 @@ void hp_rtl_dump_final(const char *reason) {
 }
 
 int hp_rtl_checkpoint(const char *reason) {
+  if (hp_locks_held > 0) {
+    /* A signal handler that interrupted heapprof on this thread (inside an
+     * allocator call or a dump): the dump would wait for its locks. */
+    static bool said;
+    if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+      hp_printf("HeapProf: WARNING: __heapprof_dump() was called by a "
+                "signal handler that interrupted heapprof on the same "
+                "thread (an allocator call); no checkpoint, as for any "
+                "such call\n");
+    return -1;
+  }
   u32 seq = __atomic_add_fetch(&hp_rtl.checkpoints, 1, __ATOMIC_RELAXED);
   return hp_rtl_dump(reason, seq);
 }

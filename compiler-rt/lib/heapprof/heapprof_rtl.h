@@ -5,6 +5,8 @@
 #ifndef HEAPPROF_RTL_H
 #define HEAPPROF_RTL_H
 
+#include <signal.h>
+
 typedef struct hp_rtl {
   bool inited;      /* set at the end of the runtime's init */
   bool initing;     /* the init is running (recursion guard) */
@@ -73,6 +75,10 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf, uptr *bytes);
 HP_INTERFACE char *const *__heapprof_run_exec_environment(char *const *envp,
                                                          void *buf,
                                                          uptr *bytes);
+/* The program's asynchronous signals held on the calling thread while it
+ * writes a profile (hp_rtl_dump), and the mask put back. */
+void hp_signals_hold(sigset_t *old);
+void hp_signals_unhold(const sigset_t *old);
 /* The deadly signal deferred while this thread held runtime locks: raised
  * again now that the last one is released (hp_spin_unlock). */
 void hp_signals_run_deferred(void);

@@ -582,6 +582,48 @@ static void install_deadly(int sig, bool only_default) {
   set_handler(sig, deadly_handler, &old_actions[sig]);
 }
 
+/* ------------------------------------------- signals held during a dump */
+
+/* The signals for which the program has a handler of its own are held on
+ * the thread that writes a profile: a handler that calls malloc, free or
+ * __heapprof_dump would wait for the locks that thread holds (its HIB
+ * cache's, the regions', the dump's) and hang the process.  They are
+ * delivered when the profile is written.  Not held: signals with their
+ * default action or ignored (no program code runs), heapprof's own
+ * handlers (the deadly ones wait for the locks by themselves, and their
+ * timer bounds the dump), and the signals the thread raises itself:
+ * faults, abort's, SIGXFSZ (the write fails with EFBIG instead). */
+static bool raised_by_thread(int sig) {
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+         sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT || sig == SIGXFSZ;
+}
+
+static bool heapprof_handler(const struct sigaction *a) {
+  if (a->sa_flags & SA_SIGINFO)
+    return a->sa_sigaction == deadly_handler ||
+           a->sa_sigaction == guard_handler;
+  return a->sa_handler == dump_signal_handler;
+}
+
+void hp_signals_hold(sigset_t *old) {
+  sigset_t s;
+  sigemptyset(&s);
+  for (int sig = 1; sig < NSIG; sig++) {
+    struct sigaction cur;
+    /* glibc's own signals (32, 33) fail here: not the program's. */
+    if (raised_by_thread(sig) || sigaction(sig, NULL, &cur) != 0 ||
+        action_is(&cur, SIG_DFL) || action_is(&cur, SIG_IGN) ||
+        heapprof_handler(&cur))
+      continue;
+    sigaddset(&s, sig);
+  }
+  pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+void hp_signals_unhold(const sigset_t *old) {
+  pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
 
 /* ---------------------------------------------------------------- _exit */
