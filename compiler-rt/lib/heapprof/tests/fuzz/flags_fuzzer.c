@@ -31,7 +31,7 @@
  *   - every value round-trips (the last occurrence wins) and explicit_mask
  *     is exactly the flags named;
  *   - the parse fails exactly when the values overflow the string arena
- *     ("value too long", naming that flag) or a flag is out of range
+ *     ("too long (the string options share 8 KiB)", naming that flag) or a flag is out of range
  *     (naming the flag check_ranges names for the expected values);
  *   - one warning per unknown name, naming it.
  * A violated property prints what was expected and aborts, so libFuzzer
@@ -468,7 +468,9 @@ static void run_generated(bytes_t in, size_t err_size) {
     check_error(opts.p, err, err_size);
     char expect[128];
     if (overflow_flag >= 0)
-      snprintf(expect, sizeof(expect), "for option '%s' in " SOURCE ": value too long",
+      snprintf(expect, sizeof(expect),
+               "for option '%s' in " SOURCE
+               ": too long (the string options share 8 KiB)",
                flag_descs[overflow_flag].name);
     else
       snprintf(expect, sizeof(expect), "option '%s' out of range", range);
