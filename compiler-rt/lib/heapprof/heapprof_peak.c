@@ -293,7 +293,7 @@ static u64 resident(uptr beg, uptr size) {
   u64 n = 0;
   beg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE);
   size = HP_ROUND_UP(size, HP_PAGE_SIZE);
-  if (!size)
+  if (!size || hp_in_sandbox()) /* mincore: not the program's call */
     return 0;
   if (pagemap_fd >= 0) {
     if (resident_scan(beg, size, &n))
@@ -354,7 +354,8 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
   /* Opened here, not once: after a fork /proc/self/pagemap opened by the
    * parent still reads the parent's pages. */
-  pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  pagemap_fd = hp_in_sandbox() ? -1
+                              : open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   /* The chunks' blocks and headers, read block by block: by the heap-wide
    * utilization scan, which reads every header anyway, when it runs (two
    * walks of the heap's headers were most of the cache misses a growing

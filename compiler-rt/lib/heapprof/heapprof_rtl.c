@@ -614,6 +614,8 @@ void hp_rtl_print_stats(void) {
 }
 
 int hp_rtl_dump(const char *reason, u32 seq) {
+  if (hp_in_sandbox())
+    return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
   hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */

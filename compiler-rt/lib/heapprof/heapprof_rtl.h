@@ -75,6 +75,17 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf, uptr *bytes);
 HP_INTERFACE char *const *__heapprof_run_exec_environment(char *const *envp,
                                                          void *buf,
                                                          uptr *bytes);
+/* heapprof_sandbox.c: set once the program installed a seccomp filter; from
+ * then on no profile is written and the runtime makes no system call a
+ * malloc or free would not. */
+extern bool hp_sandboxed;
+static HP_ALWAYS_INLINE bool hp_in_sandbox(void) {
+  return __atomic_load_n(&hp_sandboxed, __ATOMIC_RELAXED);
+}
+/* Before the filter goes in (on): heapprof's deadly-signal handlers give
+ * the signals back to the actions they replaced; after a filter that did
+ * not go in (off): they take them again. */
+void hp_signals_sandboxed(bool on);
 /* The program's asynchronous signals held on the calling thread while it
  * writes a profile (hp_rtl_dump), and the mask put back. */
 void hp_signals_hold(sigset_t *old);

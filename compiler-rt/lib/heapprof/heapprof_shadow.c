@@ -55,7 +55,9 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
 bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
   if (!HP_SHADOW_IN_USE())
     return true;
-  if (h->state < 0 || a >= HP_USER_SPACE_END)
+  /* mincore and sysinfo are not the program's calls: a seccomp filter of
+   * its own may kill for them. */
+  if (h->state < 0 || a >= HP_USER_SPACE_END || hp_in_sandbox())
     return false;
   uptr sp = HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE);
   if (sp < h->lo || sp >= h->hi) {

@@ -313,7 +313,9 @@ static int set_handler(int sig, void (*fn)(int, siginfo_t *, void *),
 static HP_TLS char *own_altstack;
 
 void hp_signals_altstack_on(void) {
-  if (!hp_flags.handle_segv || own_altstack)
+  /* In the program's sandbox, sigaltstack may be a call its filter kills
+   * for (its deadly handlers are the program's again anyway). */
+  if (!hp_flags.handle_segv || own_altstack || hp_in_sandbox())
     return;
   int saved = errno;
   stack_t cur;
@@ -336,7 +338,7 @@ void hp_signals_altstack_on(void) {
 
 void hp_signals_altstack_off(void) {
   char *p = own_altstack;
-  if (!p)
+  if (!p || hp_in_sandbox()) /* left mapped: the thread ends */
     return;
   int saved = errno;
   stack_t cur;
@@ -622,6 +624,23 @@ void hp_signals_hold(sigset_t *old) {
 
 void hp_signals_unhold(const sigset_t *old) {
   pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static u64 given_back; /* bit sig: hp_signals_sandboxed(true) restored it */
+
+void hp_signals_sandboxed(bool on) {
+  for (int sig = 1; sig < NSIG; sig++) {
+    struct sigaction cur;
+    if (on && sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+        cur.sa_sigaction == deadly_handler) {
+      sigaction(sig, &old_actions[sig], NULL);
+      given_back |= 1ull << (sig - 1);
+    } else if (!on && (given_back & 1ull << (sig - 1))) {
+      set_handler(sig, deadly_handler, NULL);
+    }
+  }
+  if (!on)
+    given_back = 0;
 }
 
 static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }

@@ -1,0 +1,149 @@
+/*===- heapprof_sandbox.c - the program's own seccomp sandbox -----------===
+ *
+ * Part of heapprof.  A program that installs a seccomp filter (OpenSSH's
+ * privilege-separated child, vsftpd, programs using libseccomp) allows the
+ * system calls it makes and kills the process, or fails the call, for the
+ * others.  heapprof's profile needs calls the program never makes (mkdir,
+ * openat of the profile and of /proc, linkat, mincore, sigaltstack,
+ * timer_create, ...): written at exit, it got the process killed by SIGSYS
+ * where it would have exited 0.  So prctl(PR_SET_SECCOMP) and
+ * syscall(SYS_seccomp) are interposed (both runtimes); before the filter
+ * goes in, while every call is still allowed:
+ *
+ *  - the profile so far is written, as a checkpoint with reason "seccomp";
+ *  - a warning says that nothing after it will be;
+ *  - heapprof's deadly-signal handlers give the signals back to the actions
+ *    they replaced (a crash's profile cannot be written either);
+ *  - hp_sandboxed is set: no profile is written from then on (exit, _exit,
+ *    checkpoints, the dump signal), and the runtime makes no system call a
+ *    malloc or free would not (the shadow's and the peak's residency
+ *    questions, mincore and /proc/self/pagemap, are not asked; a new
+ *    thread gets no alternate signal stack).
+ *
+ * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and
+ * puts heapprof's deadly handlers back, with a line saying so: the
+ * checkpoint stays, and the exit profile adds what follows it.  A vfork child does
+ * nothing of this: it shares its parent's memory, and execs or _exits.  Not covered: a filter
+ * installed with the raw instruction (Chromium's sandbox), and a process
+ * that starts with a filter already in place (a systemd unit's
+ * SystemCallFilter, a container's profile: they allow ordinary file
+ * calls, and the runtime's own start needs them anyway).
+ *
+ * The system calls themselves are made here, by the instruction: an
+ * interposed syscall() that called glibc's would need dlsym, which may
+ * allocate and is not for a vfork child; the runtime's own syscall() calls
+ * land here too and pass straight through.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdarg.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+bool hp_sandboxed;
+
+static long raw_syscall6(long nr, long a, long b, long c, long d, long e,
+                         long f) {
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  register long r9 __asm__("r9") = f;
+  long ret;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+                     "r"(r9)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+
+/* glibc's convention: -1 and errno for the kernel's -4095..-1. */
+static long result(long ret) {
+  if ((unsigned long)ret > -4096ul) {
+    errno = (int)-ret;
+    return -1;
+  }
+  return ret;
+}
+
+/* Before a filter goes in: whether to call entered() after it.  Nothing in
+ * a vfork child, which runs in its parent's memory: the flag would end the
+ * parent's profile (the child execs or _exits, writing nothing). */
+static bool enter(void) {
+  if (__atomic_load_n(&hp_sandboxed, __ATOMIC_ACQUIRE) ||
+      !(hp_signals_own_image() || hp_signals_fork_child()))
+    return false;
+  if (hp_rtl.inited && hp_flags.profiling) {
+    int saved = errno;
+    int r = hp_rtl_checkpoint("seccomp");
+    hp_printf("HeapProf: WARNING: the program installs a seccomp filter "
+              "(pid %d): its profile up to here %s; nothing after it is "
+              "written, since the filter may kill the process for the "
+              "profile's system calls\n",
+              (int)raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0),
+              r == 0 ? "is written as a checkpoint" : "could not be written");
+    hp_signals_sandboxed(true);
+    errno = saved;
+  }
+  __atomic_store_n(&hp_sandboxed, true, __ATOMIC_RELEASE);
+  return true;
+}
+
+/* Why seccomp refused a filter (its manual page's errors). */
+static const char *refusal(int e) {
+  switch (e) {
+  case EACCES: return "EACCES: without no_new_privs or CAP_SYS_ADMIN";
+  case EINVAL: return "EINVAL";
+  case EFAULT: return "EFAULT";
+  case ENOMEM: return "ENOMEM";
+  case ESRCH: return "ESRCH: another thread's filters differ";
+  default: return "refused";
+  }
+}
+
+/* After it: a filter that did not go in leaves no sandbox. */
+static void entered(long ret) {
+  if (ret >= 0)
+    return;
+  int saved = errno;
+  __atomic_store_n(&hp_sandboxed, false, __ATOMIC_RELEASE);
+  if (hp_rtl.inited && hp_flags.profiling) {
+    hp_signals_sandboxed(false);
+    hp_printf("HeapProf: the seccomp filter did not go in (%s): the profile "
+              "goes on\n",
+              refusal(saved));
+  }
+  errno = saved;
+}
+
+HP_INTERFACE int prctl(int option, ...) {
+  va_list ap;
+  va_start(ap, option);
+  unsigned long a = va_arg(ap, unsigned long), b = va_arg(ap, unsigned long),
+                c = va_arg(ap, unsigned long), d = va_arg(ap, unsigned long);
+  va_end(ap);
+  bool filter = option == PR_SET_SECCOMP &&
+                (a == SECCOMP_MODE_FILTER || a == SECCOMP_MODE_STRICT);
+  bool undo = filter && enter();
+  long ret = result(raw_syscall6(SYS_prctl, option, (long)a, (long)b,
+                                 (long)c, (long)d, 0));
+  if (undo)
+    entered(ret);
+  return (int)ret;
+}
+
+HP_INTERFACE long syscall(long nr, ...) {
+  va_list ap;
+  va_start(ap, nr);
+  long a = va_arg(ap, long), b = va_arg(ap, long), c = va_arg(ap, long),
+       d = va_arg(ap, long), e = va_arg(ap, long), f = va_arg(ap, long);
+  va_end(ap);
+  bool filter = nr == SYS_seccomp &&
+                (a == SECCOMP_SET_MODE_FILTER || a == SECCOMP_SET_MODE_STRICT);
+  bool undo = filter && enter();
+  long ret = result(raw_syscall6(nr, a, b, c, d, e, f));
+  if (undo)
+    entered(ret);
+  return ret;
+}
