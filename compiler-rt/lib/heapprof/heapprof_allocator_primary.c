@@ -196,13 +196,18 @@ static u32 take_lane(void) {
 /* The caches of class 0 (no such class) keep the thread's lane tag. */
 #define LANE_TAG(caches) ((caches)[0].max)
 
+/* A class's cache holds up to 256 KiB of its blocks (2..64 of them). Set
+ * at the cache's first slow path (max 0 sends the first free there): the
+ * caches are 25 KiB of a thread's state, and a thread writes only those of
+ * the classes it uses (the state is a fresh mapping, zero). */
+static HP_ALWAYS_INLINE void cache_max_set(hp_cache_t *cache, u32 c) {
+  if (HP_UNLIKELY(!cache->max))
+    cache->max =
+        HP_MAX(2u, HP_MIN((u32)HP_CACHE_MAX, (256u * 1024) / class_sizes[c]));
+}
+
 void hp_primary_init_caches(hp_cache_t *caches) {
-  for (u32 c = 1; c < HP_NUM_CLASSES; c++) {
-    u32 max = (256u * 1024) / class_sizes[c];
-    caches[c].max = HP_MAX(2u, HP_MIN((u32)HP_CACHE_MAX, max));
-    caches[c].count = 0;
-  }
-  caches[0].count = 0;
+  /* Every count and max is 0 (a zero state). */
   LANE_TAG(caches) = 1;
 }
 
@@ -594,6 +599,7 @@ static void drain(region_t *r, hp_cache_t *cache, u32 n, u32 tag,
 uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
                            hp_stats_t *st) {
   hp_cache_t *cache = &caches[c];
+  cache_max_set(cache, c);
   if (HP_UNLIKELY(!cache->count)) {
     refill(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches));
     st->cache_refills++;
@@ -629,6 +635,7 @@ void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
     return;
   }
   hp_cache_t *cache = &caches[c];
+  cache_max_set(cache, c);
   if (HP_UNLIKELY(cache->count >= cache->max))
     drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches),
           st);
