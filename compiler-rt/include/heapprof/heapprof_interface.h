@@ -23,7 +23,8 @@ extern "C" {
 /// whole run with nothing counted twice.
 ///
 /// \returns 0 when the profile was written, -1 otherwise (the reason is
-/// printed as a `HeapProf: WARNING:` line).
+/// printed as a `HeapProf: WARNING:` line).  A cancellation point once the
+/// profile is written; never inside the writing.
 int __heapprof_dump(void);
 
 /// Starts a new profiling window: drops the records merged since the last

@@ -8,12 +8,22 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 static hp_spinlock_t report_lock;
+static int report_cancel; /* the reporting thread's cancel state, under it */
+
+/* Cancellation is off while a report prints: its writes and the
+ * symbolizer's reads are cancellation points, and a thread cancelled there
+ * would leave report_lock held, and every later report waiting. */
+static void begin(void) {
+  hp_spin_lock(&report_lock);
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &report_cancel);
+}
 
 HP_NORETURN static void die(void) {
   /* Nothing lost: the profile so far is written before the abort; unless
@@ -122,11 +132,13 @@ static void finish(bool fatal, const char *hint) {
     hp_printf("HeapProf: ABORTING\n");
     die();
   }
+  int cancel = report_cancel;
   hp_spin_unlock(&report_lock);
+  pthread_setcancelstate(cancel, NULL);
 }
 
 void hp_report_out_of_memory(uptr size, uptr fp, const char *why) {
-  hp_spin_lock(&report_lock);
+  begin();
   hp_printf("HeapProf: ERROR: %s: cannot allocate 0x%zx (%zu) bytes (pc %p)\n",
             why, (size_t)size, (size_t)size, (void *)caller_pc(fp));
   print_current_stack(fp);
@@ -136,7 +148,7 @@ void hp_report_out_of_memory(uptr size, uptr fp, const char *why) {
 }
 
 void hp_report_new_failed(uptr size, uptr fp) {
-  hp_spin_lock(&report_lock);
+  begin();
   hp_printf("HeapProf: ERROR: out-of-memory: operator new cannot allocate "
             "0x%zx (%zu) bytes and no new_handler is installed (pc %p)\n",
             (size_t)size, (size_t)size, (void *)caller_pc(fp));
@@ -146,7 +158,7 @@ void hp_report_new_failed(uptr size, uptr fp) {
 }
 
 void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
-  hp_spin_lock(&report_lock);
+  begin();
   if (chunk_beg && p < chunk_beg)
     hp_printf("HeapProf: ERROR: invalid-free on address %p (pc %p, %s): "
               "%zu bytes before the chunk at %p, in its header or alignment "
@@ -168,7 +180,7 @@ void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg) {
 
 void hp_report_double_free(uptr p, uptr fp, const char *op,
                            const hp_chunk_header_t *h, uptr chunk_beg) {
-  hp_spin_lock(&report_lock);
+  begin();
   if (chunk_beg && p != chunk_beg)
     hp_printf("HeapProf: ERROR: double-free on address %p (pc %p, %s): "
               "%zu bytes %s the chunk at %p, which is already freed\n",
@@ -193,7 +205,7 @@ void hp_report_double_free(uptr p, uptr fp, const char *op,
 void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
                               uptr below_beg,
                               const hp_chunk_header_t *below) {
-  hp_spin_lock(&report_lock);
+  begin();
   hp_printf("HeapProf: ERROR: corrupt-chunk-header on address %p (pc %p, %s): "
             "the 32 bytes before it, the chunk's header, were overwritten "
             "(state byte 0x%02x, neither allocated nor freed); the chunk is "
@@ -218,7 +230,7 @@ void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
 
 void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
                                 const char *free_op) {
-  hp_spin_lock(&report_lock);
+  begin();
   hp_printf("HeapProf: ERROR: alloc-dealloc-mismatch on address %p (pc %p): "
             "allocated by %s, released by %s\n",
             (void *)p, (void *)caller_pc(fp), alloc_op, free_op);

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -619,6 +620,13 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
+  /* Cancellation is off for the dump: its opens, writes and the
+   * symbolizer's reads are cancellation points, and a thread cancelled in
+   * one (a worker writing a checkpoint, cancelled at shutdown) left the
+   * dump lock held and the process hanging at exit.  A cancel that comes
+   * meanwhile is acted on at the thread's next cancellation point. */
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   sigset_t held;
   hp_signals_hold(&held);
   hp_spin_lock(&dump_lock);
@@ -627,6 +635,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
     hp_spin_unlock(&dump_lock);
     hp_signals_unhold(&held);
+    pthread_setcancelstate(cancel, NULL);
     return -1;
   }
   int saved_errno = errno;
@@ -732,6 +741,7 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_faults_skip();
   hp_spin_unlock(&dump_lock);
   hp_signals_unhold(&held);
+  pthread_setcancelstate(cancel, NULL);
   errno = saved_errno;
   return result;
 }
@@ -779,8 +789,12 @@ __attribute__((destructor(101))) static void heapprof_fini(void) {
     hp_rtl_dump_final("exit");
 }
 
+/* A cancellation point once the checkpoint is written (the dump itself runs
+ * with cancellation off): a thread whose loop only dumps can be cancelled. */
 HP_INTERFACE int __heapprof_dump(void) {
-  return hp_rtl_checkpoint("checkpoint");
+  int r = hp_rtl_checkpoint("checkpoint");
+  pthread_testcancel();
+  return r;
 }
 
 HP_INTERFACE void __heapprof_reset(void) {
