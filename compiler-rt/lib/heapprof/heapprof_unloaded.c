@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 /* The remembered modules, oldest first; each hp_module_t's unloaded_ms
@@ -112,8 +113,13 @@ HP_INTERFACE int dlclose(void *handle) {
   if (!hp_rtl.inited)
     return f(handle);
   int saved_errno = errno;
+  /* The read of /proc/self/maps is no cancellation point of dlclose's: a
+   * cancel there would leave the library loaded. */
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   hp_procmap_t before;
   hp_procmap_read_loaded(&before);
+  pthread_setcancelstate(cancel, NULL);
   errno = saved_errno;
   int r = f(handle);
   saved_errno = errno;
