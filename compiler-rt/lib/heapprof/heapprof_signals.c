@@ -182,9 +182,7 @@ static void dump_signal_handler(int sig) {
 }
 
 static void dump_thread(void) {
-  sigset_t all;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, NULL);
+  /* Every signal blocked from its start (hp_thread_start_internal). */
   for (;;) {
     if (sem_wait(&dump_sem) != 0) {
       if (errno == EINTR)

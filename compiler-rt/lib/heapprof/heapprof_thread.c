@@ -11,6 +11,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -278,9 +279,17 @@ static void *internal_start(void *p) {
   return NULL;
 }
 
+/* The thread starts with every signal blocked (it inherits the creator's
+ * mask, set so for the call): a signal of the program's is never handled
+ * on it, not even before its first instruction. */
 bool hp_thread_start_internal(void (*fn)(void)) {
   pthread_t t;
-  if (real_pthread_create()(&t, NULL, internal_start, (void *)fn) != 0)
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  int r = real_pthread_create()(&t, NULL, internal_start, (void *)fn);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (r != 0)
     return false;
   pthread_detach(t);
   return true;
