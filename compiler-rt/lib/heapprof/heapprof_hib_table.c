@@ -6,8 +6,11 @@
  *   tag: { stack_id (0 = empty), record, last merge tick }  16 bytes
  *   records: hp_hib_t, taken from recs[] when a way is first filled
  *
- * The spill log is an append-only array of evicted HIBs in mmap'd memory,
- * written at the moment of eviction and read back when a profile is written.
+ * The spill log is an array of evicted HIBs in mmap'd memory, appended to
+ * at the moment of eviction and read back when a profile is written.  When
+ * it is full it is first compacted: the records of one context merged into
+ * its first (as the dump's map would merge them), so that it grows with
+ * the contexts evicted, not with the evictions.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -28,11 +31,49 @@ void hp_hib_table_init(hp_hib_table_t *t, u32 sets, u32 ways) {
   t->used = hp_mmap_noreserve(sets, "HIB table");
 }
 
+/* Merges the spill log's records of each context into the context's first
+ * record, in their order, keeping the first records in theirs: counts and
+ * sums are the same whenever the dump merges them.  An index of positions
+ * by stack id, open addressing at half load, mapped for the pass.  Without
+ * the index's memory it leaves the log as it is. */
+static void spill_compact(hp_hib_table_t *t) {
+  u64 n = t->spill_len, cap = 1;
+  while (cap < 2 * n)
+    cap *= 2;
+  u32 *index = hp_mmap(cap * sizeof(u32)); /* 0: empty, else position + 1 */
+  if (!index)
+    return;
+  u64 kept = 0;
+  for (u64 i = 0; i < n; i++) {
+    hp_hib_t *h = &t->spill[i];
+    u64 slot = (h->stack_id * 0x9E3779B97F4A7C15ull) >> 32 & (cap - 1);
+    while (index[slot] && t->spill[index[slot] - 1].stack_id != h->stack_id)
+      slot = (slot + 1) & (cap - 1);
+    if (index[slot]) {
+      hp_hib_merge(&t->spill[index[slot] - 1], h);
+    } else {
+      if (kept != i)
+        hp_memcpy(&t->spill[kept], h, sizeof(*h));
+      index[slot] = (u32)++kept;
+    }
+  }
+  hp_munmap(index, cap * sizeof(u32));
+  t->spill_len = kept;
+  t->spill_compactions++;
+}
+
 static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_lock(&t->spill_lock);
-  if (t->spill_len == t->spill_cap)
-    hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
-                  sizeof(hp_hib_t), 256, "HIB spill log");
+  /* A full log is compacted before it grows, and grows when that left it
+   * more than half full: either way half of it is free, so a compaction is
+   * paid for by as many appends. */
+  if (t->spill_len == t->spill_cap) {
+    if (t->spill_len >= 4096)
+      spill_compact(t);
+    if (t->spill_len == t->spill_cap || t->spill_len > t->spill_cap / 2)
+      hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
+                    sizeof(hp_hib_t), 256, "HIB spill log");
+  }
   hp_memcpy(&t->spill[t->spill_len++], h, sizeof(*h));
   hp_spin_unlock(&t->spill_lock);
 }

@@ -66,6 +66,7 @@ typedef struct hp_hib_table {
   hp_spinlock_t spill_lock;  /* protects spill* */
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
+  u64 spill_compactions;     /* under spill_lock: statistics */
   hp_spinlock_t bins_lock;   /* protects bins */
   hp_size_bins_t bins;       /* written-back caches' size bins */
 } hp_hib_table_t;
