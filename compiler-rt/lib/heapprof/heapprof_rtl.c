@@ -470,15 +470,23 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
     ok = false;
     err = errno;
   }
+  bool taken = false;
   if (ok && publish(dirfd, tmp, d) == 0) {
     hp_signals_guard_end();
     return true;
   }
-  if (ok)
+  if (ok) {
     err = errno;
+    taken = err == EEXIST && !hp_flags.append_dumps;
+  }
   unlinkat(dirfd, tmp, 0);
   hp_signals_guard_end();
-  hp_strlcpy(why, hp_file_errno_text(err), why_size);
+  /* publish's EEXIST: every name it may give is a profile already. */
+  hp_strlcpy(why,
+             taken ? "the name and its -2 to -1000 are taken by earlier "
+                     "profiles"
+                   : hp_file_errno_text(err),
+             why_size);
   return false;
 }
 

@@ -41,6 +41,12 @@
 // RUN: sh -c 'env TMPDIR=%t.tmpdir %env_heapprof_opts=profile_dir=%t.deep/$(printf "abcdefgh/%%.0s" $(seq 460)) %run %t' 2>&1 | FileCheck %s --check-prefix=DEEP -DTMP=%t.tmpdir
 // DEEP: HeapProf: WARNING: cannot write profile '{{.*}}.deep/abcdefgh/{{(abcdefgh/)+}}/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': file name too long; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
 // RUN: not ls %t.deep
+// A profile whose name and its -2 to -1000 are all earlier profiles (an
+// image re-exec'd 1000 times in one process; here the program makes them)
+// says so, not "temporary names kept colliding", and goes to TMPDIR.
+// RUN: rm -rf %t.taken %t.tmpdir && mkdir -p %t.taken %t.tmpdir
+// RUN: env TMPDIR=%t.tmpdir %env_heapprof_opts=profile_dir=%t.taken %run %t taken %t.taken 2>&1 | FileCheck %s --check-prefix=TAKEN -DDIR=%t.taken -DTMP=%t.tmpdir
+// TAKEN: HeapProf: WARNING: cannot write profile '[[DIR]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw': the name and its -2 to -1000 are taken by earlier profiles; wrote it to '[[TMP]]/heapprof.unwritable_profile.c.tmp.{{[0-9]+}}.profraw' instead
 // When stderr is a terminal (script gives it one) the same: to TMPDIR,
 // and heapprof show reads it whole. If that fails too, the bytes would be
 // lost on the terminal, and garble it: nothing is written and the warning
@@ -59,11 +65,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __attribute__((noinline)) void *make(void) { return malloc(77); }
 
 int main(int argc, char **argv) {
   void *volatile p = make();
+  if (argc > 2 && !strcmp(argv[1], "taken")) {
+    for (int k = 1; k <= 1000; k++) {
+      char name[4096];
+      snprintf(name, sizeof(name),
+               k == 1 ? "%s/heapprof.unwritable_profile.c.tmp.%d.profraw"
+                      : "%s/heapprof.unwritable_profile.c.tmp.%d-%d.profraw",
+               argv[2], (int)getpid(), k);
+      fclose(fopen(name, "w"));
+    }
+  }
   if (argc > 1 && !strcmp(argv[1], "dump"))
     fprintf(stderr, "dump returned %d\n", __heapprof_dump());
   free(p);
