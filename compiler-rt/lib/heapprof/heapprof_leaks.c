@@ -145,6 +145,7 @@ typedef struct check {
   hp_live_set_t objs; /* the rest: large chunks, another allocator's */
   uptr lo, hi; /* objs' lowest beg and highest end */
   maps_t maps;
+  const mapping_t *last_map; /* scan_object's: the last object's mapping */
   hp_buf_t globals; /* uptr pairs: the modules' writable segments */
   hp_buf_t tls;     /* uptr pairs: the modules' static TLS blocks, as
                      * offsets from the thread pointer (every thread's) */
@@ -207,16 +208,38 @@ static void reach(check_t *c, uptr w, u32 mark) {
   push(c, ITEM_OBJS | (u64)k);
 }
 
-/* Every aligned word of [beg, end), which must be readable. An object's
- * pointers into itself do not make it an indirect leak (a std::string's
- * pointer to its own inline buffer, a list head pointing to itself): an
- * indirect leak is one another unreachable object points to. */
-static void scan_words(check_t *c, uptr beg, uptr end, u32 mark) {
+/* Every aligned word of [beg, end), which must be readable, of the object
+ * [obj, obj_end) (for a root, the range itself). An object's pointers into
+ * itself do not make it an indirect leak (a std::string's pointer to its
+ * own inline buffer, a list head pointing to itself): an indirect leak is
+ * one another unreachable object points to. */
+static void scan_words(check_t *c, uptr beg, uptr end, uptr obj,
+                       uptr obj_end, u32 mark) {
   for (uptr p = HP_ROUND_UP(beg, 8); p + 8 <= end; p += 8) {
     uptr w = *(const uptr *)p;
-    if (mark == INDIRECT && w - beg < end - beg)
+    if (mark == INDIRECT && w - obj < obj_end - obj)
       continue;
     reach(c, w, mark);
+  }
+}
+
+/* An object's readable parts: a page of it the program protected (a guard
+ * page in a posix_memalign'd stack, PROT_NONE) is not read, where reading
+ * it killed the program at exit with a SIGSEGV inside heapprof.  The
+ * readable mapping of the last object is tried first: objects sit in a few
+ * large ones. */
+static void scan_object(check_t *c, uptr beg, uptr end, u32 mark) {
+  const mapping_t *last = c->last_map;
+  if (last && beg >= last->beg && end <= last->end) {
+    scan_words(c, beg, end, beg, end, mark);
+    return;
+  }
+  for (u64 i = maps_from(&c->maps, beg); i < c->maps.n; i++) {
+    const mapping_t *m = &c->maps.v[i];
+    if (m->beg >= end)
+      break;
+    c->last_map = m;
+    scan_words(c, HP_MAX(beg, m->beg), HP_MIN(end, m->end), beg, end, mark);
   }
 }
 
@@ -229,13 +252,13 @@ static void drain(check_t *c, u32 mark) {
     hp_memcpy(&item, c->work.data + c->work.len, 8);
     if (item & ITEM_OBJS) {
       const hp_live_obj_t *o = &c->objs.v[item & ~ITEM_OBJS];
-      scan_words(c, o->beg, o->end, mark);
+      scan_object(c, o->beg, o->end, mark);
     } else {
       uptr beg, size;
       u32 id;
       if (block_chunk((u32)(item >> 40), item & ((1ull << 40) - 1), &beg,
                       &size, &id))
-        scan_words(c, beg, beg + size, mark);
+        scan_object(c, beg, beg + size, mark);
     }
   }
 }
@@ -289,7 +312,7 @@ static void scan_root(check_t *c, uptr beg, uptr end) {
       break;
     uptr b = HP_MAX(beg, m->beg), e = HP_MIN(end, m->end);
     c->root_bytes += e - b;
-    scan_words(c, b, e, REACHABLE);
+    scan_words(c, b, e, b, e, REACHABLE);
     drain(c, REACHABLE);
   }
 }
@@ -555,7 +578,7 @@ static void indirect_from(check_t *c, uptr beg, uptr size, u32 stack_id,
                           u32 mark, u64 item, void *arg) {
   if (mark != UNREACHED)
     return;
-  scan_words(c, beg, beg + size, INDIRECT);
+  scan_object(c, beg, beg + size, INDIRECT);
   drain(c, INDIRECT);
 }
 
