@@ -354,8 +354,9 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   hp_memset(o, 0, sizeof(*o));
   /* Opened here, not once: after a fork /proc/self/pagemap opened by the
    * parent still reads the parent's pages. */
-  pagemap_fd = hp_in_sandbox() ? -1
-                              : open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  pagemap_fd = hp_in_sandbox()
+                   ? -1
+                   : open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   /* The chunks' blocks and headers, read block by block: by the heap-wide
    * utilization scan, which reads every header anyway, when it runs (two
    * walks of the heap's headers were most of the cache misses a growing

@@ -22,12 +22,13 @@
  *
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and
  * puts heapprof's deadly handlers back, with a line saying so: the
- * checkpoint stays, and the exit profile adds what follows it.  A vfork child does
- * nothing of this: it shares its parent's memory, and execs or _exits.  Not covered: a filter
- * installed with the raw instruction (Chromium's sandbox), and a process
- * that starts with a filter already in place (a systemd unit's
- * SystemCallFilter, a container's profile: they allow ordinary file
- * calls, and the runtime's own start needs them anyway).
+ * checkpoint stays, and the exit profile adds what follows it.  A vfork
+ * child does nothing of this: it shares its parent's memory, and execs or
+ * _exits.  Not covered: a filter installed with the raw instruction
+ * (Chromium's sandbox), and a process that starts with a filter already in
+ * place (a systemd unit's SystemCallFilter, a container's profile: they
+ * allow ordinary file calls, and the runtime's own start needs them
+ * anyway).
  *
  * The system calls themselves are made here, by the instruction: an
  * interposed syscall() that called glibc's would need dlsym, which may

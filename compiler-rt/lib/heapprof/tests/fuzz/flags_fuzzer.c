@@ -31,8 +31,9 @@
  *   - every value round-trips (the last occurrence wins) and explicit_mask
  *     is exactly the flags named;
  *   - the parse fails exactly when the values overflow the string arena
- *     ("too long (the string options share 8 KiB)", naming that flag) or a flag is out of range
- *     (naming the flag check_ranges names for the expected values);
+ *     ("too long (the string options share 8 KiB)", naming that flag) or a
+ *     flag is out of range (naming the flag check_ranges names for the
+ *     expected values);
  *   - one warning per unknown name, naming it.
  * A violated property prints what was expected and aborts, so libFuzzer
  * saves the input as a crash.
