@@ -18,7 +18,8 @@
  *    checkpoints, the dump signal), and the runtime makes no system call a
  *    malloc or free would not (the shadow's and the peak's residency
  *    questions, mincore and /proc/self/pagemap, are not asked; a new
- *    thread gets no alternate signal stack).
+ *    thread gets no alternate signal stack, and no page-fault or PMU
+ *    counter: perf_event_open).
  *
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and
  * puts heapprof's deadly handlers back, with a line saying so: the
