@@ -5,8 +5,8 @@
  * under heapprof run a program that replaces itself (a wrapper script's
  * `exec`, a pyenv or rbenv shim: `python3` that is really bash running
  * `exec .../python3.11`) would leave no profile at all.  The exec family
- * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp;
- * libc's own internal execs, as in system() or posix_spawn, do not pass
+ * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp,
+ * execveat, fexecve; libc's own internal execs, as in system() or posix_spawn, do not pass
  * through here: posix_spawn and posix_spawnp are interposed for the
  * environment alone, at the end) is interposed, in both runtimes:
  *
@@ -42,6 +42,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
@@ -199,6 +200,33 @@ static int do_execvpe(const char *file, char *const argv[],
 HP_INTERFACE int execve(const char *path, char *const argv[],
                         char *const envp[]) {
   return do_execve(path, argv, envp);
+}
+
+/* execveat, and fexecve, which is execveat of the descriptor itself (runc
+ * re-executes itself from a memfd so): without them a program that
+ * replaced itself so lost its profile, and the new image ran unprofiled.
+ * fexecve falls back to /proc/self/fd/N on a kernel without execveat, as
+ * glibc's does. */
+HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
+                          char *const envp[], int flags) {
+  exec_state_t s;
+  char *const *env = before_exec(envp, &s);
+  STACK_ENV(env, envp, s);
+  syscall(SYS_execveat, (long)dirfd, path, argv, env, (long)flags);
+  return exec_failed(&s);
+}
+
+HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
+  exec_state_t s;
+  char *const *env = before_exec(envp, &s);
+  STACK_ENV(env, envp, s);
+  syscall(SYS_execveat, (long)fd, "", argv, env, (long)AT_EMPTY_PATH);
+  if (errno == ENOSYS) {
+    char path[32];
+    hp_snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    syscall(SYS_execve, path, argv, env);
+  }
+  return exec_failed(&s);
 }
 
 HP_INTERFACE int execv(const char *path, char *const argv[]) {
