@@ -217,6 +217,15 @@ HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
 }
 
 HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
+  /* glibc's checks, before any profile.  Its declaration says the arrays
+   * are not null, which lets the compiler drop a plain test: the values
+   * go through an empty asm first. */
+  uptr av = (uptr)argv, ev = (uptr)envp;
+  __asm__("" : "+r"(av), "+r"(ev));
+  if (fd < 0 || !av || !ev) {
+    errno = EINVAL;
+    return -1;
+  }
   exec_state_t s;
   char *const *env = before_exec(envp, &s);
   STACK_ENV(env, envp, s);
