@@ -6,9 +6,10 @@
  * `exec`, a pyenv or rbenv shim: `python3` that is really bash running
  * `exec .../python3.11`) would leave no profile at all.  The exec family
  * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp,
- * execveat, fexecve; libc's own internal execs, as in system() or posix_spawn, do not pass
- * through here: posix_spawn and posix_spawnp are interposed for the
- * environment alone, at the end) is interposed, in both runtimes:
+ * execveat, fexecve; libc's own internal execs, as in system() or
+ * posix_spawn, do not pass through here: posix_spawn and posix_spawnp are
+ * interposed for the environment alone, at the end) is interposed, in both
+ * runtimes:
  *
  *  - The image's own process (not a fork or vfork child: what a shell does
  *    between fork and exec is not a profile) writes its profile first, as
