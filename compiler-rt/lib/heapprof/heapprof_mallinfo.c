@@ -119,23 +119,19 @@ HP_INTERFACE void malloc_stats(void) {
   hp_alloc_books_t b;
   hp_allocator_books(&b);
   u64 in_use = b.carved - b.free_bytes;
-  char buf[512];
-  int n = hp_snprintf(buf, sizeof(buf),
-                      "Arena 0:\n"
-                      "system bytes     = %10llu\n"
-                      "in use bytes     = %10llu\n"
-                      "Total (incl. mmap):\n"
-                      "system bytes     = %10llu\n"
-                      "in use bytes     = %10llu\n"
-                      "max mmap regions = %10llu\n"
-                      "max mmap bytes   = %10llu\n",
-                      (unsigned long long)b.carved,
-                      (unsigned long long)in_use,
-                      (unsigned long long)(b.carved + b.large_bytes),
-                      (unsigned long long)(in_use + b.large_bytes),
-                      (unsigned long long)b.large_max,
-                      (unsigned long long)b.large_bytes_max);
-  hp_write_all(2, buf, HP_MIN((size_t)n, sizeof(buf) - 1));
+  hp_printf("Arena 0:\n"
+            "system bytes     = %10llu\n"
+            "in use bytes     = %10llu\n"
+            "Total (incl. mmap):\n"
+            "system bytes     = %10llu\n"
+            "in use bytes     = %10llu\n"
+            "max mmap regions = %10llu\n"
+            "max mmap bytes   = %10llu\n",
+            (unsigned long long)b.carved, (unsigned long long)in_use,
+            (unsigned long long)(b.carved + b.large_bytes),
+            (unsigned long long)(in_use + b.large_bytes),
+            (unsigned long long)b.large_max,
+            (unsigned long long)b.large_bytes_max);
 }
 
 /* ------------------------------------------------------- malloc_info */

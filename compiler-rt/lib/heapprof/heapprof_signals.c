@@ -275,6 +275,12 @@ static bool action_is(const struct sigaction *a, void (*h)(int)) {
   return !(a->sa_flags & SA_SIGINFO) && a->sa_handler == h;
 }
 
+/* Whether an action is the SA_SIGINFO handler fn. */
+static bool action_runs(const struct sigaction *a,
+                        void (*fn)(int, siginfo_t *, void *)) {
+  return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == fn;
+}
+
 /* Gives sig its default action again.  Async-signal-safe. */
 static void set_default(int sig) {
   struct sigaction sa;
@@ -599,10 +605,8 @@ static bool raised_by_thread(int sig) {
 }
 
 static bool heapprof_handler(const struct sigaction *a) {
-  if (a->sa_flags & SA_SIGINFO)
-    return a->sa_sigaction == deadly_handler ||
-           a->sa_sigaction == guard_handler;
-  return a->sa_handler == dump_signal_handler;
+  return action_runs(a, deadly_handler) || action_runs(a, guard_handler) ||
+         action_is(a, dump_signal_handler);
 }
 
 void hp_signals_hold(sigset_t *old) {
@@ -629,8 +633,8 @@ static u64 given_back; /* bit sig: hp_signals_sandboxed(true) restored it */
 void hp_signals_sandboxed(bool on) {
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur;
-    if (on && sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-        cur.sa_sigaction == deadly_handler) {
+    if (on && sigaction(sig, NULL, &cur) == 0 &&
+        action_runs(&cur, deadly_handler)) {
       sigaction(sig, &old_actions[sig], NULL);
       given_back |= 1ull << (sig - 1);
     } else if (!on && (given_back & 1ull << (sig - 1))) {
