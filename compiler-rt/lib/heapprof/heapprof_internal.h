@@ -96,5 +96,6 @@ typedef uintptr_t uptr;
 #include "heapprof_falseshare.h"
 #include "heapprof_faults.h"
 #include "heapprof_sample.h"
+#include "heapprof_ownstack.h"
 
 #endif

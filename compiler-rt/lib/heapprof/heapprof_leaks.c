@@ -414,36 +414,11 @@ static void note_thread(hp_thread_t *t, void *arg) {
  * first pthread_setspecific values. */
 #define TCB_BYTES 2304
 
-/* [beg, end) but the runtime's own caches in the TLS of the thread whose
- * thread pointer is tp (at the same offsets as in the calling thread's,
- * whose thread pointer is self_tp). */
-static void scan_tls_range(check_t *c, uptr beg, uptr end, uptr tp,
-                           uptr self_tp) {
-  uptr r[HP_STACK_TLS_RANGES][2];
-  hp_stack_tls_ranges(r);
-  uptr at = beg;
-  for (;;) {
-    /* The nearest cache at or above at. */
-    uptr xb = end, xe = end;
-    for (u32 k = 0; k < HP_STACK_TLS_RANGES; k++) {
-      uptr b = tp + (r[k][0] - self_tp), e = tp + (r[k][1] - self_tp);
-      if (e > at && b < xb) {
-        xb = HP_MAX(b, at);
-        xe = e;
-      }
-    }
-    scan_root(c, at, HP_MIN(xb, end));
-    if (xe >= end)
-      return;
-    at = xe;
-  }
-}
-
 /* A thread's static TLS blocks, each module's (not the space glibc keeps
  * spare after them, which holds old words), and its control block; then
  * the vector of its modules' TLS blocks (glibc's dtv, pointed to by the
  * control block's second word; its length is in the entry before it). */
-static void scan_tls(check_t *c, uptr tp, uptr self_tp) {
+static void scan_tls(check_t *c, uptr tp) {
   const mapping_t *m = maps_find(&c->maps, tp);
   if (!m)
     return;
@@ -452,7 +427,7 @@ static void scan_tls(check_t *c, uptr tp, uptr self_tp) {
     uptr r[2];
     hp_memcpy(r, c->tls.data + k, sizeof(r));
     uptr beg = tp + r[0], end = tp + r[1];
-    scan_tls_range(c, HP_MAX(beg, m->beg), HP_MIN(end, tp), tp, self_tp);
+    scan_root(c, HP_MAX(beg, m->beg), HP_MIN(end, tp));
   }
   scan_root(c, tp, HP_MIN(m->end, tp + TCB_BYTES));
   if (tp + 16 > m->end)
@@ -491,7 +466,6 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   u32 self = (u32)syscall(SYS_gettid);
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);
-  uptr self_tp = hp_thread_pointer();
   for (u32 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
@@ -502,7 +476,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
       scan_root(c, t->tid == self ? HP_MAX(sp, m->beg) : m->beg,
                 t->stack_top);
     if (t->tp)
-      scan_tls(c, t->tp, self_tp);
+      scan_tls(c, t->tp);
     if (t->tid != self)
       ts->running++;
   }

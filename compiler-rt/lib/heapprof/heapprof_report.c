@@ -102,20 +102,42 @@ void hp_report_foreign_missing(const char *allocator, const char *why) {
   _exit(1);
 }
 
-void hp_print_stack(int fd, const uptr *pcs, u32 n) {
+/* A report's stacks are taken and symbolized on a stack of the runtime's
+ * own (heapprof_ownstack.h): 2 KiB of PCs and the symbolizer's buffers
+ * overflowed a thread on a small stack, which died of SIGSEGV inside
+ * heapprof with half a report.  Under report_lock. */
+static hp_own_stack_t report_stack;
+typedef struct stack_job {
+  int fd;
+  const uptr *pcs; /* NULL: walk from fp */
+  u32 n;
+  uptr fp;
+} stack_job_t;
+
+static void print_stack_job(void *arg) {
+  stack_job_t *j = arg;
+  uptr walked[HP_MAX_STACK_DEPTH];
+  if (!j->pcs) {
+    hp_thread_t *t = hp_thread_acquire();
+    uptr top = t->stack_top;
+    hp_thread_release(t);
+    j->n = hp_unwind(walked, HP_MAX_STACK_DEPTH, j->fp, top, false);
+    j->pcs = walked;
+  }
   hp_buf_t b = {0};
-  hp_symbolize_stack_text(&b, pcs, n);
-  hp_write_all(fd, b.data, b.len);
+  hp_symbolize_stack_text(&b, j->pcs, j->n);
+  hp_write_all(j->fd, b.data, b.len);
   hp_buf_free(&b);
 }
 
+void hp_print_stack(int fd, const uptr *pcs, u32 n) {
+  stack_job_t j = {fd, pcs, n, 0};
+  hp_own_stack_run(&report_stack, print_stack_job, &j);
+}
+
 static void print_current_stack(uptr fp) {
-  uptr pcs[HP_MAX_STACK_DEPTH];
-  hp_thread_t *t = hp_thread_acquire();
-  uptr top = t->stack_top;
-  hp_thread_release(t);
-  u32 n = hp_unwind(pcs, HP_MAX_STACK_DEPTH, fp, top, false);
-  hp_print_stack(2, pcs, n);
+  stack_job_t j = {2, NULL, 0, fp};
+  hp_own_stack_run(&report_stack, print_stack_job, &j);
 }
 
 static uptr caller_pc(uptr fp) {

@@ -34,7 +34,8 @@ void hp_report_dealloc_mismatch(uptr p, uptr fp, const char *alloc_op,
 void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
                               uptr below_beg,
                               const hp_chunk_header_t *below);
-/* Writes a symbolized stack (frames indented, numbered) to fd. */
+/* Writes a symbolized stack (frames indented, numbered) to fd.  Under the
+ * report lock: a report's (heapprof_report.c). */
 void hp_print_stack(int fd, const uptr *pcs, u32 n);
 
 #endif

@@ -622,31 +622,18 @@ void hp_rtl_print_stats(void) {
   hp_faults_print_stats();
 }
 
-int hp_rtl_dump(const char *reason, u32 seq) {
-  if (hp_in_sandbox())
-    return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
-  hp_rtl_init();
-  if (!hp_flags.profiling)
-    return 0; /* allocator-only mode: nothing was recorded */
-  /* Cancellation is off for the dump: its opens, writes and the
-   * symbolizer's reads are cancellation points, and a thread cancelled in
-   * one (a worker writing a checkpoint, cancelled at shutdown) left the
-   * dump lock held and the process hanging at exit.  A cancel that comes
-   * meanwhile is acted on at the thread's next cancellation point. */
-  int cancel;
-  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-  sigset_t held;
-  hp_signals_hold(&held);
-  hp_spin_lock(&dump_lock);
-  /* Once the last profile is under way (a deadly signal waits for this
-   * lock), checkpoints stand aside: back-to-back ones would starve it. */
-  if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
-    hp_spin_unlock(&dump_lock);
-    hp_signals_unhold(&held);
-    pthread_setcancelstate(cancel, NULL);
-    return -1;
-  }
-  int saved_errno = errno;
+/* A dump's work, under dump_lock, on dump_stack. */
+typedef struct dump_args {
+  const char *reason;
+  u32 seq;
+  int result;
+} dump_args_t;
+static hp_own_stack_t dump_stack; /* under dump_lock */
+
+static void dump_locked(void *arg) {
+  dump_args_t *a = arg;
+  const char *reason = a->reason;
+  u32 seq = a->seq;
   /* This thread's page faults so far are the program's; the dump's own are
    * not the allocator's (heapprof_faults.h). */
   hp_faults_flush();
@@ -747,11 +734,53 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   hp_procmap_free(&pm);
   map_free(&map);
   hp_faults_skip();
+  a->result = result;
+}
+
+/* __builtin_unwind_init: the caller's callee-saved registers are spilled
+ * in this frame's prologue, on the thread's stack, where the leak check
+ * looks for roots (the work itself runs on dump_stack). */
+int hp_rtl_dump(const char *reason, u32 seq) {
+  __builtin_unwind_init();
+  if (hp_in_sandbox())
+    return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
+  hp_rtl_init();
+  if (!hp_flags.profiling)
+    return 0; /* allocator-only mode: nothing was recorded */
+  /* Cancellation is off for the dump: its opens, writes and the
+   * symbolizer's reads are cancellation points, and a thread cancelled in
+   * one (a worker writing a checkpoint, cancelled at shutdown) left the
+   * dump lock held and the process hanging at exit.  A cancel that comes
+   * meanwhile is acted on at the thread's next cancellation point. */
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  sigset_t held;
+  hp_signals_hold(&held);
+  hp_spin_lock(&dump_lock);
+  /* Once the last profile is under way (a deadly signal waits for this
+   * lock), checkpoints stand aside: back-to-back ones would starve it. */
+  if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
+    hp_spin_unlock(&dump_lock);
+    hp_signals_unhold(&held);
+    pthread_setcancelstate(cancel, NULL);
+    return -1;
+  }
+  int saved_errno = errno;
+  /* The leak check's roots on this thread's stack: from here up, unless
+   * an exit path said where its own frame is. */
+  bool roots_here = !hp_leaks_stack_from;
+  if (roots_here)
+    hp_leaks_stack_from =
+        (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
+  dump_args_t args = {reason, seq, 0};
+  hp_own_stack_run(&dump_stack, dump_locked, &args);
+  if (roots_here)
+    hp_leaks_stack_from = 0;
   hp_spin_unlock(&dump_lock);
   hp_signals_unhold(&held);
   pthread_setcancelstate(cancel, NULL);
   errno = saved_errno;
-  return result;
+  return args.result;
 }
 
 void hp_rtl_lock(void) { hp_spin_lock(&dump_lock); }

@@ -51,22 +51,16 @@ static HP_ALWAYS_INLINE bool fold_repeat(fold_t *f, u32 walked, uptr pc) {
  * rarely share a slot).  Per thread, written only by its own table walks
  * (busy set around each): a walk in a signal handler that interrupted one
  * finds busy set and folds with the ring alone, leaving the table alone.
- * Valid zero-initialised: no frame's PC is 0. */
-#define FOLD_TAB_BITS 6
-static HP_TLS struct {
-  bool busy;
-  u64 next; /* the next walk's base */
-  uptr pc[1u << FOLD_TAB_BITS];
-  u64 at[1u << FOLD_TAB_BITS];
-} fold_tab;
-
-static HP_ALWAYS_INLINE bool fold_repeat_tab(fold_t *ring, u32 walked,
+ * In the thread's state (hp_stack_thread_t.fold); valid zero-initialised:
+ * no frame's PC is 0. */
+static HP_ALWAYS_INLINE bool fold_repeat_tab(hp_stack_thread_t *w,
+                                             fold_t *ring, u32 walked,
                                              uptr pc, u64 pos) {
-  u32 h = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - FOLD_TAB_BITS));
-  uptr last = fold_tab.pc[h];
-  u64 dist = pos - fold_tab.at[h];
-  fold_tab.pc[h] = pc;
-  fold_tab.at[h] = pos;
+  u32 h = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - HP_FOLD_TAB_BITS));
+  uptr last = w->fold.pc[h];
+  u64 dist = pos - w->fold.at[h];
+  w->fold.pc[h] = pc;
+  w->fold.at[h] = pos;
   if (HP_LIKELY(last == pc || dist >= HP_FOLD_WINDOW)) {
     ring->s[walked % HP_FOLD_WINDOW] = pc;
     return last == pc && dist <= HP_FOLD_WINDOW;
@@ -76,11 +70,12 @@ static HP_ALWAYS_INLINE bool fold_repeat_tab(fold_t *ring, u32 walked,
 
 /* One step of either walk: keeps pc unless it folds as a repeat; false
  * when the walk must stop (max frames kept, or HP_MAX_WALK walked).  With
- * tab, folds through the folding table, this walk's frames at base on. */
+ * tab, folds through w's folding table, this walk's frames at base on. */
 static HP_ALWAYS_INLINE bool take_frame(uptr *pcs, u32 *n, u32 max,
                                         fold_t *ring, u32 *walked, uptr pc,
-                                        bool fold, bool tab, u64 base) {
-  bool repeat = fold && (tab ? fold_repeat_tab(ring, *walked, pc,
+                                        bool fold, hp_stack_thread_t *w,
+                                        bool tab, u64 base) {
+  bool repeat = fold && (tab ? fold_repeat_tab(w, ring, *walked, pc,
                                                base + *walked)
                              : fold_repeat(ring, *walked, pc));
   ++*walked;
@@ -109,7 +104,8 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
     uptr ret = frame[1];
     if (ret < 4096)
       break;
-    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold, false, 0))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ret - 1, fold, NULL,
+                    false, 0))
       break;
     uptr next = frame[0];
     if (!frame_ok(next, fp, stack_top) ||
@@ -124,73 +120,67 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold) {
  * entry is written tag last, so a signal handler that allocates on this
  * thread in the middle of an update sees the old entry or none.
  *
- * Two levels.  The first is thread-local storage, so its hit is a few
- * instructions; it is kept small because static TLS comes out of every
- * thread's stack (glibc refuses a pthread_create whose requested stack
- * cannot hold it).  A big program's allocations return through more
- * addresses than it holds (cc1plus: a tenth of a compile's time went to
- * recomputing recipes), so its misses go to a second level of
- * CFI_L2_BITS entries (256 KiB, resident as written: random slots touch
- * every page soon), mapped for the thread once it computed CFI_L2_AFTER
- * recipes, a first level's worth, and unmapped at its exit.  A thread that
- * seldom misses, as in a pool of many, never pays for one.  Before that,
- * after the exit (CFI_L2_DEAD), or when the mapping fails, misses are
- * computed. */
-#define CFI_CACHE_BITS 10
+ * Two levels, both found through the thread's state (hp_stack_thread_t;
+ * a walk without one computes every recipe).  The first, HP_CFI_CACHE_BITS
+ * entries, is in the state itself.  A big program's allocations return
+ * through more addresses than it holds (cc1plus: a tenth of a compile's
+ * time went to recomputing recipes), so its misses go to a second level
+ * of CFI_L2_BITS entries (256 KiB, resident as written: random slots
+ * touch every page soon), mapped for the thread once it computed
+ * CFI_L2_AFTER recipes, a first level's worth, and unmapped at its exit.
+ * A thread that seldom misses, as in a pool of many, never pays for one.
+ * Before that, or when the mapping fails, misses are computed. */
 #define CFI_L2_BITS 14
-#define CFI_L2_AFTER (1u << CFI_CACHE_BITS)
-typedef struct cfi_l2 {
+#define CFI_L2_AFTER (1u << HP_CFI_CACHE_BITS)
+typedef struct hp_cfi_l2 {
   uptr tag;
   u64 recipe;
 } cfi_l2_t;
-#define CFI_L2_DEAD ((cfi_l2_t *)1)
 #define CFI_L2_BYTES (sizeof(cfi_l2_t) << CFI_L2_BITS)
-static HP_TLS struct {
-  uptr tag[1u << CFI_CACHE_BITS];
-  u64 recipe[1u << CFI_CACHE_BITS];
-  cfi_l2_t *l2; /* NULL until CFI_L2_AFTER misses; CFI_L2_DEAD */
-  u32 misses;   /* before the second level */
-} cfi_cache;
 
-void hp_stack_tls_ranges(uptr r[HP_STACK_TLS_RANGES][2]) {
-  r[0][0] = (uptr)&cfi_cache;
-  r[0][1] = (uptr)(&cfi_cache + 1);
-  r[1][0] = (uptr)&fold_tab;
-  r[1][1] = (uptr)(&fold_tab + 1);
+/* The calling thread's caches of the walks, or NULL when it has no state. */
+static HP_ALWAYS_INLINE hp_stack_thread_t *my_walks(void) {
+  hp_thread_t *t = hp_thread_own();
+  return t ? &t->walks : NULL;
 }
 
-static cfi_l2_t *cfi_l2(void) {
-  cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
+static cfi_l2_t *cfi_l2(hp_stack_thread_t *w) {
+  cfi_l2_t *l2 = __atomic_load_n(&w->cfi.l2, __ATOMIC_RELAXED);
   if (l2)
-    return l2 == CFI_L2_DEAD ? NULL : l2;
-  if (++cfi_cache.misses < CFI_L2_AFTER)
+    return l2;
+  if (++w->cfi.misses < CFI_L2_AFTER)
     return NULL;
   cfi_l2_t *fresh = hp_mmap(CFI_L2_BYTES);
   if (!fresh)
     return NULL; /* tried again at the next miss */
   /* A signal handler that missed meanwhile may have installed its own. */
-  if (!__atomic_compare_exchange_n(&cfi_cache.l2, &l2, fresh, false,
+  if (!__atomic_compare_exchange_n(&w->cfi.l2, &l2, fresh, false,
                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     hp_munmap(fresh, CFI_L2_BYTES);
-    return l2 == CFI_L2_DEAD ? NULL : l2;
+    return l2;
   }
   return fresh;
 }
 
 bool hp_stack_cfi_l2_mapped(void) {
-  cfi_l2_t *l2 = __atomic_load_n(&cfi_cache.l2, __ATOMIC_RELAXED);
-  return l2 && l2 != CFI_L2_DEAD;
+  hp_stack_thread_t *w = my_walks();
+  return w && __atomic_load_n(&w->cfi.l2, __ATOMIC_RELAXED);
 }
 
-void hp_stack_thread_exit(void) {
-  cfi_l2_t *l2 =
-      __atomic_exchange_n(&cfi_cache.l2, CFI_L2_DEAD, __ATOMIC_RELAXED);
-  if (l2 && l2 != CFI_L2_DEAD)
+/* Called once hp_tls_thread no longer leads to w: no walk of this thread
+ * reaches it any more. */
+void hp_stack_thread_exit(hp_stack_thread_t *w) {
+  cfi_l2_t *l2 = __atomic_exchange_n(&w->cfi.l2, NULL, __ATOMIC_RELAXED);
+  if (l2)
     hp_munmap(l2, CFI_L2_BYTES);
+  w->cfi.misses = 0;
+  w->fold.busy = false;
 }
 
-static HP_NOINLINE u64 cfi_miss(uptr pc, u32 i) {
-  cfi_l2_t *l2 = cfi_l2(), *e = NULL;
+static HP_NOINLINE u64 cfi_miss(hp_stack_thread_t *w, uptr pc, u32 i) {
+  if (!w)
+    return hp_cfi_compute(pc);
+  cfi_l2_t *l2 = cfi_l2(w), *e = NULL;
   u64 r;
   if (l2) {
     e = &l2[(u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - CFI_L2_BITS))];
@@ -209,24 +199,25 @@ static HP_NOINLINE u64 cfi_miss(uptr pc, u32 i) {
     e->tag = pc;
   }
 fill:
-  cfi_cache.tag[i] = 0;
+  w->cfi.tag[i] = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  cfi_cache.recipe[i] = r;
+  w->cfi.recipe[i] = r;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  cfi_cache.tag[i] = pc;
+  w->cfi.tag[i] = pc;
   return r;
 }
 
-static HP_ALWAYS_INLINE u64 cfi_lookup(uptr pc) {
-  u32 i = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - CFI_CACHE_BITS));
-  if (HP_LIKELY(cfi_cache.tag[i] == pc)) {
+/* w may be NULL (no state): every recipe is computed. */
+static HP_ALWAYS_INLINE u64 cfi_lookup(hp_stack_thread_t *w, uptr pc) {
+  u32 i = (u32)((pc * 0x9E3779B97F4A7C15ull) >> (64 - HP_CFI_CACHE_BITS));
+  if (HP_LIKELY(w && w->cfi.tag[i] == pc)) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    return cfi_cache.recipe[i];
+    return w->cfi.recipe[i];
   }
-  return cfi_miss(pc, i);
+  return cfi_miss(w, pc, i);
 }
 
-u64 hp_cfi_recipe(uptr pc) { return cfi_lookup(pc); }
+u64 hp_cfi_recipe(uptr pc) { return cfi_lookup(my_walks(), pc); }
 
 /* The walk with CFI recipes.  A frame's state is its return address ra
  * (into the caller), the caller's rsp after the return (sp) and its rbp
@@ -317,23 +308,25 @@ static HP_NOINLINE void tail_publish(const walk_tail_t *trk) {
   __atomic_store_n(&tail_state, 2, __ATOMIC_RELEASE);
 }
 
+/* w: the thread's caches (NULL: none; then not tab). */
 static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
                                  bool fold, walk_rec_t *rec,
-                                 walk_tail_t *trk, bool tab) {
+                                 walk_tail_t *trk, hp_stack_thread_t *w,
+                                 bool tab) {
   u32 n = 0, walked = 0;
   fold_t ring;
   if (!max || !frame_ok(fp, 0, stack_top))
     return 0;
   if (fold)
     fold_init(&ring);
-  u64 base = tab ? fold_tab.next : 0;
+  u64 base = tab ? w->fold.next : 0;
   uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
        sp = fp + 2 * sizeof(uptr);
   bool reached_end = false;
   for (;;) {
     if (ra < 4096)
       break;
-    u64 r = cfi_lookup(ra - 1);
+    u64 r = cfi_lookup(w, ra - 1);
     u64 kind = r & HP_CFI_KIND_MASK;
     if (trk && kind != HP_CFI_END) {
       /* Recording the tail: a run of frames in libc up to the end. */
@@ -392,7 +385,8 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       next_bp = rd(rec, trk, bp);
       next_sp = bp + 2 * sizeof(uptr);
     }
-    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold, tab, base))
+    if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold, w, tab,
+                    base))
       break;
     if (trk && trk->active)
       trk->k++;
@@ -401,7 +395,7 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     sp = next_sp;
   }
   if (tab)
-    fold_tab.next = base + walked + HP_FOLD_WINDOW;
+    w->fold.next = base + walked + HP_FOLD_WINDOW;
   if (reached_end) {
     uptr lo = hp_cfi_libc_lo,
          hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
@@ -427,22 +421,24 @@ static HP_NOINLINE u32 walk_tracked(uptr *pcs, u32 max, uptr fp,
     __atomic_compare_exchange_n(&tail_state, &s, 3, false, __ATOMIC_RELAXED,
                                 __ATOMIC_RELAXED);
   }
-  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk, false)
-             : walk(pcs, max, fp, stack_top, fold, NULL, &trk, false);
+  hp_stack_thread_t *w = my_walks();
+  return rec ? walk(pcs, max, fp, stack_top, fold, rec, &trk, w, false)
+             : walk(pcs, max, fp, stack_top, fold, NULL, &trk, w, false);
 }
 
-/* The walk, folding through the folding table unless a walk this signal
- * handler interrupted is using it. */
+/* The walk, folding through the thread's folding table unless it has
+ * none or a walk this signal handler interrupted is using it. */
 static HP_ALWAYS_INLINE u32 walk_fast(uptr *pcs, u32 max, uptr fp,
                                       uptr stack_top, bool fold,
                                       walk_rec_t *rec) {
-  if (!fold || fold_tab.busy)
-    return walk(pcs, max, fp, stack_top, fold, rec, NULL, false);
-  fold_tab.busy = true;
+  hp_stack_thread_t *w = my_walks();
+  if (!fold || !w || w->fold.busy)
+    return walk(pcs, max, fp, stack_top, fold, rec, NULL, w, false);
+  w->fold.busy = true;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  u32 n = walk(pcs, max, fp, stack_top, true, rec, NULL, true);
+  u32 n = walk(pcs, max, fp, stack_top, true, rec, NULL, w, true);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  fold_tab.busy = false;
+  w->fold.busy = false;
   return n;
 }
 
@@ -718,6 +714,14 @@ static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
   return id;
 }
 
+/* A walk and its id, out of line: its 2 KiB of PCs would otherwise be in
+ * hp_stack_id's frame, on every allocation's stack below sc_slow's own
+ * (a thread on a small stack has little to spare). */
+static HP_NOINLINE u32 walk_put(uptr fp, uptr stack_top, u32 max, bool fold) {
+  uptr pcs[HP_MAX_STACK_DEPTH];
+  return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, stack_top, fold));
+}
+
 /* The hit in the way used last, inline and with nothing live but the
  * arguments: a deep stack's comparison then runs without spills.  A
  * resting set's walk is here too, binary trees' common case. */
@@ -745,11 +749,8 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
     } else if (fails >= 3) {
       u8 rest = LD(&set->rest) + 1;
       ST(&set->rest, rest);
-      if (rest < 255) {
-        uptr pcs[HP_MAX_STACK_DEPTH];
-        return hp_stackdepot_put(pcs,
-                                 hp_unwind(pcs, max, fp, stack_top, fold));
-      }
+      if (rest < 255)
+        return walk_put(fp, stack_top, max, fold);
       ST(&set->rest, 0);
       ST(&set->fails, 0);
     }

@@ -43,15 +43,35 @@ u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
  * hp_stack_cache_init (called by hp_stackdepot_init) reserves the cache. */
 u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold);
 void hp_stack_cache_init(void);
-/* A thread's exit: unmaps its second-level recipe cache (heapprof_stack.c);
- * its later walks compute what the first level misses. */
-void hp_stack_thread_exit(void);
-/* The calling thread's thread-local caches of the walks, [beg, end) each:
- * they hold words read from stacks (return addresses a walk checked,
- * some of them garbage), which the leak check must not take for
- * pointers.  Their offsets from the thread pointer are every thread's. */
-#define HP_STACK_TLS_RANGES 2
-void hp_stack_tls_ranges(uptr r[HP_STACK_TLS_RANGES][2]);
+/* A thread's caches of the walks, kept in its state (heapprof_thread.h)
+ * rather than in thread-local storage: glibc takes a thread's static TLS
+ * out of its stack and refuses a pthread_create whose stack cannot hold
+ * it, and 17 KiB more of it made every thread of PTHREAD_STACK_MIN (16
+ * KiB) fail with EINVAL.  A walk made without a state (before the
+ * thread's is made, after it is torn down, on the shared fallback) folds
+ * with the ring alone and computes the recipes the cache would give.
+ * Valid zero-initialised; heapprof_stack.c has the rest. */
+#define HP_FOLD_TAB_BITS 6
+#define HP_CFI_CACHE_BITS 10
+struct hp_cfi_l2;
+typedef struct hp_stack_thread {
+  struct {
+    bool busy; /* a walk of this thread is using it */
+    u64 next;  /* the next walk's base */
+    uptr pc[1u << HP_FOLD_TAB_BITS];
+    u64 at[1u << HP_FOLD_TAB_BITS];
+  } fold;
+  struct {
+    uptr tag[1u << HP_CFI_CACHE_BITS];
+    u64 recipe[1u << HP_CFI_CACHE_BITS];
+    struct hp_cfi_l2 *l2; /* NULL until CFI_L2_AFTER misses */
+    u32 misses;           /* before the second level */
+  } cfi;
+} hp_stack_thread_t;
+/* A thread's exit: unmaps w's second-level recipe cache.  What stays is
+ * valid for the thread that takes the state next (recipes are the code's;
+ * the folding table's positions only grow). */
+void hp_stack_thread_exit(hp_stack_thread_t *w);
 /* Whether this thread's second-level recipe cache is mapped (tests). */
 bool hp_stack_cfi_l2_mapped(void);
 

@@ -25,6 +25,9 @@ typedef struct hp_thread {
             * allocating thread of allocator=system|PATH's side table */
   struct hp_thread *next, *prev; /* registry, under the registry lock */
   hp_opc_table_t opc;  /* calls and cycles by operation class */
+  /* Last: a recycled state is cleared up to here; the walks' caches stay
+   * valid for the next thread (hp_stack_thread_exit). */
+  hp_stack_thread_t walks;
 } hp_thread_t;
 
 void hp_thread_init(void);

@@ -5,9 +5,12 @@
 
 #include <signal.h>
 #include <sys/time.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <pthread.h>
 
 static void *recipes_thread(void *arg);
+static void *small_stack_thread(void *arg);
 
 /* The folding rule written out plainly: drop pcs[i] if it equals one of
  * the (up to) 8 walked PCs before it. */
@@ -74,6 +77,12 @@ static void fake_frames(uptr *st, size_t n, int frames, uptr ra0, uptr step) {
 }
 
 int main(void) {
+  /* The walks' caches are in the thread's state, made by its first
+   * allocation in a program; here before the first walk.  (Without one
+   * every recipe is computed: the signal handler below, walking while
+   * the thread is inside the loader's lock in a computation, can then
+   * wait on that lock for ever.) */
+  hp_thread_release(hp_thread_acquire());
   /* A fake stack: frames at slots 0, 4, 8, 12 (each: saved fp, return). */
   uptr st[32];
   fake_frames(st, 32, 4, 0x1000, 0x100);
@@ -395,53 +404,93 @@ int main(void) {
   }
   /* The recipe cache's two levels answer what the CFI says: 20000 return
    * addresses (more than the first level's 1024 entries, so most come back
-   * from the second level or are computed again), three rounds: the first
-   * fills, the second reads back, the third after the thread's exit hook
-   * unmapped the second level (misses are computed from then on).  In a
-   * thread of its own: the second level is mapped only after 1024 misses,
-   * not after 500. */
+   * from the second level or are computed again), two rounds: the first
+   * fills, the second reads back.  In a thread of its own: the second
+   * level is mapped only after 1024 misses, not after 500.  The thread's
+   * exit unmaps it; a second thread, which takes over the first's state,
+   * gets the same answers from the first level as left and maps a second
+   * level of its own after 1024 misses. */
   {
+    hp_stack_thread_t *first = NULL;
+    for (int k = 0; k < 2; k++) {
+      pthread_t th;
+      EXPECT_EQ(pthread_create(&th, NULL, recipes_thread, NULL), 0);
+      void *res;
+      EXPECT_EQ(pthread_join(th, &res), 0);
+      hp_stack_thread_t *w = res;
+      EXPECT(w != NULL);
+      if (k == 0)
+        first = w;
+      else
+        EXPECT(w == first); /* the state was taken over */
+      if (w) {
+        /* After the exit hook: valid for the next thread. */
+        EXPECT(w->cfi.l2 == NULL);
+        EXPECT_EQ(w->cfi.misses, 0);
+        EXPECT(!w->fold.busy);
+      }
+    }
+  }
+  /* The caches are in the thread's state, not in its static TLS: a
+   * thread with the smallest stack pthread_create takes is made, and
+   * allocates (glibc refuses a stack that cannot hold the static TLS;
+   * 17 KiB of caches there made PTHREAD_STACK_MIN fail with EINVAL). */
+  {
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    EXPECT_EQ(pthread_attr_setstacksize(&at, PTHREAD_STACK_MIN), 0);
     pthread_t th;
-    EXPECT_EQ(pthread_create(&th, NULL, recipes_thread, NULL), 0);
-    void *res;
+    EXPECT_EQ(pthread_create(&th, &at, small_stack_thread, NULL), 0);
+    void *res = NULL;
     EXPECT_EQ(pthread_join(th, &res), 0);
     EXPECT(res == (void *)1);
+    pthread_attr_destroy(&at);
   }
   return hp_test_done("stack_test");
 }
 
-/* The recipe test's thread: checks as it goes, returns 1. */
+/* The recipe test's thread: checks as it goes, returns its walks'
+ * caches. */
 static void *recipes_thread(void *arg) {
   (void)arg;
-  {
-    enum { NPC = 20000 };
-    static uptr pcs[NPC];
-    static u64 want[NPC];
-    for (u32 k = 0; k < NPC; k++) {
-      pcs[k] = (uptr)&hp_cfi_compute + 7 * (uptr)k;
-      want[k] = hp_cfi_compute(pcs[k]);
-    }
-    u32 steps = 0;
-    for (u32 k = 0; k < NPC; k++)
-      steps += (want[k] & HP_CFI_KIND_MASK) == HP_CFI_STEP;
-    EXPECT(steps > NPC / 2); /* real recipes, not all NONE */
-    /* 500 distinct misses: no second level yet. */
-    for (u32 k = 0; k < 500; k++)
-      EXPECT_EQ(hp_cfi_recipe(pcs[k]), want[k]);
-    EXPECT(!hp_stack_cfi_l2_mapped());
-    for (int round = 0; round < 3; round++) {
-      if (round == 2) {
-        EXPECT(hp_stack_cfi_l2_mapped());
-        hp_stack_thread_exit();
-        hp_stack_thread_exit(); /* twice: harmless */
-        EXPECT(!hp_stack_cfi_l2_mapped());
-      }
-      u32 wrong = 0;
-      for (u32 k = 0; k < NPC; k++)
-        wrong += hp_cfi_recipe(pcs[k]) != want[k];
-      EXPECT_EQ(wrong, 0);
-    }
-    EXPECT(!hp_stack_cfi_l2_mapped()); /* dead: never mapped again */
+  enum { NPC = 20000 };
+  static uptr pcs[NPC];
+  static u64 want[NPC];
+  for (u32 k = 0; k < NPC; k++) {
+    pcs[k] = (uptr)&hp_cfi_compute + 7 * (uptr)k;
+    want[k] = hp_cfi_compute(pcs[k]);
   }
-  return (void *)1;
+  u32 steps = 0;
+  for (u32 k = 0; k < NPC; k++)
+    steps += (want[k] & HP_CFI_KIND_MASK) == HP_CFI_STEP;
+  EXPECT(steps > NPC / 2); /* real recipes, not all NONE */
+  EXPECT(hp_thread_own() != NULL);
+  /* 500 distinct misses: no second level yet. */
+  for (u32 k = 0; k < 500; k++)
+    EXPECT_EQ(hp_cfi_recipe(pcs[k]), want[k]);
+  EXPECT(!hp_stack_cfi_l2_mapped());
+  for (int round = 0; round < 2; round++) {
+    u32 wrong = 0;
+    for (u32 k = 0; k < NPC; k++)
+      wrong += hp_cfi_recipe(pcs[k]) != want[k];
+    EXPECT_EQ(wrong, 0);
+  }
+  EXPECT(hp_stack_cfi_l2_mapped());
+  hp_thread_t *t = hp_thread_own();
+  return t ? &t->walks : NULL;
+}
+
+/* A thread on PTHREAD_STACK_MIN: allocates from a few call sites (the
+ * walks use its caches) and returns 1. */
+static void *small_stack_thread(void *arg) {
+  (void)arg;
+  void *p[8];
+  for (int k = 0; k < 8; k++)
+    p[k] = malloc(16 + 8 * k);
+  int ok = hp_thread_own() != NULL;
+  for (int k = 0; k < 8; k++)
+    ok &= p[k] != NULL;
+  for (int k = 0; k < 8; k++)
+    free(p[k]);
+  return (void *)(uptr)ok;
 }
