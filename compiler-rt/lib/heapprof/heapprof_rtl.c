@@ -705,11 +705,12 @@ static void dump_locked(void *arg) {
   }
   if (want_raw) {
     /* Leaks are what is unreachable at the end of the image: the dump of
-     * exit, _exit or quick_exit, or the one before an exec replaces the
-     * image (not a crash's, nor another checkpoint's). */
+     * exit, _exit or quick_exit, the one before an exec replaces the
+     * image, or daemon's parent's before glibc ends it (not a crash's, nor
+     * another checkpoint's). */
     if ((!seq && (!hp_strcmp(reason, "exit") || !hp_strcmp(reason, "_exit") ||
                   !hp_strcmp(reason, "quick_exit"))) ||
-        !hp_strcmp(reason, "exec"))
+        !hp_strcmp(reason, "exec") || !hp_strcmp(reason, "daemon"))
       hp_leaks_check();
     else
       hp_leaks_forget();

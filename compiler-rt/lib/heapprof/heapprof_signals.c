@@ -47,6 +47,7 @@
 #include "heapprof_leaks.h"
 #include "heapprof_unloaded.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -716,6 +717,31 @@ HP_INTERFACE void _Exit(int status) {
     hp_rtl_dump_final("_exit");
   }
   exit_group_now(status);
+}
+
+/* daemon(3) forks and ends the parent with glibc's internal _exit, which
+ * the _exit above never sees: the parent's profile was not written, and
+ * what it allocated before (a server's configuration, read before it
+ * detaches) was in no profile, its child's holding only what followed the
+ * fork.  The parent's profile is written first, as a checkpoint with
+ * reason "daemon" and, as the parent's image ends in daemon, with the leak
+ * check of an exit; then glibc's daemon does the rest, the child profiled
+ * as any fork child.  If the fork fails, daemon returns -1 and the exit
+ * profile adds what follows the checkpoint. */
+typedef int (*daemon_fn)(int, int);
+
+HP_INTERFACE int daemon(int nochdir, int noclose) {
+  static daemon_fn real;
+  if (!real) {
+    real = (daemon_fn)dlsym(RTLD_NEXT, "daemon");
+    if (!real) {
+      errno = ENOSYS;
+      return -1;
+    }
+  }
+  if (exit_writes_profile())
+    hp_rtl_checkpoint("daemon");
+  return real(nochdir, noclose);
 }
 
 /* ------------------------------------------------------------------ fork */
