@@ -60,12 +60,12 @@ typedef struct maps {
 /* false with *why when the file cannot be read. */
 static bool maps_read(maps_t *m, const char **why) {
   hp_buf_t b = {0};
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  int fd = hp_open_proc_self("maps", O_RDONLY | O_CLOEXEC);
   if (fd < 0 && errno == EMFILE) {
     /* A program may hold every descriptor its soft limit allows. */
     struct rlimit saved;
     if (hp_fd_limit_raise(HP_FD_HEADROOM, &saved)) {
-      fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+      fd = hp_open_proc_self("maps", O_RDONLY | O_CLOEXEC);
       hp_fd_limit_restore(&saved);
     }
   }

@@ -567,10 +567,24 @@ bool hp_parse_s64(const char *s, size_t len, s64 *out) {
 static char exe_path[4096];
 static const char *exe_name;
 
+int hp_open_proc_self(const char *leaf, int flags) {
+  char path[64];
+  hp_snprintf(path, sizeof(path), "/proc/thread-self/%s", leaf);
+  int fd = open(path, flags);
+  if (fd < 0 && errno == ENOENT) {
+    hp_snprintf(path, sizeof(path), "/proc/self/%s", leaf);
+    fd = open(path, flags);
+  }
+  return fd;
+}
+
 static void read_exe(void) {
   if (exe_name)
     return;
-  ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+  ssize_t n = readlink("/proc/thread-self/exe", exe_path,
+                      sizeof(exe_path) - 1);
+  if (n <= 0)
+    n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
   if (n <= 0)
     n = (ssize_t)hp_strlcpy(exe_path, "unknown", sizeof(exe_path));
   exe_path[n] = 0;
@@ -656,6 +670,12 @@ const char *hp_exe_name(void) {
 const char *hp_exe_path(void) {
   read_exe();
   return exe_path;
+}
+
+void hp_exe_note_path(void) {
+  int saved = errno;
+  read_exe();
+  errno = saved;
 }
 
 u64 hp_parse_hex_prefix(const char **p) {

@@ -162,9 +162,17 @@ u64 hp_parse_hex_prefix(const char **p);
  * executable's base name.  A multi-call binary (redis-server, a link to
  * redis-check-rdb; busybox) is named as it was called. */
 const char *hp_exe_name(void);
-/* The executable's path, from /proc/self/exe (read once). */
+/* The executable's path, from /proc/self/exe, read at start by
+ * hp_exe_note_path (a later read may find no main thread to ask). */
 const char *hp_exe_path(void);
+void hp_exe_note_path(void);
 void hp_exe_note_run_name(void);
+/* open(2) of /proc/thread-self/LEAF, or of /proc/self/LEAF where the
+ * kernel has no thread-self (before 3.17).  Not /proc/self first: once the
+ * main thread has ended (pthread_exit from main, the other threads running
+ * on), /proc/self/maps and cmdline read empty, pagemap and environ fail
+ * with ESRCH, statm reads zeros and exe leads nowhere. */
+int hp_open_proc_self(const char *leaf, int flags);
 /* The command line the process started with, read from /proc/self/cmdline
  * by hp_exe_note_command at start (before main, before a program rewrites
  * its argv): len bytes of argc arguments, each ending in a NUL; at most

@@ -333,7 +333,7 @@ static void large_cb(hp_large_t *l, void *arg) {
 }
 
 static u64 process_rss(void) {
-  int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  int fd = hp_open_proc_self("statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
   char buf[128];
@@ -356,7 +356,7 @@ static void measure(const snapshot_t *s, overhead_t *o) {
    * parent still reads the parent's pages. */
   pagemap_fd = hp_in_sandbox()
                    ? -1
-                   : open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+                   : hp_open_proc_self("pagemap", O_RDONLY | O_CLOEXEC);
   /* The chunks' blocks and headers, read block by block: by the heap-wide
    * utilization scan, which reads every header anyway, when it runs (two
    * walks of the heap's headers were most of the cache misses a growing

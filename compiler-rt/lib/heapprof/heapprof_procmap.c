@@ -52,7 +52,7 @@ static bool map_line_path(const char *l, uptr addr, char *out, size_t size) {
  * Reads without allocating (dl_iterate_phdr's callback, dlclose). */
 static bool mapped_path(uptr addr, char *out, size_t size) {
   int saved = errno;
-  int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  int fd = hp_open_proc_self("maps", O_RDONLY | O_CLOEXEC);
   bool found = false;
   if (fd >= 0) {
     char buf[4096], line[1024];
