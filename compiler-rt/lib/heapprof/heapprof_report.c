@@ -33,6 +33,9 @@ HP_NORETURN static void die(void) {
   if (hp_locks_held > 1)
     hp_printf("HeapProf: the profile is not written: a signal handler made "
               "this call while the thread was inside heapprof\n");
+  else if (hp_signals_vfork_child())
+    hp_printf("HeapProf: the profile is not written: this is a vfork "
+              "child, which runs in its parent's memory\n");
   else
     hp_rtl_dump_final("error");
   hp_spin_unlock(&report_lock);

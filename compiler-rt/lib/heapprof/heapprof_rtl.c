@@ -746,6 +746,8 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   __builtin_unwind_init();
   if (hp_in_sandbox())
     return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
+  if (hp_signals_vfork_child() && (seq || hp_strcmp(reason, "exit")))
+    return -1; /* its parent's memory: see hp_rtl_dump_final */
   hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
@@ -788,9 +790,19 @@ int hp_rtl_dump(const char *reason, u32 seq) {
 void hp_rtl_lock(void) { hp_spin_lock(&dump_lock); }
 void hp_rtl_unlock(void) { hp_spin_unlock(&dump_lock); }
 
+/* A vfork child runs in its parent's memory.  A crash or an error report
+ * there wrote a profile as the parent's last, which marked the parent's
+ * own exit profile as done: its profile ended at the vfork, the rest of
+ * its run lost; such a child writes none (nor a checkpoint).  Except at
+ * exit(): a child that calls it (not _exit, a common slip after a failed
+ * exec) runs the exit handlers, which glibc keeps in the shared memory,
+ * so none of them runs again at the parent's exit, heapprof's neither;
+ * the profile written then, of the parent's heap as it is at the vfork,
+ * is the parent's last. */
 void hp_rtl_dump_final(const char *reason) {
-  if (!hp_rtl.inited || __atomic_exchange_n(&hp_rtl.final_done, true,
-                                            __ATOMIC_ACQ_REL))
+  if (!hp_rtl.inited ||
+      (hp_signals_vfork_child() && hp_strcmp(reason, "exit")) ||
+      __atomic_exchange_n(&hp_rtl.final_done, true, __ATOMIC_ACQ_REL))
     return;
   hp_rtl_dump(reason, 0);
 }

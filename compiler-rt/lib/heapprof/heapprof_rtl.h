@@ -55,6 +55,10 @@ bool hp_signals_own_image(void);
 /* A fork child (its own memory; not a vfork child, whose pid is not the
  * one the fork handler recorded). */
 bool hp_signals_fork_child(void);
+/* A process that runs in memory of another's: a vfork child (or a clone
+ * without CLONE_THREAD), whose pid no fork handler recorded.  It must
+ * write no profile: the state it would change is its parent's. */
+bool hp_signals_vfork_child(void);
 /* heapprof_exec.c: the exec family (after init: dlsym may allocate). */
 void hp_exec_init(void);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the

@@ -533,7 +533,8 @@ static void deadly_handler(int sig, siginfo_t *si, void *uc) {
               name);
     die_now(sig);
   }
-  if (hp_rtl.inited && hp_flags.profiling) {
+  /* A vfork child writes no profile (hp_rtl_dump_final): its parent's. */
+  if (hp_rtl.inited && hp_flags.profiling && !hp_signals_vfork_child()) {
     /* Done already, or under way on another thread (exit, quick_exit, an
      * error report): then let that one finish, under the same bound. */
     bool write = !__atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE);
@@ -690,6 +691,11 @@ bool hp_signals_fork_child(void) {
   return (u32)syscall(SYS_getpid) ==
              __atomic_load_n(&owner_pid, __ATOMIC_RELAXED) &&
          forked_child;
+}
+
+bool hp_signals_vfork_child(void) {
+  u32 owner = __atomic_load_n(&owner_pid, __ATOMIC_RELAXED);
+  return owner && (u32)syscall(SYS_getpid) != owner;
 }
 
 bool hp_signals_own_image(void) {
