@@ -65,6 +65,16 @@ std::string heapprof::humanBytes(uint64_t Bytes) {
 
 static std::string percent(double P) { return str("%.1f%%", P); }
 
+// Text the report prints from a profile (paths, names) on one line of its
+// own: a control character (a newline in a file name, a terminal's escape)
+// becomes '?', as in commandText, one byte for one so widths hold.
+static std::string oneLine(std::string S) {
+  for (char &C : S)
+    if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f)
+      C = '?';
+  return S;
+}
+
 static std::string bytesText(uint64_t B) {
   return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
 }
@@ -122,7 +132,7 @@ public:
           S += "  ";
         if (!L)
           S.append(Pad, ' ');
-        S += Row[I];
+        S += oneLine(Row[I]);
         if (L && !Last)
           S.append(Pad, ' ');
       }
@@ -430,7 +440,7 @@ static void modules(const Report &R, raw_ostream &OS) {
     return;
   heading(OS, "Modules: the libraries the program mapped");
   for (const Module *M : Libraries)
-    OS << moduleLine(*M) << "\n";
+    OS << oneLine(moduleLine(*M)) << "\n";
 }
 
 static void stack(const Report &R, const Context &C, raw_ostream &OS) {
