@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -56,12 +57,18 @@ const char heapprof::RunUsage[] =
 // running binary's own directory when that is lib/heapprof
 // (heapprof-tool), else <the binary's directory>/../lib/heapprof
 // (bin/heapprof).
+// Without /proc (a chroot or container that does not mount it), the name
+// execve was given (AT_EXECFN) with its symbolic links resolved.
 std::string heapprof::libDir() {
   char Self[PATH_MAX];
   ssize_t N = readlink("/proc/self/exe", Self, sizeof(Self) - 1);
-  if (N <= 0)
-    return "";
-  Self[N] = 0;
+  if (N > 0) {
+    Self[N] = 0;
+  } else {
+    const char *Fn = reinterpret_cast<const char *>(getauxval(AT_EXECFN));
+    if (!Fn || !realpath(Fn, Self))
+      return "";
+  }
   std::string S = Self;
   S = S.substr(0, S.rfind('/')); // the binary's directory
   const std::string Tail = "/lib/heapprof";
@@ -515,7 +522,10 @@ int heapprof::cmdRun(int Argc, char **Argv) {
             Prog.c_str(), Linked.c_str());
   }
   std::string Rt = runtimePath();
-  if (Rt.empty() || access(Rt.c_str(), R_OK) != 0)
+  if (Rt.empty())
+    return fail("cannot find this program's own path (/proc/self/exe, "
+                "AT_EXECFN), where the shared runtime is");
+  if (access(Rt.c_str(), R_OK) != 0)
     return fail("the shared runtime '" + Rt + "' is missing (build or "
                 "install heapprof again)");
   // The runtime reserves 16 TiB of shadow and 3 TiB of allocator regions at

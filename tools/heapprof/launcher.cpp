@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   std::string Lib = heapprof::libDir();
   if (Lib.empty()) {
     fprintf(stderr, "heapprof: error: cannot find this program's own path "
-                    "(/proc/self/exe)\n");
+                    "(/proc/self/exe, AT_EXECFN)\n");
     return 1;
   }
   std::string Tool = Lib + "/heapprof-tool";

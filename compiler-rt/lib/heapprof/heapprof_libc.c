@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -578,6 +579,31 @@ int hp_open_proc_self(const char *leaf, int flags) {
   return fd;
 }
 
+/* Without /proc (a chroot or container that does not mount it): the name
+ * execve was given (AT_EXECFN), made absolute with the working directory,
+ * which at start (hp_exe_note_path) is still the one it was relative to.
+ * A name found through PATH is absolute already.  0 when there is none. */
+static ssize_t exe_from_auxv(char *out, size_t size) {
+  const char *fn = (const char *)getauxval(AT_EXECFN);
+  if (!fn || !*fn)
+    return 0;
+  while (fn[0] == '.' && fn[1] == '/') /* "./prog": the directory's own */
+    fn += 2;
+  size_t n = 0;
+  if (fn[0] != '/') {
+    if (!getcwd(out, size))
+      return 0;
+    n = hp_strlen(out);
+    if (n && out[n - 1] != '/' && n + 1 < size)
+      out[n++] = '/';
+  }
+  size_t len = hp_strlen(fn);
+  if (n + len >= size)
+    return 0;
+  hp_memcpy(out + n, fn, len);
+  return (ssize_t)(n + len);
+}
+
 static void read_exe(void) {
   if (exe_name)
     return;
@@ -585,6 +611,8 @@ static void read_exe(void) {
                       sizeof(exe_path) - 1);
   if (n <= 0)
     n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+  if (n <= 0)
+    n = exe_from_auxv(exe_path, sizeof(exe_path));
   if (n <= 0)
     n = (ssize_t)hp_strlcpy(exe_path, "unknown", sizeof(exe_path));
   exe_path[n] = 0;
@@ -621,10 +649,38 @@ static char command[4096];
 static u64 command_len, command_argc;
 static bool command_truncated;
 
+/* Without /proc: the arguments on the initial stack, where the kernel put
+ * them: argc at __libc_stack_end, then argv, NULL-terminated.  Read at
+ * start, before a program can rewrite them. */
+extern void *__libc_stack_end;
+
+static void command_from_stack(void) {
+  const uptr *sp = (const uptr *)__libc_stack_end;
+  if (!sp)
+    return;
+  uptr argc = sp[0];
+  char *const *argv = (char *const *)(sp + 1);
+  if (argc > (1u << 20) || argv[argc])
+    return; /* not what the kernel lays out: leave the command unknown */
+  u64 n = 0;
+  for (uptr i = 0; i < argc && argv[i]; i++) {
+    size_t len = hp_strlen(argv[i]) + 1;
+    if (n + len > sizeof(command)) {
+      command_truncated = true;
+      break;
+    }
+    hp_memcpy(command + n, argv[i], len);
+    n += len;
+    command_argc++;
+  }
+  command_len = n;
+}
+
 void hp_exe_note_command(void) {
   int saved = errno;
   int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
+    command_from_stack();
     errno = saved;
     return;
   }
