@@ -72,10 +72,12 @@ const char *Profile::allocatorName() const {
              : hpr_allocator_names[static_cast<int>(Allocator) - 1];
 }
 
+// A limit's marker follows a frame at least; a stack of the no-frames
+// marker alone reached no limit.
 uint64_t Profile::contextsAtStackLimit() const {
   uint64_t N = 0;
   for (const Context &C : Contexts)
-    N += !C.Stack.empty() && !Locations[C.Stack.back()].Marker.empty();
+    N += C.Stack.size() >= 2 && !Locations[C.Stack.back()].Marker.empty();
   return N;
 }
 
@@ -242,6 +244,7 @@ private:
       LocationIds;
   std::unordered_map<std::string, uint32_t> ContextIds;
   std::map<uint64_t, uint32_t> LimitLocations; // malloc_context_size -> marker
+  uint32_t NoFramesLoc = UINT32_MAX;           // the empty stack's marker
   bool StackLimitSeen = false; // P.StackLimit holds the first dump's
   bool AllocatorSeen = false;  // P.Allocator holds the first dump's
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
@@ -673,12 +676,22 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     }
     const hpr_stack_t &S = *SIt->second;
     Stack.clear();
-    // A context always has a frame 0: an empty stack (a damaged file, or
-    // an unwinder that found nothing) is the unknown address 0.
-    for (uint64_t K = 0; K < std::max<uint64_t>(S.n, 1); K++) {
-      uint64_t PC = 0;
-      if (S.n)
-        memcpy(&PC, &S.pcs[K], 8);
+    // A context always has a frame 0: an empty stack (the runtime's walk
+    // found no frame of the program's: the allocator called as a thread's
+    // start routine, or from above a thread's first frame) is a marker
+    // that says so, not an address.
+    if (!S.n) {
+      if (NoFramesLoc == UINT32_MAX) {
+        NoFramesLoc = static_cast<uint32_t>(P.Locations.size());
+        Location L;
+        L.Marker = NoFramesMarker;
+        P.Locations.push_back(std::move(L));
+      }
+      Stack.push_back(NoFramesLoc);
+    }
+    for (uint64_t K = 0; K < S.n; K++) {
+      uint64_t PC;
+      memcpy(&PC, &S.pcs[K], 8);
       uint32_t Mod;
       uint64_t Addr;
       SM.locate(PC, Mod, Addr);

@@ -99,6 +99,9 @@ struct Counts {
 };
 
 constexpr uint32_t NoModule = ~0u;
+// The name of a stack without frames (Location::Marker).
+constexpr const char *NoFramesMarker =
+    "[no frames: called from outside the program's code]";
 
 struct Module {
   std::string Path;      // as the profile records it ("" if it doesn't)
@@ -131,8 +134,9 @@ struct Location {
   std::vector<Frame> Frames; // filled by symbolize()
   // Not an address: the outermost Location of a stack that reached the
   // malloc_context_size limit (tag 12), named Marker ("[stack limit: 30
-  // frames]"), NoModule, Address 0; symbolize() makes it one frame of
-  // that name.
+  // frames]"), after the stack's frames; or the only Location of a stack
+  // with none (NoFramesMarker); NoModule, Address 0; symbolize() makes it
+  // one frame of that name.
   std::string Marker;
 };
 
