@@ -140,6 +140,10 @@ u64 hp_primary_cache_bytes(const hp_cache_t *caches, u64 *freed);
 void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
                                            u64 nfree, u32 size, void *arg),
                                 void *arg);
+/* Calls fn for each region's spans in use, [beg, end): spans are taken in
+ * address order, so a region's are one run (read without the lock). */
+void hp_primary_for_each_span_run(void (*fn)(uptr beg, uptr end, void *arg),
+                                  void *arg);
 void hp_primary_lock_all(void);
 void hp_primary_unlock_all(void);
 u64 hp_primary_mapped_bytes(void);

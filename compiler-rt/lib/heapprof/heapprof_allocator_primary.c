@@ -490,6 +490,8 @@ static bool new_span(region_t *r, u32 tag) {
   s->owner = tag;
   s->list = LIST_NONE;
   __atomic_store_n(&r->nspans, k + 1, __ATOMIC_RELEASE);
+  if (HP_UNLIKELY(__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED)))
+    hp_mlock_new_memory(r->beg + beg, r->beg + end);
   if (s->carve < s->end)
     list_push(r, k, LIST_LANE, tag_lane(tag));
   return true;
@@ -903,6 +905,18 @@ void hp_primary_for_each_region(void (*fn)(u32 class_id, uptr beg, uptr carved,
     region_walk_t w = {fn, arg,
                        __atomic_load_n(&regions[c].nfree, __ATOMIC_RELAXED)};
     for_each_run(c, region_run, &w);
+  }
+}
+
+void hp_primary_for_each_span_run(void (*fn)(uptr beg, uptr end, void *arg),
+                                  void *arg) {
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++) {
+    if (c == HP_NUM_CLASSES)
+      continue;
+    const region_t *r = &regions[c];
+    u64 ns = __atomic_load_n(&r->nspans, __ATOMIC_ACQUIRE);
+    if (ns)
+      fn(r->beg, r->beg + (ns << r->span_shift), arg);
   }
 }
 

@@ -97,5 +97,6 @@ typedef uintptr_t uptr;
 #include "heapprof_faults.h"
 #include "heapprof_sample.h"
 #include "heapprof_ownstack.h"
+#include "heapprof_mlock.h"
 
 #endif

@@ -390,14 +390,52 @@ void *hp_mmap_or_die(size_t size, const char *what) {
   return p;
 }
 
+/* The reservations, in the order made (init, and a table's first use),
+ * one next to another joined (the kernel places them so: the allocator's
+ * regions make two each).  Added under reserved_lock; an entry grows or is
+ * counted only once written, so a reader without the lock sees each range
+ * whole or a smaller one.  Reservations are never unmapped. */
+static uptr reserved[256][2];
+static u32 nreserved;
+static hp_spinlock_t reserved_lock;
+
+static void note_reserved(uptr beg, uptr end) {
+  hp_spin_lock(&reserved_lock);
+  u32 n = nreserved;
+  bool joined = false;
+  for (u32 k = 0; k < n && !joined; k++) {
+    if (reserved[k][0] == end) {
+      __atomic_store_n(&reserved[k][0], beg, __ATOMIC_RELEASE);
+      joined = true;
+    } else if (reserved[k][1] == beg) {
+      __atomic_store_n(&reserved[k][1], end, __ATOMIC_RELEASE);
+      joined = true;
+    }
+  }
+  if (!joined && n < HP_ARRAY_SIZE(reserved)) {
+    reserved[n][0] = beg;
+    reserved[n][1] = end;
+    __atomic_store_n(&nreserved, n + 1, __ATOMIC_RELEASE);
+  }
+  hp_spin_unlock(&reserved_lock);
+}
+
 void *hp_mmap_noreserve(size_t size, const char *what) {
   int saved = errno;
   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   errno = saved;
-  if (p == MAP_FAILED)
+  if (p == MAP_FAILED) {
     hp_report_mmap_failure(size, what);
+    return p;
+  }
+  note_reserved((uptr)p, (uptr)p + size);
   return p;
+}
+
+u32 hp_reserved_ranges(const uptr (**out)[2]) {
+  *out = reserved;
+  return __atomic_load_n(&nreserved, __ATOMIC_ACQUIRE);
 }
 
 void hp_munmap(void *p, size_t size) {

@@ -49,6 +49,11 @@ void hp_printf(const char *fmt, ...) HP_FORMAT(1, 2);
 void *hp_mmap(size_t size);          /* NULL on failure */
 void *hp_mmap_or_die(size_t size, const char *what);
 void *hp_mmap_noreserve(size_t size, const char *what);
+/* The ranges hp_mmap_noreserve reserved, [beg, end) each, neighbours
+ * joined (256 ranges at most: more are not listed): address space never
+ * meant to be resident, which mlockall leaves unlocked
+ * (heapprof_mlock.c). */
+u32 hp_reserved_ranges(const uptr (**out)[2]);
 void hp_munmap(void *p, size_t size);
 /* Resizes mapping [p, p + old_size) to new_size bytes, moving it if the
  * kernel must; its bytes go along.  NULL on failure (p unchanged). */
