@@ -79,6 +79,7 @@ typedef struct region {
   span_t *spans;
   u32 *next;          /* next[i]: the block after i on its span's list, + 1 */
   u64 nspans;         /* spans taken so far, in address order */
+  uptr dumped;        /* [beg, beg + dumped) is in core dumps (DUMP_STEP) */
   u32 lanes[HP_LANES]; /* each lane's spans with blocks to give: index + 1 */
   u32 empty;          /* spans with no block in use: nobody's */
   u32 orphans;        /* spans with blocks in use whose lane is gone */
@@ -476,6 +477,9 @@ static u32 take_from_lane(region_t *r, u32 lane, hp_cache_t *cache, u32 n,
   return got;
 }
 
+/* Spans are put in core dumps this many bytes of a region at a time. */
+#define DUMP_STEP ((uptr)1 << 20)
+
 /* A span never used, owned by tag; false when the region is full. */
 static bool new_span(region_t *r, u32 tag) {
   if (r->nspans >= (HP_REGION_SIZE >> r->span_shift))
@@ -490,6 +494,15 @@ static bool new_span(region_t *r, u32 tag) {
   s->owner = tag;
   s->list = LIST_NONE;
   __atomic_store_n(&r->nspans, k + 1, __ATOMIC_RELEASE);
+  /* The program's memory from now on: in its core dumps (the region, a
+   * reservation, is not: hp_mmap_noreserve), a MiB at a time, and locked
+   * after mlockall(MCL_FUTURE). */
+  if (end > r->dumped) {
+    uptr to = HP_MIN(HP_ROUND_UP(end, DUMP_STEP), (uptr)HP_REGION_SIZE);
+    hp_sys_madvise((void *)(r->beg + r->dumped), to - r->dumped,
+                   MADV_DODUMP);
+    r->dumped = to;
+  }
   if (HP_UNLIKELY(__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED)))
     hp_mlock_new_memory(r->beg + beg, r->beg + end);
   if (s->carve < s->end)

@@ -69,10 +69,19 @@ int main(void) {
 // JSON-NEXT:     "class": 60,
 // JSON-NEXT:     "count": 200000,
 // JSON-NEXT:     "sampled": 12500,
-// The only system calls: init's 95 reservations, outside any call.
+// The only system calls: init's 95 reservations, outside any call, and
+// the first malloc's, which put the MiB of the region its span begins
+// into core dumps (the reservations are not).
 // JSON:      "syscalls": [
 // JSON-NEXT:   {
-// JSON-NEXT:     "syscall": "mmap",
+// JSON-NEXT:     "syscall": "madvise",
+// JSON-NEXT:     "op": "malloc",
+// JSON-NEXT:     "size": "small",
+// JSON-NEXT:     "block": "new",
+// JSON-NEXT:     "phase": "serial",
+// JSON-NEXT:     "count": 1,
+// JSON-NEXT:     "bytes": 1048576,
+// JSON:          "syscall": "mmap",
 // JSON-NEXT:     "op": "none",
 // JSON-NEXT:     "count": 95,
 // JSON:      "pmu": null
