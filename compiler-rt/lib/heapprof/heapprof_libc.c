@@ -431,7 +431,8 @@ void *hp_mmap_noreserve(size_t size, const char *what) {
   }
   /* Not in a core dump: a crash with core dumps on wrote every page of the
    * 19 TiB (a sparse file of 20 TB, six minutes of the kernel's time); the
-   * allocator's regions give back the spans it uses (heapprof_mlock.h). */
+   * allocator's regions put back the spans they use (new_span,
+   * heapprof_allocator_primary.c). */
   madvise(p, size, MADV_DONTDUMP);
   errno = saved;
   note_reserved((uptr)p, (uptr)p + size);

@@ -104,7 +104,9 @@ static size_t read_maps(char **out, size_t *cap) {
     len += (size_t)r;
   }
   close(fd);
-  if (!buf)
+  if (buf && !len)
+    hp_munmap(buf, *cap);
+  if (!buf || !len)
     return 0;
   buf[len] = 0;
   *out = buf;
