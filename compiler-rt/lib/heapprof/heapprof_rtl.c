@@ -771,15 +771,17 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   }
   int saved_errno = errno;
   /* The leak check's roots on this thread's stack: from here up, unless
-   * an exit path said where its own frame is. */
-  bool roots_here = !hp_leaks_stack_from;
-  if (roots_here)
-    hp_leaks_stack_from =
-        (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
+   * an exit path said where its own frame is (one that says so meanwhile,
+   * on another thread waiting for the lock, keeps its word). */
+  uptr none = 0, mine = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
+  bool roots_here = __atomic_compare_exchange_n(
+      &hp_leaks_stack_from, &none, mine, false, __ATOMIC_RELAXED,
+      __ATOMIC_RELAXED);
   dump_args_t args = {reason, seq, 0};
   hp_own_stack_run(&dump_stack, dump_locked, &args);
   if (roots_here)
-    hp_leaks_stack_from = 0;
+    __atomic_compare_exchange_n(&hp_leaks_stack_from, &mine, 0, false,
+                                __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   hp_spin_unlock(&dump_lock);
   hp_signals_unhold(&held);
   pthread_setcancelstate(cancel, NULL);
