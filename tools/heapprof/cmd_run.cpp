@@ -542,6 +542,16 @@ int heapprof::cmdRun(int Argc, char **Argv) {
                 "address space at start (shadow memory and allocator "
                 "regions: address space, not memory): run with ulimit -v "
                 "unlimited");
+  // A data-size limit counts them too: Linux counts private writable
+  // mappings, reserved or not, against RLIMIT_DATA.
+  if (getrlimit(RLIMIT_DATA, &Rl) == 0 && Rl.rlim_cur != RLIM_INFINITY &&
+      Rl.rlim_cur < Reserved)
+    return fail("the data-size limit (ulimit -d, RLIMIT_DATA) is " +
+                std::to_string((unsigned long long)Rl.rlim_cur) +
+                " bytes; heapprof's runtime reserves about 19 TiB of "
+                "writable address space at start (shadow memory and "
+                "allocator regions: address space, not memory), which the "
+                "limit counts: run with ulimit -d unlimited");
   // The same reservations under a strict overcommit policy: the kernel
   // counts them as memory and refuses them.
   if (FILE *Oc = fopen("/proc/sys/vm/overcommit_memory", "r")) {

@@ -75,6 +75,19 @@ void hp_report_mmap_failure(uptr size, const char *what) {
               (size_t)size, what, (unsigned long long)rl.rlim_cur,
               (unsigned long long)((HP_SHADOW_SIZE +
                                     HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
+  } else if (getrlimit(RLIMIT_DATA, &rl) == 0 &&
+             rl.rlim_cur != RLIM_INFINITY) {
+    /* Linux counts private writable mappings, reserved or not, against
+     * the data limit. */
+    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
+              "%s: the data-size limit (ulimit -d, RLIMIT_DATA) is %llu "
+              "bytes, and heapprof reserves about %llu TiB of writable "
+              "address space for its shadow memory and allocator regions "
+              "(address space, not memory), which the limit counts; run "
+              "with ulimit -d unlimited\n",
+              (size_t)size, what, (unsigned long long)rl.rlim_cur,
+              (unsigned long long)((HP_SHADOW_SIZE +
+                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
   } else if (strict_overcommit()) {
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
               "%s: the kernel's overcommit policy is strict "
