@@ -76,7 +76,8 @@ void hp_report_mmap_failure(uptr size, const char *what) {
               (unsigned long long)((HP_SHADOW_SIZE +
                                     HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
   } else if (getrlimit(RLIMIT_DATA, &rl) == 0 &&
-             rl.rlim_cur != RLIM_INFINITY) {
+             rl.rlim_cur != RLIM_INFINITY &&
+             rl.rlim_cur < HP_SHADOW_SIZE + HP_NUM_REGIONS * HP_REGION_SIZE) {
     /* Linux counts private writable mappings, reserved or not, against
      * the data limit. */
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
