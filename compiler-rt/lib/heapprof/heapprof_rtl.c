@@ -62,11 +62,38 @@ void hp_rtl_init(void) {
  * relative to the directory of the moment, as before. */
 static char start_dir[4096];
 
+/* The root directory the image started under: a program that chroots
+ * later has its profile's path taken in the new root, which the profile's
+ * reader would not look in (root_moved).  Its identity only: holding a
+ * descriptor of the old root would let the program out of its jail. */
+static dev_t start_root_dev;
+static ino_t start_root_ino;
+
 static void start_dir_note(void) {
   int saved = errno;
   if (!getcwd(start_dir, sizeof(start_dir)) || start_dir[0] != '/')
     start_dir[0] = 0;
+  struct stat st;
+  if (stat("/", &st) == 0) {
+    start_root_dev = st.st_dev;
+    start_root_ino = st.st_ino;
+  }
   errno = saved;
+}
+
+/* Says once that the program changed its root directory since it
+ * started, so the profile's directory dir is the one inside the new root. */
+static void root_moved(const char *dir) {
+  static bool said;
+  struct stat st;
+  if (said || !start_root_ino || stat("/", &st) != 0 ||
+      (st.st_dev == start_root_dev && st.st_ino == start_root_ino))
+    return;
+  said = true;
+  hp_printf("HeapProf: WARNING: the program changed its root directory "
+            "(chroot) since it started: the profile goes to '%s' inside "
+            "its new root\n",
+            dir);
 }
 
 static void init_once(void) {
@@ -524,6 +551,7 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
   } else if (d.too_long) {
     hp_strlcpy(why, hp_file_errno_text(ENAMETOOLONG), sizeof(why));
   } else {
+    root_moved(d.dir);
     char why_mkdir[4800] = "";
     if (!hp_flags.log_path[0] && hp_flags.profile_dir[0])
       make_dirs(d.dir, why_mkdir, sizeof(why_mkdir));
