@@ -76,17 +76,8 @@ static bool maps_read(maps_t *m, const char **why) {
     *why = text;
     return false;
   }
-  char chunk[4096];
-  for (;;) {
-    ssize_t k = read(fd, chunk, sizeof(chunk));
-    if (k <= 0)
-      break;
-    hp_buf_append(&b, chunk, (size_t)k);
-  }
+  bool ok = hp_buf_read_fd(&b, fd);
   close(fd);
-  char nul = 0;
-  hp_buf_append(&b, &nul, 1);
-  bool ok = !b.failed;
   for (const char *p = b.data; ok && p && *p;) {
     uptr beg = hp_parse_hex_prefix(&p);
     if (*p != '-')

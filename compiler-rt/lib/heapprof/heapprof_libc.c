@@ -108,32 +108,15 @@ static void proc_env_read(void) {
     errno = saved;
     return;
   }
-  size_t cap = 64 * 1024, len = 0;
-  char *buf = hp_mmap(cap);
-  while (buf) {
-    if (len + 1 == cap) { /* room for the final NUL, always */
-      char *n = hp_mremap(buf, cap, 2 * cap);
-      if (!n) {
-        hp_munmap(buf, cap);
-        buf = NULL;
-        break;
-      }
-      buf = n;
-      cap *= 2;
-    }
-    ssize_t r = read(fd, buf + len, cap - 1 - len);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    len += (size_t)r;
-  }
+  hp_buf_t b = {0};
+  bool ok = hp_buf_read_fd(&b, fd);
   close(fd);
   errno = saved;
-  if (buf) {
-    buf[len] = 0;
-    proc_env = buf;
-    proc_env_len = len;
+  if (ok) {
+    proc_env = b.data;
+    proc_env_len = b.len;
+  } else {
+    hp_buf_free(&b);
   }
 }
 
@@ -555,6 +538,21 @@ void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) {
   }
   va_end(ap2);
   va_end(ap);
+}
+
+bool hp_buf_read_fd(hp_buf_t *b, int fd) {
+  for (;;) {
+    if (!buf_reserve(b, 4096))
+      return false;
+    ssize_t r = read(fd, b->data + b->len, b->cap - b->len - 1);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    b->len += (size_t)r;
+  }
+  b->data[b->len] = 0; /* room kept by every read */
+  return true;
 }
 
 void hp_buf_free(hp_buf_t *b) {

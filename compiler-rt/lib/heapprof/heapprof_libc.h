@@ -99,6 +99,11 @@ typedef struct hp_buf {
 void hp_buf_append(hp_buf_t *b, const void *p, size_t n);
 void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) HP_FORMAT(2, 3);
 void hp_buf_free(hp_buf_t *b);
+/* Reads fd to its end into b, straight into its mapping, with a NUL after
+ * what was read (not counted in b->len); a read interrupted by a signal
+ * is made again.  False when a mapping failed (b->failed: what was read
+ * is there, cut short). */
+bool hp_buf_read_fd(hp_buf_t *b, int fd);
 
 /* Test-and-test-and-set spin lock; valid zero-initialised.  Held only for
  * short, bounded work.

@@ -76,53 +76,21 @@ static void lock_spans(uptr beg, uptr end, void *arg) {
              HP_ROUND_UP(end, HP_PAGE_SIZE));
 }
 
-/* The process's map, whole, into memory of its own (locking splits the
- * mappings as it goes: the map is read first).  0 when it cannot be. */
-static size_t read_maps(char **out, size_t *cap) {
-  int fd = hp_open_proc_self("maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  size_t len = 0;
-  *cap = 256 * 1024;
-  char *buf = hp_mmap(*cap);
-  while (buf) {
-    if (len + 1 == *cap) {
-      char *grown = hp_mremap(buf, *cap, 2 * *cap);
-      if (!grown) {
-        hp_munmap(buf, *cap);
-        buf = NULL;
-        break;
-      }
-      buf = grown;
-      *cap *= 2;
-    }
-    ssize_t r = read(fd, buf + len, *cap - 1 - len);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      break;
-    len += (size_t)r;
-  }
-  close(fd);
-  if (buf && !len)
-    hp_munmap(buf, *cap);
-  if (!buf || !len)
-    return 0;
-  buf[len] = 0;
-  *out = buf;
-  return len;
-}
-
 static int lock_current(bool onfault) {
-  char *maps;
-  size_t cap;
-  size_t len = read_maps(&maps, &cap);
-  if (!len) {
+  /* The process's map, whole, first: locking splits the mappings it
+   * lists. */
+  hp_buf_t maps = {0};
+  int fd = hp_open_proc_self("maps", O_RDONLY | O_CLOEXEC);
+  bool ok = fd >= 0 && hp_buf_read_fd(&maps, fd) && maps.len;
+  if (fd >= 0)
+    close(fd);
+  if (!ok) {
+    hp_buf_free(&maps);
     errno = ENOMEM;
     return -1;
   }
   lock_job_t j = {onfault, 0};
-  for (const char *p = maps; *p && !j.err;) {
+  for (const char *p = maps.data; *p && !j.err;) {
     uptr beg = hp_parse_hex_prefix(&p);
     uptr end = *p == '-' ? (p++, hp_parse_hex_prefix(&p)) : 0;
     /* Not the kernel's half ([vsyscall]: no mapping of the process's own,
@@ -134,7 +102,7 @@ static int lock_current(bool onfault) {
     if (*p)
       p++;
   }
-  hp_munmap(maps, cap);
+  hp_buf_free(&maps);
   hp_primary_for_each_span_run(lock_spans, &j);
   if (j.err) {
     errno = j.err;

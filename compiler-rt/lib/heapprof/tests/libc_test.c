@@ -1,5 +1,7 @@
 /* The allocation-free formatter, parsers and sort. */
 #include "hp_test.h"
+#include <stdlib.h>
+#include <unistd.h>
 
 int main(void) {
   char b[64];
@@ -69,5 +71,32 @@ int main(void) {
   EXPECT(buf.data[1200000 + 699] == '7' && buf.data[1200000 + 700] == '|');
   hp_buf_free(&buf);
   EXPECT(!buf.data && !buf.len);
+  /* hp_buf_read_fd: a file longer than the buffer's first mapping (64
+   * KiB) read whole, 100,000 bytes of a known pattern, a NUL after them;
+   * an empty file reads as 0 bytes, the NUL there too. */
+  {
+    char path[] = "/tmp/libc_test.XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    static char data[100000];
+    for (u32 i = 0; i < sizeof(data); i++)
+      data[i] = (char)('a' + i % 26);
+    EXPECT_EQ(write(fd, data, sizeof(data)), sizeof(data));
+    EXPECT_EQ(lseek(fd, 0, SEEK_SET), 0);
+    hp_buf_t b = {0};
+    EXPECT(hp_buf_read_fd(&b, fd));
+    EXPECT_EQ(b.len, sizeof(data));
+    EXPECT(b.data && !hp_memcmp(b.data, data, sizeof(data)));
+    EXPECT(b.data && b.data[b.len] == 0);
+    hp_buf_free(&b);
+    EXPECT_EQ(ftruncate(fd, 0), 0);
+    EXPECT_EQ(lseek(fd, 0, SEEK_SET), 0);
+    EXPECT(hp_buf_read_fd(&b, fd));
+    EXPECT_EQ(b.len, 0);
+    EXPECT(b.data && b.data[0] == 0);
+    hp_buf_free(&b);
+    close(fd);
+    unlink(path);
+  }
   return hp_test_done("libc_test");
 }
