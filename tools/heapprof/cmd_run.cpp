@@ -533,25 +533,28 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // heapprof_allocator.h, HP_NUM_REGIONS x HP_REGION_SIZE); under a lower
   // address-space limit it could only abort the program.
   const unsigned long long Reserved = 20ull << 40;
-  struct rlimit Rl;
-  if (getrlimit(RLIMIT_AS, &Rl) == 0 && Rl.rlim_cur != RLIM_INFINITY &&
-      Rl.rlim_cur < Reserved)
-    return fail("the address-space limit (ulimit -v, RLIMIT_AS) is " +
-                std::to_string((unsigned long long)Rl.rlim_cur) +
-                " bytes; heapprof's runtime reserves about 19 TiB of "
-                "address space at start (shadow memory and allocator "
-                "regions: address space, not memory): run with ulimit -v "
-                "unlimited");
   // A data-size limit counts them too: Linux counts private writable
   // mappings, reserved or not, against RLIMIT_DATA.
-  if (getrlimit(RLIMIT_DATA, &Rl) == 0 && Rl.rlim_cur != RLIM_INFINITY &&
-      Rl.rlim_cur < Reserved)
-    return fail("the data-size limit (ulimit -d, RLIMIT_DATA) is " +
-                std::to_string((unsigned long long)Rl.rlim_cur) +
-                " bytes; heapprof's runtime reserves about 19 TiB of "
-                "writable address space at start (shadow memory and "
-                "allocator regions: address space, not memory), which the "
-                "limit counts: run with ulimit -d unlimited");
+  struct Limit {
+    decltype(RLIMIT_AS) Resource;
+    const char *Name, *Space, *Counts, *Flag;
+  };
+  for (const Limit &L :
+       {Limit{RLIMIT_AS, "address-space limit (ulimit -v, RLIMIT_AS)", "", "",
+              "v"},
+        Limit{RLIMIT_DATA, "data-size limit (ulimit -d, RLIMIT_DATA)",
+              "writable ", ", which the limit counts", "d"}}) {
+    struct rlimit Rl;
+    if (getrlimit(L.Resource, &Rl) == 0 && Rl.rlim_cur != RLIM_INFINITY &&
+        Rl.rlim_cur < Reserved)
+      return fail(std::string("the ") + L.Name + " is " +
+                  std::to_string((unsigned long long)Rl.rlim_cur) +
+                  " bytes; heapprof's runtime reserves about 19 TiB of " +
+                  L.Space +
+                  "address space at start (shadow memory and allocator "
+                  "regions: address space, not memory)" +
+                  L.Counts + ": run with ulimit -" + L.Flag + " unlimited");
+  }
   // The same reservations under a strict overcommit policy: the kernel
   // counts them as memory and refuses them.
   if (FILE *Oc = fopen("/proc/sys/vm/overcommit_memory", "r")) {

@@ -61,34 +61,52 @@ static bool strict_overcommit(void) {
   return strict;
 }
 
+/* The limits that count the reservations at init (HP_SHADOW_SIZE,
+ * HP_NUM_REGIONS x HP_REGION_SIZE), address space, not memory: the
+ * address-space limit, and the data-size limit (Linux counts private
+ * writable mappings, reserved or not, against it) when it is below them.
+ * A message says so, since the figures look absurd otherwise. */
+#define HP_RESERVED_BYTES (HP_SHADOW_SIZE + HP_NUM_REGIONS * HP_REGION_SIZE)
+static const struct {
+  int resource;
+  rlim_t below; /* names it when its limit is below this */
+  const char *limit, *space, *counts, *flag;
+} reserving_limits[] = {
+    {RLIMIT_AS, RLIM_INFINITY, "address-space limit (ulimit -v, RLIMIT_AS)",
+     "", "", "v"},
+    {RLIMIT_DATA, HP_RESERVED_BYTES,
+     "data-size limit (ulimit -d, RLIMIT_DATA)", "writable ",
+     ", which the limit counts", "d"},
+};
+
+/* The first limit of reserving_limits that counts the reservations: its
+ * index, and its value in *cur; -1 when none does. */
+static int reserving_limit(rlim_t *cur) {
+  for (u32 k = 0; k < HP_ARRAY_SIZE(reserving_limits); k++) {
+    struct rlimit rl;
+    if (getrlimit(reserving_limits[k].resource, &rl) == 0 &&
+        rl.rlim_cur < reserving_limits[k].below) {
+      *cur = rl.rlim_cur;
+      return (int)k;
+    }
+  }
+  return -1;
+}
+
 void hp_report_mmap_failure(uptr size, const char *what) {
-  /* The reservations at init (HP_SHADOW_SIZE, HP_NUM_REGIONS x
-   * HP_REGION_SIZE) are address space, not memory, but an address-space
-   * limit counts them: say so, since the figures look absurd otherwise. */
-  struct rlimit rl;
-  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+  rlim_t cur;
+  int k = reserving_limit(&cur);
+  if (k >= 0) {
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
-              "%s: the address-space limit (ulimit -v, RLIMIT_AS) is %llu "
-              "bytes, and heapprof reserves about %llu TiB of address space "
-              "for its shadow memory and allocator regions (address space, "
-              "not memory); run with ulimit -v unlimited\n",
-              (size_t)size, what, (unsigned long long)rl.rlim_cur,
-              (unsigned long long)((HP_SHADOW_SIZE +
-                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
-  } else if (getrlimit(RLIMIT_DATA, &rl) == 0 &&
-             rl.rlim_cur != RLIM_INFINITY &&
-             rl.rlim_cur < HP_SHADOW_SIZE + HP_NUM_REGIONS * HP_REGION_SIZE) {
-    /* Linux counts private writable mappings, reserved or not, against
-     * the data limit. */
-    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
-              "%s: the data-size limit (ulimit -d, RLIMIT_DATA) is %llu "
-              "bytes, and heapprof reserves about %llu TiB of writable "
-              "address space for its shadow memory and allocator regions "
-              "(address space, not memory), which the limit counts; run "
-              "with ulimit -d unlimited\n",
-              (size_t)size, what, (unsigned long long)rl.rlim_cur,
-              (unsigned long long)((HP_SHADOW_SIZE +
-                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
+              "%s: the %s is %llu bytes, and heapprof reserves about %llu "
+              "TiB of %saddress space for its shadow memory and allocator "
+              "regions (address space, not memory)%s; run with ulimit -%s "
+              "unlimited\n",
+              (size_t)size, what, reserving_limits[k].limit,
+              (unsigned long long)cur,
+              (unsigned long long)(HP_RESERVED_BYTES >> 40),
+              reserving_limits[k].space, reserving_limits[k].counts,
+              reserving_limits[k].flag);
   } else if (strict_overcommit()) {
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
               "%s: the kernel's overcommit policy is strict "
@@ -97,8 +115,7 @@ void hp_report_mmap_failure(uptr size, const char *what) {
               "allocator regions, not memory) as memory; heapprof needs "
               "vm.overcommit_memory=0 or 1\n",
               (size_t)size, what,
-              (unsigned long long)((HP_SHADOW_SIZE +
-                                    HP_NUM_REGIONS * HP_REGION_SIZE) >> 40));
+              (unsigned long long)(HP_RESERVED_BYTES >> 40));
   } else {
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for %s\n",
               (size_t)size, what);
