@@ -16,9 +16,11 @@ static void ave(hp_buf_t *b, u64 total, u64 count) {
                 (unsigned long long)(v % 100));
 }
 
+/* "n/a" alone when there is no whole: not "n/a%". */
 static void percent(hp_buf_t *b, u64 part, u64 whole) {
   ave(b, part * 100, whole);
-  hp_buf_printf(b, "%%");
+  if (whole)
+    hp_buf_printf(b, "%%");
 }
 
 void hp_text_utilization(hp_buf_t *b, u64 line_bytes, u64 touched_lines,

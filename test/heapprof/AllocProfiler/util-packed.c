@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
 // ODD: live at dump: 10000, continued from earlier dumps: 0, live bytes: 480000
 // ODD: Heap utilization: lines 25.00% (480000 live bytes on 30000 touched of 30000 lines), pages 24.98% (480000 live bytes on 469 touched of 469 pages)
 
-// OFF: live utilization: lines n/a% (0 live bytes on 0 touched of 0 lines)
+// OFF: live utilization: lines n/a (0 live bytes on 0 touched of 0 lines)
 // OFF-NOT: Heap utilization
 
 // REPORT: == Access and allocator measures of the top contexts
