@@ -347,6 +347,13 @@ static lookup_result_t lookup_rest(uptr u, lookup_t *l) {
   return LOOKUP_NOT_OURS;
 }
 
+/* A block of glibc's: lookup() found it in no mapping of heapprof's, and a
+ * library opened with RTLD_DEEPBIND may have taken it from glibc's malloc
+ * before its calls were redirected here (heapprof_deepbind.c). */
+static bool glibcs(lookup_result_t r, uptr u) {
+  return r == LOOKUP_NOT_OURS && hp_deepbind_any() && !hp_primary_owns(u);
+}
+
 /* Reports a pointer lookup() refused; false when the caller must leave the
  * pointer alone (halt_on_error=0). */
 static void report_lookup(lookup_result_t r, const lookup_t *l, uptr u,
@@ -472,7 +479,10 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
   if (HP_UNLIKELY(r != LOOKUP_OK)) {
-    report_lookup(r, &l, u, fp, kind_free_name(kind));
+    if (glibcs(r, u))
+      hp_deepbind_glibc_free(p);
+    else
+      report_lookup(r, &l, u, fp, kind_free_name(kind));
     return;
   }
   hp_chunk_header_t *h = l.h;
@@ -734,6 +744,8 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
   if (HP_UNLIKELY(r != LOOKUP_OK)) {
+    if (glibcs(r, u))
+      return hp_deepbind_glibc_realloc(p, size);
     report_lookup(r, &l, u, fp, "realloc");
     errno = ENOMEM;
     return NULL;
@@ -789,7 +801,10 @@ uptr hp_usable_size(const void *p) {
   if (!p)
     return 0;
   lookup_t l;
-  if (lookup((uptr)p, &l) != LOOKUP_OK ||
+  lookup_result_t r = lookup((uptr)p, &l);
+  if (glibcs(r, (uptr)p))
+    return hp_deepbind_glibc_usable_size((void *)p);
+  if (r != LOOKUP_OK ||
       (__atomic_load_n(word0(l.h), __ATOMIC_ACQUIRE) & 0xff) != HP_CHUNK_ALLOCATED)
     return 0;
   /* The requested size, as ASan's and MemProf's: a program that writes the

@@ -58,6 +58,18 @@ typedef uintptr_t uptr;
 
 #define HP_PAGE_SIZE 4096u
 
+/* An entry point that calls a libc function which may allocate
+ * (pthread_create; dlopen with RTLD_DEEPBIND): its frames, in a section of
+ * their own, are heapprof's and not the program's, and stacks are shown
+ * without them (heapprof_stackdepot.c). */
+#define HP_WRAPPER __attribute__((section("hp_wrappers"), noinline))
+extern const char __start_hp_wrappers[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_hp_wrappers[] __attribute__((weak, visibility("hidden")));
+/* pc: a return address, or one less. */
+static inline bool hp_in_wrapper(uptr pc) {
+  return pc > (uptr)__start_hp_wrappers && pc <= (uptr)__stop_hp_wrappers;
+}
+
 /* The runtime's own globals live in sections of their own, which the leak
  * check does not take for roots (heapprof_leaks.c): its tables hold
  * addresses that are no pointers of the program's -- the ring of large
@@ -98,5 +110,6 @@ typedef uintptr_t uptr;
 #include "heapprof_sample.h"
 #include "heapprof_ownstack.h"
 #include "heapprof_mlock.h"
+#include "heapprof_deepbind.h"
 
 #endif

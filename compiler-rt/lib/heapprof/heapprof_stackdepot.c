@@ -3,8 +3,14 @@
  * Part of heapprof.
  *
  *   buckets[hash & mask] --> entry --> entry --> NULL     (singly linked)
- *   entry: | next | hash (u64) | id (u32) | size (u32) | pcs[size] |
+ *   entry: | next | hash (u64) | id (u32) | size (u32) | shown (u32) |
+ *          pcs[size] | pcs shown, if not all |
  *   by_id[id] --> entry
+ *
+ * A stack through one of heapprof's wrappers that call into libc
+ * (pthread_create, a dlopen with RTLD_DEEPBIND: HP_WRAPPER) holds the
+ * wrapper's frames; the entry keeps them for lookups and, after them, the
+ * stack without them, which hp_stackdepot_get gives out (profiles, reports).
  *
  * Entries live in an append-only arena carved from mmap'd blocks and are
  * immutable once linked, so readers walk chains with acquire loads and no
@@ -29,6 +35,7 @@ typedef struct entry {
   u64 hash;
   u32 id;
   u32 size;
+  u32 shown; /* == size: pcs as they are; else the shown ones follow */
   uptr pcs[];
 } entry_t;
 
@@ -134,12 +141,20 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
   if (!e) {
     u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     HP_CHECK(id < MAX_IDS);
-    e = arena_alloc(sizeof(entry_t) + size * sizeof(uptr));
+    u32 shown = 0;
+    for (u32 i = 0; i < size; i++)
+      shown += !hp_in_wrapper(pcs[i]);
+    e = arena_alloc(sizeof(entry_t) +
+                    (size + (shown < size ? shown : 0)) * sizeof(uptr));
     e->next = (entry_t *)head;
     e->hash = hash;
     e->id = id;
     e->size = size;
+    e->shown = shown;
     hp_memcpy(e->pcs, pcs, size * sizeof(uptr));
+    for (u32 i = 0, k = size; shown < size && i < size; i++)
+      if (!hp_in_wrapper(pcs[i]))
+        e->pcs[k++] = pcs[i];
     __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
     __atomic_store_n(b, (uptr)e, __ATOMIC_RELEASE);
   }
@@ -156,8 +171,8 @@ const uptr *hp_stackdepot_get(u32 id, u32 *size) {
   entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
   if (!e)
     return NULL;
-  *size = e->size;
-  return e->pcs;
+  *size = e->shown;
+  return e->shown == e->size ? e->pcs : e->pcs + e->size;
 }
 
 u32 hp_stackdepot_count(void) {

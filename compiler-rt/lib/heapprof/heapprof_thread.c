@@ -296,8 +296,9 @@ bool hp_thread_start_internal(void (*fn)(void)) {
   return true;
 }
 
-HP_INTERFACE int pthread_create(pthread_t *th, const pthread_attr_t *attr,
-                                void *(*fn)(void *), void *arg) {
+HP_INTERFACE HP_WRAPPER int pthread_create(pthread_t *th,
+                                           const pthread_attr_t *attr,
+                                           void *(*fn)(void *), void *arg) {
   pthread_create_fn real = real_pthread_create();
   hp_rtl_init();
 #ifdef HEAPPROF_SHARED_RUNTIME
