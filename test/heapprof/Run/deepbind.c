@@ -22,17 +22,17 @@
 // RUN: %clang_heapprof -O0 -g %s -o %t -ldl
 // RUN: rm -rf %t.d1 && %env_heapprof_opts=profile_dir=%t.d1 %run %t %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d1 > %t.j1
-// RUN: %python %S/Inputs/site-accesses.py %t.j1 lib_alloc main_site grow_site lib_grow "operator new" | FileCheck %s --check-prefixes=CHECK,INST
+// RUN: %python %S/Inputs/site-accesses.py %t.j1 lib_alloc main_site grow_site lib_grow "operator new" lib_init | FileCheck %s --check-prefixes=CHECK,INST
 // RUN: %clang_plain -O0 -g %s -o %t.plain -ldl
 // RUN: rm -rf %t.d2 && heapprof run -o %t.d2 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d2 > %t.j2
-// RUN: %python %S/Inputs/site-accesses.py %t.j2 lib_alloc main_site grow_site lib_grow lib_new_array | FileCheck %s --check-prefixes=CHECK,PRELOAD
+// RUN: %python %S/Inputs/site-accesses.py %t.j2 lib_alloc main_site grow_site lib_grow lib_new_array lib_init | FileCheck %s --check-prefixes=CHECK,PRELOAD
 // RUN: rm -rf %t.d3 && heapprof run --allocator=system -o %t.d3 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d3 > %t.j3
-// RUN: %python %S/Inputs/site-accesses.py %t.j3 lib_alloc main_site grow_site lib_grow lib_new_array | FileCheck %s --check-prefixes=CHECK,PRELOAD
+// RUN: %python %S/Inputs/site-accesses.py %t.j3 lib_alloc main_site grow_site lib_grow lib_new_array lib_init | FileCheck %s --check-prefixes=CHECK,PRELOAD
 // RUN: rm -rf %t.d4 && %env_heapprof_opts=sample_bytes=1 heapprof run -o %t.d4 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d4 > %t.j4
-// RUN: %python %S/Inputs/site-accesses.py %t.j4 lib_alloc main_site grow_site lib_grow lib_new_array | FileCheck %s --check-prefixes=CHECK,PRELOAD
+// RUN: %python %S/Inputs/site-accesses.py %t.j4 lib_alloc main_site grow_site lib_grow lib_new_array lib_init | FileCheck %s --check-prefixes=CHECK,PRELOAD
 // No heapprof frame in any stack (the dlopen went through heapprof's):
 // RUN: heapprof report --top 0 %t.d1 %t.d2 | FileCheck %s --check-prefix=FRAMES
 // OUT: usable ok
@@ -47,6 +47,8 @@
 // (loaded with the library, redirected too) calls heapprof's malloc.
 // PRELOAD-NEXT: lib_new_array allocs=2 bytes=128 frees=2
 // INST-NEXT: operator new allocs=2 bytes=128 frees=2
+// The constructor's block is glibc's:
+// CHECK-NEXT: lib_init allocs=0 bytes=0 frees=0
 // FRAMES-NOT: heapprof_deepbind
 // FRAMES-NOT: deep_open
 #ifdef LIB
@@ -55,7 +57,7 @@
 #include <string.h>
 
 static void *ctor_buf;
-__attribute__((constructor)) static void lib_init(void) {
+extern "C" __attribute__((constructor, noinline)) void lib_init(void) {
   ctor_buf = malloc(300);
   memset(ctor_buf, 7, 300);
 }
