@@ -52,6 +52,7 @@ static struct {
   void (*free)(void *);
   void *(*realloc)(void *, size_t);
   size_t (*usable_size)(void *);
+  int (*dlclose)(void *); /* the probe's handle: not heapprof's dlclose */
 } glibc;
 
 void hp_deepbind_glibc_free(void *p) { glibc.free(p); }
@@ -106,15 +107,12 @@ static HP_WRAPPER void setup(void) {
       if (bound[i].addr && dladdr((void *)bound[i].addr, &di) &&
           (uptr)di.dli_fbase == own_base)
         targets[n_targets++] = bound[i];
-    void *libc = real_dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-    HP_CHECK(libc && "cannot find libc.so.6");
-    glibc.free = (void (*)(void *))dlsym(libc, "free");
-    glibc.realloc = (void *(*)(void *, size_t))dlsym(libc, "realloc");
-    glibc.usable_size = (size_t(*)(void *))dlsym(libc, "malloc_usable_size");
-    HP_CHECK(glibc.free && glibc.realloc && glibc.usable_size);
-    int (*close_fn)(void *) = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-    if (close_fn)
-      close_fn(libc); /* a count the loader keeps: libc stays */
+    glibc.free = (void (*)(void *))hp_glibc_sym("free");
+    glibc.realloc = (void *(*)(void *, size_t))hp_glibc_sym("realloc");
+    glibc.usable_size = (size_t(*)(void *))hp_glibc_sym("malloc_usable_size");
+    glibc.dlclose = (int (*)(void *))hp_glibc_sym("dlclose");
+    HP_CHECK(glibc.free && glibc.realloc && glibc.usable_size &&
+             glibc.dlclose && "glibc's allocator functions not found");
     set_up = true;
     __atomic_store_n(&hp_deepbind_opened, true, __ATOMIC_RELEASE);
   }
@@ -379,9 +377,7 @@ static HP_WRAPPER const char *caller_path(const char *file,
     return file;
   void *loaded = real_dlopen(file, RTLD_LAZY | RTLD_NOLOAD);
   if (loaded) {
-    int (*close_fn)(void *) = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-    if (close_fn)
-      close_fn(loaded);
+    glibc.dlclose(loaded);
     return file;
   }
   Dl_serinfo *mine = search_list(caller), *any = search_list(own_map);

@@ -662,11 +662,8 @@ void hp_sample_init(void) {
   hp_sample_setup();
   /* On before dlopen and dlsym: what they allocate goes to glibc. */
   __atomic_store_n(&hp_foreign_state, HP_FOREIGN_SAMPLED, __ATOMIC_RELEASE);
-  void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
-  libc_memalign =
-      libc ? (void *(*)(size_t, size_t))dlsym(libc, "memalign") : NULL;
-  libc_usable =
-      libc ? (size_t(*)(void *))dlsym(libc, "malloc_usable_size") : NULL;
+  libc_memalign = (void *(*)(size_t, size_t))hp_glibc_sym("memalign");
+  libc_usable = (size_t(*)(void *))hp_glibc_sym("malloc_usable_size");
   if (!libc_memalign || !libc_usable)
     hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
                          "allocator, and glibc's memalign or "
