@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cli.h"
+#include "heapprof_files.h"
 #include "names.h"
 #include "profile_model.h"
 #include "symbolize.h"
@@ -27,6 +28,7 @@ void Options::value(const char *Name, const char *Alias, Setter Set) {
 }
 
 void Options::output(std::string &Path) {
+  OutputPath = &Path;
   value("--output", "-o", [&Path](const std::string &V) {
     Path = V;
     return std::string();
@@ -94,7 +96,7 @@ bool heapprof::loadSuppressionFiles(TableOptions &T) {
   std::string Err;
   if (loadSuppressions(T.SuppressionFiles, T.Suppressions, Err))
     return true;
-  fprintf(stderr, "heapprof: error: %s\n", Err.c_str());
+  inputError(Err);
   return false;
 }
 
@@ -108,7 +110,8 @@ void Options::format(bool &Json) {
 }
 
 int Options::usageError(const std::string &Msg) const {
-  fprintf(stderr, "heapprof: error: %s\n%s", Msg.c_str(), Usage);
+  hpf_error("error", Msg.c_str());
+  fputs(Usage, stderr);
   return 2;
 }
 
@@ -157,6 +160,16 @@ int Options::parse(int Argc, char **Argv,
     if (!Problem.empty())
       return usageError(std::string(S->Name) + ": " + Problem);
   }
+  // An output that would replace an input, or be read back as one.
+  if (OutputPath && !OutputPath->empty()) {
+    std::vector<const char *> In;
+    for (const std::string &Op : Operands)
+      In.push_back(Op.c_str());
+    char Why[512];
+    if (hpf_conflict(OutputPath->c_str(), In.data(), In.size(), Why,
+                     sizeof(Why)))
+      return inputError(*OutputPath + ": " + Why);
+  }
   return 0;
 }
 
@@ -173,7 +186,7 @@ bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
   static std::set<std::string> Said;
   for (const std::string &W : Warnings)
     if (Said.insert(W).second)
-      fprintf(stderr, "heapprof: warning: %s\n", W.c_str());
+      hpf_error("warning", W.c_str());
   dropRuntimeFrames(P);
   unmarkWholeStacks(P);
   mergeSameStacks(P);
@@ -184,47 +197,16 @@ bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
 }
 
 int heapprof::inputError(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n", Msg.c_str());
+  hpf_error("error", Msg.c_str());
   return 1;
 }
 
-static bool writeAll(int Fd, const std::string &S) {
-  size_t Done = 0;
-  while (Done < S.size()) {
-    ssize_t N = write(Fd, S.data() + Done, S.size() - Done);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    Done += N;
-  }
-  return true;
-}
-
-// The output file is written whole or not at all: to FILE.tmp, renamed.
+// The output file is written whole or not at all (heapprof_files.h).
 bool heapprof::writeOutput(const std::string &Path, const std::string &S) {
-  if (Path.empty()) {
-    if (writeAll(1, S))
-      return true;
-    inputError(std::string("<stdout>: cannot write: ") + strerror(errno));
-    return false;
-  }
-  std::string Tmp = Path + ".tmp";
-  FILE *F = fopen(Tmp.c_str(), "wb");
-  if (!F) {
-    inputError(Path + ": cannot write: " + strerror(errno));
-    return false;
-  }
-  bool Ok = fwrite(S.data(), 1, S.size(), F) == S.size();
-  int E = errno;
-  Ok &= fclose(F) == 0;
-  if (Ok && rename(Tmp.c_str(), Path.c_str()) != 0) {
-    E = errno;
-    Ok = false;
-  }
-  if (!Ok) {
-    unlink(Tmp.c_str());
-    inputError(Path + ": cannot write: " + strerror(E ? E : EIO));
-  }
-  return Ok;
+  char Err[256];
+  if (hpf_write(Path.c_str(), S.data(), S.size(), 0666, Err, sizeof(Err)))
+    return true;
+  inputError((Path.empty() || Path == "-" ? std::string("<stdout>") : Path) +
+             ": cannot write: " + Err);
+  return false;
 }

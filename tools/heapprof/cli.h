@@ -55,8 +55,9 @@ public:
                                              // --leaks, --suppressions
   void format(bool &Json);                   // --format text|json
 
-  // Parses Argv; the operands go to Operands.  Returns 0, or 2 after
-  // printing the usage error.
+  // Parses Argv; the operands go to Operands.  Returns 0, 2 after
+  // printing the usage error, or 1 after printing why the output would
+  // replace or be read back as an input (hpf_conflict).
   int parse(int Argc, char **Argv, std::vector<std::string> &Operands) const;
   // Prints Msg as a usage error; returns 2.
   int usageError(const std::string &Msg) const;
@@ -69,6 +70,7 @@ private:
   };
   const char *Usage;
   std::vector<Spec> Specs;
+  std::string *OutputPath = nullptr; // output(): checked against operands
 };
 
 // Reads the rules of T.SuppressionFiles into T.Suppressions; prints the
@@ -82,7 +84,7 @@ bool loadSuppressionFiles(TableOptions &T);
 bool loadSymbolized(const std::vector<std::string> &Inputs,
                     const SymbolizeOptions &Sym, Profile &P);
 
-// Writes S to Path ("" = stdout) whole or not at all (Path.tmp, renamed);
+// Writes S to Path ("" or "-" = stdout) whole or not at all (hpf_write);
 // on failure prints one `heapprof: error:` line naming the output.
 bool writeOutput(const std::string &Path, const std::string &S);
 

@@ -20,7 +20,7 @@ const char heapprof::HtmlUsage[] =
     "usage: heapprof html -o OUT.html [options] PROFILE|DIR...\n"
     "  the report as one self-contained web page: summary, sortable tables,\n"
     "  flame graph of every context (click to zoom); no network needed\n"
-    "  -o, --output FILE  the page to write (required)\n"
+    "  -o, --output FILE  the page to write (required; - for stdout)\n"
     "  --sort KEY, --top N, --depth N, --leaks unreachable|live,\n"
     "  --suppressions FILE, --binary FILE, --debug-dir DIR, --full-names\n"
     "                     as for heapprof report\n";

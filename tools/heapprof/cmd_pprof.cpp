@@ -35,7 +35,7 @@ const char heapprof::PprofUsage[] =
     "  inuse_objects, inuse_space, accesses, temporary_objects,\n"
     "  leaked_objects, leaked_bytes (unreachable at exit; default\n"
     "  alloc_space)\n"
-    "  -o, --output FILE  the file to write (required)\n"
+    "  -o, --output FILE  the file to write (required; - for stdout)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"

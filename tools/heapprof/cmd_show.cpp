@@ -10,6 +10,7 @@
 #include "commands.h"
 
 extern "C" {
+#include "heapprof_files.h"
 #include "heapprof_leak_section.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
@@ -17,6 +18,7 @@ extern "C" {
 #include "heapprof_opcost.h"
 #include "render.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <string>
@@ -296,7 +298,7 @@ int heapprof::cmdShow(int argc, char **argv) {
     hpr_file_t f;
     char err[512];
     if (!hpr_read(argv[i], &f, err, sizeof(err))) {
-      fprintf(stderr, "heapprof: error: %s: %s\n", argv[i], err);
+      hpf_error("error", (std::string(argv[i]) + ": " + err).c_str());
       hpr_free(&f);
       rc = 1;
       continue;
@@ -305,6 +307,14 @@ int heapprof::cmdShow(int argc, char **argv) {
     for (size_t k = 0; k < f.ndumps; k++)
       show_dump(&f.dumps[k], k);
     hpr_free(&f);
+  }
+  // What could not be written is an error too (a full disk, a closed
+  // stdout, a pipe whose reader left while SIGPIPE is ignored).
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    hpf_error("error",
+              (std::string("<stdout>: cannot write: ") + strerror(errno))
+                  .c_str());
+    rc = 1;
   }
   return rc;
 }

@@ -77,12 +77,12 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_merge.h"
 #include "dump_hash.h"
+#include "heapprof_files.h"
 #include "heapprof_leak_section.h"
 #include "heapprof_opcost.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -913,12 +913,14 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
 /* ------------------------------------------------------------ the command */
 
 static int bad(const char *what, const char *fmt, ...) {
+  char msg[1024];
+  int n = snprintf(msg, sizeof(msg), "%s: ", what);
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "heapprof: error: %s: ", what);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  if (n >= 0 && (size_t)n < sizeof(msg))
+    vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
   va_end(ap);
+  hpf_error("error", msg);
   return 1;
 }
 
@@ -930,10 +932,6 @@ static int other_program(const char *path, const char *first) {
              "its main program's build id differs from %s's (merge takes "
              "profiles of one binary)",
              first);
-}
-
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Appends path, or a directory's *.profraw files sorted by name (PATH@N:
@@ -949,22 +947,12 @@ static int add_inputs(const char *given, input_t **in, size_t *n) {
   char **names = NULL;
   size_t nn = 0;
   if (S_ISDIR(st.st_mode)) {
-    DIR *dir = opendir(path);
-    if (!dir)
-      return bad(path, "cannot open: %s", strerror(errno));
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-      size_t len = strlen(e->d_name);
-      if (len <= 8 || strcmp(e->d_name + len - 8, ".profraw"))
-        continue;
-      names = xrealloc(names, (nn + 1) * sizeof(char *));
-      names[nn] = xcalloc(strlen(path) + len + 2, 1);
-      sprintf(names[nn++], "%s/%s", path, e->d_name);
+    char why[256];
+    if (!hpf_list_profiles(path, &names, &nn, why, sizeof(why))) {
+      int rc = bad(path, "%s", why);
+      free(split);
+      return rc;
     }
-    closedir(dir);
-    if (!nn)
-      return bad(path, "no .profraw files in this directory");
-    qsort(names, nn, sizeof(char *), cmp_str);
   } else {
     names = xcalloc(1, sizeof(char *));
     names[nn++] = strdup(path);
@@ -1269,26 +1257,12 @@ static const hpr_dump_t *reread(reader_t *r, const input_t *in,
   return d;
 }
 
+/* A merged profile is as private as the profiles it adds up (the runtime
+ * writes them 0600). */
 static int write_file(const char *out, const buf_t *b) {
-  size_t len = strlen(out);
-  char *tmp = xcalloc(len + 32, 1);
-  snprintf(tmp, len + 32, "%s.tmp.%d", out, (int)getpid());
-  FILE *fp = fopen(tmp, "wb");
-  if (!fp) {
-    int e = errno;
-    free(tmp);
-    return bad(out, "cannot write: %s", strerror(e));
-  }
-  bool ok = fwrite(b->data, 1, b->len, fp) == b->len;
-  int e = errno;
-  ok = fclose(fp) == 0 && ok;
-  if (!ok || rename(tmp, out) != 0) {
-    e = ok ? errno : e;
-    unlink(tmp);
-    free(tmp);
-    return bad(out, "cannot write: %s", strerror(e));
-  }
-  free(tmp);
+  char why[256];
+  if (!hpf_write(out, b->data, b->len, 0600, why, sizeof(why)))
+    return bad(out, "cannot write: %s", why);
   return 0;
 }
 
@@ -1317,6 +1291,18 @@ int heapprof_merge_main(int argc, char **argv) {
   if (!rc && (!out || !nin)) {
     fputs(heapprof_merge_usage, stderr);
     rc = 2;
+  }
+  if (!rc) {
+    /* The output must not replace an input or be read back as one. */
+    const char **given = xcalloc(nin, sizeof(char *));
+    size_t ng = 0;
+    for (size_t i = 0; i < nin; i++)
+      if (!ng || given[ng - 1] != in[i].given)
+        given[ng++] = in[i].given;
+    char why[512];
+    if (hpf_conflict(out, given, ng, why, sizeof(why)))
+      rc = bad(out, "%s", why);
+    free(given);
   }
 
   /* The first read: every dump chosen, with its process. */

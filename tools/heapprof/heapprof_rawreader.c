@@ -461,9 +461,56 @@ bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
   return true;
 }
 
+/* The tools read a profile twice (a first pass to choose, a second to
+ * add up: one file in memory at a time).  A pipe or a FIFO (`<(zcat
+ * p.profraw.gz)`, /dev/stdin) can be read once: its bytes are kept, by
+ * path, for the second read. */
+typedef struct stream_copy {
+  struct stream_copy *next;
+  char *path;
+  uint8_t *data;
+  size_t size;
+} stream_copy_t;
+static stream_copy_t *stream_copies;
+
+static const stream_copy_t *find_stream_copy(const char *path) {
+  for (const stream_copy_t *c = stream_copies; c; c = c->next)
+    if (!strcmp(c->path, path))
+      return c;
+  return NULL;
+}
+
+static void keep_stream_copy(const char *path, const uint8_t *data,
+                             size_t size) {
+  stream_copy_t *c = calloc(1, sizeof(*c));
+  if (!c || !(c->path = strdup(path)) || !(c->data = malloc(size ? size : 1))) {
+    if (c)
+      free(c->path);
+    free(c);
+    return; /* the second read then finds the stream empty, and says so */
+  }
+  memcpy(c->data, data, size);
+  c->size = size;
+  c->next = stream_copies;
+  stream_copies = c;
+}
+
 bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
   memset(out, 0, sizeof(*out));
   out->path = path;
+  const stream_copy_t *copy = find_stream_copy(path);
+  if (copy) {
+    uint8_t *buf = malloc(copy->size ? copy->size : 1);
+    if (!buf) {
+      snprintf(err, err_size, "out of memory reading it again");
+      return false;
+    }
+    memcpy(buf, copy->data, copy->size);
+    bool ok = hpr_parse(buf, copy->size, out, err, err_size);
+    out->path = path;
+    out->data = buf;
+    return ok;
+  }
   FILE *fp = fopen(path, "rb");
   if (!fp) {
     snprintf(err, err_size, "cannot open: %s", strerror(errno));
@@ -472,10 +519,9 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
   /* A regular file's size is known: one buffer of it, no doubling (a
    * pipe or a file that grows meanwhile still gets the loop's growth). */
   struct stat st;
-  size_t cap = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
-                       st.st_size > 0
-                   ? (size_t)st.st_size + 1
-                   : (size_t)1 << 16;
+  bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+  size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 1
+                                         : (size_t)1 << 16;
   size_t n = 0;
   uint8_t *buf = malloc(cap);
   for (;;) {
@@ -497,12 +543,15 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
     n += r;
   }
   bool io_err = ferror(fp);
+  int io_errno = errno;
   fclose(fp);
   if (io_err) {
     free(buf);
-    snprintf(err, err_size, "read error");
+    snprintf(err, err_size, "cannot read: %s", strerror(io_errno));
     return false;
   }
+  if (!regular)
+    keep_stream_copy(path, buf, n);
   bool ok = hpr_parse(buf, n, out, err, err_size);
   out->path = path;
   out->data = buf; /* owned by out from here: hpr_free frees it */

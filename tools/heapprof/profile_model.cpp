@@ -9,6 +9,7 @@
 #include "heapprof_opcost.h"
 
 extern "C" {
+#include "heapprof_files.h"
 #include "heapprof_leak_section.h"
 #include "heapprof_peak_sections.h"
 #include "heapprof_rawreader.h"
@@ -19,7 +20,6 @@ extern "C" {
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <dirent.h>
 #include <map>
 #include <memory>
 #include <sys/stat.h>
@@ -301,25 +301,15 @@ bool Loader::expand(const std::vector<std::string> &Inputs,
       Givens.push_back(Given);
       continue;
     }
-    DIR *Dir = opendir(In.c_str());
-    if (!Dir) {
-      Err = In + ": cannot read the directory: " + strerror(errno);
+    char **Names;
+    size_t NumNames;
+    char Why[256];
+    if (!hpf_list_profiles(In.c_str(), &Names, &NumNames, Why, sizeof(Why))) {
+      Err = In + ": " + Why;
       return false;
     }
-    std::vector<std::string> Found;
-    while (struct dirent *E = readdir(Dir)) {
-      std::string Name = E->d_name;
-      const std::string Ext = ".profraw";
-      if (Name.size() > Ext.size() &&
-          Name.compare(Name.size() - Ext.size(), Ext.size(), Ext) == 0)
-        Found.push_back(In + (In.back() == '/' ? "" : "/") + Name);
-    }
-    closedir(Dir);
-    if (Found.empty()) {
-      Err = In + ": no raw profiles (*.profraw) in this directory";
-      return false;
-    }
-    std::sort(Found.begin(), Found.end());
+    std::vector<std::string> Found(Names, Names + NumNames);
+    hpf_free_list(Names, NumNames);
     Paths.insert(Paths.end(), Found.begin(), Found.end());
     UpTos.insert(UpTos.end(), Found.size(), UpTo);
     Givens.insert(Givens.end(), Found.size(), Given);

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace heapprof;
 using namespace llvm;
@@ -34,7 +35,7 @@ struct ObjectInfo {
 static ObjectInfo readObject(const std::string &Path) {
   ObjectInfo Info;
   struct stat St;
-  if (stat(Path.c_str(), &St) != 0) {
+  if (stat(Path.c_str(), &St) != 0 || access(Path.c_str(), R_OK) != 0) {
     Info.Problem = std::string("cannot open: ") + strerror(errno);
     return Info;
   }
