@@ -30,6 +30,7 @@
 #define HP_MAX_ALLOCATION (1ull << 40)
 
 u32 hp_fork_gen; /* heapprof_chunk.h */
+u32 hp_fork_ms;
 
 /* The plain path.  malloc/free test a dozen flags and states on every call
  * for features that are off in the default mode (pmu_events,
@@ -447,12 +448,13 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->touched_granules = s.touched_granules;
   e->pages = s.pages;
   e->touched_pages = s.touched_pages;
-  e->alloc_ts = h->timestamp_ms;
+  bool inherited = hp_chunk_inherited(h);
+  e->alloc_ts = hp_lifetime_start(h->timestamp_ms, inherited);
   e->dealloc_ts = now_ms;
   e->alloc_cpu = h->cpu_id;
   e->dealloc_cpu = now_cpu;
-  u8 counted = hp_event_continuation(hp_chunk_inherited(h),
-                                     (w >> 24) & HP_CHUNK_REPORTED);
+  u8 counted =
+      hp_event_continuation(inherited, (w >> 24) & HP_CHUNK_REPORTED);
   e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
   e->continuation = counted;

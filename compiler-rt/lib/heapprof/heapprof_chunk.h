@@ -84,6 +84,14 @@ static inline bool hp_chunk_inherited(const hp_chunk_header_t *h) {
   return h->fork_gen != hp_fork_gen;
 }
 
+/* In a fork child: hp_now_ms() at the fork (0 in the first process).  An
+ * inherited object's lifetime in this process begins there: its parent
+ * counts the part before the fork, up to its own free or end. */
+extern u32 hp_fork_ms;
+static inline u32 hp_lifetime_start(u32 alloc_ms, bool inherited) {
+  return inherited && alloc_ms < hp_fork_ms ? hp_fork_ms : alloc_ms;
+}
+
 #define HP_MEMALIGN_MAGIC 0x6e67696c61706800ull /* "\0hpalign" */
 
 typedef struct hp_memalign_tag {

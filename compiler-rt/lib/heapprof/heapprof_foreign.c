@@ -877,7 +877,7 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->touched_granules = s.touched_granules;
   ev->pages = s.pages;
   ev->touched_pages = s.touched_pages;
-  ev->alloc_ts = e->ts_ms;
+  ev->alloc_ts = hp_lifetime_start(e->ts_ms, fentry_inherited(e));
   ev->alloc_cpu = e->cpu;
   u8 counted = hp_event_continuation(fentry_inherited(e),
                                      e->flags & HP_CHUNK_REPORTED);

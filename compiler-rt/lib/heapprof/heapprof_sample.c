@@ -317,7 +317,7 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->touched_granules = s.touched_granules;
   e->pages = s.pages;
   e->touched_pages = s.touched_pages;
-  e->alloc_ts = o->h.timestamp_ms;
+  e->alloc_ts = hp_lifetime_start(o->h.timestamp_ms, hp_chunk_inherited(&o->h));
   e->dealloc_ts = hp_end_ms(hp_now_ms());
   e->alloc_cpu = o->h.cpu_id;
   e->dealloc_cpu = hp_cpu_id();

@@ -26,6 +26,12 @@ void hp_shadow_init(void) {
   __heapprof_shadow_memory_dynamic_address = (uptr)p;
 }
 
+void hp_shadow_fork_child(void) {
+  if (HP_SHADOW_IN_USE() && __heapprof_shadow_memory_dynamic_address)
+    madvise((void *)__heapprof_shadow_memory_dynamic_address, HP_SHADOW_SIZE,
+            MADV_DONTNEED);
+}
+
 void hp_shadow_clear_slow(uptr beg, uptr end) {
   if (end <= beg || end > HP_USER_SPACE_END)
     return;

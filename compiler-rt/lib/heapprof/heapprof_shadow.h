@@ -29,6 +29,13 @@ static HP_ALWAYS_INLINE u64 *hp_shadow_counter(uptr a) {
 
 void hp_shadow_init(void);
 
+/* In a fork child: every counter back to 0.  The parent counts the
+ * accesses made before the fork (in its checkpoints, frees and exit
+ * profile); the child's profile holds its own, its inherited objects'
+ * as continuations do after a checkpoint.  One madvise(MADV_DONTNEED) of
+ * the shadow, which is private: the parent's counters stay. */
+void hp_shadow_fork_child(void);
+
 /* Whether code that writes counters may have run.  The static runtime's
  * interceptors count libc's ranges for every caller, so there it is always
  * true (a constant: no test on any path).  The preloaded runtime of

@@ -792,8 +792,11 @@ static void fork_child(void) {
   hp_rtl_unlock();
   owner_pid = (u32)syscall(SYS_getpid);
   forked_child = true;
-  /* What the parent allocated is the parent's to count (heapprof_chunk.h). */
+  /* What the parent allocated is the parent's to count (heapprof_chunk.h),
+   * and so are its accesses and its lifetime up to here. */
   hp_fork_gen++;
+  hp_fork_ms = hp_now_ms();
+  hp_shadow_fork_child();
   calls_at_fork = own_calls();
   hp_hib_table_clear(&hp_hib_table);
   hp_symbolizer_fork_child();
