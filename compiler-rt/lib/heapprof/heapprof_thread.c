@@ -10,9 +10,12 @@
 #include "heapprof_internal.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <sys/syscall.h>
+#include <threads.h>
 #include <unistd.h>
 
 extern void *__libc_stack_end;
@@ -205,6 +208,7 @@ typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
 
 typedef struct start_args {
   void *(*fn)(void *);
+  int (*c11_fn)(void *); /* thrd_create's: fn is c11_start */
   void *arg;
   struct start_args *next_free;
 } start_args_t;
@@ -247,11 +251,15 @@ static void args_put(start_args_t *a) {
 static HP_NOINLINE void *thread_start(void *p) {
   start_args_t *a = p;
   void *(*fn)(void *) = a->fn;
+  int (*c11_fn)(void *) = a->c11_fn;
   void *arg = a->arg;
   args_put(a);
   if (hp_tls_thread == TLS_NONE)
     create((uptr)__builtin_frame_address(0));
   hp_signals_altstack_on();
+  /* thrd_join and thrd_exit carry an int in the pointer, as glibc's do. */
+  if (c11_fn)
+    return (void *)(intptr_t)c11_fn(arg);
   return fn(arg);
 }
 
@@ -314,11 +322,44 @@ HP_INTERFACE HP_WRAPPER int pthread_create(pthread_t *th,
   hp_thread_release(hp_thread_acquire());
   start_args_t *a = args_get();
   a->fn = fn;
+  a->c11_fn = NULL;
   a->arg = arg;
   int r = real(th, attr, thread_start, a);
   if (r)
     args_put(a);
   return r;
+}
+
+/* C11's thrd_create: glibc's calls its pthread_create inside libc, past
+ * the wrapper above, and the thread's state was then made on its first
+ * allocation, with pthread_getattr_np's own allocations profiled as the
+ * program's.  Started through the wrapper instead, with glibc's mapping
+ * of errors to thrd_* codes (thrd_busy and thrd_timedout cannot come from
+ * a create). */
+HP_INTERFACE HP_WRAPPER int thrd_create(thrd_t *th, thrd_start_t fn,
+                                        void *arg) {
+  pthread_create_fn real = real_pthread_create();
+  hp_rtl_init();
+  int r;
+#ifdef HEAPPROF_SHARED_RUNTIME
+  if (!hp_rtl.inited) {
+    /* As in pthread_create: only the program's own runtime wraps. */
+    typedef int (*thrd_create_fn)(thrd_t *, thrd_start_t, void *);
+    static thrd_create_fn next;
+    if (!next)
+      next = (thrd_create_fn)dlsym(RTLD_NEXT, "thrd_create");
+    return next(th, fn, arg);
+  }
+#endif
+  hp_thread_release(hp_thread_acquire());
+  start_args_t *a = args_get();
+  a->fn = (void *(*)(void *))fn; /* set: in use (hp_thread_pending_args) */
+  a->c11_fn = fn;
+  a->arg = arg;
+  r = real((pthread_t *)th, NULL, thread_start, a);
+  if (r)
+    args_put(a);
+  return r == 0 ? thrd_success : r == ENOMEM ? thrd_nomem : thrd_error;
 }
 
 /* ------------------------------------------------------------------ fork */
