@@ -91,8 +91,12 @@ int fail(const std::string &Msg) {
   return 1;
 }
 
-// PROG as execvp would find it: itself if it has a '/', else on PATH.
+// PROG as execvp would find it: itself if it has a '/', else the first
+// executable regular file of that name on PATH (a directory so named is
+// passed over, as execvp does); "" for an empty name.
 std::string findProgram(const char *Prog) {
+  if (!*Prog)
+    return "";
   if (strchr(Prog, '/'))
     return Prog;
   const char *Path = getenv("PATH");
@@ -102,7 +106,9 @@ std::string findProgram(const char *Prog) {
     size_t End = P.find(':', Start);
     std::string Dir = P.substr(Start, End == std::string::npos ? End : End - Start);
     std::string Cand = (Dir.empty() ? "." : Dir) + "/" + Prog;
-    if (access(Cand.c_str(), X_OK) == 0)
+    struct stat St;
+    if (stat(Cand.c_str(), &St) == 0 && S_ISREG(St.st_mode) &&
+        access(Cand.c_str(), X_OK) == 0)
       return Cand;
     if (End == std::string::npos)
       return "";
