@@ -3,9 +3,10 @@
  * Part of heapprof.
  *
  * Init runs once, from the compiler's module constructor or the first
- * allocation, whichever is first.  A profile is written at exit (from a
- * .fini_array destructor, so after the program's atexit handlers and static
- * destructors), at each __heapprof_dump() and before an error abort.
+ * allocation, whichever is first.  A profile is written at exit (by the
+ * exit handler registered first, so after every other exit handler and
+ * every object's destructors: register_exit_profile), at each
+ * __heapprof_dump() and before an error abort.
  *
  * Writing a profile: drain the HIB table and spill log into a dump map,
  * fold in the live chunks (each counted once across dumps), read the
@@ -19,6 +20,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -857,17 +859,61 @@ int hp_rtl_checkpoint(const char *reason) {
  * module constructor calling __heapprof_init: start before their own
  * constructors, so options are checked and a profile is written even if
  * the program never allocates. */
+static void register_exit_profile(void);
+
 __attribute__((constructor(101))) static void heapprof_ctor(void) {
+#ifdef HEAPPROF_SHARED_RUNTIME
+  register_exit_profile();
+#endif
   hp_rtl_init();
 }
 
-__attribute__((destructor(101))) static void heapprof_fini(void) {
-  /* The leak check's roots on this stack: from here up, with the
-   * callee-saved registers, pushed below the frame pointer, included. */
+/* The exit profile.  Noinline: its frame is the one the leak check's roots
+ * on this stack start at (with the callee-saved registers, pushed below
+ * the frame pointer, included). */
+static HP_NOINLINE void write_exit_profile(void) {
   __builtin_unwind_init();
   hp_leaks_stack_from = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
   if (hp_flags.dump_at_exit)
     hp_rtl_dump_final("exit");
+}
+
+/* exit() runs its handlers last registered first, and glibc's
+ * __libc_start_main registers the loader's finalizer (every object's
+ * destructors, the executable's .fini_array first, its libraries' after)
+ * after the libraries' constructors ran, before the executable's.  A
+ * handler registered before all of them runs after all of them: the exit
+ * profile then has what libraries' destructors, C++ static objects and
+ * the atexit handlers of their constructors allocate and free.  It is
+ * registered from the executable's .preinit_array (the static runtime:
+ * before any library's constructor) or from the preloaded runtime's
+ * constructor (before __libc_start_main); failing that, heapprof's own
+ * destructor writes the profile, as before. */
+static bool exit_profile_registered;
+
+static void exit_profile_handler(int status, void *arg) {
+  (void)status;
+  (void)arg;
+  write_exit_profile();
+}
+
+/* on_exit, not atexit: atexit registers under the calling module's
+ * __dso_handle, and a PIE's crtbegin runs __cxa_finalize on its own
+ * handle from the executable's .fini_array, which would run this handler
+ * there, before the libraries' destructors. */
+static void register_exit_profile(void) {
+  if (!exit_profile_registered && on_exit(exit_profile_handler, NULL) == 0)
+    exit_profile_registered = true;
+}
+
+#ifndef HEAPPROF_SHARED_RUNTIME
+__attribute__((section(".preinit_array"), used)) static void (
+    *const heapprof_preinit)(void) = register_exit_profile;
+#endif
+
+__attribute__((destructor(101))) static void heapprof_fini(void) {
+  if (!exit_profile_registered)
+    write_exit_profile();
 }
 
 /* A cancellation point once the checkpoint is written (the dump itself runs

@@ -336,6 +336,8 @@ HP_INTERFACE HP_WRAPPER int pthread_create(pthread_t *th,
  * program's.  Started through the wrapper instead, with glibc's mapping
  * of errors to thrd_* codes (thrd_busy and thrd_timedout cannot come from
  * a create). */
+static void *c11_in_use(void *arg) { return arg; } /* never called */
+
 HP_INTERFACE HP_WRAPPER int thrd_create(thrd_t *th, thrd_start_t fn,
                                         void *arg) {
   pthread_create_fn real = real_pthread_create();
@@ -353,7 +355,7 @@ HP_INTERFACE HP_WRAPPER int thrd_create(thrd_t *th, thrd_start_t fn,
 #endif
   hp_thread_release(hp_thread_acquire());
   start_args_t *a = args_get();
-  a->fn = (void *(*)(void *))fn; /* set: in use (hp_thread_pending_args) */
+  a->fn = c11_in_use; /* set: in use (hp_thread_pending_args) */
   a->c11_fn = fn;
   a->arg = arg;
   r = real((pthread_t *)th, NULL, thread_start, a);
