@@ -27,7 +27,6 @@ void hp_rtl_init(void);
 int hp_rtl_dump(const char *reason, u32 seq);
 /* The last profile, at most once (exit, fatal error). */
 void hp_rtl_dump_final(const char *reason);
-
 /* The next checkpoint (numbered 1, 2, ...), for reason: __heapprof_dump,
  * the dump signal, an exec (heapprof_exec.c). */
 int hp_rtl_checkpoint(const char *reason);

@@ -50,6 +50,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -182,14 +183,23 @@ static void dump_signal_handler(int sig) {
   errno = saved;
 }
 
+/* The dump thread, joinable: unshare and setns stop it (below). */
+static pthread_t dump_pthread;
+static bool dump_thread_running;
+static bool dump_thread_stop;
+static pid_t dump_tid;
+
 static void dump_thread(void) {
   /* Every signal blocked from its start (hp_thread_start_internal). */
+  __atomic_store_n(&dump_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
   for (;;) {
     if (sem_wait(&dump_sem) != 0) {
       if (errno == EINTR)
         continue;
       return;
     }
+    if (__atomic_load_n(&dump_thread_stop, __ATOMIC_ACQUIRE))
+      return;
     if (__heapprof_dump() == 0 && hp_flags.verbosity)
       hp_printf("HeapProf: wrote a checkpoint on %s\n",
                 hp_signal_name(dump_signo));
@@ -203,7 +213,9 @@ static void start_dump_thread(void) {
     return;
   }
   dump_sem_ready = true;
-  if (!hp_thread_start_internal(dump_thread)) {
+  dump_thread_stop = false;
+  dump_thread_running = hp_thread_start_internal(dump_thread, &dump_pthread);
+  if (!dump_thread_running) {
     hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread; "
               "signal dumps are off\n");
     return;
@@ -214,6 +226,85 @@ static void start_dump_thread(void) {
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   sigaction(dump_signo, &sa, NULL);
+}
+
+/* unshare(CLONE_NEWUSER) (or of CLONE_THREAD, CLONE_SIGHAND, CLONE_VM) and
+ * setns into a user namespace refuse a process of more than one thread
+ * (EINVAL), and the dump thread is one: when such a call fails with
+ * EINVAL while it runs, it is stopped (a dump it is writing ends first),
+ * the call made again, and the thread started again whatever the result.
+ * A program with threads of its own gets its EINVAL as without heapprof.
+ * The thread's stop is one of the semaphore's counts: if it took a dump
+ * signal's instead, the stop's count gives that dump to the next thread. */
+static hp_spinlock_t ns_lock;
+
+static void stop_dump_thread(void) {
+  __atomic_store_n(&dump_thread_stop, true, __ATOMIC_RELEASE);
+  sem_post(&dump_sem);
+  pthread_join(dump_pthread, NULL);
+  dump_thread_running = false;
+  /* The kernel counts the thread until it is reaped, a little after the
+   * join: until then its tid still names a task of this process. */
+  pid_t pid = (pid_t)syscall(SYS_getpid), tid = dump_tid;
+  for (int i = 0; i < 100000 && syscall(SYS_tgkill, pid, tid, 0) == 0; i++)
+    sched_yield();
+}
+
+static void restart_dump_thread(void) {
+  dump_thread_stop = false;
+  dump_thread_running = hp_thread_start_internal(dump_thread, &dump_pthread);
+  if (!dump_thread_running)
+    hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread "
+              "again after unshare/setns; signal dumps are off\n");
+}
+
+typedef int (*ns_call_fn)(int, int);
+
+/* The call again with the dump thread stopped, when it failed for it. */
+static int ns_call(ns_call_fn call, int a, int b, bool single_thread_only) {
+  int r = call(a, b);
+  if (r == 0 || errno != EINVAL || !single_thread_only ||
+      !__atomic_load_n(&dump_thread_running, __ATOMIC_ACQUIRE))
+    return r;
+  hp_spin_lock(&ns_lock);
+  if (dump_thread_running) {
+    stop_dump_thread();
+    r = call(a, b);
+    int e = errno;
+    restart_dump_thread();
+    errno = e;
+  } else {
+    r = call(a, b);
+  }
+  hp_spin_unlock(&ns_lock);
+  return r;
+}
+
+static int call_unshare(int flags, int unused) {
+  (void)unused;
+  static int (*real)(int);
+  if (!real)
+    real = (int (*)(int))hp_glibc_sym("unshare");
+  return real(flags);
+}
+
+static int call_setns(int fd, int nstype) {
+  static int (*real)(int, int);
+  if (!real)
+    real = (int (*)(int, int))hp_glibc_sym("setns");
+  return real(fd, nstype);
+}
+
+HP_INTERFACE int unshare(int flags) {
+  return ns_call(call_unshare, flags, 0,
+                 flags & (CLONE_NEWUSER | CLONE_THREAD | CLONE_SIGHAND |
+                          CLONE_VM));
+}
+
+/* nstype 0 lets the descriptor say which namespace it is: maybe a user's. */
+HP_INTERFACE int setns(int fd, int nstype) {
+  return ns_call(call_setns, fd, nstype,
+                 nstype == 0 || (nstype & CLONE_NEWUSER));
 }
 
 /* The program's own action for the dump signal replaces heapprof's, as

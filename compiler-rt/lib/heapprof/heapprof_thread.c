@@ -291,7 +291,7 @@ static void *internal_start(void *p) {
 /* The thread starts with every signal blocked (it inherits the creator's
  * mask, set so for the call): a signal of the program's is never handled
  * on it, not even before its first instruction. */
-bool hp_thread_start_internal(void (*fn)(void)) {
+bool hp_thread_start_internal(void (*fn)(void), pthread_t *joinable) {
   pthread_t t;
   sigset_t all, old;
   sigfillset(&all);
@@ -300,7 +300,10 @@ bool hp_thread_start_internal(void (*fn)(void)) {
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (r != 0)
     return false;
-  pthread_detach(t);
+  if (joinable)
+    *joinable = t;
+  else
+    pthread_detach(t);
   return true;
 }
 

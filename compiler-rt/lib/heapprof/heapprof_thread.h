@@ -9,6 +9,8 @@
 #ifndef HEAPPROF_THREAD_H
 #define HEAPPROF_THREAD_H
 
+#include <pthread.h>
+
 typedef struct hp_thread {
   hp_cache_t caches[HP_NUM_CLASSES];
   hp_stats_t stats;
@@ -86,12 +88,13 @@ void hp_thread_main_frame(uptr top);
  * pthread_create wrapper that has not started yet (the leak check: until
  * it runs, only the wrapper holds it). */
 void hp_thread_pending_args(void (*fn)(uptr arg, void *ctx), void *ctx);
-/* Starts one of heapprof's own threads (the dump_signal thread), detached,
- * past the pthread_create wrapper: it is no thread of the program's, so it
- * is not registered (the leak check's running threads and roots, the
+/* Starts one of heapprof's own threads (the dump_signal thread) past the
+ * pthread_create wrapper: it is no thread of the program's, so it is not
+ * registered (the leak check's running threads and roots, the
  * serial/parallel axis of the operation classes), and what it allocates is
- * served by the fallback state. false if it could not be started. */
-bool hp_thread_start_internal(void (*fn)(void));
+ * served by the fallback state.  Joinable into *joinable when that is not
+ * NULL, else detached.  false if it could not be started. */
+bool hp_thread_start_internal(void (*fn)(void), pthread_t *joinable);
 /* Writes every thread's cached HIBs back into the table (profile writing). */
 void hp_thread_flush_hibs(void);
 void hp_thread_fork_parent(void);
