@@ -11,6 +11,7 @@
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Unicode.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -104,6 +105,14 @@ static std::string where(const Frame &F) {
   return S;
 }
 
+// The columns S takes on a terminal: UTF-8 decoded, a wide character (CJK)
+// two, a combining one none; bytes for what is not valid UTF-8 or not
+// printable (oneLine makes each control character one '?').
+static size_t columns(const std::string &S) {
+  int W = llvm::sys::unicode::columnWidthUTF8(oneLine(S));
+  return W < 0 ? S.size() : static_cast<size_t>(W);
+}
+
 namespace {
 // Columns right-aligned except those marked left; the last column is not
 // padded.
@@ -118,16 +127,17 @@ public:
   void print(raw_ostream &OS, const std::string &Indent = "") const {
     std::vector<size_t> W(Head.size());
     for (size_t I = 0; I < Head.size(); I++)
-      W[I] = Head[I].size();
+      W[I] = columns(Head[I]);
     for (const auto &Row : Rows)
       for (size_t I = 0; I < Row.size() && I < W.size(); I++)
-        W[I] = std::max(W[I], std::min(Row[I].size(), Max));
+        W[I] = std::max(W[I], std::min(columns(Row[I]), Max));
     auto Line = [&](const std::vector<std::string> &Row) {
       std::string S = Indent;
       for (size_t I = 0; I < Row.size(); I++) {
         bool L = I < Left.size() && Left[I] == 'l';
         bool Last = I + 1 == Row.size();
-        size_t Pad = W[I] > Row[I].size() ? W[I] - Row[I].size() : 0;
+        size_t Cols = columns(Row[I]);
+        size_t Pad = W[I] > Cols ? W[I] - Cols : 0;
         if (I)
           S += "  ";
         if (!L)
