@@ -228,9 +228,14 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     if (s->tag == 8 && s->size >= 8) {
       uint64_t n;
       memcpy(&n, s->data, 8);
-      printf("  sampled: estimated, sampled at %llu bytes (sample_bytes; the "
-             "MIBs' sums are estimates)\n",
-             (unsigned long long)n);
+      // 0: a merge of profiles sampled at different rates.
+      if (n)
+        printf("  sampled: estimated, sampled at %llu bytes (sample_bytes; "
+               "the MIBs' sums are estimates)\n",
+               (unsigned long long)n);
+      else
+        printf("  sampled: estimated, sampled at several rates (merged; the "
+               "MIBs' sums are estimates)\n");
       continue;
     }
     if (s->tag == HPR_TAG_STACKS && s->size >= HPR_STACKS_WORDS * 8) {

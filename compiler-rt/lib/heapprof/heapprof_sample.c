@@ -644,8 +644,29 @@ void hp_sample_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
 static void fork_lock(void) { hp_spin_lock(&list_lock); }
 static void fork_unlock(void) { hp_spin_unlock(&list_lock); }
 
+/* A fork child's own streams.  It inherits the forking thread's PRNG and
+ * countdown: without a new seed every child of a process (a prefork
+ * server's workers) would sample the same allocations, and a merge of
+ * their profiles would add up one estimate many times instead of
+ * independent ones.  Salted with the parent's fork count (deterministic
+ * under sample_seed), and with the clock and pid otherwise. */
+static u64 forks;
+static void count_fork(void) { __atomic_add_fetch(&forks, 1, __ATOMIC_RELAXED); }
+static void reseed_child(void) {
+  u64 salt = mix(forks * 0x9E3779B97F4A7C15ull ^
+                 (hp_flags.sample_seed
+                      ? 0
+                      : hp_rdtsc() ^ ((u64)getpid() << 32)));
+  seed_base = mix(seed_base ^ salt);
+  if (seeded) {
+    rng = mix(rng ^ salt);
+    hp_sample_left = draw_interval();
+  }
+}
+
 void hp_sample_setup(void) {
   hp_sample_bytes = (u64)hp_flags.sample_bytes;
+  pthread_atfork(count_fork, NULL, reseed_child);
   seed_base = hp_flags.sample_seed
                   ? (u64)hp_flags.sample_seed
                   : hp_rdtsc() ^ ((u64)getpid() << 32);

@@ -24,6 +24,7 @@
 // RUN: heapprof merge -o %t.ac.profraw %t.a/*.profraw %t.c/*.profraw
 // RUN: heapprof report %t.ac.profraw | FileCheck %s --check-prefix=MIXED
 // RUN: heapprof report --format json %t.ac.profraw | FileCheck %s --check-prefix=MIXED-JSON
+// RUN: heapprof show %t.ac.profraw | FileCheck %s --check-prefix=MIXED-SHOW
 #include <stdlib.h>
 
 __attribute__((noinline)) void *widget(void) { return malloc(300); }
@@ -45,3 +46,4 @@ int main(void) {
 // JSON: "sampled_bytes": 65536
 // MIXED: sampled estimated, sampled at several rates
 // MIXED-JSON: "sampled_bytes": 0
+// MIXED-SHOW: sampled: estimated, sampled at several rates (merged
