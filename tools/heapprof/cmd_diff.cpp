@@ -213,11 +213,15 @@ static std::string processKey(const Profile &P, const Process &Proc) {
   return std::to_string(Proc.Pid) + "/" + Id;
 }
 
-// NEW shares a process with BASE: its checkpoints count from BASE's.
+// NEW shares a process with BASE: its checkpoints count from BASE's.  Not
+// when BASE has that process's exit dump, after which nothing of it comes:
+// NEW's dump of the same pid is then another run's, or a merge's (whose
+// header carries its first process's pid), which holds BASE's dumps
+// already.
 static bool shareProcess(const Profile &Base, const Profile &New) {
   std::set<std::string> Keys;
   for (const Process &Proc : Base.Processes)
-    if (Proc.Pid)
+    if (Proc.Pid && !Proc.Ended)
       Keys.insert(processKey(Base, Proc));
   for (const Process &Proc : New.Processes)
     if (Proc.Pid && Keys.count(processKey(New, Proc)))

@@ -914,6 +914,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         if (D.has_ext)
           Seen.emplace(std::make_tuple(PIt->second, Order), Refs.size());
         Proc.Dumps++;
+        Proc.Ended |= Order == UINT64_MAX;
         if (D.has_ext && D.ext_ms >= Proc.LastMs) {
           Proc.LastMs = D.ext_ms;
           Proc.Evictions = D.ext_evictions;

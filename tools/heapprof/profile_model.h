@@ -153,6 +153,8 @@ struct Process {
   uint32_t MainModule = NoModule;
   std::vector<std::string> Files;
   uint64_t Dumps = 0, DuplicateDumps = 0;
+  bool Ended = false;          // its exit dump (checkpoint 0) was read: no
+                               // dump of it can follow (a merge's is one)
   uint64_t LastMs = 0;         // when its last dump was written
   uint64_t Evictions = 0;      // HIB table evictions (last dump)
   // The command line it started with (tag 14), empty if no dump says;
