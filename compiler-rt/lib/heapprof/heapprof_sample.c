@@ -16,6 +16,13 @@
  * allocator handed out (reported as an invalid free).  A double free of an
  * unsampled object is glibc's to catch, as it is without heapprof.
  *
+ * A sampled block ends a granule (SOBJ_TAIL) or more past the object's
+ * last byte: the next glibc chunk never shares the object's last 64-byte
+ * granule, whose counter would otherwise add that unsampled neighbour's
+ * accesses to the sampled object (and the weight multiply them: 48-byte
+ * objects read once each came out at 1.5 accesses each).  Its first
+ * granule starts after the prefix's first 16 bytes, inside the block.
+ *
  * The live sampled objects are in one list (for dumps) under one lock:
  * with sample_bytes=512 KiB a sampled call is one in thousands.
  *===----------------------------------------------------------------------===*/
@@ -44,6 +51,8 @@ typedef struct sobj {
 #define SOBJ_SIZE 80u
 _Static_assert(sizeof(sobj_t) == SOBJ_SIZE, "sampled-object prefix is 80 bytes");
 _Static_assert(SOBJ_SIZE % 16 == 0, "keeps glibc's 16-byte alignment");
+
+#define SOBJ_TAIL HP_GRANULE_SIZE
 
 #define MARK_BIT HP_SAMPLE_MARK_BIT
 #define MARK_LIVE 1u
@@ -228,7 +237,7 @@ static void *alloc_sampled(uptr size, uptr align, u8 kind, uptr fp,
   if (align > 16)
     off = HP_ROUND_UP(SOBJ_SIZE, align);
   uptr total;
-  if (__builtin_add_overflow(size, off, &total)) {
+  if (__builtin_add_overflow(size, off + SOBJ_TAIL, &total)) {
     errno = ENOMEM;
     return NULL;
   }
@@ -375,7 +384,7 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
 static void *realloc_sampled(uptr q, uptr size, uptr fp) {
   sobj_t *o = obj_of(q);
   uptr total;
-  if (__builtin_add_overflow(size, (uptr)SOBJ_SIZE, &total)) {
+  if (__builtin_add_overflow(size, (uptr)(SOBJ_SIZE + SOBJ_TAIL), &total)) {
     errno = ENOMEM;
     return NULL;
   }
