@@ -67,7 +67,9 @@ struct scan {
   int inputs_only;      /* after "--" */
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
   unsigned conflicts;   /* bit i: conflicting[i] was asked for */
-  int is_static;        /* -static or -static-pie */
+  int is_static;        /* -static, --static or -static-pie */
+  int non_header;       /* an input that is not a header (else: a PCH) */
+  const char *no_libc;  /* -nostartfiles, -nostdlib, ...: the last one */
   const char *target;   /* the last --target=/-target value, NULL if none */
   int target_next;      /* the next argument is -target's value */
   int word_bits;        /* 32 after -m32/-mx32/-m16, 64 after -m64, else 0 */
@@ -81,7 +83,8 @@ struct scan {
  * -fmemory-profile is upstream's heap profiler. */
 static const char *const conflicting[] = {
     "address", "hwaddress", "memory", "thread", "leak", "dataflow",
-    "kernel-address", "kernel-hwaddress", "memtag", "-fmemory-profile"};
+    "kernel-address", "kernel-hwaddress", "memtag", "scudo",
+    "-fmemory-profile"};
 enum { NUM_CONFLICTING = sizeof conflicting / sizeof *conflicting };
 
 /* Applies a -fsanitize= (on) or -fno-sanitize= (off) list to s. */
@@ -124,10 +127,18 @@ static const char *const separate_value_opts[] = {
     "--library-directory", "--define-macro", "--undefine-macro", "--include",
     "--sysroot", "--analyzer-output", NULL};
 
-/* Options after which clang does not link. */
+/* Options after which clang does not link (and their long spellings). */
 static const char *const no_link_opts[] = {
     "-c", "-S", "-E", "-M", "-MM", "-fsyntax-only", "--precompile",
-    "-emit-ast", "--analyze", "-fdriver-only", NULL};
+    "-emit-ast", "--analyze", "-fdriver-only", "--compile", "--assemble",
+    "--preprocess", "--dependencies", "--user-dependencies", NULL};
+
+/* Options that leave out the C library or its start files, which the
+ * runtime needs (its constructors, __dso_handle, pthreads, dlsym). */
+static const char *const no_libc_opts[] = {
+    "-nostartfiles", "-nostdlib", "-nodefaultlibs", "-nolibc",
+    "--no-standard-libraries", NULL};
+
 
 /* Options that choose a debug-info level (or imply one). */
 static const char *const debug_level_opts[] = {
@@ -141,6 +152,21 @@ static int in_list(const char *arg, const char *const *list) {
     if (strcmp(arg, *list) == 0)
       return 1;
   return 0;
+}
+
+/* Whether an input is a header: clang precompiles a command whose inputs
+ * are all headers (-x c-header, or a .h name), and links nothing. */
+static int is_header_input(const char *lang, const char *arg) {
+  if (lang) {
+    size_t n = strlen(lang);
+    return n > 7 && strcmp(lang + n - 7, "-header") == 0;
+  }
+  const char *dot = strrchr(arg, '.');
+  if (!dot || strchr(dot, '/'))
+    return 0;
+  static const char *const exts[] = {".h", ".hh", ".hpp", ".hxx", ".H",
+                                     ".h++", ".hp", NULL};
+  return in_list(dot, exts);
 }
 
 static int takes_separate_value(const char *arg) {
@@ -219,10 +245,13 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     return 0;
   }
   if (s->inputs_only || arg[0] != '-' || arg[1] == '\0') {
-    if (arg[0] == '@' && !s->inputs_only)
+    if (arg[0] == '@' && !s->inputs_only) {
       scan_response_file(s, arg + 1, depth + 1);
-    else
+    } else {
       s->has_inputs = 1;
+      if (!is_header_input(s->lang, arg))
+        s->non_header = 1;
+    }
     return 0;
   }
   if (strcmp(arg, "-fheapprof") == 0 || strncmp(arg, "-fheapprof=", 11) == 0 ||
@@ -266,8 +295,11 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     s->no_link = 1;
   else if (strcmp(arg, "-shared") == 0 || strcmp(arg, "-r") == 0)
     s->shared = 1;
-  else if (strcmp(arg, "-static") == 0 || strcmp(arg, "-static-pie") == 0)
+  else if (strcmp(arg, "-static") == 0 || strcmp(arg, "--static") == 0 ||
+           strcmp(arg, "-static-pie") == 0)
     s->is_static = 1;
+  else if (in_list(arg, no_libc_opts))
+    s->no_libc = in_rsp ? strdup(arg) : arg;
   else if (strncmp(arg, "-fsanitize=", 11) == 0)
     sanitize_list(s, arg + 11, 1);
   else if (strncmp(arg, "-fno-sanitize=", 14) == 0)
@@ -289,6 +321,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   if (depth > MAX_RSP_DEPTH || !(f = fopen(path, "r"))) {
     /* clang takes an unreadable @file for an input file name. */
     s->has_inputs = 1;
+    s->non_header = 1;
     return;
   }
   struct scan sub = *s; /* option values do not run across files */
@@ -644,7 +677,9 @@ int main(int argc, char **argv) {
     int i386 = t && t[0] == 'i' && t[1] >= '3' && t[1] <= '6' &&
                strncmp(t + 2, "86", 2) == 0;
     int linux_os = !t || strstr(t, "linux") != NULL;
-    int bits = s.word_bits ? s.word_bits : (x86 ? 64 : 32);
+    /* x32 (x86_64-linux-gnux32): 32-bit pointers, as -mx32. */
+    int x32 = t && strstr(t, "x32") != NULL;
+    int bits = s.word_bits ? s.word_bits : (x86 && !x32 ? 64 : 32);
     if (!linux_os || !(x86 || i386) || bits != 64) {
       fprintf(stderr,
               "%s: error: -fheapprof supports x86-64 Linux only; the target "
@@ -653,6 +688,16 @@ int main(int argc, char **argv) {
               s.word_bits == 32 ? s.bits_flag : "");
       return 1;
     }
+  }
+  /* Only headers: clang precompiles them and links nothing. */
+  if (s.has_inputs && !s.non_header)
+    s.no_link = 1;
+  if (s.enabled && s.has_inputs && s.no_libc && !s.no_link && !s.shared) {
+    fprintf(stderr,
+            "%s: error: -fheapprof cannot link with %s: heapprof's runtime "
+            "needs the C library and its start files; link without it\n",
+            prog, s.no_libc);
+    return 1;
   }
   if (s.enabled && s.has_inputs && s.is_static && !s.no_link && !s.shared) {
     fprintf(stderr,
@@ -666,6 +711,7 @@ int main(int argc, char **argv) {
   const char *added[MAX_ADDED_ARGS];
   int n_added = 0;
   const char *pre = NULL; /* added before the user's arguments */
+  const char *build_id = NULL; /* likewise, for a link */
   char *dir_obj = NULL;    /* the generated object for a link's DIR */
   if (s.enabled && s.has_inputs) {
     char *prefix = find_prefix(argv[0]);
@@ -738,7 +784,9 @@ int main(int argc, char **argv) {
           added[n_added++] = s.lang;
         }
       }
-      added[n_added++] = "-Wl,--build-id";
+      /* Before the user's arguments, so that a -Wl,--build-id=STYLE of
+       * theirs wins (profiles name modules by build id, else by path). */
+      build_id = "-Wl,--build-id";
     }
   }
 
@@ -751,6 +799,8 @@ int main(int argc, char **argv) {
   out[n++] = clang;
   if (pre)
     out[n++] = pre;
+  if (build_id)
+    out[n++] = build_id;
   if (dir_obj)
     out[n++] = dir_obj;
   for (int i = 1; i < dashdash; i++)

@@ -21,6 +21,6 @@
 // C: libheapprof_rt.a
 
 // RUN: env HEAPPROF_CLANGXX=echo heapprof-clang++ -fheapprof -xc++ %s -- %s | FileCheck %s --check-prefix=DASHDASH
-// DASHDASH: {{^}}-gline-tables-only -xc++ {{.*}} -x none -Wl,--whole-archive {{.*}} -lm -x c++ -Wl,--build-id -- {{.*}}cxx.c{{$}}
+// DASHDASH: {{^}}-gline-tables-only -Wl,--build-id -xc++ {{.*}} -x none -Wl,--whole-archive {{.*}} -lm -x c++ -- {{.*}}cxx.c{{$}}
 
 int main() { return 0; }

@@ -40,7 +40,7 @@
 // The exact command (clang replaced by echo): the object right after clang
 // and the first added flag.
 // RUN: env TMPDIR=%t/tmp HEAPPROF_CLANG=echo heapprof-clang -fheapprof=d %t/x.o -o %t/x | FileCheck %s --check-prefix=ARGS -DT=%t
-// ARGS: {{^}}-gline-tables-only [[T]]/tmp/heapprof-dir-{{[A-Za-z0-9]+}}.o [[T]]/x.o -o [[T]]/x -fpass-plugin=
+// ARGS: {{^}}-gline-tables-only -Wl,--build-id [[T]]/tmp/heapprof-dir-{{[A-Za-z0-9]+}}.o [[T]]/x.o -o [[T]]/x -fpass-plugin=
 // RUN: ls %t/tmp | count 0
 //
 // clang's exit status is the driver's, and the file is removed also when

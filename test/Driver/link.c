@@ -11,9 +11,12 @@
 // CHECK-SAME: "-fpass-plugin=[[LIB]]/HeapProfiler.so"
 // CHECK:      "{{[^"]*}}ld"
 // CHECK-NOT:  libheapprof_cxx
-// CHECK-SAME: "--whole-archive" "[[LIB]]/libheapprof_rt.a" "--no-whole-archive" "--dynamic-list=[[LIB]]/libheapprof_rt.a.syms" "-lpthread" "-ldl" "-lm" "--build-id"
+// CHECK-SAME: "--build-id"
+// CHECK-SAME: "--whole-archive" "[[LIB]]/libheapprof_rt.a" "--no-whole-archive" "--dynamic-list=[[LIB]]/libheapprof_rt.a.syms" "-lpthread" "-ldl" "-lm"
 
-// ARGS: -fdebug-info-for-profiling -idirafter [[INC]] -Wl,--whole-archive [[LIB]]/libheapprof_rt.a -Wl,--no-whole-archive -Wl,--dynamic-list=[[LIB]]/libheapprof_rt.a.syms -lpthread -ldl -lm -Wl,--build-id{{$}}
+// The build id goes before the user's arguments, so that a
+// -Wl,--build-id=STYLE of theirs wins.
+// ARGS: {{^}}-gline-tables-only -Wl,--build-id {{.*}} -fdebug-info-for-profiling -idirafter [[INC]] -Wl,--whole-archive [[LIB]]/libheapprof_rt.a -Wl,--no-whole-archive -Wl,--dynamic-list=[[LIB]]/libheapprof_rt.a.syms -lpthread -ldl -lm{{$}}
 
 // Linking objects only: the same link line.
 // RUN: heapprof-clang -c %s -o %t.o
