@@ -448,13 +448,16 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->touched_granules = s.touched_granules;
   e->pages = s.pages;
   e->touched_pages = s.touched_pages;
-  bool inherited = hp_chunk_inherited(h);
-  e->alloc_ts = hp_lifetime_start(h->timestamp_ms, inherited);
+  e->alloc_ts = h->timestamp_ms;
   e->dealloc_ts = now_ms;
   e->alloc_cpu = h->cpu_id;
   e->dealloc_cpu = now_cpu;
+  bool inherited = hp_chunk_inherited(h);
   u8 counted =
       hp_event_continuation(inherited, (w >> 24) & HP_CHUNK_REPORTED);
+  /* Only a continuation can be inherited: the common free tests no more. */
+  if (HP_UNLIKELY(counted))
+    e->alloc_ts = hp_lifetime_start(e->alloc_ts, inherited);
   e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
   e->continuation = counted;
