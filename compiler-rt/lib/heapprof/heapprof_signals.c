@@ -206,6 +206,14 @@ static void dump_thread(void) {
   }
 }
 
+/* Starts the dump thread (again, after stop_dump_thread); false if it
+ * could not be. */
+static bool launch_dump_thread(void) {
+  dump_thread_stop = false;
+  dump_thread_running = hp_thread_start_internal(dump_thread, &dump_pthread);
+  return dump_thread_running;
+}
+
 static void start_dump_thread(void) {
   if (sem_init(&dump_sem, 0, 0) != 0) {
     hp_printf("HeapProf: WARNING: dump_signal: cannot create a semaphore; "
@@ -213,9 +221,7 @@ static void start_dump_thread(void) {
     return;
   }
   dump_sem_ready = true;
-  dump_thread_stop = false;
-  dump_thread_running = hp_thread_start_internal(dump_thread, &dump_pthread);
-  if (!dump_thread_running) {
+  if (!launch_dump_thread()) {
     hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread; "
               "signal dumps are off\n");
     return;
@@ -251,9 +257,7 @@ static void stop_dump_thread(void) {
 }
 
 static void restart_dump_thread(void) {
-  dump_thread_stop = false;
-  dump_thread_running = hp_thread_start_internal(dump_thread, &dump_pthread);
-  if (!dump_thread_running)
+  if (!launch_dump_thread())
     hp_printf("HeapProf: WARNING: dump_signal: cannot start the dump thread "
               "again after unshare/setns; signal dumps are off\n");
 }

@@ -317,6 +317,25 @@ bool hp_thread_start_internal(void (*fn)(void), pthread_t *joinable) {
   return true;
 }
 
+/* Starts a thread of the program's through thread_start: fn(arg), or the
+ * C11 c11_fn(arg) (fn then only marks the entry in use). */
+static HP_WRAPPER int start_wrapped(pthread_create_fn real, pthread_t *th,
+                                    const pthread_attr_t *attr,
+                                    void *(*fn)(void *), int (*c11_fn)(void *),
+                                    void *arg) {
+  /* The creating thread counts as alive from now on (the serial/parallel
+   * axis of heapprof_opclass.h), even if it never allocated. */
+  hp_thread_release(hp_thread_acquire());
+  start_args_t *a = args_get();
+  a->fn = fn;
+  a->c11_fn = c11_fn;
+  a->arg = arg;
+  int r = real(th, attr, thread_start, a);
+  if (r)
+    args_put(a);
+  return r;
+}
+
 HP_INTERFACE HP_WRAPPER int pthread_create(pthread_t *th,
                                            const pthread_attr_t *attr,
                                            void *(*fn)(void *), void *arg) {
@@ -330,17 +349,7 @@ HP_INTERFACE HP_WRAPPER int pthread_create(pthread_t *th,
   if (!hp_rtl.inited)
     return real(th, attr, fn, arg);
 #endif
-  /* The creating thread counts as alive from now on (the serial/parallel
-   * axis of heapprof_opclass.h), even if it never allocated. */
-  hp_thread_release(hp_thread_acquire());
-  start_args_t *a = args_get();
-  a->fn = fn;
-  a->c11_fn = NULL;
-  a->arg = arg;
-  int r = real(th, attr, thread_start, a);
-  if (r)
-    args_put(a);
-  return r;
+  return start_wrapped(real, th, attr, fn, NULL, arg);
 }
 
 /* C11's thrd_create: glibc's calls its pthread_create inside libc, past
@@ -355,7 +364,6 @@ HP_INTERFACE HP_WRAPPER int thrd_create(thrd_t *th, thrd_start_t fn,
                                         void *arg) {
   pthread_create_fn real = real_pthread_create();
   hp_rtl_init();
-  int r;
 #ifdef HEAPPROF_SHARED_RUNTIME
   if (!hp_rtl.inited) {
     /* As in pthread_create: only the program's own runtime wraps. */
@@ -366,14 +374,8 @@ HP_INTERFACE HP_WRAPPER int thrd_create(thrd_t *th, thrd_start_t fn,
     return next(th, fn, arg);
   }
 #endif
-  hp_thread_release(hp_thread_acquire());
-  start_args_t *a = args_get();
-  a->fn = c11_in_use; /* set: in use (hp_thread_pending_args) */
-  a->c11_fn = fn;
-  a->arg = arg;
-  r = real((pthread_t *)th, NULL, thread_start, a);
-  if (r)
-    args_put(a);
+  /* fn set: the entry is in use (hp_thread_pending_args). */
+  int r = start_wrapped(real, (pthread_t *)th, NULL, c11_in_use, fn, arg);
   return r == 0 ? thrd_success : r == ENOMEM ? thrd_nomem : thrd_error;
 }
 
