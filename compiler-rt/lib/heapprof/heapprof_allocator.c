@@ -25,6 +25,9 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Larger requests fail like libc's would on this machine. */
 #define HP_MAX_ALLOCATION (1ull << 40)
@@ -432,22 +435,21 @@ static const char *kind_free_name(u8 k) {
          : k == HP_ALLOC_NEW_ARRAY ? "operator delete []" : "free";
 }
 
-/* Fills a chunk event from a header whose word 0 was w.  Inline: every
- * profiled free builds one for hp_hib_cache_add_event, which mostly reads
- * only some of its fields. */
-static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
-                                         hp_chunk_header_t *h, u32 w,
-                                         uptr user_beg, uptr size, u32 now_ms,
-                                         u32 now_cpu) {
-  hp_shadow_scan_t s;
-  hp_shadow_scan(user_beg, size, &s);
+/* Fills a chunk event from a header whose word 0 was w and the scan of its
+ * counters.  Inline: every profiled free builds one for
+ * hp_hib_cache_add_event, which mostly reads only some of its fields. */
+static HP_ALWAYS_INLINE void chunk_event_of(hp_chunk_event_t *e,
+                                            hp_chunk_header_t *h, u32 w,
+                                            uptr size,
+                                            const hp_shadow_scan_t *s,
+                                            u32 now_ms, u32 now_cpu) {
   e->stack_id = h->alloc_context_id;
   e->size = size;
-  e->accesses = s.accesses;
-  e->granules = s.granules;
-  e->touched_granules = s.touched_granules;
-  e->pages = s.pages;
-  e->touched_pages = s.touched_pages;
+  e->accesses = s->accesses;
+  e->granules = s->granules;
+  e->touched_granules = s->touched_granules;
+  e->pages = s->pages;
+  e->touched_pages = s->touched_pages;
   e->alloc_ts = h->timestamp_ms;
   e->dealloc_ts = now_ms;
   e->alloc_cpu = h->cpu_id;
@@ -463,6 +465,51 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
   e->continuation = counted;
   e->live = false;
   e->temporary = false;
+}
+
+/* The chunk a dump is folding now (hp_fold_live_chunk), or NULL, and the
+ * thread of that dump (hp_fold_begin). */
+static hp_chunk_header_t *folding;
+static int folding_tid;
+
+/* A free or realloc whose compare-and-swap took a REPORTED chunk: if a dump
+ * is folding that chunk at this moment, waits until the fold is done (it
+ * reads the counters, writes their baselines and the header), so that the
+ * two never count the same accesses and the block is not handed out while
+ * the fold writes.  The fold publishes the chunk before its own
+ * compare-and-swap, and this reads it after ours (both full barriers): of
+ * a fold and a free of one chunk, either the fold's compare-and-swap fails
+ * or the free sees it.  Not when the dump runs on this very thread (a
+ * signal handler of the program freeing during its own checkpoint), whose
+ * fold cannot end first: that free counts what the fold counts too. */
+static HP_NOINLINE void wait_for_fold(const hp_chunk_header_t *h) {
+  if (__atomic_load_n(&folding, __ATOMIC_SEQ_CST) != h ||
+      __atomic_load_n(&folding_tid, __ATOMIC_RELAXED) ==
+          (int)syscall(SYS_gettid))
+    return;
+  for (u32 spins = 0; __atomic_load_n(&folding, __ATOMIC_ACQUIRE) == h;
+       spins++) {
+    if (spins < 1000)
+      __builtin_ia32_pause();
+    else
+      sched_yield(); /* a large chunk: its fold reads many counters */
+  }
+}
+
+/* The event of a chunk freed (or reallocated) now, whose word 0 was w. */
+static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
+                                         hp_chunk_header_t *h, u32 w,
+                                         uptr user_beg, uptr size, u32 now_ms,
+                                         u32 now_cpu) {
+  hp_shadow_scan_t s;
+  if (HP_UNLIKELY((w >> 24) & HP_CHUNK_REPORTED)) {
+    /* A dump folded it: what it did since, and its baselines back to 0. */
+    wait_for_fold(h);
+    hp_shadow_unfold(user_beg, size, &s);
+  } else {
+    hp_shadow_scan(user_beg, size, &s);
+  }
+  chunk_event_of(e, h, w, size, &s, now_ms, now_cpu);
 }
 
 /* op: free or delete, realloc for realloc(p, 0), HP_OP_IN_REALLOC for a
@@ -639,6 +686,9 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
                                     __ATOMIC_ACQUIRE))
       break;
   }
+  /* Before a remap can move the header a fold may be writing. */
+  if (HP_UNLIKELY((w >> 24) & HP_CHUNK_REPORTED))
+    wait_for_fold(h);
   /* The old chunk's counters stay at its old addresses: the shadow is
    * indexed by address, not by mapping. */
   uptr old_end = l->block ? l->block + hp_class_size(l->class_id)
@@ -891,24 +941,45 @@ void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg) {
   hp_foreign_for_each_live(fn, arg);
 }
 
+/* Whether this dump's folds move the baselines: not in the last profile,
+ * which no dump follows (no 16 TiB reserved, no baseline written at
+ * exit).  Under the dump lock. */
+static bool fold_moves;
+
+void hp_fold_begin(bool last) {
+  fold_moves = !last;
+  if (fold_moves)
+    hp_shadow_baseline_init();
+  __atomic_store_n(&folding_tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
+}
+
 /* Folds a live chunk into a dump: as if freed now, then marked REPORTED with
- * its counters and timestamp restarted, so the next dump or the free adds
- * only what happens after this one. */
+ * its timestamp restarted and its counters' baselines (heapprof_shadow.h)
+ * set to what they hold, so the next dump or the free adds only what
+ * happens after this one. */
 bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
                         u32 now_ms, u32 now_cpu, hp_chunk_event_t *e) {
+  __atomic_store_n(&folding, h, __ATOMIC_SEQ_CST); /* wait_for_fold */
   u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
   for (;;) {
-    if ((w & 0xff) != HP_CHUNK_ALLOCATED)
+    if ((w & 0xff) != HP_CHUNK_ALLOCATED) {
+      __atomic_store_n(&folding, NULL, __ATOMIC_RELEASE);
       return false; /* freed meanwhile: its free reports it */
+    }
     u32 nw = w | (u32)HP_CHUNK_REPORTED << 24;
     if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE))
       break;
   }
-  chunk_event(e, h, w, user_beg, size, hp_end_ms(now_ms), now_cpu);
+  hp_shadow_scan_t s;
+  if (fold_moves)
+    hp_shadow_fold(user_beg, size, &s);
+  else
+    hp_shadow_scan_folded(user_beg, size, &s);
+  chunk_event_of(e, h, w, size, &s, hp_end_ms(now_ms), now_cpu);
   e->live = true;
   h->timestamp_ms = now_ms;
   h->cpu_id = now_cpu;
-  hp_shadow_clear(user_beg, user_beg + (size ? size : 1));
+  __atomic_store_n(&folding, NULL, __ATOMIC_RELEASE);
   return true;
 }

@@ -238,8 +238,10 @@ void hp_for_each_live_chunk(hp_chunk_fn fn, void *arg);
  * blocks), for a caller that holds hp_secondary_lock and hp_foreign_hold:
  * every chunk it passes stays mapped until the caller lets them go. */
 void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg);
-/* Dump support: counts a live chunk once (see heapprof_hib.h); false if it
- * was freed meanwhile. */
+/* Dump support: hp_fold_begin before a dump's folds (on the dumping
+ * thread; last: the process's last profile); hp_fold_live_chunk counts a
+ * live chunk once (see heapprof_hib.h), false if it was freed meanwhile. */
+void hp_fold_begin(bool last);
 struct hp_chunk_event;
 bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
                         u32 now_ms, u32 now_cpu, struct hp_chunk_event *e);

@@ -868,7 +868,10 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
 static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   uptr size = e->size;
   hp_shadow_scan_t s;
-  hp_shadow_scan(e->addr, size, &s);
+  if (e->flags & HP_CHUNK_REPORTED) /* since the dump's baselines */
+    hp_shadow_unfold(e->addr, size, &s);
+  else
+    hp_shadow_scan(e->addr, size, &s);
   hp_shadow_clear(e->addr, e->addr + (size ? size : 1));
   ev->stack_id = e->stack_id;
   ev->size = size;

@@ -13,7 +13,8 @@
  * So mlockall is interposed (both runtimes).  MCL_FUTURE (with MCL_ONFAULT)
  * goes to the kernel as asked: it concerns mappings made later only; the
  * allocator locks the spans of its regions it takes from then on
- * (heapprof_mlock.h).
+ * (heapprof_mlock.h), and the checkpoints' baseline shadow, otherwise
+ * reserved by the first checkpoint, is reserved before.
  * MCL_CURRENT is done mapping by mapping, from the process's map read
  * first: every mapping but heapprof's reservations (hp_reserved_ranges),
  * and of the allocator's regions the spans in use (the program's heap:
@@ -134,6 +135,10 @@ HP_INTERFACE int munlockall(void) {
 }
 
 HP_INTERFACE int mlockall(int flags) {
+  /* Checkpoints' baselines (heapprof_shadow.h) are reserved by the first,
+   * unless it comes after MCL_FUTURE, which would lock 16 TiB: now. */
+  if ((flags & MCL_FUTURE) && hp_rtl.inited && hp_flags.profiling)
+    hp_shadow_baseline_init();
   if (!(flags & MCL_CURRENT) || !hp_rtl.inited) {
     int r = (int)syscall(SYS_mlockall, flags);
     if (r == 0 && (flags & MCL_FUTURE))

@@ -251,7 +251,7 @@ typedef struct fold_ctx {
 static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   fold_ctx_t *f = arg;
   hp_chunk_event_t e;
-  /* Before the fold clears the chunk's counters. */
+  /* Before the fold moves the chunk's baselines. */
   hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e);
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
@@ -677,9 +677,10 @@ static void dump_locked(void *arg) {
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
-  /* Both before the fold clears live chunks' counters. */
+  /* Both before the fold moves live chunks' baselines. */
   hp_peak_dump_take();
   hp_util_dump_begin();
+  hp_fold_begin(seq == 0); /* hp_rtl_dump_final's */
   hp_for_each_live_chunk(fold_cb, &f);
   hp_util_dump_end();
   hp_peak_dump(peak_cb, &map);

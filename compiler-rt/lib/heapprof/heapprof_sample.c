@@ -317,7 +317,10 @@ static void report_bad(uptr q, obj_state_t st, uptr fp, const char *op) {
 /* The event of sampled object o at q ending now (its counters scanned). */
 static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   hp_shadow_scan_t s;
-  hp_shadow_scan(q, o->size, &s);
+  if (o->h.flags & HP_CHUNK_REPORTED) /* since the dump's baselines */
+    hp_shadow_scan_folded(q, o->size, &s);
+  else
+    hp_shadow_scan(q, o->size, &s);
   hp_memset(e, 0, sizeof(*e));
   e->stack_id = o->h.alloc_context_id;
   e->size = o->size;
@@ -365,6 +368,8 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   o->mark = mark_of(q, false);
   hp_chunk_event_t e;
   sampled_event(o, q, &e);
+  if (o->h.flags & HP_CHUNK_REPORTED)
+    hp_shadow_unfold(q, o->size, NULL);
   o->h.state = HP_CHUNK_AVAILABLE;
   __libc_free((void *)o->base);
   record_sampled_free(&e);
@@ -393,9 +398,12 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
                   hp_flags.check_dealloc_mismatch))
     hp_report_dealloc_mismatch(q, fp, alloc_name(alloc_kind),
                                free_name(HP_ALLOC_MALLOC));
+  /* Out of the list first: a dump's fold of it is over, and none begins. */
+  list_remove(o);
   hp_chunk_event_t e;
   sampled_event(o, q, &e); /* before the bytes can move */
-  list_remove(o);
+  bool o_reported = o->h.flags & HP_CHUNK_REPORTED;
+  uptr old_size = o->size; /* o moves with the bytes */
   o->mark = mark_of(q, false);
   void *base = __libc_realloc((void *)o->base, total);
   if (!base) {
@@ -404,6 +412,8 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
     return NULL;
   }
   int saved = errno;
+  if (o_reported)
+    hp_shadow_unfold(q, old_size, NULL); /* the old object's baselines */
   record_sampled_free(&e);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;

@@ -14,6 +14,10 @@ HP_INTERFACE uintptr_t __heapprof_shadow_memory_dynamic_address;
 bool hp_shadow_in_use;
 #endif
 
+/* Written once by the first fold (under the dump lock), before any chunk
+ * is REPORTED; read by dumps and by the frees of REPORTED chunks. */
+uptr hp_shadow_baseline_delta;
+
 /* Clearing more counters than this (bytes of shadow) gives the pages back
  * with MADV_DONTNEED instead of writing zeros. */
 #define CLEAR_BY_MADVISE_BYTES (64u * 1024)
@@ -30,6 +34,11 @@ void hp_shadow_fork_child(void) {
   if (HP_SHADOW_IN_USE() && __heapprof_shadow_memory_dynamic_address)
     madvise((void *)__heapprof_shadow_memory_dynamic_address, HP_SHADOW_SIZE,
             MADV_DONTNEED);
+  /* Baselines of counters now 0 would hide the child's first accesses. */
+  if (hp_shadow_baseline_delta)
+    madvise((void *)(__heapprof_shadow_memory_dynamic_address +
+                     hp_shadow_baseline_delta),
+            HP_SHADOW_SIZE, MADV_DONTNEED);
 }
 
 void hp_shadow_clear_slow(uptr beg, uptr end) {
@@ -58,14 +67,13 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
 }
 
 
-bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
-  if (!HP_SHADOW_IN_USE())
-    return true;
+/* Whether shadow page sp (of a mapping that ends at map_end) is known to
+ * hold only zeros. */
+static bool holes_zero_page(hp_shadow_holes_t *h, uptr sp, uptr map_end) {
   /* mincore and sysinfo are not the program's calls: a seccomp filter of
    * its own may kill for them. */
-  if (h->state < 0 || a >= HP_USER_SPACE_END || hp_in_sandbox())
+  if (h->state < 0 || hp_in_sandbox())
     return false;
-  uptr sp = HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE);
   if (sp < h->lo || sp >= h->hi) {
     if (!h->state) {
       struct sysinfo si;
@@ -75,8 +83,7 @@ bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
       }
       h->state = 1;
     }
-    uptr end = __heapprof_shadow_memory_dynamic_address + HP_SHADOW_SIZE;
-    uptr hi = HP_MIN(end, sp + (uptr)HP_SHADOW_HOLES_PAGES * HP_PAGE_SIZE);
+    uptr hi = HP_MIN(map_end, sp + (uptr)HP_SHADOW_HOLES_PAGES * HP_PAGE_SIZE);
     if (mincore((void *)sp, hi - sp, h->vec) != 0) {
       h->state = -1;
       return false;
@@ -85,6 +92,16 @@ bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
     h->hi = hi;
   }
   return !(h->vec[(sp - h->lo) / HP_PAGE_SIZE] & 1);
+}
+
+bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
+  if (!HP_SHADOW_IN_USE())
+    return true;
+  if (a >= HP_USER_SPACE_END)
+    return false;
+  return holes_zero_page(
+      h, HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE),
+      __heapprof_shadow_memory_dynamic_address + HP_SHADOW_SIZE);
 }
 
 /* Whether any of n counters is set. */
@@ -300,4 +317,118 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
 #pragma clang loop vectorize(disable) unroll(disable)
   for (u64 *c = c0 + 1; c < c1; c++)
     *c += per;
+}
+
+/* ------------------------------------------------------------ baselines */
+
+void hp_shadow_baseline_init(void) {
+  if (hp_shadow_baseline_delta || !__heapprof_shadow_memory_dynamic_address)
+    return;
+  void *p = hp_mmap_noreserve(HP_SHADOW_SIZE, "checkpoint baseline shadow");
+  madvise(p, HP_SHADOW_SIZE, MADV_NOHUGEPAGE);
+  __atomic_store_n(&hp_shadow_baseline_delta,
+                   (uptr)p - __heapprof_shadow_memory_dynamic_address,
+                   __ATOMIC_RELEASE);
+}
+
+enum { BASE_FOLD, BASE_END, BASE_READ };
+
+/* The walk of hp_shadow_fold (BASE_FOLD), hp_shadow_unfold (BASE_END) and
+ * hp_shadow_scan_folded (BASE_READ).  A counter that is 0 has a baseline
+ * of 0 (a baseline is a copy of its counter, which only grows while its
+ * chunk lives), so no baseline is read there, nor, for a large range, on
+ * a page of counters mincore shows was never written: a baseline page is
+ * read only where a fold writes it anyway. */
+static void baseline_walk(uptr beg, uptr size, int mode,
+                          hp_shadow_scan_t *out) {
+  hp_shadow_scan_t r = {0, 0, 0, 0, 0};
+  uptr end = beg + (size ? size : 1);
+  uptr delta = hp_shadow_baseline_delta;
+  if (end > HP_USER_SPACE_END || end < beg || !delta) {
+    if (out)
+      *out = r;
+    return;
+  }
+  uptr g = HP_ROUND_DOWN(beg, HP_GRANULE_SIZE);
+  uptr last = HP_ROUND_UP(end, HP_GRANULE_SIZE);
+  hp_shadow_holes_t holes;
+  bool use_holes = hp_shadow_holes_worth(g, end);
+  if (use_holes)
+    hp_shadow_holes_init(&holes);
+  while (g < last) {
+    uptr page_end = HP_MIN(HP_ROUND_DOWN(g, HP_PAGE_SIZE) + HP_PAGE_SIZE, last);
+    uptr n = (page_end - g) / HP_GRANULE_SIZE;
+    r.granules += n;
+    r.pages++;
+    if (use_holes && hp_shadow_holes_zero(&holes, g)) {
+      g = page_end;
+      continue;
+    }
+    u64 *c = hp_shadow_counter(g);
+    u64 *b = (u64 *)((uptr)c + delta);
+    u64 touched = 0;
+    for (uptr i = 0; i < n; i++) {
+      /* Read once: the program may be incrementing it. */
+      u64 v = __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+      if (!v)
+        continue;
+      u64 base = b[i];
+      u64 d = v > base ? v - base : 0;
+      r.accesses += d;
+      touched += d != 0;
+      if (mode == BASE_END) {
+        if (base)
+          b[i] = 0;
+      } else if (mode != BASE_READ && v != base) {
+        b[i] = v;
+      }
+    }
+    r.touched_granules += touched;
+    r.touched_pages += touched != 0;
+    g = page_end;
+  }
+  if (out)
+    *out = r;
+}
+
+void hp_shadow_fold(uptr beg, uptr size, hp_shadow_scan_t *out) {
+  if (!HP_SHADOW_IN_USE()) {
+    hp_shadow_scan_unwritten(beg, size, out);
+    return;
+  }
+  baseline_walk(beg, size, BASE_FOLD, out);
+}
+
+void hp_shadow_unfold(uptr beg, uptr size, hp_shadow_scan_t *out) {
+  if (!HP_SHADOW_IN_USE()) {
+    if (out)
+      hp_shadow_scan_unwritten(beg, size, out);
+    return;
+  }
+  baseline_walk(beg, size, BASE_END, out);
+}
+
+void hp_shadow_scan_folded(uptr beg, uptr size, hp_shadow_scan_t *out) {
+  if (!HP_SHADOW_IN_USE() || !hp_shadow_baseline_delta) {
+    hp_shadow_scan(beg, size, out);
+    return;
+  }
+  baseline_walk(beg, size, BASE_READ, out);
+}
+
+u64 hp_shadow_moved_mask(const u64 *c, u32 n, u64 nonzero,
+                         hp_shadow_holes_t *bh) {
+  uptr delta = hp_shadow_baseline_delta;
+  if (!nonzero || !delta)
+    return nonzero;
+  uptr bp = HP_ROUND_DOWN((uptr)c + delta, HP_PAGE_SIZE);
+  uptr bend = __heapprof_shadow_memory_dynamic_address + delta + HP_SHADOW_SIZE;
+  if (holes_zero_page(bh, bp, bend))
+    return nonzero;
+  const u64 *b = (const u64 *)((uptr)c + delta);
+  u64 m = nonzero;
+  for (u32 i = 0; i < n; i++)
+    if (m >> i & 1 && c[i] <= b[i])
+      m &= ~(1ull << i);
+  return m;
 }

@@ -161,6 +161,43 @@ static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
   hp_shadow_scan_slow(beg, size, out);
 }
 
+/* Checkpoints: the baseline shadow.  A dump folds a live chunk (reports
+ * what it did so far) without writing its counters: a thread of the
+ * program may be incrementing one at that moment (a load, an add and a
+ * store, not atomic), and a zero written between its load and its store
+ * would be overwritten with the old count plus one, which the next dump
+ * would count again.  The fold copies each counter into its baseline
+ * instead, a second shadow of the same layout at counter +
+ * hp_shadow_baseline_delta, and reports the counter less its baseline.
+ * Only the granules of live chunks a dump has folded (REPORTED) have
+ * baselines other than 0; the free of such a chunk reports its counters
+ * less their baselines and puts those back to 0.  Reserved (MAP_NORESERVE)
+ * by the first fold; a page of it costs memory only where a fold found a
+ * counter that was not 0.  A counter below its baseline (two threads'
+ * increments racing, one lost) counts no access. */
+extern uptr hp_shadow_baseline_delta; /* 0 until the first fold */
+/* Reserves the baseline shadow, once; a dump calls it before its folds. */
+void hp_shadow_baseline_init(void);
+/* A fold: the accesses of [beg, beg + size) since their baselines, the
+ * baselines then set to the counters read.  On another allocator two
+ * objects can share a granule: the one folded second finds the baseline
+ * the first one set, and does not count the same accesses again. */
+void hp_shadow_fold(uptr beg, uptr size, hp_shadow_scan_t *out);
+/* The free of a folded chunk: its accesses since the baselines, which go
+ * back to 0 (out may be NULL: only that). */
+void hp_shadow_unfold(uptr beg, uptr size, hp_shadow_scan_t *out);
+/* The same scan, the baselines left as they are (none reserved yet: as
+ * hp_shadow_scan).  The last profile's folds, which no dump follows. */
+void hp_shadow_scan_folded(uptr beg, uptr size, hp_shadow_scan_t *out);
+/* The accesses since their baselines of n (at most 64) consecutive
+ * counters c[0..n) on one shadow page, as a mask (bit i: c[i]) narrowed
+ * from `nonzero` (the bits of those that are not 0): a dump's
+ * heap-utilization reads, which see what its folds will count.  The
+ * baselines are read only where they can be other than 0: where mincore
+ * (bh, a cursor over the baseline shadow) shows their page was written. */
+u64 hp_shadow_moved_mask(const u64 *c, u32 n, u64 nonzero,
+                         hp_shadow_holes_t *bh);
+
 /* The range rule's counts for [p, last], a range of at most 64 bytes in
  * user space (the caller checks): its words fall in p's granule, or in it
  * and the next one (to its end, and from its start). */

@@ -36,24 +36,31 @@ typedef struct scan {
   hp_util_heap_t *out;
   uptr last_line; /* the last line counted (its address + 1), 0: none */
   uptr last_page; /* the last page counted (its address + 1) */
-  uptr cur_page;  /* the page whose touched flag is cur_touched (+ 1) */
-  bool cur_touched;
+  uptr cur_page;  /* the page whose lines cur_mask holds (+ 1) */
+  u64 cur_mask;   /* its touched lines */
   hp_shadow_holes_t holes; /* counters known to be 0, not read */
+  hp_shadow_holes_t bholes; /* baselines known to be 0, not read */
   hp_util_blocks_t *blocks; /* or NULL */
 } scan_t;
 
+/* A line is touched when its counter moved since its baseline (the
+ * accesses a dump's folds count: heapprof_shadow.h). */
+static u64 page_mask(const u64 *c, hp_shadow_holes_t *bholes) {
+  u64 mask = 0;
+  for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
+    mask |= (u64)(c[i] != 0) << i;
+  return hp_shadow_moved_mask(c, HP_PAGE_SIZE / HP_GRANULE_SIZE, mask, bholes);
+}
+
 static bool page_touched(scan_t *s, uptr pg) {
   if (s->cur_page != pg + 1) {
-    u64 any = 0;
-    if (!hp_shadow_holes_zero(&s->holes, pg)) {
-      const u64 *c = hp_shadow_counter(pg);
-      for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
-        any |= c[i];
-    }
+    u64 mask = 0;
+    if (!hp_shadow_holes_zero(&s->holes, pg))
+      mask = page_mask(hp_shadow_counter(pg), &s->bholes);
     s->cur_page = pg + 1;
-    s->cur_touched = any != 0;
+    s->cur_mask = mask;
   }
-  return s->cur_touched;
+  return s->cur_mask != 0;
 }
 
 static uptr overlap(uptr a, uptr b, uptr c, uptr d) {
@@ -90,7 +97,7 @@ static void scan_range(scan_t *s, uptr beg, uptr end, uptr ub, uptr ue) {
     o->touched_page_live_bytes += overlap(lb, le, ub, ue);
     for (uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE); g < le;
          g += HP_GRANULE_SIZE) {
-      bool t = *hp_shadow_counter(g) != 0;
+      bool t = s->cur_mask >> (g - pg) / HP_GRANULE_SIZE & 1;
       if (g + 1 > s->last_line) {
         o->lines++;
         o->touched_lines += t;
@@ -163,17 +170,16 @@ static void scan_region(u32 class_id, uptr beg, uptr carved, u64 nfree,
   o->lines += (lines_end - lines_beg) / HP_GRANULE_SIZE;
   uptr next = beg;       /* the next block not yet read */
   uptr cub = 0, cue = 0; /* the last block read's live chunk */
-  hp_shadow_holes_t holes;
+  hp_shadow_holes_t holes, bholes;
   bool use_holes = hp_shadow_holes_worth(beg, end);
   if (use_holes)
     hp_shadow_holes_init(&holes);
+  hp_shadow_holes_init(&bholes);
   for (uptr pg = HP_ROUND_DOWN(beg, HP_PAGE_SIZE); pg < end;
        pg += HP_PAGE_SIZE) {
-    const u64 *c = hp_shadow_counter(pg);
     u64 mask = 0;
     if (!use_holes || !hp_shadow_holes_zero(&holes, pg))
-      for (u32 i = 0; i < HP_PAGE_SIZE / HP_GRANULE_SIZE; i++)
-        mask |= (u64)(c[i] != 0) << i;
+      mask = page_mask(hp_shadow_counter(pg), &bholes);
     o->pages++;
     if (mask) {
       o->touched_pages++;
@@ -222,8 +228,9 @@ void hp_util_heap_scan(hp_util_heap_t *out, hp_util_blocks_t *blocks) {
   region_scan_t r = {out, blocks};
   hp_primary_for_each_region(scan_region, &r);
   /* Large chunks never share a page with anything. */
-  scan_t s = {out, 0, 0, 0, false, {0}, blocks};
+  scan_t s = {out, 0, 0, 0, 0, {0}, {0}, blocks};
   hp_shadow_holes_init(&s.holes);
+  hp_shadow_holes_init(&s.bholes);
   hp_secondary_lock();
   hp_secondary_for_each(scan_large, &s);
   hp_secondary_unlock();
@@ -240,6 +247,10 @@ typedef struct ctx_state {
 
 static ctx_state_t *ctx_slots; /* open addressing on stack_id */
 static u32 ctx_cap, ctx_n;
+/* The baselines known to be 0 (a cursor for the whole dump: mincore once
+ * per 16 MiB of heap, not once per chunk).  The dump's folds write
+ * baselines only of chunks already looked at. */
+static hp_shadow_holes_t live_bholes;
 
 static void ctx_grow(void) {
   ctx_state_t *old = ctx_slots;
@@ -273,6 +284,7 @@ static ctx_state_t *ctx_get(u64 id) {
 }
 
 void hp_util_dump_begin(void) {
+  hp_shadow_holes_init(&live_bholes);
   dump_heap_valid = hp_flags.heap_utilization;
   if (dump_heap_valid)
     hp_util_heap_scan(&dump_heap, NULL);
@@ -306,15 +318,17 @@ void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
     const u64 *c = hp_shadow_counter(lb);
     uptr n = (HP_ROUND_UP(le, HP_GRANULE_SIZE) -
               HP_ROUND_DOWN(lb, HP_GRANULE_SIZE)) / HP_GRANULE_SIZE;
-    u64 any = 0;
-    if (!use_holes || !hp_shadow_holes_zero(&holes, lb))
+    u64 any = 0; /* the moved lines, bit i: c[i] (n <= 64: one page) */
+    if (!use_holes || !hp_shadow_holes_zero(&holes, lb)) {
       for (uptr i = 0; i < n; i++)
-        any |= c[i];
+        any |= (u64)(c[i] != 0) << i;
+      any = hp_shadow_moved_mask(c, (u32)n, any, &live_bholes);
+    }
     e->live_lines += n;
     if (any) {
       uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE);
       for (uptr i = 0; i < n; i++, g += HP_GRANULE_SIZE)
-        if (c[i]) {
+        if (any >> i & 1) {
           e->live_touched_lines++;
           e->live_line_bytes += overlap(g, g + HP_GRANULE_SIZE, lb, le);
         }
