@@ -15,6 +15,8 @@
 #include "render.h"
 #include "symbolize.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -60,10 +62,15 @@ const SampleType SampleTypes[] = {
 };
 const char DefaultType[] = "alloc_space";
 
+// profile.proto is proto3, whose strings must be valid UTF-8: a strict
+// reader (protobuf's own) rejects the whole profile over one bad byte in
+// a path, a name or the command line.  Invalid sequences become U+FFFD,
+// as in the HTML page and the JSON.
 class Strings {
 public:
   Strings() { get(""); } // string_table[0] is ""
-  int64_t get(const std::string &S) {
+  int64_t get(const std::string &Raw) {
+    std::string S = llvm::json::isUTF8(Raw) ? Raw : llvm::json::fixUTF8(Raw);
     auto It = Index.emplace(S, Table.size());
     if (It.second)
       Table.push_back(S);

@@ -33,6 +33,27 @@ static bool startsWith(const std::string &S, size_t I, const char *P) {
   return S.compare(I, strlen(P), P) == 0;
 }
 
+// The length of what follows "operator" at Name[I] when it is not one of
+// operatorLength's: a conversion's type (" unsigned long", " char const*",
+// " std::vector<int>") or a literal's suffix ("\"\" _kb", "\"\"_kb"), up to
+// the parameter list; 0 if neither.
+static size_t namedOperatorLength(const std::string &Name, size_t I) {
+  if (!startsWith(Name, I, " ") && !startsWith(Name, I, "\"\""))
+    return 0;
+  int Angle = 0;
+  size_t J = I;
+  for (; J < Name.size(); J++) {
+    char C = Name[J];
+    if (C == '<')
+      Angle++;
+    else if (C == '>')
+      Angle--;
+    else if (C == '(' && Angle == 0)
+      break;
+  }
+  return J - I;
+}
+
 // The position of the '>' that closes the '<' at Name[Open], or npos.
 static size_t closingAngle(const std::string &Name, size_t Open) {
   int Depth = 0;
@@ -138,6 +159,10 @@ std::string heapprof::shortFunctionName(const std::string &Whole) {
   // Where the copied text's last top-level space is: a return type ends
   // there ("std::_Rb_tree_node* std::_Rb_tree::_M_create_node").
   size_t LastSpace = std::string::npos;
+  // The last operator's spelling in Out, [OpBeg, OpEnd): its spaces
+  // ("operator unsigned long") are neither a return type's end nor a
+  // qualifier to drop.
+  size_t OpBeg = std::string::npos, OpEnd = 0;
   int Angle = 0, Paren = 0;
   for (size_t I = 0; I < Name.size();) {
     char C = Name[I];
@@ -145,7 +170,11 @@ std::string heapprof::shortFunctionName(const std::string &Whole) {
     if (Top && startsWith(Name, I, "operator") &&
         (I == 0 || !isalnum(static_cast<unsigned char>(Name[I - 1])))) {
       size_t Op = operatorLength(Name, I + 8);
+      if (!Op)
+        Op = namedOperatorLength(Name, I + 8);
+      OpBeg = Out.size();
       Out.append(Name, I, 8 + Op);
+      OpEnd = Out.size();
       I += 8 + Op;
       continue;
     }
@@ -174,10 +203,13 @@ std::string heapprof::shortFunctionName(const std::string &Whole) {
   }
   if (Angle || Paren)
     return Whole;
+  auto InOperator = [&](size_t Pos) {
+    return OpBeg != std::string::npos && Pos >= OpBeg && Pos < OpEnd;
+  };
   // What follows the name proper: " const", " &&", a trailing space.
   while (!Out.empty()) {
     size_t Sp = Out.find_last_of(' ');
-    if (Sp == std::string::npos)
+    if (Sp == std::string::npos || InOperator(Sp))
       break;
     std::string Tail = Out.substr(Sp + 1);
     if (Tail.empty() || Tail == "const" || Tail == "volatile" ||
@@ -189,12 +221,13 @@ std::string heapprof::shortFunctionName(const std::string &Whole) {
     break;
   }
   // A return type before the name: the name is after the last top-level
-  // space, unless that space belongs to an operator's spelling ("operator
-  // new") or "(anonymous namespace)".
+  // space outside an operator's spelling ("operator new", "operator
+  // unsigned long") and "(anonymous namespace)".
+  if (LastSpace != std::string::npos && InOperator(LastSpace))
+    LastSpace = OpBeg ? Out.find_last_of(' ', OpBeg - 1) : std::string::npos;
   if (LastSpace != std::string::npos && LastSpace < Out.size()) {
-    size_t Op = Out.rfind("operator ");
     size_t Anon = Out.rfind("(anonymous namespace)");
-    bool InOp = Op != std::string::npos && LastSpace == Op + 8;
+    bool InOp = InOperator(LastSpace);
     bool InAnon = Anon != std::string::npos && LastSpace > Anon &&
                   LastSpace < Anon + strlen("(anonymous namespace)");
     if (!InOp && !InAnon)

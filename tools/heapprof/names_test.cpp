@@ -56,6 +56,17 @@ int main() {
       {"Buffer::operator<=>(Buffer const&) const", "Buffer::operator<=>"},
       {"Ptr::operator->() const", "Ptr::operator->"},
       {"Flag::operator bool() const", "Flag::operator bool"},
+      // Conversions to types of several words, and literal operators: the
+      // type or suffix is the name, not a return type before it.
+      {"Str::operator char const*() const", "Str::operator char const*"},
+      {"Str::operator unsigned long() const", "Str::operator unsigned long"},
+      {"Str::operator std::vector<int, std::allocator<int>>() const",
+       "Str::operator std::vector<int, std::allocator<int>>"},
+      {"Str::operator char const&() &&", "Str::operator char const&"},
+      {"operator\"\" _kb(unsigned long long)", "operator\"\" _kb"},
+      {"ns::operator\"\"_kb(char const*, unsigned long)",
+       "ns::operator\"\"_kb"},
+      {"int operators(int)", "operators"}, // a name, not an operator
       // Anonymous namespaces and lambdas stay readable.
       {"(anonymous namespace)::Pool::grow(unsigned long)",
        "(anonymous namespace)::Pool::grow"},
