@@ -29,7 +29,11 @@
  *            at a dump (the fields named live_*: live_at_dump, live_bytes,
  *            live_bytes_<class>, the live_lines ... live_page_bytes of heap
  *            utilization): those
- *            come from each process's last dump, added over the processes.
+ *            come from each process's last dump, added over the processes;
+ *            and continuations, less the objects live at each dump but a
+ *            process's last: those of one dump of the whole run (the
+ *            objects inherited at fork), so that allocs + continuations -
+ *            live_at_dump is the frees, in a merge as in the dumps.
  *   sections the allocator profiler's cost sections (2 op classes, 3 system
  *            calls, 4 PMU events) add up row by row (heapprof_opcost.c).
  *            Heap utilization (tag 7): each process's last dump's words,
@@ -455,6 +459,14 @@ static bool state_field(size_t f) {
   return !strncmp(n, "live_", 5);
 }
 
+/* The index of extension field name, or hpr_num_ext_names. */
+static size_t ext_index(const char *name) {
+  size_t f = 0;
+  while (f < hpr_num_ext_names && strcmp(hpr_ext_names[f], name))
+    f++;
+  return f;
+}
+
 /* The peak's per-context fields: only the winning process's last dump. */
 static bool peak_field(size_t f) {
   return !strncmp(hpr_ext_names[f], "peak_", 5);
@@ -613,8 +625,12 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   put64(b, t->evictions);
   put64(b, t->ext_fields);
   put64(b, c->n);
+  size_t cont = ext_index("continuations");
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
+    /* Sampled dumps' estimates need not cancel: none below 0. */
+    if (cont < t->ext_fields && (int64_t)c->v[i].ext[cont] < 0)
+      c->v[i].ext[cont] = 0;
     put(b, c->v[i].ext, t->ext_fields * 8);
   }
   put64(b, l->n);
@@ -1333,6 +1349,7 @@ int heapprof_merge_main(int argc, char **argv) {
   totals_t *t = xcalloc(1, sizeof(totals_t));
   t->ext_fields = hpr_num_ext_names;
   proc_ids_t *by_proc = xcalloc(np ? np : 1, sizeof(proc_ids_t));
+  size_t live_f = ext_index("live_at_dump"), cont_f = ext_index("continuations");
   /* The second read, in merge order. */
   reader_t rd = {0};
   for (size_t i = 0; i < nd && !rc; i++) {
@@ -1404,6 +1421,12 @@ int heapprof_merge_main(int argc, char **argv) {
         else
           c->ext[e] += v;
       }
+      /* The continuations of one dump of the whole run: an object live at
+       * a checkpoint is a continuation in the next dump, so those cancel
+       * and what remains is the objects inherited at fork (added modulo
+       * 2^64 in any order; a sampled estimate below 0 is written as 0). */
+      if (!last && live_f < nf && cont_f < nf)
+        c->ext[cont_f] -= mib->ext[live_f];
     }
     free(by_id);
     free(x);

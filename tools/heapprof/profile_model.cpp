@@ -113,7 +113,8 @@ namespace {
 // if the reader doesn't know it; a dump has it if the index < its nfields.
 struct ExtIndex {
   int Granules, TouchedGranules, Pages, TouchedPages, MallocCycles,
-      FreeCycles, LiveAtDump, MaxSize64, MallocSamples, FreeSamples,
+      FreeCycles, LiveAtDump, Continuations, MaxSize64, MallocSamples,
+      FreeSamples,
       LiveBytes, Class[4], LiveClass[4], Util[6], PeakObjects, PeakBytes,
       Temporary;
   ExtIndex() {
@@ -130,6 +131,7 @@ struct ExtIndex {
     MallocCycles = Find("malloc_cycles");
     FreeCycles = Find("free_cycles");
     LiveAtDump = Find("live_at_dump");
+    Continuations = Find("continuations");
     MaxSize64 = Find("max_size64");
     MallocSamples = Find("malloc_samples");
     FreeSamples = Find("free_samples");
@@ -248,6 +250,13 @@ private:
   bool StackLimitSeen = false; // P.StackLimit holds the first dump's
   bool AllocatorSeen = false;  // P.Allocator holds the first dump's
   std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
+  // Per context, the frees: each dump's events (objects it counts and
+  // continuations) less those still live at it, summed (signed: in sampled
+  // mode each dump's are estimates).  Over a process's dumps this is its
+  // allocations, plus the objects it inherited at fork, less its live ones
+  // at the end.  FreesExact: every dump had the continuations field.
+  std::vector<int64_t> FreesSeen;
+  bool FreesExact = true;
   // Per process: its stack ids' contexts (ids are stable in a process),
   // and its last dump's false-sharing (tag 6) and leak check (tag 10)
   // sections, if any, with the file and dump the latter is in.
@@ -556,6 +565,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   };
   Need(Field::live_objects, ExtHas(Ext.LiveAtDump));
   Need(Field::frees, ExtHas(Ext.LiveAtDump));
+  FreesExact &= ExtHas(Ext.Continuations);
   Need(Field::live_bytes, ExtHas(Ext.LiveBytes));
   Need(Field::granules, ExtHas(Ext.Granules));
   Need(Field::touched_granules, ExtHas(Ext.TouchedGranules));
@@ -652,6 +662,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                                   P.Contexts.capacity() * 3 / 2);
     P.Contexts.reserve(Cap);
     MinSizeSeen.reserve(Cap);
+    FreesSeen.reserve(Cap);
   }
   std::vector<uint32_t> Stack;
   std::string Key;
@@ -705,6 +716,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C.Stack = Stack;
       P.Contexts.push_back(std::move(C));
       MinSizeSeen.push_back(UINT64_MAX);
+      FreesSeen.push_back(0);
     }
     ProcContexts[R.Process][M.stack_id] = CIt->second;
     Counts &C = P.Contexts[CIt->second].C;
@@ -736,6 +748,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     C.bytes_medium += ExtGet(M, Ext.Class[1]);
     C.bytes_large += ExtGet(M, Ext.Class[2]);
     C.bytes_xlarge += ExtGet(M, Ext.Class[3]);
+    FreesSeen[CIt->second] += static_cast<int64_t>(
+        M.f[0] + ExtGet(M, Ext.Continuations) - ExtGet(M, Ext.LiveAtDump));
     // State at the dump: only the process's last dump counts.
     if (Last) {
       C.live_objects += ExtGet(M, Ext.LiveAtDump);
@@ -1047,9 +1061,14 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;
     C.min_size = MinSizeSeen[I] == UINT64_MAX ? 0 : MinSizeSeen[I];
-    // Objects counted but not live at the end were freed.  (Without
+    // Objects counted, or inherited at a fork, and not live at the end
+    // were freed.  Without the continuations field (runtimes before it)
+    // inherited objects are not known: allocs - live_objects.  (Without
     // live_at_dump this is allocs, and the field is marked unknown.)
-    C.frees = C.allocs >= C.live_objects ? C.allocs - C.live_objects : 0;
+    if (FreesExact)
+      C.frees = FreesSeen[I] > 0 ? static_cast<uint64_t>(FreesSeen[I]) : 0;
+    else
+      C.frees = C.allocs >= C.live_objects ? C.allocs - C.live_objects : 0;
     P.Total.add(C);
   }
   if (P.HaveBins)

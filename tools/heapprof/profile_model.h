@@ -40,7 +40,7 @@ namespace heapprof {
 #define HEAPPROF_COUNTS(X)                                                     \
   X(allocs, "objects allocated (AllocCount)")                                  \
   X(bytes, "requested bytes (TotalSize)")                                      \
-  X(frees, "objects freed: allocs - live_objects")                             \
+  X(frees, "objects freed: allocs + inherited at fork - live_objects")        \
   X(live_objects, "objects live at the last dump (live_at_dump)")              \
   X(live_bytes, "bytes live at the last dump (live_bytes)")                    \
   X(accesses, "loads and stores (TotalAccessCount)")                           \
