@@ -255,9 +255,15 @@ bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
   }
   if (fd < 0) {
     int e = tmp ? errno : ENOMEM;
+    /* The file itself may well exist (/proc/version): say which failed. */
+    if (tmp)
+      snprintf(err, err_size, "%s (creating the temporary file %s)",
+               strerror(e), tmp);
+    else
+      fail(err, err_size, e);
     free(tmp);
     free(target);
-    return fail(err, err_size, e);
+    return false;
   }
   bool ok = write_all(fd, data, len);
   int e = errno;
