@@ -400,9 +400,10 @@ void hp_shadow_fold(uptr beg, uptr size, hp_shadow_scan_t *out) {
 }
 
 void hp_shadow_unfold(uptr beg, uptr size, hp_shadow_scan_t *out) {
-  if (!HP_SHADOW_IN_USE()) {
+  /* No baselines: only the last profile's folds ran (they move none). */
+  if (!HP_SHADOW_IN_USE() || !hp_shadow_baseline_delta) {
     if (out)
-      hp_shadow_scan_unwritten(beg, size, out);
+      hp_shadow_scan(beg, size, out);
     return;
   }
   baseline_walk(beg, size, BASE_END, out);
