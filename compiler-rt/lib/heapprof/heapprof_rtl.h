@@ -98,5 +98,9 @@ void hp_signals_unhold(const sigset_t *old);
  * again now that the last one is released (hp_spin_unlock). */
 void hp_signals_run_deferred(void);
 const char *hp_signal_name(int sig);
+/* sigaction as the kernel has it, heapprof's handlers included (the
+ * program's sigaction and signal show it the actions those replaced). */
+int hp_real_sigaction(int sig, const struct sigaction *act,
+                      struct sigaction *old);
 
 #endif

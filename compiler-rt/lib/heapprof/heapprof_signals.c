@@ -59,6 +59,18 @@
 #include <time.h>
 #include <unistd.h>
 
+extern int __sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old);
+extern __sighandler_t bsd_signal(int sig, __sighandler_t handler);
+
+/* The kernel's actions as they are, heapprof's handlers included: the
+ * runtime's own reads and changes go here, not through the interposed
+ * sigaction below, which shows the program its own. */
+int hp_real_sigaction(int sig, const struct sigaction *act,
+                      struct sigaction *old) {
+  return __sigaction(sig, act, old);
+}
+
 /* Set at init (and in a fork child): the dump signal and its semaphore. */
 static sem_t dump_sem;
 static bool dump_sem_ready;
@@ -231,7 +243,7 @@ static void start_dump_thread(void) {
   sa.sa_handler = dump_signal_handler;
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(dump_signo, &sa, NULL);
+  hp_real_sigaction(dump_signo, &sa, NULL);
 }
 
 /* unshare(CLONE_NEWUSER) (or of CLONE_THREAD, CLONE_SIGHAND, CLONE_VM) and
@@ -341,14 +353,15 @@ static void note_action(int sig, const struct sigaction *act) {
             name, num);
 }
 
-extern int __sigaction(int sig, const struct sigaction *act,
-                       struct sigaction *old);
-extern __sighandler_t bsd_signal(int sig, __sighandler_t handler);
+static void program_view(int sig, struct sigaction *a);
 
 HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
                            struct sigaction *old) {
   note_action(sig, act);
-  return __sigaction(sig, act, old);
+  int r = __sigaction(sig, act, old);
+  if (r == 0 && old)
+    program_view(sig, old);
+  return r;
 }
 
 HP_INTERFACE __sighandler_t signal(int sig, __sighandler_t handler) {
@@ -358,7 +371,15 @@ HP_INTERFACE __sighandler_t signal(int sig, __sighandler_t handler) {
     sa.sa_handler = handler;
     note_action(sig, &sa);
   }
-  return bsd_signal(sig, handler);
+  __sighandler_t prev = bsd_signal(sig, handler);
+  if (prev != SIG_ERR) {
+    struct sigaction a;
+    hp_memset(&a, 0, sizeof(a));
+    a.sa_handler = prev;
+    program_view(sig, &a);
+    prev = a.sa_handler;
+  }
+  return prev;
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -382,7 +403,7 @@ static void set_default(int sig) {
   struct sigaction sa;
   hp_memset(&sa, 0, sizeof(sa));
   sa.sa_handler = SIG_DFL;
-  sigaction(sig, &sa, NULL);
+  hp_real_sigaction(sig, &sa, NULL);
 }
 
 /* Installs fn for sig (SA_SIGINFO, SA_RESTART, nothing else blocked);
@@ -396,7 +417,7 @@ static int set_handler(int sig, void (*fn)(int, siginfo_t *, void *),
    * a stack overflow's SIGSEGV has no stack left to run on. */
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
-  return sigaction(sig, &sa, old);
+  return hp_real_sigaction(sig, &sa, old);
 }
 
 /* ------------------------------------------------------- alternate stacks */
@@ -513,7 +534,7 @@ void hp_signals_guard_begin(int dirfd) {
   for (u32 i = 0; i < HP_ARRAY_SIZE(guarded); i++) {
     int sig = guarded[i];
     struct sigaction cur;
-    if (sigaction(sig, NULL, &cur) != 0 || !action_is(&cur, SIG_DFL))
+    if (hp_real_sigaction(sig, NULL, &cur) != 0 || !action_is(&cur, SIG_DFL))
       continue; /* the program's (or heapprof's deadly handler) */
     if (set_handler(sig, guard_handler, NULL) == 0)
       guard_installed |= 1ull << sig;
@@ -530,7 +551,8 @@ void hp_signals_guard_end(void) {
   for (u32 i = 0; i < HP_ARRAY_SIZE(guarded); i++) {
     int sig = guarded[i];
     struct sigaction cur;
-    if (!(guard_installed >> sig & 1) || sigaction(sig, NULL, &cur) != 0 ||
+    if (!(guard_installed >> sig & 1) ||
+        hp_real_sigaction(sig, NULL, &cur) != 0 ||
         !(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != guard_handler)
       continue; /* the program set its own meanwhile */
     set_default(sig);
@@ -649,7 +671,7 @@ static void deadly_handler(int sig, siginfo_t *si, void *uc) {
     if (id >= 0)
       syscall(SYS_timer_delete, id);
   }
-  sigaction(sig, &old_actions[sig], NULL);
+  hp_real_sigaction(sig, &old_actions[sig], NULL);
   __atomic_store_n(&dying_tid, 0, __ATOMIC_RELEASE);
   errno = saved_errno;
   /* Blocked until we return: then the previous action takes it. */
@@ -679,7 +701,7 @@ void hp_signals_run_deferred(void) {
  * inherited or set before heapprof started stays the program's. */
 static void install_deadly(int sig, bool only_default) {
   struct sigaction cur;
-  sigaction(sig, NULL, &cur);
+  hp_real_sigaction(sig, NULL, &cur);
   if (action_is(&cur, SIG_IGN) || (only_default && !action_is(&cur, SIG_DFL)))
     return;
   set_handler(sig, deadly_handler, &old_actions[sig]);
@@ -706,13 +728,33 @@ static bool heapprof_handler(const struct sigaction *a) {
          action_is(a, dump_signal_handler);
 }
 
+/* What the program reads back of an action: the one heapprof's deadly
+ * handler or temporary-file guard stands in for, not that handler.  A
+ * program that installs its handler only over the default (CPython's
+ * SIGINT, for KeyboardInterrupt) saw a handler of someone else's, kept
+ * out, and Ctrl-C killed it instead; one that saves and restores the
+ * action it found gets back what it would without heapprof.  The dump
+ * signal's handler is shown as it is: the user asked for it. */
+static void program_view(int sig, struct sigaction *a) {
+  bool siginfo = a->sa_flags & SA_SIGINFO;
+  void *fn = siginfo ? (void *)a->sa_sigaction : (void *)a->sa_handler;
+  if (sig <= 0 || sig >= (int)HP_ARRAY_SIZE(old_actions))
+    return;
+  if (fn == (void *)deadly_handler)
+    *a = old_actions[sig];
+  else if (fn == (void *)guard_handler) {
+    hp_memset(a, 0, sizeof(*a));
+    a->sa_handler = SIG_DFL; /* the guard only stands in for the default */
+  }
+}
+
 void hp_signals_hold(sigset_t *old) {
   sigset_t s;
   sigemptyset(&s);
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur;
     /* glibc's own signals (32, 33) fail here: not the program's. */
-    if (raised_by_thread(sig) || sigaction(sig, NULL, &cur) != 0 ||
+    if (raised_by_thread(sig) || hp_real_sigaction(sig, NULL, &cur) != 0 ||
         action_is(&cur, SIG_DFL) || action_is(&cur, SIG_IGN) ||
         heapprof_handler(&cur))
       continue;
@@ -730,9 +772,9 @@ static u64 given_back; /* bit sig: hp_signals_sandboxed(true) restored it */
 void hp_signals_sandboxed(bool on) {
   for (int sig = 1; sig < NSIG; sig++) {
     struct sigaction cur;
-    if (on && sigaction(sig, NULL, &cur) == 0 &&
+    if (on && hp_real_sigaction(sig, NULL, &cur) == 0 &&
         action_runs(&cur, deadly_handler)) {
-      sigaction(sig, &old_actions[sig], NULL);
+      hp_real_sigaction(sig, &old_actions[sig], NULL);
       given_back |= 1ull << (sig - 1);
     } else if (!on && (given_back & 1ull << (sig - 1))) {
       set_handler(sig, deadly_handler, NULL);

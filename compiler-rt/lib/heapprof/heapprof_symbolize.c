@@ -148,11 +148,11 @@ HP_NORETURN static void exec_symbolizer(int sock, const char *exe,
    * program's handlers must not run here before execve. */
   for (int sig = 1; sig < 65; sig++) {
     struct sigaction sa;
-    if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+    if (hp_real_sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
         sa.sa_handler != SIG_IGN) {
       sa.sa_handler = SIG_DFL;
       sa.sa_flags = 0;
-      sigaction(sig, &sa, NULL);
+      hp_real_sigaction(sig, &sa, NULL);
     }
   }
   sigprocmask(SIG_SETMASK, mask, NULL);
