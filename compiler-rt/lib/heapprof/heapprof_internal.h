@@ -83,6 +83,7 @@ static inline bool hp_in_wrapper(uptr pc) {
 #include "heapprof_secure.h"
 #include "heapprof_flags.h"
 #include "heapprof_clock.h"
+#include "heapprof_resident.h"
 #include "heapprof_shadow.h"
 #include "heapprof_stack.h"
 #include "heapprof_stackdepot.h"

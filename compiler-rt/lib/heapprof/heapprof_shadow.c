@@ -5,7 +5,6 @@
 #include "heapprof_internal.h"
 
 #include <sys/mman.h>
-#include <sys/sysinfo.h>
 
 /* Written once by hp_shadow_init (init); read by instrumented code. */
 HP_INTERFACE uintptr_t __heapprof_shadow_memory_dynamic_address;
@@ -68,30 +67,9 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
 
 
 /* Whether shadow page sp (of a mapping that ends at map_end) is known to
- * hold only zeros. */
+ * hold only zeros: the shadow is anonymous memory. */
 static bool holes_zero_page(hp_shadow_holes_t *h, uptr sp, uptr map_end) {
-  /* mincore and sysinfo are not the program's calls: a seccomp filter of
-   * its own may kill for them. */
-  if (h->state < 0 || hp_in_sandbox())
-    return false;
-  if (sp < h->lo || sp >= h->hi) {
-    if (!h->state) {
-      struct sysinfo si;
-      if (sysinfo(&si) != 0 || si.totalswap) {
-        h->state = -1;
-        return false;
-      }
-      h->state = 1;
-    }
-    uptr hi = HP_MIN(map_end, sp + (uptr)HP_SHADOW_HOLES_PAGES * HP_PAGE_SIZE);
-    if (mincore((void *)sp, hi - sp, h->vec) != 0) {
-      h->state = -1;
-      return false;
-    }
-    h->lo = sp;
-    h->hi = hi;
-  }
-  return !(h->vec[(sp - h->lo) / HP_PAGE_SIZE] & 1);
+  return hp_page_unwritten(h, sp, map_end);
 }
 
 bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {

@@ -91,16 +91,11 @@ static HP_ALWAYS_INLINE void hp_shadow_clear(uptr beg, uptr end) {
  * cursor for one scan: mincore is asked for HP_SHADOW_HOLES_PAGES shadow
  * pages (16 MiB of heap) at a time.  Worth it for ranges whose counters
  * span HP_SHADOW_HOLES_MIN pages or more. */
-#define HP_SHADOW_HOLES_PAGES 512u
+#define HP_SHADOW_HOLES_PAGES HP_RESIDENT_PAGES
 #define HP_SHADOW_HOLES_MIN 4u
-typedef struct hp_shadow_holes {
-  uptr lo, hi; /* the shadow pages vec describes */
-  int state;   /* 0: not asked yet, 1: vec valid, -1: unknown, read all */
-  unsigned char vec[HP_SHADOW_HOLES_PAGES];
-} hp_shadow_holes_t;
+typedef hp_resident_t hp_shadow_holes_t;
 static HP_ALWAYS_INLINE void hp_shadow_holes_init(hp_shadow_holes_t *h) {
-  h->lo = h->hi = 0;
-  h->state = 0;
+  hp_resident_init(h);
 }
 /* Whether the counters of [beg, end) span enough shadow pages for holes. */
 static HP_ALWAYS_INLINE bool hp_shadow_holes_worth(uptr beg, uptr end) {
