@@ -152,11 +152,19 @@ std::string whyNotPreloadable(const std::string &Path) {
   close(Fd);
   if (!Why.empty())
     return Why;
+  // Secure execution: the exec changes the user or group id (a setuid
+  // program of another owner, setgid of another group than ours).  One
+  // that changes nothing (root running root's setuid program, a user
+  // their own) runs as any other, LD_PRELOAD honoured.
   struct stat St;
-  if (stat(Path.c_str(), &St) == 0 && (St.st_mode & (S_ISUID | S_ISGID)))
-    return std::string(St.st_mode & S_ISUID ? "setuid" : "setgid") +
-           ": the dynamic loader ignores LD_PRELOAD for it (secure "
-           "execution); run a copy without the bit";
+  if (stat(Path.c_str(), &St) == 0) {
+    bool Uid = (St.st_mode & S_ISUID) && St.st_uid != getuid();
+    bool Gid = (St.st_mode & S_ISGID) && St.st_gid != getgid();
+    if (Uid || Gid)
+      return std::string(Uid ? "setuid" : "setgid") +
+             ": the dynamic loader ignores LD_PRELOAD for it (secure "
+             "execution); run a copy without the bit";
+  }
   if (getxattr(Path.c_str(), "security.capability", nullptr, 0) > 0)
     return "has file capabilities: the dynamic loader ignores LD_PRELOAD for "
            "it (secure execution); run a copy without them";
