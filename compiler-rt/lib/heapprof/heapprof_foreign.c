@@ -1152,11 +1152,14 @@ void *hp_foreign_valloc(uptr size, uptr fp) {
 
 void *hp_foreign_pvalloc(uptr size, uptr fp) {
   SAMPLED(hp_sample_pvalloc(size, fp));
-  /* A size whose rounding to pages overflows: glibc fails it, and an
-   * allocator that wraps it around (tcmalloc hands out a page) gave
+  /* Recorded as the pages it asks for, as heapprof's allocator and
+   * sampled mode record it (pvalloc(10): 4096 bytes; pvalloc(0): a
+   * page).  A size whose rounding to pages overflows: glibc fails it, and
+   * an allocator that wraps it around (tcmalloc hands out a page) gave
    * nothing of that size; recorded as 0 bytes (the leak check at exit
    * would otherwise read 2^64 bytes of address space as the object). */
-  uptr recorded = HP_ROUND_UP(size, HP_PAGE_SIZE) < size ? 0 : size;
+  uptr rounded = size ? HP_ROUND_UP(size, HP_PAGE_SIZE) : HP_PAGE_SIZE;
+  uptr recorded = rounded < size ? 0 : rounded;
   if (real.pvalloc || !resolved())
     ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, recorded, HP_ALLOC_MALLOC, fp,
                boot_alloc(HP_ROUND_UP(size, HP_PAGE_SIZE), HP_PAGE_SIZE,
