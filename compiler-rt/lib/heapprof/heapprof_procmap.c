@@ -87,9 +87,12 @@ static bool mapped_path(uptr addr, char *out, size_t size) {
 static int visit(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   hp_procmap_t *m = arg;
-  if (m->n == m->cap)
-    hp_array_grow((void **)&m->mods, &m->cap, m->n, sizeof(hp_module_t), 32,
-                  "module map");
+  if (m->n == m->cap &&
+      !hp_array_try_grow((void **)&m->mods, &m->cap, m->n,
+                         sizeof(hp_module_t), 32)) {
+    m->failed = true;
+    return 1; /* no room: the walk stops */
+  }
   hp_module_t *mod = &m->mods[m->n];
   hp_memset(mod, 0, sizeof(*mod));
   const char *name = info->dlpi_name;

@@ -32,6 +32,7 @@ typedef struct hp_procmap {
   hp_module_t *mods;
   u64 n, cap;
   u64 nloaded; /* mods[0, nloaded) are loaded, the rest unloaded */
+  bool failed; /* a mapping was refused: modules are missing */
 } hp_procmap_t;
 
 /* Fills m (mmap'd storage) with the loaded modules, then the unloaded

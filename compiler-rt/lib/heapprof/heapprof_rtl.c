@@ -163,6 +163,11 @@ typedef struct dump_map {
   u64 cap;        /* records slots has room for */
   u32 index_cap;  /* a power of two, at least 2 * cap */
   u32 n;
+  /* A mapping it needed was refused (the process at vm.max_map_count, or
+   * out of memory): records are missing, and the dump writes nothing
+   * rather than a profile that lacks them, nor aborts the program (an
+   * exit that ended in SIGABRT). */
+  bool failed;
 } dump_map_t;
 
 static u32 map_hash(u64 stack_id, u32 cap) {
@@ -179,10 +184,15 @@ static u32 map_find(const dump_map_t *m, u64 stack_id) {
 }
 
 static void map_index_build(dump_map_t *m, u32 index_cap) {
+  u32 *index = hp_mmap((uptr)index_cap * sizeof(u32));
+  if (!index) {
+    m->failed = true;
+    return;
+  }
   if (m->index)
     hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
   m->index_cap = index_cap;
-  m->index = hp_mmap_or_die((uptr)index_cap * sizeof(u32), "profile");
+  m->index = index;
   for (u32 k = 0; k < m->n; k++)
     m->index[map_find(m, m->slots[k].stack_id)] = k + 1;
 }
@@ -195,7 +205,11 @@ static void map_init(dump_map_t *m) {
   m->slots = hp_mmap((uptr)want * sizeof(hp_hib_t));
   if (!m->slots) {
     want = 1024;
-    m->slots = hp_mmap_or_die((uptr)want * sizeof(hp_hib_t), "profile");
+    m->slots = hp_mmap((uptr)want * sizeof(hp_hib_t));
+  }
+  if (!m->slots) {
+    m->failed = true;
+    return;
   }
   m->cap = want;
   u32 icap = 1024;
@@ -205,11 +219,18 @@ static void map_init(dump_map_t *m) {
 }
 
 static void map_put(dump_map_t *m, const hp_hib_t *h) {
-  if (m->n == m->cap) /* contexts made while the dump runs */
-    hp_array_grow((void **)&m->slots, &m->cap, m->n, sizeof(hp_hib_t), 0,
-                  "profile");
+  if (m->failed)
+    return;
+  if (m->n == m->cap && /* contexts made while the dump runs */
+      !hp_array_try_grow((void **)&m->slots, &m->cap, m->n, sizeof(hp_hib_t),
+                         0)) {
+    m->failed = true;
+    return;
+  }
   if (2 * (u64)(m->n + 1) > m->index_cap)
     map_index_build(m, m->index_cap * 2);
+  if (m->failed)
+    return;
   u32 i = map_find(m, h->stack_id);
   if (m->index[i]) {
     hp_hib_merge(&m->slots[m->index[i] - 1], h);
@@ -235,6 +256,8 @@ static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
  * the readers take its values from that earlier dump (docs/formats.md). */
 static void peak_cb(u64 stack_id, u64 objects, u64 bytes, void *arg) {
   dump_map_t *m = arg;
+  if (m->failed)
+    return; /* not written: no index to find records by */
   u32 i = map_find(m, stack_id);
   if (m->index[i]) {
     m->slots[m->index[i] - 1].ext.peak_objects = objects;
@@ -252,7 +275,8 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   fold_ctx_t *f = arg;
   hp_chunk_event_t e;
   /* Before the fold moves the chunk's baselines. */
-  hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e);
+  if (!hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e))
+    f->map->failed = true;
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
   hp_hib_t hib;
@@ -277,11 +301,17 @@ static u32 map_sorted(dump_map_t *m) {
     return n;
   /* Sort the ids, then place each record by binary search into a second
    * array (no allocation beyond mmap, O(n log n)). */
-  uptr *ids = hp_mmap_or_die((uptr)n * sizeof(uptr), "profile");
+  uptr *ids = hp_mmap((uptr)n * sizeof(uptr));
+  hp_hib_t *sorted = ids ? hp_mmap((uptr)n * sizeof(hp_hib_t)) : NULL;
+  if (!sorted) {
+    if (ids)
+      hp_munmap(ids, (uptr)n * sizeof(uptr));
+    m->failed = true;
+    return n;
+  }
   for (u32 i = 0; i < n; i++)
     ids[i] = m->slots[i].stack_id;
   hp_sort_uptr(ids, n);
-  hp_hib_t *sorted = hp_mmap_or_die((uptr)n * sizeof(hp_hib_t), "profile");
   for (u32 i = 0; i < n; i++) {
     u32 lo = 0, hi = n;
     while (lo < hi) {
@@ -701,15 +731,29 @@ static void dump_locked(void *arg) {
                                 hp_flags.print_text
                           : hp_flags.print_text;
   bool want_raw = stream ? !want_text : hp_flags.print_raw;
+  bool lost = map.failed || pm.failed;
+  if (lost) {
+    hp_printf("HeapProf: WARNING: out of memory while gathering the "
+              "profile's records and modules (a mapping was refused: the "
+              "process may have as many as vm.max_map_count allows); not "
+              "written\n");
+    want_text = want_raw = false;
+  }
   if (want_text) {
     for (u32 i = 0; i < n; i++) {
       u32 sz;
       if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
         npcs += sz;
     }
-    pcs = npcs ? hp_mmap_or_die(npcs * sizeof(uptr), "profile") : NULL;
+    pcs = npcs ? hp_mmap(npcs * sizeof(uptr)) : NULL;
+    if (npcs && !pcs) {
+      hp_printf("HeapProf: WARNING: out of memory while symbolizing the "
+                "profile; its text form is not written\n");
+      want_text = false;
+      npcs = 0;
+    }
     u32 k = 0;
-    for (u32 i = 0; i < n; i++) {
+    for (u32 i = 0; pcs && i < n; i++) {
       u32 sz;
       const uptr *s = hp_stackdepot_get((u32)map.slots[i].stack_id, &sz);
       if (s) {
@@ -717,10 +761,11 @@ static void dump_locked(void *arg) {
         k += sz;
       }
     }
-    hp_symbolize(pcs, npcs, &pm, &syms);
+    if (want_text)
+      hp_symbolize(pcs, npcs, &pm, &syms);
   }
 
-  int result = 0;
+  int result = lost ? -1 : 0;
   hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
                             hp_hib_table_evictions(&hp_hib_table)};
   if (want_text) {

@@ -384,16 +384,25 @@ void hp_symbolize(const uptr *pcs_in, u32 n_in, const hp_procmap_t *map,
   hp_memset(out, 0, sizeof(*out));
   if (!n_in)
     return;
+  /* Without memory for the tables (a mapping refused), no symbols: the
+   * frames show as module+offset, as without a symbolizer. */
+  out->pcs = hp_mmap(n_in * sizeof(uptr));
+  if (!out->pcs)
+    return;
   out->cap = n_in;
-  out->pcs = hp_mmap_or_die(n_in * sizeof(uptr), "symbolizer");
   hp_memcpy(out->pcs, pcs_in, n_in * sizeof(uptr));
   hp_sort_uptr(out->pcs, n_in);
   u32 n = 0;
   for (u32 i = 0; i < n_in; i++)
     if (!n || out->pcs[n - 1] != out->pcs[i])
       out->pcs[n++] = out->pcs[i];
+  out->offs = hp_mmap((n + 1) * sizeof(u32));
+  if (!out->offs) {
+    hp_munmap(out->pcs, n_in * sizeof(uptr));
+    hp_memset(out, 0, sizeof(*out));
+    return;
+  }
   out->n = n;
-  out->offs = hp_mmap_or_die((n + 1) * sizeof(u32), "symbolizer");
   for (u32 i = 0; i < n; i++)
     out->offs[i] = UINT32_MAX;
   /* Secure mode: no program of the caller's choosing (PATH,

@@ -252,11 +252,15 @@ static u32 ctx_cap, ctx_n;
  * baselines only of chunks already looked at. */
 static hp_shadow_holes_t live_bholes;
 
-static void ctx_grow(void) {
+static bool ctx_grow(void) {
   ctx_state_t *old = ctx_slots;
   u32 old_cap = ctx_cap;
-  ctx_cap = old_cap ? old_cap * 2 : 1024;
-  ctx_slots = hp_mmap_or_die((uptr)ctx_cap * sizeof(ctx_state_t), "profile");
+  u32 cap = old_cap ? old_cap * 2 : 1024;
+  ctx_state_t *slots = hp_mmap((uptr)cap * sizeof(ctx_state_t));
+  if (!slots)
+    return false;
+  ctx_cap = cap;
+  ctx_slots = slots;
   for (u32 i = 0; i < old_cap; i++) {
     if (!old[i].stack_id)
       continue;
@@ -268,11 +272,13 @@ static void ctx_grow(void) {
   }
   if (old)
     hp_munmap(old, (uptr)old_cap * sizeof(ctx_state_t));
+  return true;
 }
 
+/* NULL if the table could not grow. */
 static ctx_state_t *ctx_get(u64 id) {
-  if ((ctx_n + 1) * 2 > ctx_cap)
-    ctx_grow();
+  if ((ctx_n + 1) * 2 > ctx_cap && !ctx_grow())
+    return NULL;
   u32 i = (u32)((id * 0x9E3779B97F4A7C15ull) >> 32) & (ctx_cap - 1);
   while (ctx_slots[i].stack_id && ctx_slots[i].stack_id != id)
     i = (i + 1) & (ctx_cap - 1);
@@ -297,16 +303,18 @@ void hp_util_dump_end(void) {
   ctx_cap = ctx_n = 0;
 }
 
-void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
+bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
                         hp_chunk_event_t *e) {
   e->live_lines = e->live_touched_lines = e->live_line_bytes = 0;
   e->live_pages = e->live_touched_pages = e->live_page_bytes = 0;
   if (!hp_flags.heap_utilization)
-    return;
+    return true;
   uptr end = user_beg + (size ? size : 1);
   if (end > HP_USER_SPACE_END || end < user_beg)
-    return;
+    return true;
   ctx_state_t *st = ctx_get(stack_id);
+  if (!st)
+    return false;
   bool shared_pages = hp_primary_owns(user_beg);
   hp_shadow_holes_t holes;
   bool use_holes = hp_shadow_holes_worth(user_beg, end);
@@ -354,6 +362,7 @@ void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
       st->pending += bytes;
     }
   }
+  return true;
 }
 
 /* ------------------------------------------------------------- output */

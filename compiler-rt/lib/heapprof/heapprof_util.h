@@ -73,11 +73,13 @@ void hp_util_heap_scan(hp_util_heap_t *out, hp_util_blocks_t *blocks);
 
 /* A dump: hp_util_dump_begin (the heap-wide scan, kept for the dump's
  * section), hp_util_live_chunk for each live chunk in the walk's address
- * order (hp_for_each_live_chunk), before its counters are cleared, then
- * hp_util_dump_end.  Under the dump lock. */
+ * order (hp_for_each_live_chunk), before the fold moves its baselines,
+ * then hp_util_dump_end.  Under the dump lock.  hp_util_live_chunk is
+ * false when a mapping it needed was refused (the event's numbers are
+ * then incomplete). */
 void hp_util_dump_begin(void);
 struct hp_chunk_event;
-void hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
+bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
                         struct hp_chunk_event *e);
 void hp_util_dump_end(void);
 
