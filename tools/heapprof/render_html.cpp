@@ -284,7 +284,17 @@ function older(flag) {
                : "written with " + flag + " or by an older runtime";
 }
 var SAMPLED = S.sampled_bytes !== null; // the counts are estimates
-var progs = S.processes.map(function (p) { return p.program; }).join(", ");
+// Each program once, with how many processes ran it, as the text report's
+// "process" rows say it ("t7: 31 processes"): a program that forked 30
+// children would otherwise fill the title with its path 31 times.
+// (A Map keeps the first-seen order, and any path is a key, "__proto__" too.)
+var progCounts = new Map();
+S.processes.forEach(function (p) {
+  progCounts.set(p.program, (progCounts.get(p.program) || 0) + 1);
+});
+var progs = Array.from(progCounts, function (pc) {
+  return pc[0] + (pc[1] > 1 ? ": " + pc[1] + " processes" : "");
+}).join(", ");
 document.getElementById("title").textContent = "heapprof report: " + progs;
 document.title = "heapprof: " + progs;
 var sum = el("table", {id: "summary-table"});
