@@ -206,7 +206,9 @@ function stackText(frames) {
     return f.function + where + (f.inlined ? " (inlined)" : "");
   }).join("\n");
 }
-var sortHooks = {};
+// Keyed by table ids, looked up with a name from the address: no
+// prototype, so "#sort=__proto__:x" finds nothing rather than Object's.
+var sortHooks = Object.create(null);
 // A table: cols = [{key, label, get(row), text: bool, stack: bool}].
 function table(id, title, cols, rows, note) {
   var box = document.getElementById("tables");
@@ -615,15 +617,18 @@ if (shown < F.frames)
     "% of every weight's total (they count in the frame above them)";
 var zoomPath = [];
 var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5, temporary: 6};
+// A frame's children by name in a Map: a plain object would answer a
+// function named "constructor" or "__proto__" (or a #zoom path naming one)
+// with Object.prototype's members.
 function buildTree(w) {
   var k = weightColumn[w];
   var ns = F.nodes.map(function (r) {
-    return {name: r[1] < 0 ? "all" : F.names[r[1]], value: r[k], children: {}, order: []};
+    return {name: r[1] < 0 ? "all" : F.names[r[1]], value: r[k], children: new Map(), order: []};
   });
   F.nodes.forEach(function (r, i) {
     var n = ns[i];
     if (r[0] < 0 || !n.value) return;
-    ns[r[0]].children[n.name] = n;
+    ns[r[0]].children.set(n.name, n);
     ns[r[0]].order.push(n.name);
   });
   return ns[0];
@@ -640,10 +645,10 @@ function drawFlame() {
   box.setAttribute("data-weight", w);
   var rows = [], base = root, depth = 0, path = [];
   // The zoomed frame's ancestors keep the full width.
-  for (var i = 0; i < zoomPath.length && base.children[zoomPath[i]]; i++) {
+  for (var i = 0; i < zoomPath.length && base.children.has(zoomPath[i]); i++) {
     rows.push({n: base, left: 0, width: 100, depth: depth++, path: path.slice()});
     path.push(zoomPath[i]);
-    base = base.children[zoomPath[i]];
+    base = base.children.get(zoomPath[i]);
   }
   zoomPath = path.slice();
   var total = base.value, maxDepth = depth;
@@ -653,7 +658,7 @@ function drawFlame() {
     maxDepth = Math.max(maxDepth, d);
     var l = left;
     n.order.slice().sort().forEach(function (c) {
-      var ch = n.children[c];
+      var ch = n.children.get(c);
       walk(ch, l, d + 1, p.concat([c]));
       l += total ? ch.value / total * 100 : 0;
     });
@@ -682,11 +687,18 @@ wsel.onchange = drawFlame;
 document.getElementById("reset").onclick = function () { zoomPath = []; drawFlame(); };
 
 // #sort=TABLE:COLUMN, #weight=W and #zoom=F1/F2/... (for links and tests).
+// Each zoom element is percent-encoded on its own (encodeURIComponent), so
+// the path is split on '/' before decoding: a frame named "V::operator/" is
+// "V%3A%3Aoperator%2F".  A malformed escape is taken as written, not thrown.
+function decode(s) {
+  try { return decodeURIComponent(s); } catch (e) { return s; }
+}
 location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
-  var p = kv.split("="), v = decodeURIComponent(p[1] || "");
-  if (p[0] === "sort") { var tc = v.split(":"); if (sortHooks[tc[0]]) sortHooks[tc[0]](tc[1]); }
-  if (p[0] === "weight" && weights.indexOf(v) >= 0) wsel.value = v;
-  if (p[0] === "zoom") zoomPath = v.split("/");
+  var eq = kv.indexOf("="), k = eq < 0 ? kv : kv.slice(0, eq), raw = eq < 0 ? "" : kv.slice(eq + 1);
+  var v = decode(raw);
+  if (k === "sort") { var tc = v.split(":"); if (sortHooks[tc[0]]) sortHooks[tc[0]](tc[1]); }
+  if (k === "weight" && weights.indexOf(v) >= 0) wsel.value = v;
+  if (k === "zoom") zoomPath = raw.split("/").map(decode);
 });
 if (weights.length) drawFlame();
 document.body.setAttribute("data-ready", "1");

@@ -5,6 +5,7 @@
 #   row TABLE N: FIRST-FRAME col=value ...   (rows in displayed order)
 #   sorted TABLE KEY:DIR
 #   flame WEIGHT
+#   zoomed NAME depth=D                      (the frame the view is zoomed into)
 #   frame NAME value=V depth=D width=W share=S inside=PARENT-OK
 # share is V / (the zoomed frame's value) * 100, what the width must be
 # (100 for the zoomed frame's callers);
@@ -51,6 +52,7 @@ if frames:
     full = [f for f in frames if "width: 100%" in f["style"]]
     zf = max(full, key=lambda f: int(f["data-depth"]))
     base, top = int(zf["data-depth"]), float(zf["data-value"])
+    print("zoomed %s depth=%d" % (zf["data-frame"], base))
     geo = []
     for f in frames:
         st = f["style"]
