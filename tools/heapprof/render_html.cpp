@@ -38,15 +38,16 @@ static std::string scriptSafe(const std::string &Json) {
 }
 
 // The flame graph's frames: every context's stack, root first, merged by
-// function name into one tree whose nodes carry the four weights the page
+// function name into one tree whose nodes carry the five weights the page
 // offers, summed over the contexts under them.  A frame under FlameMinShare
 // of every recorded weight's total is left out (its weight stays in the
 // frame above it): the page draws nothing under 0.05% of the view anyway,
 // and a profile of 100,000 small contexts would otherwise embed ~800,000
-// frames (docs/performance.md).  JSON: {"names": [...], "weights": [the
-// recorded ones], "frames": all, "min_share": FlameMinShare, "nodes":
-// [[parent, name, bytes, allocs, accesses, live_bytes, temporary], ...]},
-// node 0 the root (parent and name -1), every parent before its children.
+// frames (docs/performance.md).  JSON (docs/formats.md, "HTML page"):
+// {"names": [...], "weights": [the recorded ones], "frames": all,
+// "min_share": FlameMinShare, "nodes": [[parent, name, bytes, allocs,
+// accesses, live_bytes, temporary], ...]}, node 0 the root (parent and name
+// -1), every parent before its children.
 constexpr double FlameMinShare = 1e-4;
 
 static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
