@@ -38,6 +38,16 @@
 // RUN:   --virtual-time-budget=5000 --dump-dom 'file://%t.html' > %t.dom 2>/dev/null
 // RUN: grep -o '<p class="note" id="peak">[^<]*</p>' %t.dom | FileCheck %s --check-prefix=HTML
 // HTML: not in this profile: written by upstream MemProf or with raw_extension=0 (no heapprof extension)
+// The top table by live bytes, which the profile lacks, says why as the
+// text report does.
+// RUN: heapprof report --sort live --binary %t %t.d/up.profraw.* | FileCheck %s --check-prefix=LIVETEXT
+// RUN: heapprof html --sort live -o %t.live.html --binary %t %t.d/up.profraw.*
+// RUN: chromium --headless --no-sandbox --disable-gpu --user-data-dir=%t.chrome \
+// RUN:   --virtual-time-budget=5000 --dump-dom 'file://%t.live.html' > %t.live.dom 2>/dev/null
+// RUN: grep -o '<p class="note" id="top">[^<]*</p>' %t.live.dom | FileCheck %s --check-prefix=LIVE
+// LIVETEXT: Top contexts by live
+// LIVETEXT-NEXT: (the profile lacks live_at_dump: it was written by upstream MemProf (-fmemory-profile) or heapprof with raw_extension=0, without heapprof's extension)
+// LIVE: not in this profile: the profile lacks live_at_dump: it was written by upstream MemProf (-fmemory-profile) or heapprof with raw_extension=0, without heapprof's extension
 #include <cstdlib>
 
 struct W {

@@ -429,6 +429,15 @@ if (R.missing.length)
 })();
 
 // The tables of heapprof report.
+// Why the top table is null: the profile lacks the field --sort orders by
+// (tables.cpp's sortTop), in the text report's words.
+function topLacks() {
+  var field = {live: "live_at_dump", cycles: "malloc_samples", temporary: "temporary"}[R.options.sort];
+  return "the profile lacks " + field + ": " + (SAMPLED && field === "temporary"
+    ? "sampled mode sees only the sampled allocations"
+    : "it was written by " + (NOEXT ? "upstream MemProf (-fmemory-profile) or heapprof with " +
+        "raw_extension=0, without heapprof's extension" : "an older heapprof runtime"));
+}
 table("top", "Top contexts by " + R.options.sort, [
   num("rank", "#"), num("bytes"), num("allocs"), num("frees"), num("live_objects"),
   num("live_bytes"), num("accesses"), num("temporary"),
@@ -440,7 +449,7 @@ table("top", "Top contexts by " + R.options.sort, [
   {key: "density", label: "accesses/100 B", get: function (r) { return r.derived.access_density; },
    show: function (v) { return v === null ? "\u2014" : v.toFixed(1); }},
   {key: "stack", label: "stack (allocation site first)", stack: true, get: key("stack")}],
-  R.contexts);
+  R.contexts, R.contexts === null ? topLacks() : undefined);
 // The leak table: memory unreachable at exit when the profile has the leak
 // check (R.leak_check), as the text report says it; else live at the end.
 var LC = R.leak_check, UNREACHABLE = R.leaks_measure === "unreachable";
