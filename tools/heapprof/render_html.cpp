@@ -195,6 +195,9 @@ function fmt(v) {
     return String(v).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return String(v);
 }
+// "1 object", "2 objects": a count and its noun, as the text report's
+// objects() writes them.
+function count(n, one, many) { return fmt(n) + " " + (n === 1 ? one : many); }
 function human(b) {
   if (b === null) return "\u2014";
   var u = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
@@ -460,7 +463,7 @@ if (UNREACHABLE && LC) {
     leakNotes.push(leaked ? "everything unreachable at exit was suppressed"
                           : "no object was unreachable at exit");
   leakNotes.push("still reachable at exit, not listed: " + human(LC.reachable_bytes) + " in " +
-    fmt(LC.reachable_objects) + " objects (--leaks=live lists all live memory)");
+    count(LC.reachable_objects, "object", "objects") + " (--leaks=live lists all live memory)");
   if (LC.threads_running)
     leakNotes.push(fmt(LC.threads_running) + (LC.threads_running === 1 ? " other thread was" :
       " other threads were") + " running at the check: an object only " +
@@ -468,8 +471,8 @@ if (UNREACHABLE && LC) {
 }
 if (R.leaks !== null && R.leaks_suppressed.length)
   leakNotes.push("suppressed (--suppressions): " + R.leaks_suppressed.map(function (s) {
-    return s.rule + " " + fmt(s.objects) + " objects, " + human(s.bytes) + " in " +
-      fmt(s.contexts) + " contexts";
+    return s.rule + " " + count(s.objects, "object", "objects") + ", " + human(s.bytes) + " in " +
+      count(s.contexts, "context", "contexts");
   }).join("; "));
 table("leaks", UNREACHABLE ? "Memory leaks: unreachable at exit" : "Memory leaks",
   [num("bytes"), num("objects")].concat(UNREACHABLE ? [num("indirect_bytes")] : [],
@@ -521,7 +524,7 @@ table("utilization", "Heap utilization at the last dump", [
   num("live_bytes_on_touched", "live bytes on those"),
   {key: "utilization", label: "utilization %", get: function (r) { return pct(r.utilization); }}],
   HU ? [Object.assign({unit: "64-byte lines"}, HU.lines), Object.assign({unit: "4 KiB pages"}, HU.pages)] : null,
-  HU ? fmt(HU.live_objects) + " live objects, " + human(HU.live_bytes) +
+  HU ? count(HU.live_objects, "live object", "live objects") + ", " + human(HU.live_bytes) +
        "; utilization: of the lines and pages with an access, the share of bytes live objects hold"
      : SAMPLED ? "sampled mode does not see the whole heap"
      : older("heap_utilization=0"));
@@ -532,7 +535,7 @@ table("sharing", "False sharing: objects of different contexts on one cache line
   {key: "a", label: "context A", stack: true, get: key("a")},
   {key: "b", label: "context B", stack: true, get: key("b")}],
   FS ? FS.pairs : null,
-  FS ? fmt(FS.objects) + " objects on " + fmt(FS.lines) + " lines (" + FS.layout + " layout); " +
+  FS ? count(FS.objects, "object", "objects") + " on " + fmt(FS.lines) + " lines (" + FS.layout + " layout); " +
        fmt(FS.passive.shared_lines) + " lines shared passively, " + fmt(FS.active.events) +
        " active events on " + fmt(FS.active.lines) + " lines"
      : SAMPLED ? "sampled mode does not see the whole heap"
@@ -553,8 +556,8 @@ table("opclasses", "Allocator cost by operation class", [
   R.op_classes === null ? (SAMPLED
       ? "sampled mode calls glibc's allocator directly and does not time it (name an allocator to time it: allocator=system or allocator=PATH)"
       : (NOEXT ? older("") : "no dump has the allocator's operation classes (op_classes=0, or an older runtime)"))
-    : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" + fmt(CP.calls) +
-      " calls)" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
+    : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" +
+      count(CP.calls, "call", "calls") + ")" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
       " with the page faults outside them" : ""));
 table("syscalls", "Allocator system calls", [
   num("count", "calls"), {key: "bytes", label: "bytes", get: key("bytes"), show: human},
@@ -582,7 +585,7 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
   num("peak_bytes", "bytes"), num("peak_objects", "objects"), num("percent", "%"),
   num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}],
   K ? K.top : null,
-  K ? human(K.bytes) + " requested in " + fmt(K.objects) + " objects at " + fmt(K.ms) + " ms" +
+  K ? human(K.bytes) + " requested in " + count(K.objects, "object", "objects") + " at " + fmt(K.ms) + " ms" +
       (K.processes > 1 ? " (pid " + K.pid + ", the largest of " + K.processes + " processes)" : "") +
       "; the allocator's blocks " + human(K.block_bytes) +
       (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +

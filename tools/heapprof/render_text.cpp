@@ -804,7 +804,9 @@ static void heapUtilization(const Report &R, raw_ostream &OS) {
            std::to_string(U.TouchedPages), std::to_string(U.Pages),
            std::to_string(U.TouchedPageLiveBytes)});
   Tab.print(OS);
-  OS << "(" << U.LiveChunks << " live objects, " << U.LiveBytes
+  OS << "(" << U.LiveChunks
+     << (U.LiveChunks == 1 ? " live object, " : " live objects, ")
+     << U.LiveBytes
      << " bytes; utilization: of the 64-byte lines and 4 KiB pages of the "
         "heap with an access, the share of bytes live objects hold)\n";
   if (!R.AccessesCounted)
@@ -829,8 +831,8 @@ static void falseSharing(const Report &R, raw_ostream &OS) {
                 "(simulated: 16-byte slots, one sequence per size)");
     OS << "passive: " << FS.SharedLines << " of " << FS.Lines
        << " cache lines would hold objects allocated by different threads ("
-       << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
-       << " objects placed, " << FS.Unplaced
+       << Pct(FS.SharedLines, FS.Lines) << "); " << objects(FS.Objects)
+       << " placed, " << FS.Unplaced
        << " over 1024 bytes not placed\n";
   } else if (FS.Layout == FalseSharing::Real) {
     heading(OS, "False sharing on the real allocator's layout "
@@ -838,14 +840,14 @@ static void falseSharing(const Report &R, raw_ostream &OS) {
     OS << "passive: " << FS.SharedLines << " of " << FS.Lines
        << " cache lines hold live objects allocated by different threads ("
        << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
-       << " live objects\n";
+       << (FS.Objects == 1 ? " live object\n" : " live objects\n");
   } else {
     heading(OS, "False sharing (processes differ: simulated and real layouts "
                 "added up)");
     OS << "passive: " << FS.SharedLines << " of " << FS.Lines
        << " cache lines hold objects allocated by different threads ("
-       << Pct(FS.SharedLines, FS.Lines) << "); " << FS.Objects
-       << " objects\n";
+       << Pct(FS.SharedLines, FS.Lines) << "); " << objects(FS.Objects)
+       << "\n";
   }
   OS << "active: " << FS.ActiveLines << " lines written by one thread after "
      << "another wrote another object on them, " << FS.ActiveEvents
@@ -898,7 +900,8 @@ static void opClasses(const Report &R, raw_ostream &OS) {
   if (R.Cost.Known) {
     const OpCost &C = R.Cost;
     OS << "cost per operation: " << str("%.0f", C.PerOp)
-       << " cycles in the allocator's calls (" << C.Calls << " calls)";
+       << " cycles in the allocator's calls (" << C.Calls
+       << (C.Calls == 1 ? " call)" : " calls)");
     if (C.Faults)
       OS << "; " << str("%.0f", C.PerOpWithFaults)
          << " with the " << C.FaultsOutside
