@@ -405,14 +405,19 @@ static void note_reserved(uptr beg, uptr end) {
 }
 
 void *hp_mmap_noreserve(size_t size, const char *what) {
+  void *p = hp_mmap_noreserve_try(size);
+  if (!p)
+    hp_report_mmap_failure(size, what);
+  return p;
+}
+
+void *hp_mmap_noreserve_try(size_t size) {
   int saved = errno;
   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   errno = saved;
-  if (p == MAP_FAILED) {
-    hp_report_mmap_failure(size, what);
-    return p;
-  }
+  if (p == MAP_FAILED)
+    return NULL;
   /* Not in a core dump: a crash with core dumps on wrote every page of the
    * 19 TiB (a sparse file of 20 TB, six minutes of the kernel's time); the
    * allocator's regions put back the spans they use (new_span,

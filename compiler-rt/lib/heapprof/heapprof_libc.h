@@ -49,6 +49,7 @@ void hp_printf(const char *fmt, ...) HP_FORMAT(1, 2);
 void *hp_mmap(size_t size);          /* NULL on failure */
 void *hp_mmap_or_die(size_t size, const char *what);
 void *hp_mmap_noreserve(size_t size, const char *what);
+void *hp_mmap_noreserve_try(size_t size); /* NULL on failure */
 /* The ranges hp_mmap_noreserve reserved, [beg, end) each, neighbours
  * joined (256 ranges at most: more are not listed): address space never
  * meant to be resident, which mlockall leaves unlocked

@@ -114,9 +114,10 @@ static hp_peak_table_t *table_get(void) {
   if (tab)
     return tab;
   /* One mapping: the directory, then the flat part's entries. */
-  tab = hp_mmap_noreserve(sizeof(hp_peak_table_t) +
-                              HP_PEAK_FLAT * sizeof(hp_peak_entry_t),
-                          "peak tracker");
+  tab = hp_mmap_noreserve_try(sizeof(hp_peak_table_t) +
+                              HP_PEAK_FLAT * sizeof(hp_peak_entry_t));
+  if (!tab)
+    return NULL;
   hp_peak_entry_t *flat = (hp_peak_entry_t *)(tab + 1);
   for (u32 p = 0; p < HP_PEAK_FLAT / HP_PEAK_PAGE; p++)
     tab->pages[p] = flat + p * HP_PEAK_PAGE;
@@ -127,17 +128,39 @@ static hp_peak_table_t *table_get(void) {
   return tab;
 }
 
+/* No mapping for a table or a page (a process at vm.max_map_count): no
+ * new peak is taken from then on, said once; the profile keeps the
+ * largest heap seen until then (the live total and the timeline go on).
+ * The calls that find no entry count into a sink nothing reads. */
+static hp_peak_entry_t sink;
+static bool gave_up;
+static hp_peak_entry_t *give_up(void) {
+  __atomic_store_n(&hp_peak.arm_level, INT64_MAX, __ATOMIC_RELAXED);
+  if (!__atomic_exchange_n(&gave_up, true, __ATOMIC_RELAXED))
+    hp_printf("HeapProf: WARNING: cannot map the peak tracker's tables (the "
+              "process may have as many mappings as vm.max_map_count "
+              "allows): the peak is not tracked from here on; the profile "
+              "has the largest heap seen until now\n");
+  return &sink;
+}
+
 hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
+  if (__atomic_load_n(&gave_up, __ATOMIC_RELAXED))
+    return &sink;
   if (!pt->table) {
-    pt->table = table_get();
+    hp_peak_table_t *tab = table_get();
+    if (!tab)
+      return give_up();
+    pt->table = tab;
     pt->flat = pt->table->pages[0];
     pt->flat_ids = HP_PEAK_FLAT;
   }
   hp_peak_entry_t **slot = &pt->table->pages[id >> HP_PEAK_PAGE_BITS];
   hp_peak_entry_t *pg = *slot;
   if (!pg) {
-    pg = hp_mmap_or_die(HP_PEAK_PAGE * sizeof(hp_peak_entry_t),
-                        "peak tracker");
+    pg = hp_mmap(HP_PEAK_PAGE * sizeof(hp_peak_entry_t));
+    if (!pg)
+      return give_up();
     __atomic_store_n(slot, pg, __ATOMIC_RELEASE);
   }
   return &pg[id & (HP_PEAK_PAGE - 1)];

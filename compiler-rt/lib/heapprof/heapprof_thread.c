@@ -100,7 +100,22 @@ static hp_thread_t *create(uptr stack_top) {
   if (t)
     hp_memset(t, 0, offsetof(hp_thread_t, walks));
   else
-    t = hp_mmap_or_die(sizeof(hp_thread_t), "thread state");
+    t = hp_mmap(sizeof(hp_thread_t));
+  if (!t) {
+    /* No mapping to be had (a process with as many as vm.max_map_count
+     * allows: thousands of threads): the thread shares the locked
+     * fallback state, slower but the program goes on, as it would
+     * without heapprof as long as its own calls succeed. */
+    static bool said;
+    if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+      hp_printf("HeapProf: WARNING: cannot map a thread's state (0x%zx "
+                "bytes; the process may have as many mappings as "
+                "vm.max_map_count allows): such threads share one, "
+                "slower\n",
+                sizeof(hp_thread_t));
+    hp_tls_thread = TLS_DEAD;
+    return NULL;
+  }
   hp_primary_init_caches(t->caches);
   hp_primary_thread_start(t->caches);
   t->tid = (u32)syscall(SYS_gettid);
@@ -157,8 +172,8 @@ hp_thread_t *hp_thread_acquire_slow(void) {
   hp_thread_t *t = hp_tls_thread;
   if (HP_LIKELY((uptr)t > (uptr)TLS_DEAD))
     return t;
-  if (t == TLS_NONE)
-    return create(0);
+  if (t == TLS_NONE && (t = create(0)))
+    return t;
   hp_spin_lock(&fallback_lock);
   return &hp_fallback_thread;
 }
@@ -233,10 +248,18 @@ static start_args_t *free_args;
 static start_args_t *args_pages[64];
 static u32 nargs_pages;
 
+/* The first page of entries: no mapping (a process at vm.max_map_count
+ * can still start a thread on a stack of its own). */
+static start_args_t first_args[HP_PAGE_SIZE / sizeof(start_args_t)];
+
 static start_args_t *args_get(void) {
   hp_spin_lock(&args_lock);
   if (!free_args) {
-    start_args_t *page = hp_mmap_or_die(HP_PAGE_SIZE, "thread start");
+    start_args_t *page = nargs_pages ? hp_mmap(HP_PAGE_SIZE) : first_args;
+    if (!page) { /* pthread_create fails as for a thread it cannot map */
+      hp_spin_unlock(&args_lock);
+      return NULL;
+    }
     if (nargs_pages < sizeof(args_pages) / sizeof(args_pages[0]))
       args_pages[nargs_pages++] = page;
     for (uptr i = 0; i < HP_PAGE_SIZE / sizeof(*page); i++) {
@@ -327,6 +350,8 @@ static HP_WRAPPER int start_wrapped(pthread_create_fn real, pthread_t *th,
    * axis of heapprof_opclass.h), even if it never allocated. */
   hp_thread_release(hp_thread_acquire());
   start_args_t *a = args_get();
+  if (!a)
+    return EAGAIN;
   a->fn = fn;
   a->c11_fn = c11_fn;
   a->arg = arg;
