@@ -480,8 +480,9 @@ static int folding_tid;
  * compare-and-swap, and this reads it after ours (both full barriers): of
  * a fold and a free of one chunk, either the fold's compare-and-swap fails
  * or the free sees it.  Not when the dump runs on this very thread (a
- * signal handler of the program freeing during its own checkpoint), whose
- * fold cannot end first: that free counts what the fold counts too. */
+ * handler of a signal the thread raised itself, the one kind a dump does
+ * not hold, freeing during its checkpoint), whose fold cannot end first:
+ * that free counts what the fold counts too. */
 static HP_NOINLINE void wait_for_fold(const hp_chunk_header_t *h) {
   if (__atomic_load_n(&folding, __ATOMIC_SEQ_CST) != h ||
       __atomic_load_n(&folding_tid, __ATOMIC_RELAXED) ==
