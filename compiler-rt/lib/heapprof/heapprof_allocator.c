@@ -977,9 +977,15 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
     hp_shadow_fold(user_beg, size, &s);
   else
     hp_shadow_scan_folded(user_beg, size, &s);
-  chunk_event_of(e, h, w, size, &s, hp_end_ms(now_ms), now_cpu);
+  /* The next piece of its life starts where this one ends: read from the
+   * coarse clock as hp_end_ms (at least the true time), so that the pieces
+   * over a series of checkpoints add up to one lifetime (restarting at
+   * now_ms added up to res_ms, 4 ms, per checkpoint: 100 checkpoints made
+   * 116 ms lives 556 ms). */
+  u32 end = hp_end_ms(now_ms);
+  chunk_event_of(e, h, w, size, &s, end, now_cpu);
   e->live = true;
-  h->timestamp_ms = now_ms;
+  h->timestamp_ms = end;
   h->cpu_id = now_cpu;
   __atomic_store_n(&folding, NULL, __ATOMIC_RELEASE);
   return true;
