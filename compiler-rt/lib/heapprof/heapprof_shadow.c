@@ -66,18 +66,13 @@ void hp_shadow_clear_slow(uptr beg, uptr end) {
 }
 
 
-/* Whether shadow page sp (of a mapping that ends at map_end) is known to
- * hold only zeros: the shadow is anonymous memory. */
-static bool holes_zero_page(hp_shadow_holes_t *h, uptr sp, uptr map_end) {
-  return hp_page_unwritten(h, sp, map_end);
-}
-
 bool hp_shadow_holes_zero(hp_shadow_holes_t *h, uptr a) {
   if (!HP_SHADOW_IN_USE())
     return true;
   if (a >= HP_USER_SPACE_END)
     return false;
-  return holes_zero_page(
+  /* The shadow is anonymous memory: a page nothing wrote reads as 0. */
+  return hp_page_unwritten(
       h, HP_ROUND_DOWN((uptr)hp_shadow_counter(a), HP_PAGE_SIZE),
       __heapprof_shadow_memory_dynamic_address + HP_SHADOW_SIZE);
 }
@@ -402,7 +397,7 @@ u64 hp_shadow_moved_mask(const u64 *c, u32 n, u64 nonzero,
     return nonzero;
   uptr bp = HP_ROUND_DOWN((uptr)c + delta, HP_PAGE_SIZE);
   uptr bend = __heapprof_shadow_memory_dynamic_address + delta + HP_SHADOW_SIZE;
-  if (holes_zero_page(bh, bp, bend))
+  if (hp_page_unwritten(bh, bp, bend))
     return nonzero;
   const u64 *b = (const u64 *)((uptr)c + delta);
   u64 m = nonzero;
