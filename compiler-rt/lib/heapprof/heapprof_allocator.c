@@ -457,12 +457,14 @@ static HP_ALWAYS_INLINE void chunk_event_of(hp_chunk_event_t *e,
   bool inherited = hp_chunk_inherited(h);
   u8 counted =
       hp_event_continuation(inherited, (w >> 24) & HP_CHUNK_REPORTED);
-  /* Only a continuation can be inherited: the common free tests no more. */
-  if (HP_UNLIKELY(counted))
-    e->alloc_ts = hp_lifetime_start(e->alloc_ts, inherited);
   e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
   e->continuation = counted;
+  /* Only a continuation can be inherited: the common free tests no more. */
+  if (HP_UNLIKELY(counted)) {
+    e->alloc_ts = hp_lifetime_start(e->alloc_ts, inherited);
+    hp_event_continuation_lines(e);
+  }
   e->live = false;
   e->temporary = false;
 }

@@ -50,6 +50,9 @@ enum {
   /* A dump already counted this live chunk (alloc_count, size); what it
    * does afterwards is a continuation. */
   HP_CHUNK_REPORTED = 1,
+  /* Sampled modes: the object's integer weight is 1/p(size) rounded up,
+   * not down (hp_sample_draw_weight, drawn once when it is sampled). */
+  HP_CHUNK_WEIGHT_UP = 0x40,
 };
 
 /* requested_size of a chunk too big for 32 bits: the size is in hp_large_t. */

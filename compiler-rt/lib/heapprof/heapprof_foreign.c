@@ -351,13 +351,14 @@ typedef struct fentry {
   u32 cycles; /* sampled allocating call, 0 if not sampled */
   u16 cpu;
   u8 kind;
-  u8 flags; /* HP_CHUNK_REPORTED, FENTRY_GEN, FENTRY_COST_ONLY */
+  u8 flags; /* HP_CHUNK_REPORTED, FENTRY_GEN, HP_CHUNK_WEIGHT_UP,
+               FENTRY_COST_ONLY */
 } fentry_t;
-/* Bits 1-6: hp_fork_gen when allocated, modulo 64 (heapprof_chunk.h); the
- * entry has no room for more.  An object inherited over a multiple of 64
+/* Bits 1-5: hp_fork_gen when allocated, modulo 32 (heapprof_chunk.h); the
+ * entry has no room for more.  An object inherited over a multiple of 32
  * nested forks would be taken for the process's own. */
 #define FENTRY_GEN_SHIFT 1
-#define FENTRY_GEN_MASK 0x7e
+#define FENTRY_GEN_MASK 0x3e
 static u8 fentry_gen(void) {
   return (u8)((hp_fork_gen << FENTRY_GEN_SHIFT) & FENTRY_GEN_MASK);
 }
@@ -367,6 +368,12 @@ static bool fentry_inherited(const fentry_t *e) {
 /* An unsampled large object's entry (sampling): its size, for its free's
  * operation class; not an object of the profile. */
 #define FENTRY_COST_ONLY 0x80
+_Static_assert(((HP_CHUNK_REPORTED | HP_CHUNK_WEIGHT_UP | FENTRY_COST_ONLY) &
+                FENTRY_GEN_MASK) == 0 &&
+                   (HP_CHUNK_REPORTED & HP_CHUNK_WEIGHT_UP) == 0 &&
+                   ((HP_CHUNK_REPORTED | HP_CHUNK_WEIGHT_UP) &
+                    FENTRY_COST_ONLY) == 0,
+               "the entry's flags are distinct bits");
 _Static_assert(sizeof(fentry_t) == 32, "side-table entry is 32 bytes");
 
 #define NSTRIPES 64
@@ -846,7 +853,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
   e.cpu = (u16)cpu;
   e.kind = kind;
-  e.flags = fentry_gen();
+  e.flags = fentry_gen() | (sampling ? hp_sample_draw_weight(size) : 0);
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);
   t->last_alloc = (uptr)p;
@@ -887,6 +894,8 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->malloc_cycles = counted ? 0 : e->cycles;
   ev->free_cycles = 0;
   ev->continuation = counted;
+  if (counted)
+    hp_event_continuation_lines(ev);
   ev->live = false;
   ev->temporary = false;
 }
@@ -912,7 +921,7 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
   if (sampling)
-    hp_sample_record_event(ev);
+    hp_sample_record_event(ev, e->flags);
   busy--;
   errno = saved;
 }

@@ -106,6 +106,20 @@ typedef struct hp_chunk_event {
   u64 live_pages, live_touched_pages, live_page_bytes;
 } hp_chunk_event_t;
 
+/* A continuation's lines and pages (e->continuation set): the event that
+ * counted its object counted the object's lines and pages, so it adds
+ * none of them, only the lines first touched since (the scan of a REPORTED
+ * chunk counts a line whose baseline is 0: hp_shadow_fold) and the pages
+ * that then got their first touched line.  A series of dumps then adds up
+ * to what one profile says.  An inherited object's counters start at 0 in
+ * the fork child, which cannot tell the lines its parent touched: it adds
+ * no touched lines or pages at all (its accesses still count). */
+static HP_ALWAYS_INLINE void hp_event_continuation_lines(hp_chunk_event_t *e) {
+  e->granules = e->pages = 0;
+  if (e->continuation == HP_EVENT_INHERITED)
+    e->touched_granules = e->touched_pages = 0;
+}
+
 /* Builds the HIB of a single chunk event. */
 void hp_hib_from_event(hp_hib_t *h, const hp_chunk_event_t *e);
 /* Merges src into dst (same stack id). */

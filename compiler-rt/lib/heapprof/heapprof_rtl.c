@@ -282,7 +282,7 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   hp_hib_t hib;
   hp_hib_from_event(&hib, &e);
   if (HP_UNLIKELY(hp_sample_bytes))
-    hp_sample_weigh(&hib, e.size); /* a sampled object (heapprof_sample.h) */
+    hp_sample_weigh(&hib, e.size, h->flags); /* a sampled object */
   map_put(f->map, &hib);
   hp_size_bins_add_event(f->bins, &e);
 }

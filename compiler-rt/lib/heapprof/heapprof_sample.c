@@ -265,6 +265,7 @@ static void *init_sampled(uptr base, uptr off, uptr size, u8 kind,
   hp_chunk_header_t *h = &o->h;
   hp_memset(h, 0, sizeof(*h));
   h->alloc_kind = kind;
+  h->flags = hp_sample_draw_weight(size);
   h->requested_size = size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)size;
   h->timestamp_ms = hp_now_ms();
   h->cpu_id = cpu;
@@ -335,25 +336,28 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->dealloc_cpu = hp_cpu_id();
   e->continuation = hp_event_continuation(hp_chunk_inherited(&o->h),
                                           o->h.flags & HP_CHUNK_REPORTED);
+  if (e->continuation)
+    hp_event_continuation_lines(e);
 }
 
-void hp_sample_record_event(const hp_chunk_event_t *e) {
+void hp_sample_record_event(const hp_chunk_event_t *e, u8 flags) {
   hp_hib_t hib;
   hp_hib_from_event(&hib, e);
-  hp_sample_weigh(&hib, e->size);
+  hp_sample_weigh(&hib, e->size, flags);
   hp_hib_table_insert(&hp_hib_table, &hib);
   hp_spin_lock(&hp_hib_table.bins_lock);
   hp_size_bins_add_event(&hp_hib_table.bins, e);
   hp_spin_unlock(&hp_hib_table.bins_lock);
 }
 
-/* A sampled object's end: the thread's counts and its weighted record. */
-static void record_sampled_free(const hp_chunk_event_t *e) {
+/* A sampled object's end: the thread's counts and its weighted record
+ * (flags: the object's). */
+static void record_sampled_free(const hp_chunk_event_t *e, u8 flags) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.frees++;
   t->stats.freed_bytes += e->size;
   hp_thread_release(t);
-  hp_sample_record_event(e);
+  hp_sample_record_event(e, flags);
 }
 
 /* Takes a live sampled object out of the profile: its weighted record goes
@@ -370,9 +374,10 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   sampled_event(o, q, &e);
   if (o->h.flags & HP_CHUNK_REPORTED)
     hp_shadow_unfold(q, o->size, NULL);
+  u8 flags = o->h.flags;
   o->h.state = HP_CHUNK_AVAILABLE;
   __libc_free((void *)o->base);
-  record_sampled_free(&e);
+  record_sampled_free(&e, flags);
   errno = saved;
 }
 
@@ -402,7 +407,7 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
   list_remove(o);
   hp_chunk_event_t e;
   sampled_event(o, q, &e); /* before the bytes can move */
-  bool o_reported = o->h.flags & HP_CHUNK_REPORTED;
+  u8 o_flags = o->h.flags;
   uptr old_size = o->size; /* o moves with the bytes */
   o->mark = mark_of(q, false);
   void *base = __libc_realloc((void *)o->base, total);
@@ -412,9 +417,9 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
     return NULL;
   }
   int saved = errno;
-  if (o_reported)
+  if (o_flags & HP_CHUNK_REPORTED)
     hp_shadow_unfold(q, old_size, NULL); /* the old object's baselines */
-  record_sampled_free(&e);
+  record_sampled_free(&e, o_flags);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   hp_thread_release(t);
@@ -625,20 +630,29 @@ static u64 mul_sat(u64 v, u64 w) {
   return __builtin_mul_overflow(v, w, &r) ? UINT64_MAX : r;
 }
 
-/* One integer weight W per event, floor(w) or ceil(w) with the
- * probabilities that make E[W] = w = 1/p(size), multiplies every sum: each
- * sum's expectation is exact, and ratios within the event (bytes per
- * object, accesses per object) stay exact too. */
-void hp_sample_weigh(hp_hib_t *h, u64 size) {
+/* An object's weight w = 1/p(size), below 2^64. */
+static double weight_of(u64 size) {
+  double w = 1 / hp_sample_probability(size, hp_sample_bytes);
+  return w > 1.8e19 ? 1.8e19 : w;
+}
+
+u8 hp_sample_draw_weight(u64 size) {
   if (HP_UNLIKELY(!seeded)) {
     rng = mix(seed_base ^ 0x5DEECE66Dull);
     seeded = true;
   }
-  double w = 1 / hp_sample_probability(size, hp_sample_bytes);
-  if (w > 1.8e19)
-    w = 1.8e19;
-  u64 W = (u64)w;
-  W += next_unit() < w - (double)W;
+  double w = weight_of(size);
+  return next_unit() < w - (double)(u64)w ? HP_CHUNK_WEIGHT_UP : 0;
+}
+
+/* One integer weight W per object, floor(w) or ceil(w) as drawn when it
+ * was sampled, with the probabilities that make E[W] = w = 1/p(size),
+ * multiplies every sum: each sum's expectation is exact, and ratios
+ * within the event (bytes per object, accesses per object) stay exact
+ * too.  The draw used to be made again at every event: one object could
+ * count 1 allocation and 2 live objects across two dumps. */
+void hp_sample_weigh(hp_hib_t *h, u64 size, u8 flags) {
+  u64 W = (u64)weight_of(size) + !!(flags & HP_CHUNK_WEIGHT_UP);
   u64 c = mul_sat(h->mib.alloc_count, W);
   h->mib.alloc_count = c > UINT32_MAX ? UINT32_MAX : (u32)c;
   c = mul_sat(h->mib.num_migrated_cpu, W);

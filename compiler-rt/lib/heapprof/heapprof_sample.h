@@ -111,14 +111,21 @@ void hp_sample_for_each_live(hp_chunk_fn fn, void *arg);
 /* A sampled object's end event, weighted (hp_sample_weigh), straight into
  * the HIB table and its size bins: a sampled free is one in thousands, so
  * its lock is no contention, and the default mode's free path keeps no
- * test for this.  For both sampled modes' frees. */
-void hp_sample_record_event(const hp_chunk_event_t *e);
+ * test for this.  For both sampled modes' frees; flags: the object's
+ * (HP_CHUNK_WEIGHT_UP). */
+void hp_sample_record_event(const hp_chunk_event_t *e, u8 flags);
 
+/* An object of size bytes just sampled: how its weight 1/p(size) is
+ * rounded to an integer, HP_CHUNK_WEIGHT_UP with probability the weight's
+ * fraction, else 0 (so that the weight's expectation is exact), for its
+ * flags.  Drawn once, so that every event of the object (its dumps'
+ * pieces and its free) is weighed alike: a dump's live objects are then
+ * never more than the allocations counted. */
+u8 hp_sample_draw_weight(u64 size);
 /* Scales the sums of h, built from one event of a sampled object of size
- * bytes, by that object's weight 1/p(size), rounded stochastically (each
- * sum's expectation is exact).  For frees here; for live objects, by the
- * dump's fold (heapprof_rtl.c). */
-void hp_sample_weigh(hp_hib_t *h, u64 size);
+ * bytes whose flags are flags, by that object's integer weight.  For frees
+ * here; for live objects, by the dump's fold (heapprof_rtl.c). */
+void hp_sample_weigh(hp_hib_t *h, u64 size, u8 flags);
 
 /* p(size) and the exponential draw, exposed for the unit test. */
 double hp_sample_probability(u64 size, u64 mean);

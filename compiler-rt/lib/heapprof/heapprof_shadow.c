@@ -339,7 +339,7 @@ static void baseline_walk(uptr beg, uptr size, int mode,
     }
     u64 *c = hp_shadow_counter(g);
     u64 *b = (u64 *)((uptr)c + delta);
-    u64 touched = 0;
+    u64 touched = 0, before = 0;
     for (uptr i = 0; i < n; i++) {
       /* Read once: the program may be incrementing it. */
       u64 v = __atomic_load_n(&c[i], __ATOMIC_RELAXED);
@@ -348,7 +348,8 @@ static void baseline_walk(uptr beg, uptr size, int mode,
       u64 base = b[i];
       u64 d = v > base ? v - base : 0;
       r.accesses += d;
-      touched += d != 0;
+      touched += base == 0;
+      before |= base;
       if (mode == BASE_END) {
         if (base)
           b[i] = 0;
@@ -357,7 +358,7 @@ static void baseline_walk(uptr beg, uptr size, int mode,
       }
     }
     r.touched_granules += touched;
-    r.touched_pages += touched != 0;
+    r.touched_pages += touched && !before;
     g = page_end;
   }
   if (out)

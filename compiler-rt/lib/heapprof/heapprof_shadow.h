@@ -174,9 +174,13 @@ extern uptr hp_shadow_baseline_delta; /* 0 until the first fold */
 /* Reserves the baseline shadow, once; a dump calls it before its folds. */
 void hp_shadow_baseline_init(void);
 /* A fold: the accesses of [beg, beg + size) since their baselines, the
- * baselines then set to the counters read.  On another allocator two
- * objects can share a granule: the one folded second finds the baseline
- * the first one set, and does not count the same accesses again. */
+ * baselines then set to the counters read.  Its touched granules are the
+ * ones first touched since the chunk's allocation (counter not 0, baseline
+ * 0), and its touched pages the ones whose first touched granules those
+ * are, so that a series of folds counts each once; its granules and pages
+ * are all the range's (hp_event_continuation_lines).  On another allocator
+ * two objects can share a granule: the one folded second finds the
+ * baseline the first one set, and does not count the same accesses again. */
 void hp_shadow_fold(uptr beg, uptr size, hp_shadow_scan_t *out);
 /* The free of a folded chunk: its accesses since the baselines, which go
  * back to 0 (out may be NULL: only that). */
