@@ -1,6 +1,6 @@
 //===- cmd_show.cpp - heapprof show: every field of raw profiles ---------===//
 //
-// Part of heapprof.  `heapprof show FILE...` prints each dump as stored:
+// Part of heapprof.  `heapprof show FILE|DIR...` prints each dump as stored:
 // segments, modules, MemInfoBlocks with heapprof's extension fields, raw
 // PCs, size bins.  It
 // is the reader's own view (no symbolization, no merging); `heapprof
@@ -21,12 +21,14 @@ extern "C" {
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <string>
 #include <vector>
 
 const char heapprof::ShowUsage[] =
-    "usage: heapprof show FILE...\n"
-    "  print the dumps of heapprof raw profiles (.profraw): segments,\n"
+    "usage: heapprof show FILE|DIR...\n"
+    "  print the dumps of heapprof raw profiles (.profraw; a directory:\n"
+    "  its .profraw files in name order): segments,\n"
     "  modules, MemInfoBlocks with heapprof's extension fields, stacks,\n"
     "  size bins, tagged sections\n";
 
@@ -293,6 +295,22 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
   }
 }
 
+// Prints every dump of one file; false (and one error) if it is unreadable.
+static bool show_file(const char *Path) {
+  hpr_file_t f;
+  char err[512];
+  if (!hpr_read(Path, &f, err, sizeof(err))) {
+    hpf_error("error", (std::string(Path) + ": " + err).c_str());
+    hpr_free(&f);
+    return false;
+  }
+  printf("%s: %zu dump%s\n", Path, f.ndumps, f.ndumps == 1 ? "" : "s");
+  for (size_t k = 0; k < f.ndumps; k++)
+    show_dump(&f.dumps[k], k);
+  hpr_free(&f);
+  return true;
+}
+
 int heapprof::cmdShow(int argc, char **argv) {
   if (argc < 1) {
     fputs(ShowUsage, stderr);
@@ -300,18 +318,26 @@ int heapprof::cmdShow(int argc, char **argv) {
   }
   int rc = 0;
   for (int i = 0; i < argc; i++) {
-    hpr_file_t f;
-    char err[512];
-    if (!hpr_read(argv[i], &f, err, sizeof(err))) {
-      hpf_error("error", (std::string(argv[i]) + ": " + err).c_str());
-      hpr_free(&f);
-      rc = 1;
+    // A directory stands for its .profraw files, in name order, as for
+    // report and merge.
+    struct stat St;
+    if (stat(argv[i], &St) == 0 && S_ISDIR(St.st_mode)) {
+      char **Names;
+      size_t N;
+      char Why[512];
+      if (!hpf_list_profiles(argv[i], &Names, &N, Why, sizeof(Why))) {
+        hpf_error("error", (std::string(argv[i]) + ": " + Why).c_str());
+        rc = 1;
+        continue;
+      }
+      for (size_t k = 0; k < N; k++)
+        if (!show_file(Names[k]))
+          rc = 1;
+      hpf_free_list(Names, N);
       continue;
     }
-    printf("%s: %zu dump%s\n", argv[i], f.ndumps, f.ndumps == 1 ? "" : "s");
-    for (size_t k = 0; k < f.ndumps; k++)
-      show_dump(&f.dumps[k], k);
-    hpr_free(&f);
+    if (!show_file(argv[i]))
+      rc = 1;
   }
   // What could not be written is an error too (a full disk, a closed
   // stdout, a pipe whose reader left while SIGPIPE is ignored).
