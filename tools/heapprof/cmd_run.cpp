@@ -23,6 +23,10 @@
 //===----------------------------------------------------------------------===//
 #include "commands.h"
 
+extern "C" {
+#include "heapprof_message.h"
+}
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -86,8 +90,10 @@ int usageError(const char *Msg) {
   return 2;
 }
 
+// One line, whatever the program's or a path's name holds (hpf_error
+// escapes control characters).
 int fail(const std::string &Msg) {
-  fprintf(stderr, "heapprof: error: %s\n", Msg.c_str());
+  hpf_error("error", Msg.c_str());
   return 1;
 }
 

@@ -290,27 +290,3 @@ bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
   free(target);
   return ok || fail(err, err_size, e);
 }
-
-void hpf_error(const char *kind, const char *msg) {
-  /* One buffer, one write: lines of two processes do not interleave. */
-  size_t cap = strlen(kind) + 4 * strlen(msg) + 16;
-  char *line = malloc(cap);
-  if (!line) {
-    fprintf(stderr, "heapprof: %s: %s\n", kind, msg);
-    return;
-  }
-  size_t n = (size_t)snprintf(line, cap, "heapprof: %s: ", kind);
-  for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-    unsigned char c = *p;
-    if (c >= 0x20 && c != 0x7f)
-      line[n++] = (char)c;
-    else if (c == '\n' || c == '\t' || c == '\r')
-      n += (size_t)snprintf(line + n, cap - n, "\\%c",
-                            c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-    else
-      n += (size_t)snprintf(line + n, cap - n, "\\x%02x", c);
-  }
-  line[n++] = '\n';
-  fwrite(line, 1, n, stderr);
-  free(line);
-}

@@ -14,12 +14,14 @@
  *                      symbolic link to its target, keeping an existing
  *                      file's permissions; a stream (-, /dev/stdout,
  *                      /dev/fd/N, a pipe, a device) is written directly;
- *   hpf_error          prints one `heapprof: KIND: MESSAGE` line, control
- *                      characters in the message escaped so that it stays
- *                      one line.
+ *   hpf_error          (heapprof_message.h) prints one `heapprof: KIND:
+ *                      MESSAGE` line, control characters in the message
+ *                      escaped so that it stays one line.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_FILES_H
 #define HEAPPROF_FILES_H
+
+#include "heapprof_message.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,10 +49,6 @@ bool hpf_conflict(const char *out, const char *const *inputs, size_t ninputs,
  * behind and ERR holds the reason. */
 bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
                char *err, size_t err_size);
-
-/* Writes "heapprof: KIND: MSG\n" to stderr, MSG's control characters (and
- * DEL) as \n, \t, \r or \xHH. */
-void hpf_error(const char *kind, const char *msg);
 
 #ifdef __cplusplus
 }
