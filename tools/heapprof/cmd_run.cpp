@@ -127,6 +127,46 @@ std::string runtimePath() {
   return Lib.empty() ? "" : Lib + "/libheapprof_rt.so";
 }
 
+// The PT_INTERP path of the 64-bit ELF file open at Fd, whose header is
+// Eh; Has says whether there is one.
+std::string interpreterOf(int Fd, const Elf64_Ehdr &Eh, bool &Has) {
+  Has = false;
+  for (unsigned I = 0; I < Eh.e_phnum; I++) {
+    Elf64_Phdr Ph;
+    if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
+        (ssize_t)sizeof(Ph))
+      break;
+    if (Ph.p_type != PT_INTERP)
+      continue;
+    Has = true;
+    std::string P(Ph.p_filesz < PATH_MAX ? Ph.p_filesz : 0, '\0');
+    if (!P.empty() &&
+        pread(Fd, &P[0], P.size(), (off_t)Ph.p_offset) != (ssize_t)P.size())
+      P.clear();
+    P.resize(strnlen(P.c_str(), P.size()));
+    return P;
+  }
+  return "";
+}
+
+// Whether Path is the dynamic loader this program runs under (the same
+// file, by device and inode), which has no PT_INTERP of its own.
+bool isOurLoader(const std::string &Path) {
+  int Fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return false;
+  Elf64_Ehdr Eh;
+  bool Has = false;
+  std::string Loader;
+  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh))
+    Loader = interpreterOf(Fd, Eh, Has);
+  close(Fd);
+  struct stat A, B;
+  return !Loader.empty() && stat(Loader.c_str(), &A) == 0 &&
+         stat(Path.c_str(), &B) == 0 && A.st_dev == B.st_dev &&
+         A.st_ino == B.st_ino;
+}
+
 // "" if Path is a dynamically linked ELF executable (or a #! script, whose
 // interpreter the loader preloads into); else why it cannot be profiled.
 std::string whyNotPreloadable(const std::string &Path) {
@@ -143,15 +183,13 @@ std::string whyNotPreloadable(const std::string &Path) {
   } else if (Eh.e_ident[EI_CLASS] != ELFCLASS64 || Eh.e_machine != EM_X86_64) {
     Why = "not an x86-64 ELF executable";
   } else {
-    bool Interp = false;
-    for (unsigned I = 0; I < Eh.e_phnum && !Interp; I++) {
-      Elf64_Phdr Ph;
-      if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
-          (ssize_t)sizeof(Ph))
-        break;
-      Interp = Ph.p_type == PT_INTERP;
-    }
-    if (!Interp)
+    bool Interp;
+    interpreterOf(Fd, Eh, Interp);
+    if (!Interp && isOurLoader(Path))
+      Why = "the dynamic loader itself: name the program it would run "
+            "(heapprof run -- PROG ARGS), which runs under this loader "
+            "with the runtime preloaded";
+    else if (!Interp)
       Why = "statically linked: a preloaded runtime cannot work in it (no "
             "dynamic loader); rebuild it with heapprof-clang -fheapprof";
   }
