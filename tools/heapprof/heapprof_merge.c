@@ -425,7 +425,13 @@ static context_t *context_get(contexts_t *c, uint64_t *pcs, uint64_t n,
 
 static uint64_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : v; }
 
-/* The runtime's merge_mib (heapprof_hib.c) on raw fields. */
+/* The runtime's merge_mib (heapprof_hib.c) on raw fields, but for the
+ * per-object counts (NumMigratedCpu, NumLifetimeOverlaps, NumSameAllocCpu,
+ * NumSameDeallocCpu), which add up as `heapprof report` adds them: no
+ * comparison at the seam of two dumps or processes, whose records hold
+ * the comparisons of their own objects (upstream's one compare per block
+ * dropped them: a merge of checkpoints said 2 overlaps where the run had
+ * 10). */
 static void merge_mib(uint64_t *d, const uint64_t *s) {
   if (s[F_ALLOC_COUNT]) {
     bool first = !d[F_ALLOC_COUNT];
@@ -435,11 +441,10 @@ static void merge_mib(uint64_t *d, const uint64_t *s) {
       d[hi] = first || s[hi] > d[hi] ? s[hi] : d[hi];
     }
   }
-  d[F_OVERLAPS] = clamp32(d[F_OVERLAPS] + (s[F_ALLOC_TS] < d[F_DEALLOC_TS]));
-  d[F_SAME_ALLOC_CPU] =
-      clamp32(d[F_SAME_ALLOC_CPU] + (s[F_ALLOC_CPU] == d[F_ALLOC_CPU]));
+  d[F_OVERLAPS] = clamp32(d[F_OVERLAPS] + s[F_OVERLAPS]);
+  d[F_SAME_ALLOC_CPU] = clamp32(d[F_SAME_ALLOC_CPU] + s[F_SAME_ALLOC_CPU]);
   d[F_SAME_DEALLOC_CPU] =
-      clamp32(d[F_SAME_DEALLOC_CPU] + (s[F_DEALLOC_CPU] == d[F_DEALLOC_CPU]));
+      clamp32(d[F_SAME_DEALLOC_CPU] + s[F_SAME_DEALLOC_CPU]);
   d[F_MIGRATED] = clamp32(d[F_MIGRATED] + s[F_MIGRATED]);
   d[F_ALLOC_COUNT] = clamp32(d[F_ALLOC_COUNT] + s[F_ALLOC_COUNT]);
   d[F_TOTAL_ACCESS] += s[F_TOTAL_ACCESS];

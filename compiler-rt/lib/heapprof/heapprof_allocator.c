@@ -457,14 +457,12 @@ static HP_ALWAYS_INLINE void chunk_event_of(hp_chunk_event_t *e,
   bool inherited = hp_chunk_inherited(h);
   u8 counted =
       hp_event_continuation(inherited, (w >> 24) & HP_CHUNK_REPORTED);
+  /* Only a continuation can be inherited: the common free tests no more. */
+  if (HP_UNLIKELY(counted))
+    e->alloc_ts = hp_lifetime_start(e->alloc_ts, inherited);
   e->malloc_cycles = counted ? 0 : h->alloc_cycles;
   e->free_cycles = 0;
   e->continuation = counted;
-  /* Only a continuation can be inherited: the common free tests no more. */
-  if (HP_UNLIKELY(counted)) {
-    e->alloc_ts = hp_lifetime_start(e->alloc_ts, inherited);
-    hp_event_continuation_lines(e);
-  }
   e->live = false;
   e->temporary = false;
 }
@@ -505,10 +503,13 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
                                          uptr user_beg, uptr size, u32 now_ms,
                                          u32 now_cpu) {
   hp_shadow_scan_t s;
-  if (HP_UNLIKELY((w >> 24) & HP_CHUNK_REPORTED)) {
-    /* A dump folded it: what it did since, and its baselines back to 0. */
+  bool inherited = hp_chunk_inherited(h);
+  if (HP_UNLIKELY(((w >> 24) & HP_CHUNK_REPORTED) | inherited)) {
+    /* A dump folded it: what it did since, and its baselines back to 0
+     * (none in a fork child before its own dump); a continuation. */
     wait_for_fold(h);
     hp_shadow_unfold(user_beg, size, &s);
+    hp_scan_of_continuation(&s, inherited);
   } else {
     hp_shadow_scan(user_beg, size, &s);
   }
@@ -979,6 +980,9 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
     hp_shadow_fold(user_beg, size, &s);
   else
     hp_shadow_scan_folded(user_beg, size, &s);
+  bool inherited = hp_chunk_inherited(h);
+  if (((w >> 24) & HP_CHUNK_REPORTED) || inherited)
+    hp_scan_of_continuation(&s, inherited);
   /* The next piece of its life starts where this one ends: read from the
    * coarse clock as hp_end_ms (at least the true time), so that the pieces
    * over a series of checkpoints add up to one lifetime (restarting at

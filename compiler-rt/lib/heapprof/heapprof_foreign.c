@@ -879,6 +879,8 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
     hp_shadow_unfold(e->addr, size, &s);
   else
     hp_shadow_scan(e->addr, size, &s);
+  if ((e->flags & HP_CHUNK_REPORTED) || fentry_inherited(e))
+    hp_scan_of_continuation(&s, fentry_inherited(e));
   hp_shadow_clear(e->addr, e->addr + (size ? size : 1));
   ev->stack_id = e->stack_id;
   ev->size = size;
@@ -894,8 +896,6 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
   ev->malloc_cycles = counted ? 0 : e->cycles;
   ev->free_cycles = 0;
   ev->continuation = counted;
-  if (counted)
-    hp_event_continuation_lines(ev);
   ev->live = false;
   ev->temporary = false;
 }

@@ -2,8 +2,16 @@
  *
  * Part of heapprof.  Per-chunk values and the merge follow LLVM 19's
  * MemInfoBlock definitions (so llvm-profdata's averages mean what they say),
- * with one deliberate difference: NumMigratedCpu accumulates across merges
- * (upstream keeps only the first block's).
+ * with deliberate differences in the per-object counts (NumMigratedCpu,
+ * NumLifetimeOverlaps, NumSameAllocCpu, NumSameDeallocCpu):
+ *   - a record merged into another adds its own counts (upstream merges
+ *     only one-object blocks, and compares each with the block before; a
+ *     record of many objects -- a thread's cached record, a dump's -- lost
+ *     its counts: two threads' 9 + 9 overlaps came out 10), plus the one
+ *     comparison at the seam (s's last event after d's), when s counts
+ *     objects;
+ *   - a continuation counts none (its object was counted by the event that
+ *     counted it: every checkpoint added an overlap per live object).
  *
  *   access density            = accesses * 100 / size        (size 0 -> 1)
  *   lifetime access density   = access density * 1000 / max(lifetime_ms, 1)
@@ -26,7 +34,7 @@ static HP_ALWAYS_INLINE void event_mib(hp_mib_t *m, const hp_chunk_event_t *e,
   m->total_lifetime = m->min_lifetime = m->max_lifetime = lifetime;
   m->alloc_cpu_id = e->alloc_cpu;
   m->dealloc_cpu_id = e->dealloc_cpu;
-  m->num_migrated_cpu = e->alloc_cpu != e->dealloc_cpu;
+  m->num_migrated_cpu = !e->continuation && e->alloc_cpu != e->dealloc_cpu;
   m->num_lifetime_overlaps = m->num_same_alloc_cpu = m->num_same_dealloc_cpu = 0;
   m->data_type_id = 0;
   m->total_access_density = density;
@@ -39,9 +47,9 @@ static HP_ALWAYS_INLINE void event_mib(hp_mib_t *m, const hp_chunk_event_t *e,
   *size_out = size;
 }
 
-/* Merges MemInfoBlock s into d by LLVM's rules, except that migrations
- * accumulate.  Per-object ranges come only from records that count an
- * object; a continuation adds to the totals. */
+/* Merges MemInfoBlock s into d by LLVM's rules, except for the per-object
+ * counts (the top of the file).  Per-object ranges come only from records
+ * that count an object; a continuation adds to the totals. */
 static HP_ALWAYS_INLINE void merge_mib(hp_mib_t *d, const hp_mib_t *s) {
   if (s->alloc_count && !d->alloc_count) {
 #define X(f) d->min_##f = s->min_##f, d->max_##f = s->max_##f;
@@ -54,9 +62,14 @@ static HP_ALWAYS_INLINE void merge_mib(hp_mib_t *d, const hp_mib_t *s) {
     HP_MIB_RANGES(X)
 #undef X
   }
-  d->num_lifetime_overlaps += s->alloc_timestamp < d->dealloc_timestamp;
-  d->num_same_alloc_cpu += s->alloc_cpu_id == d->alloc_cpu_id;
-  d->num_same_dealloc_cpu += s->dealloc_cpu_id == d->dealloc_cpu_id;
+  u32 seam = s->alloc_count != 0; /* s's last event may be an object's */
+  d->num_lifetime_overlaps += s->num_lifetime_overlaps +
+                              (seam & (s->alloc_timestamp < d->dealloc_timestamp));
+  d->num_same_alloc_cpu +=
+      s->num_same_alloc_cpu + (seam & (s->alloc_cpu_id == d->alloc_cpu_id));
+  d->num_same_dealloc_cpu +=
+      s->num_same_dealloc_cpu +
+      (seam & (s->dealloc_cpu_id == d->dealloc_cpu_id));
   d->num_migrated_cpu += s->num_migrated_cpu;
   d->alloc_count += s->alloc_count;
   d->total_access_count += s->total_access_count;

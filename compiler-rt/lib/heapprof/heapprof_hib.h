@@ -106,18 +106,21 @@ typedef struct hp_chunk_event {
   u64 live_pages, live_touched_pages, live_page_bytes;
 } hp_chunk_event_t;
 
-/* A continuation's lines and pages (e->continuation set): the event that
- * counted its object counted the object's lines and pages, so it adds
- * none of them, only the lines first touched since (the scan of a REPORTED
- * chunk counts a line whose baseline is 0: hp_shadow_fold) and the pages
- * that then got their first touched line.  A series of dumps then adds up
- * to what one profile says.  An inherited object's counters start at 0 in
- * the fork child, which cannot tell the lines its parent touched: it adds
- * no touched lines or pages at all (its accesses still count). */
-static HP_ALWAYS_INLINE void hp_event_continuation_lines(hp_chunk_event_t *e) {
-  e->granules = e->pages = 0;
-  if (e->continuation == HP_EVENT_INHERITED)
-    e->touched_granules = e->touched_pages = 0;
+/* The scan s of a continuation's chunk (REPORTED, or inherited: its event
+ * will be one), as its event takes it: the event that counted the object
+ * counted its lines and pages, so a continuation adds none of them, only
+ * the lines first touched since (the scan of a REPORTED chunk counts a
+ * line whose baseline is 0: hp_shadow_fold) and the pages that then got
+ * their first touched line.  A series of dumps then adds up to what one
+ * profile says.  An inherited object's counters start at 0 in the fork
+ * child, which cannot tell the lines its parent touched: it adds no
+ * touched lines or pages at all (its accesses still count).  On the scan,
+ * not the event, so that the common free's event takes no extra select. */
+static HP_ALWAYS_INLINE void hp_scan_of_continuation(hp_shadow_scan_t *s,
+                                                     bool inherited) {
+  s->granules = s->pages = 0;
+  if (inherited)
+    s->touched_granules = s->touched_pages = 0;
 }
 
 /* Builds the HIB of a single chunk event. */
@@ -143,10 +146,15 @@ void hp_hib_add_event(hp_hib_t *dst, const hp_chunk_event_t *e);
 static HP_ALWAYS_INLINE void hp_hib_add_head(hp_hib_t *dst,
                                              const hp_chunk_event_t *e) {
   hp_mib_t *m = &dst->mib;
-  m->num_lifetime_overlaps += e->alloc_ts < m->dealloc_timestamp;
-  m->num_same_alloc_cpu += e->alloc_cpu == m->alloc_cpu_id;
-  m->num_same_dealloc_cpu += e->dealloc_cpu == m->dealloc_cpu_id;
-  m->num_migrated_cpu += e->alloc_cpu != e->dealloc_cpu;
+  /* Per-object counts, compared with the record's last event as upstream
+   * does; a continuation counts none: its object was counted by the event
+   * that counted it (heapprof_hib.c). */
+  if (HP_LIKELY(!e->continuation)) {
+    m->num_lifetime_overlaps += e->alloc_ts < m->dealloc_timestamp;
+    m->num_same_alloc_cpu += e->alloc_cpu == m->alloc_cpu_id;
+    m->num_same_dealloc_cpu += e->dealloc_cpu == m->dealloc_cpu_id;
+    m->num_migrated_cpu += e->alloc_cpu != e->dealloc_cpu;
+  }
   m->alloc_timestamp = e->alloc_ts;
   m->dealloc_timestamp = e->dealloc_ts;
   m->alloc_cpu_id = e->alloc_cpu;

@@ -318,10 +318,13 @@ static void report_bad(uptr q, obj_state_t st, uptr fp, const char *op) {
 /* The event of sampled object o at q ending now (its counters scanned). */
 static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   hp_shadow_scan_t s;
+  bool inherited = hp_chunk_inherited(&o->h);
   if (o->h.flags & HP_CHUNK_REPORTED) /* since the dump's baselines */
     hp_shadow_scan_folded(q, o->size, &s);
   else
     hp_shadow_scan(q, o->size, &s);
+  if ((o->h.flags & HP_CHUNK_REPORTED) || inherited)
+    hp_scan_of_continuation(&s, inherited);
   hp_memset(e, 0, sizeof(*e));
   e->stack_id = o->h.alloc_context_id;
   e->size = o->size;
@@ -336,8 +339,6 @@ static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   e->dealloc_cpu = hp_cpu_id();
   e->continuation = hp_event_continuation(hp_chunk_inherited(&o->h),
                                           o->h.flags & HP_CHUNK_REPORTED);
-  if (e->continuation)
-    hp_event_continuation_lines(e);
 }
 
 void hp_sample_record_event(const hp_chunk_event_t *e, u8 flags) {
