@@ -503,13 +503,10 @@ static HP_ALWAYS_INLINE void chunk_event(hp_chunk_event_t *e,
                                          uptr user_beg, uptr size, u32 now_ms,
                                          u32 now_cpu) {
   hp_shadow_scan_t s;
-  bool inherited = hp_chunk_inherited(h);
-  if (HP_UNLIKELY(((w >> 24) & HP_CHUNK_REPORTED) | inherited)) {
-    /* A dump folded it: what it did since, and its baselines back to 0
-     * (none in a fork child before its own dump); a continuation. */
+  if (HP_UNLIKELY((w >> 24) & HP_CHUNK_REPORTED)) {
+    /* A dump folded it: what it did since, and its baselines back to 0. */
     wait_for_fold(h);
     hp_shadow_unfold(user_beg, size, &s);
-    hp_scan_of_continuation(&s, inherited);
   } else {
     hp_shadow_scan(user_beg, size, &s);
   }
@@ -980,9 +977,6 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
     hp_shadow_fold(user_beg, size, &s);
   else
     hp_shadow_scan_folded(user_beg, size, &s);
-  bool inherited = hp_chunk_inherited(h);
-  if (((w >> 24) & HP_CHUNK_REPORTED) || inherited)
-    hp_scan_of_continuation(&s, inherited);
   /* The next piece of its life starts where this one ends: read from the
    * coarse clock as hp_end_ms (at least the true time), so that the pieces
    * over a series of checkpoints add up to one lifetime (restarting at

@@ -879,8 +879,6 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
     hp_shadow_unfold(e->addr, size, &s);
   else
     hp_shadow_scan(e->addr, size, &s);
-  if ((e->flags & HP_CHUNK_REPORTED) || fentry_inherited(e))
-    hp_scan_of_continuation(&s, fentry_inherited(e));
   hp_shadow_clear(e->addr, e->addr + (size ? size : 1));
   ev->stack_id = e->stack_id;
   ev->size = size;

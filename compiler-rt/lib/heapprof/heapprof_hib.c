@@ -83,14 +83,25 @@ static HP_ALWAYS_INLINE void merge_mib(hp_mib_t *d, const hp_mib_t *s) {
   d->dealloc_cpu_id = s->dealloc_cpu_id;
 }
 
+HP_NOINLINE void hp_hib_add_continuation_lines(hp_hib_ext_t *x,
+                                               u8 continuation,
+                                               u64 touched_granules,
+                                               u64 touched_pages) {
+  if (continuation == HP_EVENT_COUNTED) {
+    x->touched_granules += touched_granules;
+    x->touched_pages += touched_pages;
+  }
+}
+
 /* heapprof's extension of one chunk event, added into x. */
 static HP_ALWAYS_INLINE void add_event_ext(hp_hib_ext_t *x,
                                            const hp_chunk_event_t *e,
                                            u64 size) {
-  x->granules += e->granules;
-  x->touched_granules += e->touched_granules;
-  x->pages += e->pages;
-  x->touched_pages += e->touched_pages;
+  if (!e->continuation)
+    hp_hib_add_object_lines(x, e);
+  else
+    hp_hib_add_continuation_lines(x, e->continuation, e->touched_granules,
+                                  e->touched_pages);
   x->malloc_cycles += e->malloc_cycles;
   x->free_cycles += e->free_cycles;
   x->continuations += e->continuation != 0;

@@ -318,13 +318,10 @@ static void report_bad(uptr q, obj_state_t st, uptr fp, const char *op) {
 /* The event of sampled object o at q ending now (its counters scanned). */
 static void sampled_event(const sobj_t *o, uptr q, hp_chunk_event_t *e) {
   hp_shadow_scan_t s;
-  bool inherited = hp_chunk_inherited(&o->h);
   if (o->h.flags & HP_CHUNK_REPORTED) /* since the dump's baselines */
     hp_shadow_scan_folded(q, o->size, &s);
   else
     hp_shadow_scan(q, o->size, &s);
-  if ((o->h.flags & HP_CHUNK_REPORTED) || inherited)
-    hp_scan_of_continuation(&s, inherited);
   hp_memset(e, 0, sizeof(*e));
   e->stack_id = o->h.alloc_context_id;
   e->size = o->size;

@@ -178,7 +178,7 @@ void hp_shadow_baseline_init(void);
  * ones first touched since the chunk's allocation (counter not 0, baseline
  * 0), and its touched pages the ones whose first touched granules those
  * are, so that a series of folds counts each once; its granules and pages
- * are all the range's (hp_scan_of_continuation).  On another allocator
+ * are all the range's (hp_hib_add_continuation_lines).  On another allocator
  * two objects can share a granule: the one folded second finds the
  * baseline the first one set, and does not count the same accesses again. */
 void hp_shadow_fold(uptr beg, uptr size, hp_shadow_scan_t *out);
