@@ -581,8 +581,10 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
    * its bytes live on in the new chunk).  Unguarded: e is unused without
    * profiling, and a branch here cost more than the compare. */
   e.temporary = t->last_alloc == u && op != HP_OP_IN_REALLOC;
-  /* Before the block goes: a large chunk's header goes with its mapping. */
-  if (hp_peak.on)
+  /* Before the block goes: a large chunk's header goes with its mapping.
+   * A moving realloc's old half left the peak before its new chunk came
+   * (hp_reallocate). */
+  if (hp_peak.on && op != HP_OP_IN_REALLOC)
     hp_peak_free(&t->peak, h->alloc_context_id, size);
   if (l.block)
     hp_primary_free(t->caches, l.class_id, l.block, &t->stats);
@@ -778,6 +780,23 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   return (void *)nu;
 }
 
+/* A moving realloc's old chunk (context id, size requested bytes) leaves
+ * the peak (away) before the new chunk is made, or comes back when that
+ * failed. */
+static HP_NOINLINE void peak_realloc_old(u32 id, uptr size, bool away) {
+  if (away && __atomic_load_n(&hp_peak.armed, __ATOMIC_RELAXED))
+    hp_peak_at_top();
+  hp_thread_t *t = hp_thread_acquire();
+  bool arm = false;
+  if (away)
+    hp_peak_free(&t->peak, id, size);
+  else
+    arm = hp_peak_alloc(&t->peak, id, size);
+  hp_thread_release(t);
+  if (HP_UNLIKELY(arm))
+    hp_peak_arm();
+}
+
 void *hp_reallocate(void *p, uptr size, uptr fp) {
   bool plain = __atomic_load_n(&hp_alloc_plain, __ATOMIC_ACQUIRE);
   if (!plain && HP_FOREIGN_HOOK())
@@ -833,11 +852,23 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   bool profiling = hp_flags.profiling;
   bool sampled = sample_cycles(profiling, HP_OP_REALLOC);
   u64 t0 = HP_UNLIKELY(sampled) ? hp_rdtsc() : 0;
+  /* The program holds the old bytes or the new ones, never both (realloc
+   * is one operation, and the in-place path moves the chunk from one to
+   * the other): the old chunk leaves the peak before the new one comes,
+   * not after the copy, which counted both (a 40000-byte buffer grown to
+   * 60000 made a 100000-byte peak).  A top the old chunk was part of is
+   * taken first. */
+  u32 old_id = l.h->alloc_context_id;
+  if (hp_peak.on)
+    peak_realloc_old(old_id, old, true);
   u32 moved_block;
   void *n = allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
                      HP_OP_IN_REALLOC, &moved_block, true);
-  if (!n)
+  if (!n) {
+    if (hp_peak.on)
+      peak_realloc_old(old_id, old, false); /* p stays */
     return NULL; /* p untouched, errno = ENOMEM */
+  }
   hp_chunk_header_t *nh = hp_chunk_header((uptr)n);
   bool large = !hp_primary_owns((uptr)n);
   hp_memcpy(n, p, HP_MIN(old, size)); /* zero/junk fill covered the rest */

@@ -174,11 +174,13 @@ HP_INTERFACE int posix_memalign(void **out, size_t align, size_t size) {
     return hp_foreign_posix_memalign(out, align, size, HP_ENTRY_FP());
   if (!hp_is_pow2(align) || align % sizeof(void *))
     return EINVAL;
+  /* errno as glibc's: untouched on success, ENOMEM on failure (which
+   * hp_allocate sets). */
   int saved = errno;
   void *p = hp_allocate(size, align, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
-  errno = saved;
   if (!p)
     return ENOMEM;
+  errno = saved;
   *out = p;
   return 0;
 }

@@ -565,13 +565,17 @@ void *hp_sample_aligned_alloc(uptr align, uptr size, uptr fp) {
 int hp_sample_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
   if (!hp_is_pow2(align) || align % sizeof(void *))
     return EINVAL;
+  /* errno as glibc's: untouched on success, ENOMEM on failure. */
   int saved = errno;
   void *p = hp_sample_memalign(align, size, fp);
-  int rc = p ? 0 : errno == EINVAL ? EINVAL : ENOMEM;
+  if (!p) {
+    int rc = errno == EINVAL ? EINVAL : ENOMEM;
+    errno = ENOMEM;
+    return rc;
+  }
   errno = saved;
-  if (p)
-    *out = p;
-  return rc;
+  *out = p;
+  return 0;
 }
 
 void *hp_sample_valloc(uptr size, uptr fp) {

@@ -100,6 +100,10 @@ int main(void) {
   }
   void *q = (void *)1;
   CHECK(posix_memalign(&q, 24, 100) == EINVAL && q == (void *)1);
+  // A failure sets errno to ENOMEM too, as glibc's does (sampled or not).
+  errno = 0;
+  CHECK(posix_memalign(&q, 64, (size_t)1 << 50) == ENOMEM && errno == ENOMEM &&
+        q == (void *)1);
   errno = 0;
   CHECK(aligned_alloc(((size_t)1 << 63) + 1, 100) == NULL && errno == EINVAL);
   void *v = valloc(5000);
