@@ -134,7 +134,7 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
   if (own && hp_flags.dump_at_exit) {
     /* The image ends here: its leak check's roots on this thread's stack
      * begin at this frame. */
-    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
+    HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_checkpoint("exec");
     hp_leaks_stack_from = 0;
   }

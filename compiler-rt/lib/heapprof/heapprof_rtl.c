@@ -918,8 +918,7 @@ __attribute__((constructor(101))) static void heapprof_ctor(void) {
  * on this stack start at (with the callee-saved registers, pushed below
  * the frame pointer, included). */
 static HP_NOINLINE void write_exit_profile(void) {
-  __builtin_unwind_init();
-  hp_leaks_stack_from = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
+  HP_LEAKS_ROOTS_FROM_HERE();
   if (hp_flags.dump_at_exit)
     hp_rtl_dump_final("exit");
 }

@@ -853,7 +853,7 @@ static HP_NORETURN void exit_group_now(int status) {
 
 HP_INTERFACE void _exit(int status) {
   if (exit_writes_profile()) {
-    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
+    HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
   exit_group_now(status);
@@ -861,7 +861,7 @@ HP_INTERFACE void _exit(int status) {
 
 HP_INTERFACE void _Exit(int status) {
   if (exit_writes_profile()) {
-    hp_leaks_stack_from = (uptr)__builtin_frame_address(0);
+    HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
   exit_group_now(status);
