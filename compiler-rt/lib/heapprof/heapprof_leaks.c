@@ -307,8 +307,7 @@ static void for_each_object(check_t *c, object_fn *fn, void *arg) {
   hp_primary_for_each_block(walk_block, &w);
   for (u64 k = 0; k < c->objs.n; k++) {
     const hp_live_obj_t *o = &c->objs.v[k];
-    fn(c, o->beg, o->end - o->beg == 1 ? 0 : o->end - o->beg, o->stack_id,
-       o->aux, ITEM_OBJS | k, arg);
+    fn(c, o->beg, o->end - o->beg, o->stack_id, o->aux, ITEM_OBJS | k, arg);
   }
 }
 

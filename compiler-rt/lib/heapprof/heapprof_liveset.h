@@ -11,7 +11,10 @@
 #include "heapprof_internal.h"
 
 typedef struct hp_live_obj {
-  u64 beg, end; /* end: beg + size, beg + 1 for a 0-byte object */
+  u64 beg, end; /* end: beg + size, exactly (beg for a 0-byte object,
+                   which hp_liveset_find still finds at beg: the leak
+                   check's 1-byte objects had the 0-byte end, beg + 1, and
+                   counted 0 bytes) */
   u32 stack_id;
   u32 aux; /* the pass's own word (false sharing: the thread) */
 } hp_live_obj_t;
@@ -29,6 +32,7 @@ typedef struct hp_live_set {
   bool failed; /* out of memory: the set is incomplete */
 } hp_live_set_t;
 
+/* The end of the bytes an object occupies: a 0-byte object has one. */
 static HP_ALWAYS_INLINE uptr hp_obj_end(uptr beg, uptr size) {
   return beg + (size ? size : 1);
 }
