@@ -411,18 +411,27 @@ typedef struct thread_root {
   u32 tid;
 } thread_root_t;
 
+/* Every thread's roots, in an mmap'd array that grows (a fixed 4096 left
+ * the rest unscanned, the exiting thread among them: with 4200 threads,
+ * main's stack and TLS were no roots and their objects leaks). */
 typedef struct threads {
-  thread_root_t v[4096];
-  u32 n;
+  thread_root_t *v;
+  u64 n, cap;
+  bool failed; /* out of memory: no check rather than a partial one */
   u64 running;
 } threads_t;
 
 static void note_thread(hp_thread_t *t, void *arg) {
   threads_t *ts = arg;
-  if (t == &hp_fallback_thread)
+  if (t == &hp_fallback_thread || ts->failed)
     return;
-  if (ts->n < sizeof(ts->v) / sizeof(ts->v[0]))
-    ts->v[ts->n++] = (thread_root_t){t->stack_top, t->tls_tp, t->tid};
+  if (ts->n == ts->cap &&
+      !hp_array_try_grow((void **)&ts->v, &ts->cap, ts->n, sizeof(*ts->v),
+                         256)) {
+    ts->failed = true;
+    return;
+  }
+  ts->v[ts->n++] = (thread_root_t){t->stack_top, t->tls_tp, t->tid};
 }
 
 /* glibc's thread control block (struct pthread) above the thread pointer:
@@ -482,7 +491,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   u32 self = (u32)syscall(SYS_gettid);
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);
-  for (u32 i = 0; i < ts->n; i++) {
+  for (u64 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
                                       : NULL;
@@ -704,13 +713,13 @@ void hp_leaks_check(void) {
     return;
   check_t c;
   hp_memset(&c, 0, sizeof(c));
-  static threads_t ts; /* under the dump lock */
-  ts.n = 0;
-  ts.running = 0;
+  threads_t ts;
+  hp_memset(&ts, 0, sizeof(ts));
   hp_thread_for_each(note_thread, &ts);
   dl_iterate_phdr(note_globals, &c);
   const char *why = "out of memory";
-  bool ok = maps_read(&c.maps, &why) && !c.globals.failed && !c.tls.failed;
+  bool ok = maps_read(&c.maps, &why) && !c.globals.failed && !c.tls.failed &&
+            !ts.failed;
 
   hp_secondary_lock();
   hp_foreign_hold(true);
@@ -744,6 +753,8 @@ void hp_leaks_check(void) {
               why);
   }
   marks_unmap(&c);
+  if (ts.v)
+    hp_munmap(ts.v, ts.cap * sizeof(*ts.v));
   hp_liveset_free(&c.objs);
   hp_buf_free(&c.work);
   hp_buf_free(&c.globals);
