@@ -1071,6 +1071,8 @@ static HP_NOINLINE void quick_realloc_tail(void *n, uptr size, uptr fp) {
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   count_free(t, 0, HP_ALLOC_MALLOC, 0, false);
+  if (!n) /* realloc(p, 0) freed p: the call is a realloc all the same */
+    foreign_op_cost(t, HP_FOREIGN_OP_REALLOC, HP_ALLOC_MALLOC, 0, 0);
   hp_thread_release(t);
   errno = saved;
   faults_leave();
@@ -1371,6 +1373,12 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
      * counts are those of full profiling. */
     if (sampling && !object)
       count_free(t, found ? e.size : 0, HP_ALLOC_MALLOC, 0, false);
+    /* realloc(p, 0) freed p: one realloc all the same, on the freed
+     * object's size, and its system calls (glibc's munmap of a large
+     * chunk) are its own; they went to the next call's class. */
+    if (!n)
+      foreign_op_cost(t, HP_FOREIGN_OP_REALLOC, HP_ALLOC_MALLOC,
+                      found ? e.size : 0, cycles);
     hp_thread_release(t);
     errno = saved;
   }
