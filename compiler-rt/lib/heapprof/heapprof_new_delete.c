@@ -303,6 +303,26 @@ DELETE(_ZdaPvmSt11align_val_t, HP_ALLOC_NEW_ARRAY, libc_free_zz,
  * first call of any form: a load and a branch after that. */
 static void *cxx_next[CXX_NFORMS];
 
+/* Whether this is the preloaded runtime in a program that has a runtime of
+ * its own (built with -fheapprof, run under heapprof run): the program's
+ * defines __heapprof_init and malloc, and this copy never initialises
+ * (heapprof_preload.c).  A program written in C has no operator new for
+ * its C++ libraries, so they reached this copy's, on an allocator never
+ * set up: a C++ library's new died of SIGFPE, and tcmalloc's constructor,
+ * run by the dlopen of init itself, deadlocked in init.  Then the C++
+ * library's forms serve, on the program's malloc, as without heapprof
+ * run. */
+static bool another_runtime(void) {
+#ifdef HEAPPROF_SHARED_RUNTIME
+  Dl_info theirs, ours;
+  return dladdr((void *)&__heapprof_init, &theirs) &&
+         dladdr((void *)&cxx_state, &ours) &&
+         theirs.dli_fbase != ours.dli_fbase;
+#else
+  return false;
+#endif
+}
+
 static HP_NOINLINE void cxx_decide(void) {
   static const char *const names[CXX_NFORMS] = {
 #define X(name, plain) #name,
@@ -329,11 +349,13 @@ static HP_NOINLINE void cxx_decide(void) {
   bool replaced = false;
   for (int i = 0; i < CXX_NFORMS; i++)
     replaced |= resolved[i] != own[i];
+  bool other_runtime = another_runtime();
+  replaced |= other_runtime;
   if (replaced) {
     for (int i = 0; i < CXX_NFORMS; i++)
       cxx_next[i] = plain_of[i] < 0 ? dlsym(RTLD_NEXT, names[i])
                                     : (void *)resolved[plain_of[i]];
-    if (hp_flags.verbosity)
+    if (hp_flags.verbosity && !other_runtime)
       hp_printf("HeapProf: the program replaces operator new or delete: "
                 "heapprof's forms call the C++ library's\n");
   }
