@@ -1298,18 +1298,44 @@ int heapprof_merge_main(int argc, char **argv) {
   input_t *in = NULL;
   size_t nin = 0;
   int rc = 0;
+  /* The options as every command takes them (cli.cpp): -o or --output,
+   * with its value next or after '=', -h or --help, and -- before inputs
+   * whose names begin with '-'. */
+  bool operands = false;
   for (int i = 0; i < argc && !rc; i++) {
-    if (!strcmp(argv[i], "-o")) {
+    const char *a = argv[i];
+    if (operands || a[0] != '-' || !a[1]) {
+      rc = add_inputs(a, &in, &nin);
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(heapprof_merge_usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "--")) {
+      operands = true;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
       if (i + 1 == argc) {
+        char msg[64];
+        snprintf(msg, sizeof(msg), "option '%s' needs a value", a);
+        hpf_error("error", msg);
         fputs(heapprof_merge_usage, stderr);
         return 2;
       }
       out = argv[++i];
+    } else if (!strncmp(a, "-o=", 3) || !strncmp(a, "--output=", 9)) {
+      out = strchr(a, '=') + 1;
     } else {
-      rc = add_inputs(argv[i], &in, &nin);
+      size_t n = strlen(a) + 32;
+      char *msg = xcalloc(n, 1);
+      snprintf(msg, n, "unknown option '%s'", a);
+      hpf_error("error", msg);
+      free(msg);
+      fputs(heapprof_merge_usage, stderr);
+      return 2;
     }
   }
   if (!rc && (!out || !nin)) {
+    /* As every command: the error, then the usage. */
+    hpf_error("error", !out ? "no output file given (-o OUT)"
+                            : "no profile given");
     fputs(heapprof_merge_usage, stderr);
     rc = 2;
   }
