@@ -562,15 +562,21 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // it, profiled there as --allocator=PATH would, not on heapprof's, which
   // would replace it under the program's feet: the allocator's own API
   // (jemalloc's mallocx and sdallocx) would then meet pointers it never
-  // handed out, and free() pointers heapprof never did.  Not with
-  // --follow-exec, which would preload it into every program below.
+  // handed out, and free() pointers heapprof never did.  With
+  // --follow-exec nothing is preloaded (it would go into every program
+  // below): allocator=auto has each program's runtime find the allocator
+  // that program links or preloads, this one's included.
   std::string Linked = AllocatorGiven ? "" : linkedAllocator(Prog);
+  const char *CallerOpts = getenv("HEAPPROF_OPTIONS");
+  if (FollowExec && !AllocatorGiven &&
+      !(CallerOpts && strstr(CallerOpts, "allocator=")))
+    Allocator = "auto";
   if (!Linked.empty() && FollowExec) {
     fprintf(stderr,
-            "heapprof: warning: '%s' runs on an allocator of its own, %s: "
-            "with --follow-exec it runs on heapprof's instead "
-            "(--allocator=%s keeps it, for every program followed)\n",
-            Prog.c_str(), Linked.c_str(), Linked.c_str());
+            "heapprof: note: '%s' runs on an allocator of its own, %s: "
+            "profiled on it, as every program followed is on the allocator "
+            "it links (--allocator=heapprof runs them on heapprof's)\n",
+            Prog.c_str(), Linked.c_str());
   } else if (!Linked.empty() &&
              Linked.find_first_of(": ") == std::string::npos) {
     Allocator = AllocLib = Linked;

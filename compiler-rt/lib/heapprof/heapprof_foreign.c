@@ -593,6 +593,10 @@ void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {
 
 /* ------------------------------------------------------------- section */
 
+/* The allocator= value init took: the flag's, or what allocator=auto
+ * found. */
+static const char *wrapped_name = "heapprof";
+
 void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
   (void)info;
   int s = __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE);
@@ -600,7 +604,7 @@ void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
              : s != HP_FOREIGN_ON    ? HP_ALLOCATOR_HEAPPROF
              : glibc                 ? HP_ALLOCATOR_GLIBC
                                      : HP_ALLOCATOR_LIBRARY;
-  const char *path = kind == HP_ALLOCATOR_LIBRARY ? hp_flags.allocator : "";
+  const char *path = kind == HP_ALLOCATOR_LIBRARY ? wrapped_name : "";
   u64 w[2] = {kind, hp_strlen(path)};
   static const char nuls[8];
   hp_buf_append(b, w, sizeof(w));
@@ -618,8 +622,32 @@ void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
 static void *lib;
 static void *next_fn(const char *name) { return dlsym(lib, name); }
 
+/* allocator=auto (heapprof run --follow-exec without --allocator): the
+ * allocator library this image links or preloads after the runtime -- the
+ * next definition of malloc, when it is not glibc's -- else heapprof's.
+ * Every program followed then runs on the allocator it runs on without
+ * heapprof: replaced by heapprof's, a program using jemalloc's own API
+ * (mallocx, sdallocx) died of an invalid free.  Only the preloaded runtime
+ * looks: a program built with -fheapprof keeps heapprof's (its next
+ * malloc is the preloaded runtime's).  dlsym and dladdr of symbols that
+ * exist allocate nothing. */
+static const char *auto_allocator(void) {
+#ifdef HEAPPROF_SHARED_RUNTIME
+  Dl_info mi, ci;
+  void *m = dlsym(RTLD_NEXT, "malloc");
+  void *c = dlsym(RTLD_NEXT, "gnu_get_libc_version");
+  if (m && c && dladdr(m, &mi) && mi.dli_fname && mi.dli_fname[0] == '/' &&
+      dladdr(c, &ci) && ci.dli_fbase != mi.dli_fbase)
+    return mi.dli_fname;
+#endif
+  return "heapprof";
+}
+
 void hp_foreign_init(void) {
   const char *a = hp_flags.allocator;
+  if (!hp_strcmp(a, "auto"))
+    a = auto_allocator();
+  wrapped_name = a;
   bool own = !a[0] || !hp_strcmp(a, "heapprof");
   if (hp_flags.sample_bytes && own) {
     hp_sample_init(); /* sampled mode on glibc: heapprof_sample.c */

@@ -15,14 +15,23 @@
 // RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t
 // RUN: heapprof report --top 0 %t.d | FileCheck %s
 // RUN: not --crash heapprof run --allocator=heapprof -o %t.h -- %t 2>&1 | FileCheck %s --check-prefix=MINE
-// --follow-exec detects nothing (the allocator would be preloaded into
-// every program below), and says what that means.
-// RUN: rm -rf %t.fe && not --crash heapprof run --follow-exec -o %t.fe -- %t 2>&1 | FileCheck %s --check-prefix=FOLLOW -DPROG=%t
-// FOLLOW: heapprof: warning: '[[PROG]]' runs on an allocator of its own, [[LIB:.*/libjemalloc.so.2]]: with --follow-exec it runs on heapprof's instead (--allocator=[[LIB]] keeps it, for every program followed)
-// FOLLOW: HeapProf: ERROR: invalid-free
+// With --follow-exec nothing is preloaded (it would go into every program
+// below): each program's runtime finds the allocator that program links
+// (allocator=auto), the first one's and those a script runs alike.  They
+// had run on heapprof's allocator, and died of an invalid free.
+// RUN: rm -rf %t.fe && heapprof run --follow-exec -o %t.fe -- %t 2> %t.fe.err | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefix=FOLLOW --input-file=%t.fe.err -DPROG=%t
+// FOLLOW: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it, as every program followed is on the allocator it links (--allocator=heapprof runs them on heapprof's)
+// RUN: heapprof report --top 0 %t.fe | FileCheck %s
 // A program that links none gets heapprof's allocator and no note.
 // RUN: %clang_plain -O0 -g -DNONE %s -o %t.none
 // RUN: heapprof run -o %t.d -- %t.none 2>&1 | count 0
+// A script under --follow-exec: the program that links jemalloc runs on it,
+// the one that links none and the shell on heapprof's.
+// RUN: rm -rf %t.fs && heapprof run --follow-exec -o %t.fs -- sh -c '%t; %t.none' | FileCheck %s --check-prefix=OUT
+// RUN: heapprof report --top 0 %t.fs | FileCheck %s --check-prefix=SCRIPT
+// SCRIPT: allocator{{ +}}several: the profiles were taken on different allocators
+// RUN: heapprof report --top 0 %t.fs/heapprof.linked-allocator.c.tmp.[0-9]*.profraw | FileCheck %s
 // An allocator the caller preloads is the program's own too.
 // RUN: rm -rf %t.p && env LD_PRELOAD=%libjemalloc heapprof run -o %t.p -- %t.none 2>&1 | FileCheck %s --check-prefix=PRELOADED -DPROG=%t.none
 // PRELOADED: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libjemalloc.so.2: profiled on it
