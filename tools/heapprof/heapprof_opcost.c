@@ -191,8 +191,8 @@ void hpo_print(FILE *f, const hpo_section_t *s, const char *indent) {
               hpo_class_name(x[0], name, sizeof(name)),
               (unsigned long long)x[1], (unsigned long long)x[2],
               (unsigned long long)x[3]);
-      if (x[2])
-        fprintf(f, " mean=%llu", (unsigned long long)(x[3] / x[2]));
+      if (x[2]) /* rounded as the report prints it (it truncated) */
+        fprintf(f, " mean=%.0f", (double)x[3] / (double)x[2]);
       fprintf(f, " hist=[");
       const char *sep = "";
       for (uint64_t b = 0; b < s->head[0]; b++)

@@ -7,6 +7,9 @@
 // RUN: %env_heapprof_opts=log_path=%t.dir/p:print_raw=1:print_text=0:cycle_sample_every=1 %run %t
 // RUN: heapprof show %t.dir/p.*.2.profraw | grep -A100 'op classes' | FileCheck %s --check-prefix=SERIAL
 // RUN: heapprof show %t.dir/p.*.3.profraw | grep ' parallel:' | FileCheck %s --check-prefix=PARALLEL
+// Every class's mean, rounded as the report prints it.
+// RUN: heapprof show %t.dir | %python %S/Inputs/show_means.py | FileCheck %s --check-prefix=MEANS
+// MEANS: means checked: some
 #include <heapprof/heapprof_interface.h>
 #include <malloc.h>
 #include <pthread.h>
