@@ -149,18 +149,27 @@ std::string interpreterOf(int Fd, const Elf64_Ehdr &Eh, bool &Has) {
   return "";
 }
 
+// The program's dynamic loader (PT_INTERP), or "" (a script, a static
+// program).
+std::string interpreterOf(const std::string &Path) {
+  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return "";
+  Elf64_Ehdr Eh;
+  std::string Interp;
+  bool Has;
+  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh) &&
+      !memcmp(Eh.e_ident, ELFMAG, SELFMAG) &&
+      Eh.e_ident[EI_CLASS] == ELFCLASS64)
+    Interp = interpreterOf(Fd, Eh, Has);
+  close(Fd);
+  return Interp;
+}
+
 // Whether Path is the dynamic loader this program runs under (the same
 // file, by device and inode), which has no PT_INTERP of its own.
 bool isOurLoader(const std::string &Path) {
-  int Fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    return false;
-  Elf64_Ehdr Eh;
-  bool Has = false;
-  std::string Loader;
-  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh))
-    Loader = interpreterOf(Fd, Eh, Has);
-  close(Fd);
+  std::string Loader = interpreterOf("/proc/self/exe");
   struct stat A, B;
   return !Loader.empty() && stat(Loader.c_str(), &A) == 0 &&
          stat(Path.c_str(), &B) == 0 && A.st_dev == B.st_dev &&
@@ -331,35 +340,6 @@ std::string whyNotAllocator(const std::string &Path) {
     Why = "defines no malloc: not an allocator library";
   close(Fd);
   return Why;
-}
-
-// The program's dynamic loader (PT_INTERP), or "" (a script, a static
-// program).
-std::string interpreterOf(const std::string &Path) {
-  int Fd = open(Path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (Fd < 0)
-    return "";
-  Elf64_Ehdr Eh;
-  std::string Interp;
-  if (pread(Fd, &Eh, sizeof(Eh), 0) == (ssize_t)sizeof(Eh) &&
-      !memcmp(Eh.e_ident, ELFMAG, SELFMAG) &&
-      Eh.e_ident[EI_CLASS] == ELFCLASS64)
-    for (unsigned I = 0; I < Eh.e_phnum; I++) {
-      Elf64_Phdr Ph;
-      if (pread(Fd, &Ph, sizeof(Ph), Eh.e_phoff + (off_t)I * Eh.e_phentsize) !=
-          (ssize_t)sizeof(Ph))
-        break;
-      if (Ph.p_type != PT_INTERP || Ph.p_filesz > PATH_MAX)
-        continue;
-      Interp.assign(Ph.p_filesz, '\0');
-      if (pread(Fd, &Interp[0], Interp.size(), Ph.p_offset) !=
-          (ssize_t)Interp.size())
-        Interp.clear();
-      Interp.resize(strnlen(Interp.c_str(), Interp.size()));
-      break;
-    }
-  close(Fd);
-  return Interp;
 }
 
 // The allocator library the program runs on when it links (or the caller
