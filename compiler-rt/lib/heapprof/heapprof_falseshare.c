@@ -447,7 +447,7 @@ static void real_passive(const hp_live_set_t *ls, pair_t *tab, u32 *used,
   for (u64 i = 0; i < ls->n; i++) {
     const hp_live_obj_t *o = &ls->v[i];
     u64 first = o->beg / HP_GRANULE_SIZE + 1;
-    u64 last = (hp_obj_end(o->beg, o->end - o->beg) - 1) / HP_GRANULE_SIZE + 1;
+    u64 last = (hp_live_obj_end(o) - 1) / HP_GRANULE_SIZE + 1;
     u64 nlines = last - first + 1;
     t->objects++;
     if (first == l.line) {

@@ -134,7 +134,7 @@ typedef struct region_marks {
 typedef struct check {
   region_marks_t marks[HP_NUM_REGIONS];
   hp_live_set_t objs; /* the rest: large chunks, another allocator's */
-  uptr lo, hi; /* objs' lowest beg and highest end */
+  uptr lo, hi; /* objs' lowest beg and highest hp_live_obj_end */
   maps_t maps;
   const mapping_t *last_map; /* scan_object's: the last object's mapping */
   hp_buf_t globals; /* uptr pairs: the modules' writable segments */
@@ -729,7 +729,7 @@ void hp_leaks_check(void) {
     if (c.objs.n)
       c.lo = c.objs.v[0].beg;
     for (u64 i = 0; i < c.objs.n; i++)
-      c.hi = HP_MAX(c.hi, c.objs.v[i].end);
+      c.hi = HP_MAX(c.hi, hp_live_obj_end(&c.objs.v[i]));
     scan_globals(&c);
     scan_startup_block(&c);
     thread_roots(&c, &ts);

@@ -91,7 +91,7 @@ s64 hp_liveset_find(const hp_live_set_t *s, uptr a) {
     return -1;
   u64 k = last_at_most(s->top, 0, ntop(s->n), a) * HP_LIVESET_FANOUT;
   u64 i = last_at_most(s->begs, k, HP_MIN(s->n, k + HP_LIVESET_FANOUT), a);
-  return a < s->v[i].end || a == s->v[i].beg ? (s64)i : -1;
+  return a < hp_live_obj_end(&s->v[i]) ? (s64)i : -1;
 }
 
 void hp_liveset_free(hp_live_set_t *s) {

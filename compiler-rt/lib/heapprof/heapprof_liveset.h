@@ -11,8 +11,8 @@
 #include "heapprof_internal.h"
 
 typedef struct hp_live_obj {
-  u64 beg, end; /* end: beg + size, exactly (beg for a 0-byte object,
-                   which hp_liveset_find still finds at beg: the leak
+  u64 beg, end; /* end: beg + size, exactly (beg for a 0-byte object; the
+                   bytes it occupies end at hp_live_obj_end: the leak
                    check's 1-byte objects had the 0-byte end, beg + 1, and
                    counted 0 bytes) */
   u32 stack_id;
@@ -35,6 +35,13 @@ typedef struct hp_live_set {
 /* The end of the bytes an object occupies: a 0-byte object has one. */
 static HP_ALWAYS_INLINE uptr hp_obj_end(uptr beg, uptr size) {
   return beg + (size ? size : 1);
+}
+
+/* The same for a set's object: where a pointer still finds it, and what a
+ * bound on the set's addresses must cover (the leak check's highest end
+ * was a 0-byte object's beg once, and a pointer to it was discarded). */
+static HP_ALWAYS_INLINE uptr hp_live_obj_end(const hp_live_obj_t *o) {
+  return hp_obj_end(o->beg, o->end - o->beg);
 }
 
 /* Appends an object (sets failed when no memory is left). */
