@@ -481,13 +481,13 @@ static void scan_startup_block(check_t *c) {
 }
 
 /* The stacks and TLS of every thread with heapprof state; the calling
- * thread's stack from its own frame up (its callee-saved registers spilled
- * there first). */
+ * thread's stack from where the exit path said, else from its own frame
+ * up (its callee-saved registers spilled there first). */
 static void __attribute__((noinline)) thread_roots(check_t *c,
                                                    threads_t *ts) {
-  __builtin_unwind_init();
-  uptr sp = hp_leaks_stack_from ? hp_leaks_stack_from
-                                : (uptr)__builtin_frame_address(0);
+  uptr sp = hp_leaks_stack_from;
+  if (!sp)
+    HP_LEAKS_FRAME_WITH_REGS(sp);
   u32 self = (u32)syscall(SYS_gettid);
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);

@@ -34,19 +34,22 @@ void hp_leaks_check(void);
  * of the dump itself, whose unwritten slots hold stale words of the
  * program's (0: from the check's own frame). */
 extern uptr hp_leaks_stack_from;
-/* Sets hp_leaks_stack_from for an exit path (exit's destructor, _exit,
- * _Exit, exec) to the frame of the function it is written in, with the
- * callee-saved registers, which may hold the program's only pointer to an
- * object, pushed just below that frame pointer (__builtin_unwind_init
- * saves them all): 6 words cover rbx and r12-r15.  A macro, so that the
- * frame is that function's.  _exit and exec took their frame without the
- * registers: 5 objects held only in them were reported as leaks. */
-#define HP_LEAKS_ROOTS_FROM_HERE()                                            \
+/* Sets v to where the leak check's roots on this thread's stack may
+ * start in the function it is written in: that function's frame, less the
+ * 6 words below it where its prologue pushed the callee-saved registers
+ * (__builtin_unwind_init makes it save them all; rbx and r12-r15), which
+ * may hold the program's only pointer to an object.  A macro, so that the
+ * frame is that function's.  The one way every path takes the exiting
+ * thread's stack start: _exit and exec once took their frame alone, and 5
+ * objects held only in those registers were reported as leaks. */
+#define HP_LEAKS_FRAME_WITH_REGS(v)                                           \
   do {                                                                       \
     __builtin_unwind_init();                                                 \
-    hp_leaks_stack_from =                                                    \
-        (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);                 \
+    (v) = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);               \
   } while (0)
+/* An exit path (exit's destructor, _exit, _Exit, exec) says its frame is
+ * where the roots on this stack start, above the dump's own frames. */
+#define HP_LEAKS_ROOTS_FROM_HERE() HP_LEAKS_FRAME_WITH_REGS(hp_leaks_stack_from)
 /* Set by main's wrapper (heapprof_start.c) when main returned: the main
  * thread's stack from here up holds none of the program's frames. */
 extern uptr hp_main_returned_at;

@@ -815,11 +815,7 @@ static void dump_locked(void *arg) {
   a->result = result;
 }
 
-/* __builtin_unwind_init: the caller's callee-saved registers are spilled
- * in this frame's prologue, on the thread's stack, where the leak check
- * looks for roots (the work itself runs on dump_stack). */
 int hp_rtl_dump(const char *reason, u32 seq) {
-  __builtin_unwind_init();
   if (hp_in_sandbox())
     return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
   if (hp_signals_vfork_child() && (seq || hp_strcmp(reason, "exit")))
@@ -846,10 +842,13 @@ int hp_rtl_dump(const char *reason, u32 seq) {
     return -1;
   }
   int saved_errno = errno;
-  /* The leak check's roots on this thread's stack: from here up, unless
-   * an exit path said where its own frame is (one that says so meanwhile,
-   * on another thread waiting for the lock, keeps its word). */
-  uptr none = 0, mine = (uptr)__builtin_frame_address(0) - 6 * sizeof(uptr);
+  /* The leak check's roots on this thread's stack: from here up, with the
+   * caller's callee-saved registers spilled in this frame's prologue (the
+   * work itself runs on dump_stack), unless an exit path said where its
+   * own frame is (one that says so meanwhile, on another thread waiting
+   * for the lock, keeps its word). */
+  uptr none = 0, mine;
+  HP_LEAKS_FRAME_WITH_REGS(mine);
   bool roots_here = __atomic_compare_exchange_n(
       &hp_leaks_stack_from, &none, mine, false, __ATOMIC_RELAXED,
       __ATOMIC_RELAXED);
