@@ -507,6 +507,15 @@ static HP_ALWAYS_INLINE size_t compared(const void *a, const void *b, size_t n,
   return i + 1;
 }
 
+/* memcmp, bcmp, strcmp and strncmp are weak: libFuzzer's interceptors
+ * (linked whole by -fsanitize=fuzzer) define them too, to see what a target
+ * compares, and a strong definition here made that link fail with
+ * "multiple definition of 'strncmp'".  Theirs serve then, calling libc's,
+ * and the bytes these read go uncounted (docs/compiler.md); a program's
+ * own definition wins the same way.  At run time a weak definition
+ * interposes on libc's like a strong one. */
+#define HP_YIELDS __attribute__((weak))
+
 /* Both operands' k bytes: inline when both are short (as for a copy). */
 static HP_ALWAYS_INLINE void count_two(const void *a, const void *b,
                                        size_t k) {
@@ -518,7 +527,7 @@ static HP_ALWAYS_INLINE void count_two(const void *a, const void *b,
   count(b, k);
 }
 
-HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
+HP_INTERFACE HP_YIELDS int memcmp(const void *a, const void *b, size_t n) {
   SAMPLED_PASS(real_memcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
@@ -526,7 +535,7 @@ HP_INTERFACE int memcmp(const void *a, const void *b, size_t n) {
   return r;
 }
 
-HP_INTERFACE int bcmp(const void *a, const void *b, size_t n) {
+HP_INTERFACE HP_YIELDS int bcmp(const void *a, const void *b, size_t n) {
   SAMPLED_PASS(sampled_bcmp, (a, b, n));
   int r;
   size_t k = compared(a, b, n, &r);
@@ -639,14 +648,14 @@ static HP_ALWAYS_INLINE size_t str_stop(const u8 *a, const u8 *b) {
   }
 }
 
-HP_INTERFACE int strcmp(const char *a, const char *b) {
+HP_INTERFACE HP_YIELDS int strcmp(const char *a, const char *b) {
   SAMPLED_PASS(sampled_strcmp, (a, b));
   size_t i = str_stop((const u8 *)a, (const u8 *)b);
   count_two(a, b, i + 1);
   return (u8)a[i] - (u8)b[i];
 }
 
-HP_INTERFACE int strncmp(const char *a, const char *b, size_t n) {
+HP_INTERFACE HP_YIELDS int strncmp(const char *a, const char *b, size_t n) {
   SAMPLED_PASS(sampled_strncmp, (a, b, n));
   size_t i = 0;
   int r = 0;
