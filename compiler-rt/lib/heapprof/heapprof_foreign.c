@@ -1423,6 +1423,13 @@ void *hp_foreign_reallocarray(void *p, uptr n, uptr size, uptr fp) {
   return hp_foreign_realloc(p, total, fp);
 }
 
+uptr hp_foreign_glibc_next_chunk(uptr p) {
+  if (!glibc || hp_foreign_state != HP_FOREIGN_ON || is_boot((void *)p) ||
+      glibc_mmapped((void *)p))
+    return 0;
+  return p - 2 * sizeof(uptr) + glibc_chunk_len((void *)p);
+}
+
 uptr hp_foreign_usable_size(const void *p) {
   SAMPLED(hp_sample_usable_size(p));
   if (!p)

@@ -67,6 +67,11 @@ int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp);
 void *hp_foreign_valloc(uptr size, uptr fp);
 void *hp_foreign_pvalloc(uptr size, uptr fp);
 uptr hp_foreign_usable_size(const void *p);
+/* allocator=system: the header of the glibc chunk after the live object at
+ * p, which lies in p's last 8 usable bytes (0 if p's chunk is mmap'd or
+ * the allocator is not glibc).  glibc's arena points there (its top chunk,
+ * its bins' free chunks), which is no pointer of the program's to p. */
+uptr hp_foreign_glibc_next_chunk(uptr p);
 /* hp_allocate's form (operator new, strdup): align 0 or a power of two. */
 void *hp_foreign_allocate(uptr size, uptr align, u8 kind, uptr fp, bool zero);
 
