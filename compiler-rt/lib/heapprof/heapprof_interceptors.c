@@ -397,6 +397,19 @@ static HP_NOINLINE void *memset_rest(void *d, int c, size_t n) {
   return counted_memset(d, c, n);
 }
 
+/* The string functions are weak (as ASan's interceptors are), so that a
+ * program's own definition wins, as it does over libc's without heapprof:
+ * a program with its own strlen or strdup (portability code) failed to
+ * link with "multiple definition of 'strlen'", and so did a libFuzzer
+ * target, whose interceptors (linked whole by -fsanitize=fuzzer) define
+ * memcmp, bcmp, strcmp and strncmp to see what it compares.  Their
+ * definition serves then, and what it reads is counted only if it is
+ * instrumented (docs/compiler.md).  memcpy, memmove and memset stay strong:
+ * the runtime's own struct copies call them, before the shadow exists
+ * too, and an instrumented definition would write the shadow there.  At
+ * run time a weak definition interposes on libc's like a strong one. */
+#define HP_YIELDS __attribute__((weak))
+
 /* Sampled mode (fast_* unset) goes to libc's from here, without a frame. */
 HP_INTERFACE void *memcpy(void *d, const void *s, size_t n) {
   SHORT_COPY(fast_memcpy, d, s, n);
@@ -416,7 +429,7 @@ HP_INTERFACE void *memset(void *d, int c, size_t n) {
   __attribute__((musttail)) return memset_rest(d, c, n);
 }
 
-HP_INTERFACE void bzero(void *d, size_t n) {
+HP_INTERFACE HP_YIELDS void bzero(void *d, size_t n) {
   if (HP_UNLIKELY(hp_sample_bytes) && real_memset) {
     real_memset(d, 0, n);
     return;
@@ -507,15 +520,6 @@ static HP_ALWAYS_INLINE size_t compared(const void *a, const void *b, size_t n,
   return i + 1;
 }
 
-/* memcmp, bcmp, strcmp and strncmp are weak: libFuzzer's interceptors
- * (linked whole by -fsanitize=fuzzer) define them too, to see what a target
- * compares, and a strong definition here made that link fail with
- * "multiple definition of 'strncmp'".  Theirs serve then, calling libc's,
- * and the bytes these read go uncounted (docs/compiler.md); a program's
- * own definition wins the same way.  At run time a weak definition
- * interposes on libc's like a strong one. */
-#define HP_YIELDS __attribute__((weak))
-
 /* Both operands' k bytes: inline when both are short (as for a copy). */
 static HP_ALWAYS_INLINE void count_two(const void *a, const void *b,
                                        size_t k) {
@@ -543,7 +547,7 @@ HP_INTERFACE HP_YIELDS int bcmp(const void *a, const void *b, size_t n) {
   return r;
 }
 
-HP_INTERFACE void *memchr(const void *s, int c, size_t n) {
+HP_INTERFACE HP_YIELDS void *memchr(const void *s, int c, size_t n) {
   SAMPLED_PASS(real_memchr, (s, c, n));
   void *r = real_memchr ? real_memchr(s, c, n) : NULL;
   if (!real_memchr) {
@@ -558,21 +562,21 @@ HP_INTERFACE void *memchr(const void *s, int c, size_t n) {
   return r;
 }
 
-HP_INTERFACE size_t strlen(const char *s) {
+HP_INTERFACE HP_YIELDS size_t strlen(const char *s) {
   SAMPLED_PASS(real_strlen, (s));
   size_t n = do_strlen(s);
   count(s, n + 1);
   return n;
 }
 
-HP_INTERFACE size_t strnlen(const char *s, size_t max) {
+HP_INTERFACE HP_YIELDS size_t strnlen(const char *s, size_t max) {
   SAMPLED_PASS(real_strnlen, (s, max));
   size_t n = do_strnlen(s, max);
   count(s, n < max ? n + 1 : max);
   return n;
 }
 
-HP_INTERFACE char *strcpy(char *d, const char *s) {
+HP_INTERFACE HP_YIELDS char *strcpy(char *d, const char *s) {
   SAMPLED_PASS(sampled_strcpy, (d, s));
   size_t n = do_strlen(s) + 1;
   count(s, n);
@@ -581,7 +585,7 @@ HP_INTERFACE char *strcpy(char *d, const char *s) {
   return d;
 }
 
-HP_INTERFACE char *stpcpy(char *d, const char *s) {
+HP_INTERFACE HP_YIELDS char *stpcpy(char *d, const char *s) {
   SAMPLED_PASS(sampled_stpcpy, (d, s));
   size_t n = do_strlen(s);
   count(s, n + 1);
@@ -590,7 +594,7 @@ HP_INTERFACE char *stpcpy(char *d, const char *s) {
   return d + n;
 }
 
-HP_INTERFACE char *strncpy(char *d, const char *s, size_t n) {
+HP_INTERFACE HP_YIELDS char *strncpy(char *d, const char *s, size_t n) {
   SAMPLED_PASS(sampled_strncpy, (d, s, n));
   size_t len = do_strnlen(s, n);
   count(s, len < n ? len + 1 : n);
@@ -601,7 +605,7 @@ HP_INTERFACE char *strncpy(char *d, const char *s, size_t n) {
   return d;
 }
 
-HP_INTERFACE char *strcat(char *d, const char *s) {
+HP_INTERFACE HP_YIELDS char *strcat(char *d, const char *s) {
   SAMPLED_PASS(sampled_strcat, (d, s));
   size_t dl = do_strlen(d), sl = do_strlen(s);
   count(d, dl + sl + 1);
@@ -610,7 +614,7 @@ HP_INTERFACE char *strcat(char *d, const char *s) {
   return d;
 }
 
-HP_INTERFACE char *strncat(char *d, const char *s, size_t n) {
+HP_INTERFACE HP_YIELDS char *strncat(char *d, const char *s, size_t n) {
   SAMPLED_PASS(sampled_strncat, (d, s, n));
   size_t dl = do_strlen(d), sl = do_strnlen(s, n);
   count(d, dl + sl + 1);
@@ -671,7 +675,7 @@ HP_INTERFACE HP_YIELDS int strncmp(const char *a, const char *b, size_t n) {
   return r;
 }
 
-HP_INTERFACE char *strchr(const char *s, int c) {
+HP_INTERFACE HP_YIELDS char *strchr(const char *s, int c) {
   SAMPLED_PASS(sampled_strchr, (s, c));
   size_t i = 0;
   for (;; i++) {
@@ -686,7 +690,7 @@ HP_INTERFACE char *strchr(const char *s, int c) {
   }
 }
 
-HP_INTERFACE char *strrchr(const char *s, int c) {
+HP_INTERFACE HP_YIELDS char *strrchr(const char *s, int c) {
   SAMPLED_PASS(sampled_strrchr, (s, c));
   size_t n = do_strlen(s);
   count(s, n + 1);
@@ -709,15 +713,15 @@ static HP_ALWAYS_INLINE char *counted_strdup(const char *s, uptr fp) {
   return d;
 }
 
-HP_INTERFACE char *strdup(const char *s) {
+HP_INTERFACE HP_YIELDS char *strdup(const char *s) {
   return counted_strdup(s, HP_ENTRY_FP());
 }
 
-HP_INTERFACE char *__strdup(const char *s) {
+HP_INTERFACE HP_YIELDS char *__strdup(const char *s) {
   return counted_strdup(s, HP_ENTRY_FP());
 }
 
-HP_INTERFACE char *strndup(const char *s, size_t max) {
+HP_INTERFACE HP_YIELDS char *strndup(const char *s, size_t max) {
   size_t n = do_strnlen(s, max);
   char *d = hp_allocate(n + 1, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), false);
   if (!d)
