@@ -72,6 +72,7 @@ struct scan {
   const char *no_libc;  /* -nostartfiles, -nostdlib, ...: the last one */
   const char *target;   /* the last --target=/-target value, NULL if none */
   int target_next;      /* the next argument is -target's value */
+  int xlinker_next;     /* the next argument is -Xlinker's value */
   int word_bits;        /* 32 after -m32/-mx32/-m16, 64 after -m64, else 0 */
   const char *bits_flag; /* the last of those flags */
 };
@@ -140,6 +141,11 @@ static const char *const no_libc_opts[] = {
     "--no-standard-libraries", NULL};
 
 
+/* Linker options that make a shared object or a relocatable one, given
+ * through -Wl, or -Xlinker: the output gets no runtime, as with -shared. */
+static const char *const linker_shared_opts[] = {
+    "-shared", "--shared", "-Bshareable", "-r", "--relocatable", NULL};
+
 /* Options that choose a debug-info level (or imply one). */
 static const char *const debug_level_opts[] = {
     "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-ggdb0", "-ggdb1", "-ggdb2",
@@ -167,6 +173,20 @@ static int is_header_input(const char *lang, const char *arg) {
   static const char *const exts[] = {".h", ".hh", ".hpp", ".hxx", ".H",
                                      ".h++", ".hp", NULL};
   return in_list(dot, exts);
+}
+
+/* A -Wl, list: each comma-separated linker argument. */
+static int wl_makes_shared(const char *list) {
+  while (*list) {
+    size_t len = strcspn(list, ",");
+    for (const char *const *o = linker_shared_opts; *o; o++)
+      if (strlen(*o) == len && strncmp(list, *o, len) == 0)
+        return 1;
+    list += len;
+    if (*list == ',')
+      list++;
+  }
+  return 0;
 }
 
 static int takes_separate_value(const char *arg) {
@@ -242,6 +262,11 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
       s->target_next = 0;
       s->target = in_rsp ? strdup(arg) : arg;
     }
+    if (s->xlinker_next) {
+      s->xlinker_next = 0;
+      if (in_list(arg, linker_shared_opts))
+        s->shared = 1;
+    }
     return 0;
   }
   if (s->inputs_only || arg[0] != '-' || arg[1] == '\0') {
@@ -282,6 +307,12 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     set_lang(s, arg + 2, in_rsp);
   else if (strcmp(arg, "-target") == 0)
     s->skip = 1, s->target_next = 1;
+  else if (strcmp(arg, "-Xlinker") == 0)
+    s->skip = 1, s->xlinker_next = 1;
+  else if (strncmp(arg, "-Wl,", 4) == 0) {
+    if (wl_makes_shared(arg + 4))
+      s->shared = 1;
+  }
   else if (strncmp(arg, "--target=", 9) == 0)
     s->target = in_rsp ? strdup(arg + 9) : arg + 9;
   else if (strcmp(arg, "-m32") == 0 || strcmp(arg, "-mx32") == 0 ||
@@ -327,6 +358,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   struct scan sub = *s; /* option values do not run across files */
   sub.skip = 0;
   sub.lang_next = 0;
+  sub.xlinker_next = 0;
   char tok[MAX_RSP_TOKEN];
   size_t len = 0;
   int have_tok = 0, quote = 0, c;
@@ -378,6 +410,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
   sub.skip = s->skip;
   sub.lang_next = s->lang_next;
   sub.target_next = s->target_next;
+  sub.xlinker_next = s->xlinker_next;
   sub.inputs_only = s->inputs_only;
   *s = sub;
 }
