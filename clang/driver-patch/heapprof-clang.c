@@ -69,6 +69,8 @@ struct scan {
   unsigned conflicts;   /* bit i: conflicting[i] was asked for */
   int is_static;        /* -static, --static or -static-pie */
   int non_header;       /* an input that is not a header (else: a PCH) */
+  int asm_inputs;       /* an assembler source (.s: no preprocessor) */
+  int compiled_inputs;  /* an input clang compiles: not .s, not an object */
   const char *no_libc;  /* -nostartfiles, -nostdlib, ...: the last one */
   const char *target;   /* the last --target=/-target value, NULL if none */
   int target_next;      /* the next argument is -target's value */
@@ -189,6 +191,31 @@ static int wl_makes_shared(const char *list) {
   return 0;
 }
 
+/* An assembler source that clang assembles without the preprocessor (-x
+ * assembler, or a .s name): no compile flag applies to it. */
+static int is_asm_input(const char *lang, const char *arg) {
+  if (lang)
+    return strcmp(lang, "assembler") == 0;
+  const char *dot = strrchr(arg, '.');
+  return dot && !strchr(dot, '/') && strcmp(dot, ".s") == 0;
+}
+
+/* An input clang only hands to the linker: an object, an archive, a shared
+ * library (libx.so.1 too). */
+static int is_linker_input(const char *lang, const char *arg) {
+  if (lang)
+    return 0;
+  const char *base = strrchr(arg, '/');
+  base = base ? base + 1 : arg;
+  const char *dot = strrchr(base, '.');
+  if (!dot)
+    return 0;
+  if (strcmp(dot, ".o") == 0 || strcmp(dot, ".a") == 0 ||
+      strcmp(dot, ".so") == 0 || strcmp(dot, ".lo") == 0)
+    return 1;
+  return strstr(base, ".so.") != NULL;
+}
+
 static int takes_separate_value(const char *arg) {
   /* -Xarch_<arch> <arg> and -Xopenmp-target=<triple> <arg>. */
   if (strncmp(arg, "-Xarch_", 7) == 0 ||
@@ -276,6 +303,10 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
       s->has_inputs = 1;
       if (!is_header_input(s->lang, arg))
         s->non_header = 1;
+      if (is_asm_input(s->lang, arg))
+        s->asm_inputs = 1;
+      else if (!is_linker_input(s->lang, arg))
+        s->compiled_inputs = 1;
     }
     return 0;
   }
@@ -353,6 +384,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
     /* clang takes an unreadable @file for an input file name. */
     s->has_inputs = 1;
     s->non_header = 1;
+    s->compiled_inputs = 1;
     return;
   }
   struct scan sub = *s; /* option values do not run across files */
@@ -755,35 +787,40 @@ int main(int argc, char **argv) {
               prog, plugin, strerror(errno));
       return 1;
     }
-    /* -fpass-plugin= runs the pass; -load also registers its -heapprof-*
-     * options, which LLVM 19 only does for a plugin loaded that way. */
-    added[n_added++] = concat("-fpass-plugin=", plugin, "");
-    added[n_added++] = "-Xclang";
-    added[n_added++] = "-load";
-    added[n_added++] = "-Xclang";
-    added[n_added++] = plugin;
-    /* The runtime unwinds allocation stacks by frame pointers. */
-    added[n_added++] = "-fno-omit-frame-pointer";
-    added[n_added++] = "-mno-omit-leaf-frame-pointer";
-    added[n_added++] = "-fno-optimize-sibling-calls";
-    /* Symbolization and llvm-profdata need line tables and the
-     * profiling-grade discriminators; a user's -g level wins (and comes
-     * later anyway, as this one goes first). */
-    if (!s.user_debug_level)
-      pre = "-gline-tables-only";
-    added[n_added++] = "-fdebug-info-for-profiling";
-    /* #include <heapprof/heapprof_interface.h> without a -I; after the
-     * system directories, so that a <prefix> of /usr cannot reorder them. */
-    added[n_added++] = "-idirafter";
-    added[n_added++] = concat(prefix, "/include", "");
-    /* Through -Xclang, so that only compile jobs see it: a link-only
-     * command gets no "argument unused" warning, and an LTO link does not
-     * hand the plugin's option to a linker that has no plugin loaded. */
-    if (s.dir) {
+    /* Compile flags, unless every input is .s or for the linker and one
+     * is .s: clang warns that an assembler job leaves them unused (and a
+     * -Werror build failed); a link-only command takes them silently. */
+    if (s.compiled_inputs || !s.asm_inputs) {
+      /* -fpass-plugin= runs the pass; -load also registers its -heapprof-*
+       * options, which LLVM 19 only does for a plugin loaded that way. */
+      added[n_added++] = concat("-fpass-plugin=", plugin, "");
       added[n_added++] = "-Xclang";
-      added[n_added++] = "-mllvm";
+      added[n_added++] = "-load";
       added[n_added++] = "-Xclang";
-      added[n_added++] = concat("-heapprof-profile-dir=", s.dir, "");
+      added[n_added++] = plugin;
+      /* The runtime unwinds allocation stacks by frame pointers. */
+      added[n_added++] = "-fno-omit-frame-pointer";
+      added[n_added++] = "-mno-omit-leaf-frame-pointer";
+      added[n_added++] = "-fno-optimize-sibling-calls";
+      /* Symbolization and llvm-profdata need line tables and the
+       * profiling-grade discriminators; a user's -g level wins (and comes
+       * later anyway, as this one goes first). */
+      if (!s.user_debug_level)
+        pre = "-gline-tables-only";
+      added[n_added++] = "-fdebug-info-for-profiling";
+      /* #include <heapprof/heapprof_interface.h> without a -I; after the
+       * system directories, so that a <prefix> of /usr cannot reorder them. */
+      added[n_added++] = "-idirafter";
+      added[n_added++] = concat(prefix, "/include", "");
+      /* Through -Xclang, so that only compile jobs see it: a link-only
+       * command gets no "argument unused" warning, and an LTO link does not
+       * hand the plugin's option to a linker that has no plugin loaded. */
+      if (s.dir) {
+        added[n_added++] = "-Xclang";
+        added[n_added++] = "-mllvm";
+        added[n_added++] = "-Xclang";
+        added[n_added++] = concat("-heapprof-profile-dir=", s.dir, "");
+      }
     }
     if (!s.no_link) {
       /* A shared object gets no runtime of its own (as with clang's static
