@@ -33,7 +33,9 @@ void __heapprof_reset(void);
 
 /// Optional hook: define it in the program to supply default options, in
 /// HEAPPROF_OPTIONS syntax ("name=value:name=value").  HEAPPROF_OPTIONS in
-/// the environment overrides what it returns.
+/// the environment overrides what it returns.  It runs before heapprof's
+/// allocator exists: it must not allocate memory nor call heapprof (the
+/// program stops with an error if it does); return a string constant.
 const char *__heapprof_default_options(void);
 
 /// Counts one access at \p p, as if the instruction had been instrumented.

@@ -191,6 +191,10 @@ void hp_flags_print_help(void) {
 #undef print_one_str
 }
 
+static HP_TLS bool in_default_options;
+
+bool hp_flags_in_default_options(void) { return in_default_options; }
+
 void hp_flags_init(void) {
   char err[512];
   hp_flags_set_defaults(&hp_flags);
@@ -202,7 +206,9 @@ void hp_flags_init(void) {
    * turn the check back on. */
   hp_flags.check_dealloc_mismatch = false;
 #endif
+  in_default_options = true;
   const char *dflt = __heapprof_default_options();
+  in_default_options = false;
   if (!hp_flags_parse(&hp_flags, dflt, "__heapprof_default_options()", err,
                       sizeof(err)))
     hp_report_bad_option(err);

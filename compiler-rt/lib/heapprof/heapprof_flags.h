@@ -45,6 +45,10 @@ void hp_flags_set_defaults(hp_flags_t *f);
 bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
                     char *err, size_t err_size);
 void hp_flags_init(void);
+/* True on the thread running the program's __heapprof_default_options(),
+ * which runs first thing in init (heapprof_rtl.c names it when it enters
+ * init again). */
+bool hp_flags_in_default_options(void);
 void hp_flags_print_help(void);
 
 #endif

@@ -98,17 +98,32 @@ static void root_moved(const char *dir) {
             dir);
 }
 
+/* This thread runs init_once: init entered again from inside (the
+ * program's __heapprof_default_options() calling malloc) would wait for
+ * the lock it holds, for ever. */
+static HP_TLS bool init_here;
+
+static void init_entered_again(void) {
+  if (hp_flags_in_default_options())
+    hp_report_bad_option(
+        "__heapprof_default_options() allocated memory or called heapprof: "
+        "it runs while heapprof starts, before its allocator exists; have "
+        "it return a string constant");
+  hp_check_failed(__FILE__, __LINE__, "heapprof init calls itself");
+}
+
 static void init_once(void) {
   if (HP_LIKELY(__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE)))
     return;
+  if (HP_UNLIKELY(init_here))
+    init_entered_again();
   static hp_spinlock_t init_lock;
   hp_spin_lock(&init_lock);
   if (hp_rtl.inited) {
     hp_spin_unlock(&init_lock);
     return;
   }
-  HP_CHECK(!hp_rtl.initing && "heapprof init calls itself");
-  hp_rtl.initing = true;
+  init_here = true;
   hp_flags_init();
   start_dir_note();
   hp_exe_note_run_name();
@@ -132,9 +147,9 @@ static void init_once(void) {
   else
     hp_syscalls_drop();
   hp_peak_init();
-  hp_rtl.initing = false;
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
   hp_allocator_init_plain();
+  init_here = false;
   hp_spin_unlock(&init_lock);
   /* dlsym may allocate: only now that malloc works. */
   hp_interceptors_resolve();

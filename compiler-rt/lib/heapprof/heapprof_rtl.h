@@ -9,7 +9,6 @@
 
 typedef struct hp_rtl {
   bool inited;      /* set at the end of the runtime's init */
-  bool initing;     /* the init is running (recursion guard) */
   bool final_done;  /* the last profile (exit, error) was written */
   u32 checkpoints;  /* __heapprof_dump calls so far */
 } hp_rtl_t;
