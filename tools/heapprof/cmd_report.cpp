@@ -13,6 +13,7 @@
 #include "render.h"
 #include "symbolize.h"
 #include "tables.h"
+#include "heapprof_message.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,7 +54,41 @@ const char heapprof::ReportUsage[] =
     "                     matched by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
     "  --full-names       C++ names whole (default: without template arguments\n"
-    "                     and parameters, e.g. std::map::operator[])\n";
+    "                     and parameters, e.g. std::map::operator[])\n"
+    "  --fail-on-leaks    exit status 3 when the leak table (after\n"
+    "                     --suppressions) is not empty, for a test or CI\n"
+    "                     job; the table must be of the leak check's\n"
+    "                     unreachable memory, or --leaks live\n";
+
+// Exit status of --fail-on-leaks when the leak table is not empty: 1 and 2
+// are bad input and usage errors.
+static const int LeaksFound = 3;
+
+// --fail-on-leaks' verdict once the report is written: 0, LeaksFound with
+// one line that says what leaked (the report may have gone to a file), or
+// 1 when the table is everything live only because the profile has no
+// leak check, which would fail on memory still in use.
+static int leakVerdict(const Report &R) {
+  if (!R.LeakInfo.Known ||
+      (!R.LeaksUnreachable && R.Opts.Leaks == LeakView::Default))
+    return inputError(
+        "--fail-on-leaks: the profile has no leak check at exit (a "
+        "process ran with detect_leaks=0 or in sampled mode, or its last "
+        "dump is a checkpoint), so nothing tells leaked memory from memory "
+        "in use; --leaks live fails on everything live at the end");
+  if (!R.LeakRows)
+    return 0;
+  std::string Msg = std::to_string(R.LeakObjects) + " object" +
+                    (R.LeakObjects == 1 ? "" : "s") + ", " +
+                    std::to_string(R.LeakBytes) + " byte" +
+                    (R.LeakBytes == 1 ? "" : "s") +
+                    (R.LeaksUnreachable ? " unreachable at exit"
+                                        : " live at the end") +
+                    ", in " + std::to_string(R.LeakRows) + " call chain" +
+                    (R.LeakRows == 1 ? "" : "s") + " (--fail-on-leaks)";
+  hpf_error("leaks", Msg.c_str());
+  return LeaksFound;
+}
 
 int heapprof::cmdReport(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
@@ -62,6 +97,7 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   std::string Format; // "" until --format: then from --html or --output
   bool Html = false;
   std::string Output;
+  bool FailOnLeaks = false;
   Options O(ReportUsage);
   O.tables(Tables);
   O.flag("--full", Tables.Full);
@@ -74,6 +110,7 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   O.flag("--html", Html);
   O.output(Output);
   O.symbolize(Sym);
+  O.flag("--fail-on-leaks", FailOnLeaks);
   if (int Rc = O.parse(Argc, Argv, Inputs))
     return Rc;
   if (Inputs.empty())
@@ -103,5 +140,7 @@ int heapprof::cmdReport(int Argc, char **Argv) {
   else
     renderText(R, OS);
   OS.flush();
-  return writeOutput(Output, Out) ? 0 : 1;
+  if (!writeOutput(Output, Out))
+    return 1;
+  return FailOnLeaks ? leakVerdict(R) : 0;
 }

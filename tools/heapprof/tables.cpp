@@ -101,6 +101,7 @@ private:
                                uint64_t Total, bool Suppress = false,
                                bool Indirect = false);
   void leaks();
+  void leakTotals(); // R.Leak{Objects,Bytes,Rows} of the uncut table
   void bins();
   void direct();
   void callGraph();
@@ -280,6 +281,7 @@ void Builder::leaks() {
     R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
     R.Leaks = chains(&Counts::leaked_objects, &Counts::leaked_bytes, true,
                      T.leaked_bytes, true, true);
+    leakTotals();
     cut(R.Leaks, R.LeakInfo);
     return;
   }
@@ -294,7 +296,16 @@ void Builder::leaks() {
   R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
   R.Leaks = chains(&Counts::live_objects, &Counts::live_bytes, Bytes,
                    Bytes ? P.Total.live_bytes : P.Total.live_objects, true);
+  leakTotals();
   cut(R.Leaks, R.LeakInfo);
+}
+
+void Builder::leakTotals() {
+  R.LeakRows = R.Leaks.size();
+  for (const LeakRow &Row : R.Leaks) {
+    R.LeakObjects += Row.Objects;
+    R.LeakBytes += Row.Bytes;
+  }
 }
 
 void Builder::bins() {

@@ -216,6 +216,9 @@ struct Report {
   Table TopInfo;
   std::vector<LeakRow> Leaks;
   Table LeakInfo;
+  // The whole leak table's objects, bytes and rows, those --top cut off
+  // too (suppressed contexts are not in it).
+  uint64_t LeakObjects = 0, LeakBytes = 0, LeakRows = 0;
   // The leak table's measure: true, memory unreachable at exit (the
   // contexts' leaked_* counts); false, live at the end (live_*).
   bool LeaksUnreachable = false;
