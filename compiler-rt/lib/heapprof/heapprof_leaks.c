@@ -506,8 +506,10 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   u32 self = (u32)syscall(SYS_gettid);
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);
+  bool self_listed = false;
   for (u64 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
+    self_listed |= t->tid == self;
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
                                       : NULL;
     /* Up to the thread's top (the mapping may go on: the kernel merges
@@ -519,6 +521,17 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
       scan_tls(c, t->tp);
     if (t->tid != self)
       ts->running++;
+  }
+  /* A thread without a state of its own (it shares the fallback: its own
+   * could not be mapped) is in no list; when it is the one exiting, its
+   * stack, to its mapping's end (above a thread's stack glibc keeps its
+   * control block and TLS), and its TLS are roots all the same: an object
+   * only its stack held was a leak.  Other such threads stay unscanned. */
+  if (!self_listed) {
+    const mapping_t *m = maps_find(&c->maps, sp);
+    if (m)
+      scan_root(c, sp, m->end);
+    scan_tls(c, hp_thread_pointer());
   }
 }
 
