@@ -5,10 +5,11 @@
 // runtime then restores the caller's environment for the program's children
 // unless --follow-exec (heapprof_preload.c; docs/run.md).  The exec replaces
 // this process: the program keeps heapprof run's pid, and its exit status and
-// signals are the caller's directly.  --allocator=system|PATH.so: the
+// signals are the caller's directly.  --allocator=system|NAME|PATH.so: the
 // runtime profiles that allocator instead of replacing it (the runtime flag
-// allocator=, heapprof_foreign.c); PATH.so is preloaded right after the
-// runtime.
+// allocator=, heapprof_foreign.c); the library (PATH.so, or the one NAME --
+// jemalloc, tcmalloc, mimalloc, a file name -- finds in the library
+// directories) is preloaded right after the runtime.
 //
 // Refused with one `heapprof: error:` line: a program that is not found, a
 // statically linked one and a setuid/setgid or file-capability one (the
@@ -45,15 +46,16 @@ extern "C" {
 #include <vector>
 
 const char heapprof::RunUsage[] =
-    "heapprof run [-o DIR] [--allocator=heapprof|system|PATH.so] "
+    "heapprof run [-o DIR] [--allocator=heapprof|system|NAME|PATH.so] "
     "[--follow-exec] -- PROG ARGS...\n"
     "  Runs PROG (not rebuilt) with heapprof's runtime preloaded: sizes,\n"
     "  counts, lifetimes, contexts, CPUs and allocator cycles, no access\n"
     "  counts. Profiles go to DIR (default: the current directory), named as\n"
     "  -fheapprof=DIR names them. --allocator: heapprof's allocator serves\n"
     "  the program (default; a program that links an allocator library runs\n"
-    "  on it), or glibc's (system), or the allocator library PATH.so\n"
-    "  (jemalloc, tcmalloc, mimalloc...), profiled as it runs.\n"
+    "  on it), or glibc's (system), or an allocator library, profiled as it\n"
+    "  runs: NAME jemalloc, tcmalloc or mimalloc (or a library's file name),\n"
+    "  found in the library directories, or PATH.so.\n"
     "  --follow-exec: programs PROG execs are profiled too, each to its own\n"
     "  file (default: only PROG).\n";
 
@@ -316,6 +318,66 @@ bool definesOwnMalloc(const std::string &Path) {
   return Own;
 }
 
+// The allocators --allocator names without a path, by the library files
+// their Debian packages install (libjemalloc2, libtcmalloc-minimal4 or
+// google-perftools' libtcmalloc4, libmimalloc2.0), the first found serving.
+struct KnownAllocator {
+  const char *Name;
+  std::vector<const char *> Files;
+};
+const KnownAllocator KnownAllocators[] = {
+    {"jemalloc", {"libjemalloc.so.2"}},
+    {"tcmalloc", {"libtcmalloc.so.4", "libtcmalloc_minimal.so.4"}},
+    {"mimalloc", {"libmimalloc.so.2"}},
+};
+
+// The directories a library name is looked for in, as the loader would for
+// LD_PRELOAD: LD_LIBRARY_PATH's, then the system's.
+std::vector<std::string> libraryDirs() {
+  std::vector<std::string> Dirs;
+  if (const char *L = getenv("LD_LIBRARY_PATH"))
+    for (const char *P = L; *P;) {
+      size_t N = strcspn(P, ":;");
+      if (N)
+        Dirs.emplace_back(P, N);
+      P += N;
+      if (*P)
+        P++;
+    }
+  for (const char *D : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                        "/lib64", "/usr/lib64", "/usr/local/lib", "/lib",
+                        "/usr/lib"})
+    Dirs.push_back(D);
+  return Dirs;
+}
+
+// The library --allocator=NAME means: NAME itself when it names a file (a
+// path, or a file in the current directory), else one of a known
+// allocator's files, or the file NAME, in libraryDirs(); "" with Why set
+// when there is none.
+std::string allocatorLibrary(const std::string &Name, std::string &Why) {
+  struct stat St;
+  if (Name.find('/') != std::string::npos || stat(Name.c_str(), &St) == 0)
+    return Name;
+  std::vector<const char *> Files = {Name.c_str()};
+  for (const KnownAllocator &K : KnownAllocators)
+    if (Name == K.Name)
+      Files = K.Files;
+  for (const char *F : Files)
+    for (const std::string &D : libraryDirs()) {
+      std::string Path = D + "/" + F;
+      if (stat(Path.c_str(), &St) == 0)
+        return Path;
+    }
+  Why = "no library ";
+  for (size_t I = 0; I < Files.size(); I++)
+    Why += std::string(I ? " or " : "") + Files[I];
+  Why += " in LD_LIBRARY_PATH or the system's library directories (expected "
+         "heapprof, system, jemalloc, tcmalloc, mimalloc, a library's file "
+         "name or a PATH.so)";
+  return "";
+}
+
 // "" if Path is an x86-64 ELF shared library that defines malloc (what the
 // runtime calls through to); else what is wrong with it.
 std::string whyNotAllocator(const std::string &Path) {
@@ -487,13 +549,19 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // right after the runtime, so the runtime's dlsym(RTLD_NEXT) finds it.
   std::string AllocLib;
   if (Allocator.empty())
-    return fail("--allocator= needs heapprof, system or a PATH.so");
+    return fail("--allocator= needs heapprof, system, jemalloc, tcmalloc, "
+                "mimalloc or a PATH.so");
   if (Allocator != "heapprof" && Allocator != "system") {
-    std::string Why = whyNotAllocator(Allocator);
-    if (!Why.empty())
+    std::string Why;
+    std::string Lib = allocatorLibrary(Allocator, Why);
+    if (Lib.empty())
       return fail("--allocator=" + Allocator + ": " + Why);
+    Why = whyNotAllocator(Lib);
+    if (!Why.empty())
+      return fail("--allocator=" + Allocator + ": " +
+                  (Lib == Allocator ? "" : Lib + ": ") + Why);
     char Abs[PATH_MAX];
-    if (!realpath(Allocator.c_str(), Abs))
+    if (!realpath(Lib.c_str(), Abs))
       return fail("--allocator=" + Allocator + ": " + strerror(errno));
     AllocLib = Abs;
     if (AllocLib.find_first_of(": ") != std::string::npos)
