@@ -114,6 +114,14 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
   std::string Profile0 = P.Processes.empty() || P.Processes[0].Files.empty()
                              ? std::string("profile")
                              : P.Processes[0].Files[0];
+  // Profiles of several programs (a directory where a build's test
+  // programs, since deleted, wrote theirs beside the program's): a program
+  // that is gone or rebuilt is a warning, its frames left unsymbolized, so
+  // that the others are still read; for one program it is the error.
+  size_t Programs = 0;
+  for (const Module &M : P.Modules)
+    Programs += M.Main && M.HasFrames;
+  bool MainMayFail = Programs > 1;
   for (size_t I = 0; I < P.Modules.size(); I++) {
     Module &M = P.Modules[I];
     if (M.Usable || !M.HasFrames)
@@ -130,21 +138,29 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
     ObjectInfo Info = readObject(M.Path);
     if (!Info.Ok) {
       std::string Msg = M.Path + ": " + Info.Problem;
-      if (M.Main) {
+      if (M.Main && !MainMayFail) {
         Err = Msg + " (the profiled program; pass --binary if it moved)";
         return false;
       }
-      Warnings.push_back(Msg + "; its frames are not symbolized");
+      Warnings.push_back(Msg +
+                         (M.Main ? " (a profiled program; pass --binary if "
+                                   "it moved)"
+                                 : "") +
+                         "; its frames are not symbolized");
       continue;
     }
     if (Info.BuildId != M.BuildId) {
       std::string Msg = M.Path + ": build id " + idOrNone(Info.BuildId) +
                         " is not the profiled one, " + idOrNone(M.BuildId);
-      if (M.Main) {
+      if (M.Main && !MainMayFail) {
         Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
         return false;
       }
-      Warnings.push_back(Msg + "; its frames are not symbolized");
+      Warnings.push_back(Msg +
+                         (M.Main ? " (a profiled program, rebuilt since? pass "
+                                   "--binary with the profiled one)"
+                                 : "") +
+                         "; its frames are not symbolized");
       continue;
     }
     M.File = M.Path;
