@@ -201,7 +201,7 @@ static int is_asm_input(const char *lang, const char *arg) {
 }
 
 /* An input clang only hands to the linker: an object, an archive, a shared
- * library (libx.so.1 too). */
+ * library (libx.so.1.2 too: ".so." and then only digits and dots). */
 static int is_linker_input(const char *lang, const char *arg) {
   if (lang)
     return 0;
@@ -213,7 +213,10 @@ static int is_linker_input(const char *lang, const char *arg) {
   if (strcmp(dot, ".o") == 0 || strcmp(dot, ".a") == 0 ||
       strcmp(dot, ".so") == 0 || strcmp(dot, ".lo") == 0)
     return 1;
-  return strstr(base, ".so.") != NULL;
+  for (const char *so = strstr(base, ".so."); so; so = strstr(so + 1, ".so."))
+    if (so[4] && strspn(so + 4, "0123456789.") == strlen(so + 4))
+      return 1;
+  return 0;
 }
 
 static int takes_separate_value(const char *arg) {
