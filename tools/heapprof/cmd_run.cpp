@@ -508,6 +508,20 @@ std::string makeOutDir(const std::string &Dir) {
   return "";
 }
 
+// name='value' for HEAPPROF_OPTIONS, whose parser takes a value quoted
+// with ' or " whole, up to the same quote, and has no escapes: "value"
+// when the value holds a ', "" (with Why set) when it holds both.
+std::string quotedOption(const char *Name, const std::string &Value,
+                         std::string &Why) {
+  bool Single = Value.find('\'') != std::string::npos;
+  if (Single && Value.find('"') != std::string::npos) {
+    Why = "HEAPPROF_OPTIONS cannot hold a path with both ' and \"";
+    return "";
+  }
+  const char Q = Single ? '"' : '\'';
+  return std::string(Name) + "=" + Q + Value + Q;
+}
+
 } // namespace
 
 int heapprof::cmdRun(int Argc, char **Argv) {
@@ -640,6 +654,13 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (access(Rt.c_str(), R_OK) != 0)
     return fail("the shared runtime '" + Rt + "' is missing (build or "
                 "install heapprof again)");
+  // The loader splits LD_PRELOAD at ':' and ' ', with no way to escape
+  // them: it would try the pieces, print an error of its own and run the
+  // program unprofiled.
+  if (Rt.find_first_of(": ") != std::string::npos)
+    return fail("the shared runtime '" + Rt + "' has a ':' or ' ' in its "
+                "path, which LD_PRELOAD cannot name: install heapprof in a "
+                "directory without them");
   // The runtime reserves 16 TiB of shadow and 3 TiB of allocator regions at
   // start (address space, not memory: heapprof_shadow.h, HP_SHADOW_SIZE;
   // heapprof_allocator.h, HP_NUM_REGIONS x HP_REGION_SIZE); under a lower
@@ -694,14 +715,22 @@ int heapprof::cmdRun(int Argc, char **Argv) {
       if (getcwd(Cwd, sizeof(Cwd)))
         OutDir = std::string(Cwd) + "/" + OutDir;
     }
-    std::string Why = makeOutDir(OutDir);
+    std::string Why;
+    Opts = quotedOption("profile_dir", OutDir, Why);
+    if (Opts.empty())
+      return fail("-o " + OutDir + ": " + Why);
+    Why = makeOutDir(OutDir);
     if (!Why.empty())
       return fail("-o " + OutDir + ": " + Why);
-    Opts = "profile_dir='" + OutDir + "'";
   }
-  if (Allocator != "heapprof")
-    Opts += (Opts.empty() ? "" : ":") + std::string("allocator='") +
-            (AllocLib.empty() ? Allocator : AllocLib) + "'";
+  if (Allocator != "heapprof") {
+    std::string Why;
+    std::string A = quotedOption(
+        "allocator", AllocLib.empty() ? Allocator : AllocLib, Why);
+    if (A.empty())
+      return fail("--allocator=" + Allocator + ": " + Why);
+    Opts += (Opts.empty() ? "" : ":") + A;
+  }
   // Saved even when unchanged: the runtime gives children back exactly
   // what HEAPPROF_RUN_SAVED_* says, and removes a variable without one.
   const char *OldOpts = getenv("HEAPPROF_OPTIONS");
