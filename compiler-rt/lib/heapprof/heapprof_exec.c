@@ -85,6 +85,10 @@ HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void *buf,
   return run_exec_env ? run_exec_env(envp, buf, bytes) : envp;
 }
 
+/* Whether an exec of the image's own process is followed: under heapprof
+ * run.  (The preloaded runtime links its own, heapprof_preload.c.) */
+HP_WEAK bool hp_preload_active(void) { return run_exec_env != NULL; }
+
 /* Under heapprof run --follow-exec (whose environment is never restored). */
 static bool following(void) {
   const char *r = hp_getenv("HEAPPROF_RUN");
@@ -100,7 +104,34 @@ typedef struct exec_state {
   void *map; /* the environment's mapping, unmapped if exec fails */
   uptr map_size;
   uptr stack_bytes; /* a vfork child's: build it on the stack, this big */
+  bool in_limited;  /* built in limited_env, given back if exec fails */
 } exec_state_t;
+
+/* Under an address-space or data-size limit that the new image's runtime
+ * could not start under (hp_limits_refuse_start), the process is past the
+ * limit itself: no mapping can be had for the environment that runs the
+ * new image without heapprof.  It is built here, in memory the process
+ * has had since it was loaded; one exec at a time (limited_env_busy), the
+ * rest pass envp on.  Not by a vfork child, whose successful exec would
+ * leave the buffer claimed in its parent: it builds on its stack as
+ * always (below its parent's frames, in what the stack had mapped). */
+static char limited_env[64 << 10] __attribute__((aligned(16)));
+static bool limited_env_busy;
+
+static char *const *env_in_limited(char *const *envp, uptr bytes,
+                                   bool *claimed) {
+  if (bytes > sizeof(limited_env) ||
+      __atomic_exchange_n(&limited_env_busy, true, __ATOMIC_ACQUIRE))
+    return envp;
+  *claimed = true;
+  char *const *env = hp_preload_exec_env(envp, limited_env, &bytes);
+  return env ? env : envp;
+}
+
+static void limited_release(bool claimed) {
+  if (claimed)
+    __atomic_store_n(&limited_env_busy, false, __ATOMIC_RELEASE);
+}
 
 /* heapprof run's environment for envp, bytes big (hp_preload_exec_env's
  * size), in a mapping of its own (*map, *map_size: to unmap); envp itself
@@ -118,10 +149,12 @@ static char *const *env_in_map(char *const *envp, uptr bytes, void **map,
 
 /* What happens before the exec; returns the environment to pass, or NULL
  * when the caller is to build it on its stack (s->stack_bytes). */
-static char *const *before_exec(char *const *envp, exec_state_t *s) {
+static char *const *before_exec(const char *path, char *const *envp,
+                                exec_state_t *s) {
   s->map = NULL;
   s->map_size = 0;
   s->stack_bytes = 0;
+  s->in_limited = false;
   /* Not inside heapprof (a handler that interrupted an allocator call or a
    * dump holds its locks); the image's own process, or under --follow-exec
    * a fork or vfork child. */
@@ -138,10 +171,16 @@ static char *const *before_exec(char *const *envp, exec_state_t *s) {
     hp_rtl_checkpoint("exec");
     hp_leaks_stack_from = 0;
   }
+  /* The new image is not followed (hp_preload_exec_env): say why. */
+  bool limited = hp_preload_active() && hp_limits_refuse_start();
+  if (limited)
+    hp_report_exec_unprofiled(path);
   uptr bytes = 0;
   char *const *env = hp_preload_exec_env(envp, NULL, &bytes);
   if (env)
     return env;
+  if (limited && (own || forked))
+    return env_in_limited(envp, bytes, &s->in_limited);
   if (!own && !forked) { /* a vfork child: see above */
     if (bytes > STACK_ENV_MAX)
       return envp;
@@ -156,6 +195,7 @@ static int exec_failed(exec_state_t *s) {
   int e = errno;
   if (s->map)
     hp_munmap(s->map, s->map_size);
+  limited_release(s->in_limited);
   errno = e;
   return -1;
 }
@@ -175,7 +215,7 @@ static int exec_failed(exec_state_t *s) {
 static int do_execve(const char *path, char *const argv[],
                      char *const envp[]) {
   exec_state_t s;
-  char *const *env = before_exec(envp, &s);
+  char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
   syscall(SYS_execve, path, argv, env);
   return exec_failed(&s);
@@ -192,7 +232,7 @@ static int do_execvpe(const char *file, char *const argv[],
     }
   }
   exec_state_t s;
-  char *const *env = before_exec(envp, &s);
+  char *const *env = before_exec(file, envp, &s);
   STACK_ENV(env, envp, s);
   real(file, argv, env);
   return exec_failed(&s);
@@ -211,7 +251,7 @@ HP_INTERFACE int execve(const char *path, char *const argv[],
 HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
                           char *const envp[], int flags) {
   exec_state_t s;
-  char *const *env = before_exec(envp, &s);
+  char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
   syscall(SYS_execveat, (long)dirfd, path, argv, env, (long)flags);
   return exec_failed(&s);
@@ -228,7 +268,7 @@ HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
     return -1;
   }
   exec_state_t s;
-  char *const *env = before_exec(envp, &s);
+  char *const *env = before_exec(NULL, envp, &s);
   STACK_ENV(env, envp, s);
   syscall(SYS_execveat, (long)fd, "", argv, env, (long)AT_EMPTY_PATH);
   if (errno == ENOSYS) {
@@ -308,13 +348,21 @@ static int do_spawn(spawn_fn real, const char *name, pid_t *pid,
   uptr bytes = 0, map_size = 0;
   void *map = NULL;
   char *const *env = envp;
-  if (hp_rtl.inited && hp_locks_held == 0 && following())
+  bool limited = false, claimed = false;
+  if (hp_rtl.inited && hp_locks_held == 0 && following()) {
+    limited = hp_limits_refuse_start();
+    if (limited)
+      hp_report_exec_unprofiled(path);
     env = hp_preload_exec_env(envp, NULL, &bytes);
-  if (!env)
+  }
+  if (!env && limited)
+    env = env_in_limited(envp, bytes, &claimed);
+  else if (!env)
     env = env_in_map(envp, bytes, &map, &map_size);
   int rc = real(pid, path, fa, attr, argv, env);
   if (map)
     hp_munmap(map, map_size);
+  limited_release(claimed);
   return rc;
 }
 

@@ -161,6 +161,65 @@ static char *put(char *p, const char *s, size_t n) {
   return p + n;
 }
 
+/* envp for a new image that is not to be followed: under a limit that its
+ * runtime's reservations would exceed (hp_limits_refuse_start), it could
+ * only abort the program, which runs without heapprof instead.  Restoring,
+ * envp is the program's own: as it is.  Following, heapprof run's part of
+ * LD_PRELOAD and HEAPPROF_OPTIONS comes out and HEAPPROF_RUN* go; what the
+ * program or the caller put there stays. */
+static char *const *unfollowed_env(char *const *envp, void *buf,
+                                   uptr *bytes_out) {
+  if (!given.following)
+    return envp;
+  u32 n = 0;
+  uptr bytes = 64;
+  for (; envp && envp[n]; n++)
+    if (!hp_strncmp(envp[n], "LD_PRELOAD=", 11) ||
+        !hp_strncmp(envp[n], "HEAPPROF_OPTIONS=", 17))
+      bytes += hp_strlen(envp[n]) + 1;
+  bytes = HP_ROUND_UP(bytes + (n + 1) * sizeof(char *), 16);
+  if (!buf || *bytes_out < bytes) {
+    *bytes_out = bytes;
+    return NULL;
+  }
+  char **out = buf;
+  char *str = (char *)(out + n + 1);
+  u32 k = 0;
+  for (u32 i = 0; i < n; i++) {
+    const char *e = envp[i];
+    if (!hp_strncmp(e, "HEAPPROF_RUN", 12))
+      continue;
+    size_t ol;
+    if (!hp_strncmp(e, "LD_PRELOAD=", 11)) { /* OURS[:THEIRS] */
+      const char *o = our_part(0, &ol), *t = e + 11;
+      if (ol && !hp_strncmp(t, o, ol) && (t[ol] == 0 || t[ol] == ':')) {
+        const char *rest = t + ol + (t[ol] == ':');
+        if (!*rest)
+          continue;
+        out[k++] = str;
+        str = put(str, "LD_PRELOAD=", 11);
+        str = put(str, rest, hp_strlen(rest) + 1);
+        continue;
+      }
+    } else if (!hp_strncmp(e, "HEAPPROF_OPTIONS=", 17)) { /* [THEIRS:]OURS */
+      const char *o = our_part(1, &ol), *t = e + 17;
+      size_t tn = hp_strlen(t);
+      if (ol && tn >= ol && !hp_strcmp(t + tn - ol, o) &&
+          (tn == ol || t[tn - ol - 1] == ':')) {
+        if (tn == ol)
+          continue;
+        out[k++] = str;
+        str = put(str, e, 17 + tn - ol - 1);
+        *str++ = 0;
+        continue;
+      }
+    }
+    out[k++] = (char *)e;
+  }
+  out[k] = NULL;
+  return out;
+}
+
 /* Under heapprof run without --follow-exec, an exec by the image's own
  * process passes on envp (the program's choice) with heapprof run's
  * variables added again the way heapprof run adds them: our part of
@@ -177,6 +236,8 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf,
                                  uptr *bytes_out) {
   if (!given.restoring && !given.following)
     return envp;
+  if (hp_limits_refuse_start())
+    return unfollowed_env(envp, buf, bytes_out);
   if (given.following) {
     size_t ol;
     const char *o = our_part(0, &ol);
@@ -250,6 +311,8 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf,
   out[k] = NULL;
   return out;
 }
+
+bool hp_preload_active(void) { return given.restoring || given.following; }
 
 char *const *__heapprof_run_exec_environment(char *const *envp, void *buf,
                                              uptr *bytes) {

@@ -93,6 +93,54 @@ static int reserving_limit(rlim_t *cur) {
   return -1;
 }
 
+/* A new image's runtime reserves HP_RESERVED_BYTES at start, and an exec
+ * keeps the process's limits: below this one, it could only abort the
+ * program it starts in (hp_report_mmap_failure).  heapprof run refuses to
+ * start under the same (cmd_run.cpp). */
+#define HP_START_LIMIT_MIN (20ull << 40)
+
+bool hp_limits_refuse_start(void) {
+  for (u32 k = 0; k < HP_ARRAY_SIZE(reserving_limits); k++) {
+    struct rlimit rl;
+    if (getrlimit(reserving_limits[k].resource, &rl) == 0 &&
+        rl.rlim_cur < HP_START_LIMIT_MIN)
+      return true;
+  }
+  return false;
+}
+
+void hp_report_exec_unprofiled(const char *path) {
+  for (u32 k = 0; k < HP_ARRAY_SIZE(reserving_limits); k++) {
+    struct rlimit rl;
+    if (getrlimit(reserving_limits[k].resource, &rl) != 0 ||
+        rl.rlim_cur >= HP_START_LIMIT_MIN)
+      continue;
+    hp_printf("HeapProf: WARNING: '%s' runs without heapprof: the %s is "
+              "%llu bytes, and heapprof's runtime reserves about %llu TiB "
+              "of %saddress space at start%s (run with ulimit -%s "
+              "unlimited to profile it)\n",
+              path ? path : "?", reserving_limits[k].limit,
+              (unsigned long long)rl.rlim_cur,
+              (unsigned long long)(HP_RESERVED_BYTES >> 40),
+              reserving_limits[k].space, reserving_limits[k].counts,
+              reserving_limits[k].flag);
+    return;
+  }
+}
+
+void hp_report_mapping_refused_why(char *buf, uptr size) {
+  rlim_t cur;
+  int k = reserving_limit(&cur);
+  if (k >= 0)
+    hp_snprintf(buf, size,
+                "the %s is %llu bytes, below the address space the process "
+                "has mapped, heapprof's reservations among it",
+                reserving_limits[k].limit, (unsigned long long)cur);
+  else
+    hp_snprintf(buf, size,
+                "the process may have as many as vm.max_map_count allows");
+}
+
 void hp_report_mmap_failure(uptr size, const char *what) {
   rlim_t cur;
   int k = reserving_limit(&cur);

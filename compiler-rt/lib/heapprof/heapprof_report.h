@@ -13,6 +13,15 @@
 HP_NORETURN void hp_check_failed(const char *file, int line, const char *cond);
 HP_NORETURN void hp_report_mmap_failure(uptr size, const char *what);
 HP_NORETURN void hp_report_bad_option(const char *message);
+/* Whether this process's address-space or data-size limit is below what
+ * a new image's runtime reserves at start (an exec keeps the limits). */
+bool hp_limits_refuse_start(void);
+/* Warns that the program path, executed under such a limit, runs without
+ * heapprof. */
+void hp_report_exec_unprofiled(const char *path);
+/* Why a mapping of the runtime's was refused, for a warning: a limit the
+ * process has lowered since it started, or else the map count. */
+void hp_report_mapping_refused_why(char *buf, uptr size);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
 HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
 /* allocator=NAME names no allocator the runtime can call through to. */

@@ -710,6 +710,19 @@ static void dump_locked(void *arg) {
   dump_args_t *a = arg;
   const char *reason = a->reason;
   u32 seq = a->seq;
+  /* A checkpoint's folds need the baseline shadow (16 TiB reserved at the
+   * first); refused, it is not written, and the program goes on: it had
+   * died of SIGABRT at its first checkpoint, an exec of itself included,
+   * once it lowered its address-space or data-size limit. */
+  if (seq && !hp_shadow_baseline_try_init()) {
+    char why[256];
+    hp_report_mapping_refused_why(why, sizeof(why));
+    hp_printf("HeapProf: WARNING: checkpoint %u (%s) not written: a "
+              "mapping was refused: %s\n",
+              seq, reason, why);
+    a->result = -1;
+    return;
+  }
   /* This thread's page faults so far are the program's; the dump's own are
    * not the allocator's (heapprof_faults.h). */
   hp_faults_flush();
@@ -748,10 +761,12 @@ static void dump_locked(void *arg) {
   bool want_raw = stream ? !want_text : hp_flags.print_raw;
   bool lost = map.failed || pm.failed;
   if (lost) {
+    char why[256];
+    hp_report_mapping_refused_why(why, sizeof(why));
     hp_printf("HeapProf: WARNING: out of memory while gathering the "
-              "profile's records and modules (a mapping was refused: the "
-              "process may have as many as vm.max_map_count allows); not "
-              "written\n");
+              "profile's records and modules (a mapping was refused: %s); "
+              "not written\n",
+              why);
     want_text = want_raw = false;
   }
   if (want_text) {

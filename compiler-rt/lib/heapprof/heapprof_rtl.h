@@ -67,8 +67,13 @@ void hp_exec_init(void);
  * envp itself when it is passed as it is, else NULL and *bytes the size
  * the new one needs; with buf (of *bytes bytes, from that first call): the
  * new one, built there.  No allocation: the caller maps buf, or in a vfork
- * child puts it on its stack. */
+ * child puts it on its stack.  Under an address-space or data-size limit
+ * the new image's runtime could not start under (hp_limits_refuse_start),
+ * the environment that runs it without heapprof instead. */
 char *const *hp_preload_exec_env(char *const *envp, void *buf, uptr *bytes);
+/* Whether heapprof run follows the image's own exec (the same pair: the
+ * preloaded runtime's, and the weak one that asks whether it is loaded). */
+bool hp_preload_active(void);
 /* The preloaded runtime's hp_preload_exec_env under an exported name: in a
  * program built with -fheapprof and run under heapprof run, the
  * executable's runtime preempts the preloaded one, but heapprof run's

@@ -294,14 +294,22 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
 
 /* ------------------------------------------------------------ baselines */
 
-void hp_shadow_baseline_init(void) {
+bool hp_shadow_baseline_try_init(void) {
   if (hp_shadow_baseline_delta || !__heapprof_shadow_memory_dynamic_address)
-    return;
-  void *p = hp_mmap_noreserve(HP_SHADOW_SIZE, "checkpoint baseline shadow");
+    return true;
+  void *p = hp_mmap_noreserve_try(HP_SHADOW_SIZE);
+  if (!p)
+    return false;
   madvise(p, HP_SHADOW_SIZE, MADV_NOHUGEPAGE);
   __atomic_store_n(&hp_shadow_baseline_delta,
                    (uptr)p - __heapprof_shadow_memory_dynamic_address,
                    __ATOMIC_RELEASE);
+  return true;
+}
+
+void hp_shadow_baseline_init(void) {
+  if (!hp_shadow_baseline_try_init())
+    hp_report_mmap_failure(HP_SHADOW_SIZE, "checkpoint baseline shadow");
 }
 
 enum { BASE_FOLD, BASE_END, BASE_READ };

@@ -171,8 +171,12 @@ static HP_ALWAYS_INLINE void hp_shadow_scan(uptr beg, uptr size,
  * counter that was not 0.  A counter below its baseline (two threads'
  * increments racing, one lost) counts no access. */
 extern uptr hp_shadow_baseline_delta; /* 0 until the first fold */
-/* Reserves the baseline shadow, once; a dump calls it before its folds. */
+/* Reserves the baseline shadow, once; a dump calls it before its folds.
+ * The _try form says whether it is there, where the other dies without
+ * it: a checkpoint asks first, and is not written without it (a program
+ * that lowered its address-space limit below what it has mapped). */
 void hp_shadow_baseline_init(void);
+bool hp_shadow_baseline_try_init(void);
 /* A fold: the accesses of [beg, beg + size) since their baselines, the
  * baselines then set to the counters read.  Its touched granules are the
  * ones first touched since the chunk's allocation (counter not 0, baseline
