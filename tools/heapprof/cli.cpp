@@ -174,10 +174,11 @@ int Options::parse(int Argc, char **Argv,
 }
 
 bool heapprof::loadSymbolized(const std::vector<std::string> &Inputs,
-                              const SymbolizeOptions &Sym, Profile &P) {
+                              const SymbolizeOptions &Sym, Profile &P,
+                              const FirstCheckpoints *From) {
   std::string Err;
   std::vector<std::string> Warnings;
-  if (!loadProfile(Inputs, P, Err) || !symbolize(P, Sym, Err, Warnings)) {
+  if (!loadProfile(Inputs, P, Err, From) || !symbolize(P, Sym, Err, Warnings)) {
     inputError(Err);
     return false;
   }

@@ -23,14 +23,18 @@
 #ifndef HEAPPROF_TOOL_CLI_H
 #define HEAPPROF_TOOL_CLI_H
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace heapprof {
 struct Profile;
 struct SymbolizeOptions;
 struct TableOptions;
+using FirstCheckpoints = std::map<std::pair<uint64_t, std::string>, uint64_t>;
 
 class Options {
 public:
@@ -80,9 +84,11 @@ bool loadSuppressionFiles(TableOptions &T);
 // Loads Inputs (raw profiles and directories of them), symbolizes them,
 // merges the contexts whose stacks read the same and, unless
 // Sym.FullNames, shortens C++ names (names.h).  Prints the error (one
-// `heapprof: error:` line naming the file) or the warnings itself.
+// `heapprof: error:` line naming the file) or the warnings itself.  From:
+// as for loadProfile (profile_model.h).
 bool loadSymbolized(const std::vector<std::string> &Inputs,
-                    const SymbolizeOptions &Sym, Profile &P);
+                    const SymbolizeOptions &Sym, Profile &P,
+                    const FirstCheckpoints *From = nullptr);
 
 // Writes S to Path ("" or "-" = stdout) whole or not at all (hpf_write);
 // on failure prints one `heapprof: error:` line naming the output.

@@ -44,7 +44,7 @@ const char heapprof::DiffUsage[] =
     "  them), per context matched by symbolized stack: allocs, bytes, live\n"
     "  objects, live bytes, accesses, temporary allocations, sorted by growth\n"
     "  of bytes; BASE and NEW may be checkpoints of one process (NEW then\n"
-    "  counts from the start); FILE@N is FILE as of its checkpoint N (one\n"
+    "  counts from BASE's first); FILE@N is FILE as of its checkpoint N (one\n"
     "  file of append_dumps=1: FILE@2 FILE@3)\n"
     "  --sort growth|shrink|change\n"
     "                     the biggest growth of bytes first (default), the\n"
@@ -442,8 +442,8 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
      << " shrank, " << Count["changed"] << " changed otherwise; "
      << D.Unchanged << " unchanged\n";
   if (D.CumulativeNew)
-    OS << "(NEW shares a process with BASE: NEW counts from the start of "
-          "the process, BASE's dumps included)\n";
+    OS << "(NEW shares a process with BASE: NEW counts from BASE's first "
+          "dump of it, BASE's dumps included)\n";
   if (D.StackLimit[0] && D.StackLimit[1] && D.StackLimit[0] != D.StackLimit[1])
     OS << "(BASE's stacks were taken with malloc_context_size="
        << D.StackLimit[0] << ", NEW's with " << D.StackLimit[1]
@@ -598,11 +598,20 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
     // NEW's checkpoints count from BASE's: read NEW with BASE's files (a
-    // dump in both is counted once).
+    // dump in both is counted once), and without the checkpoints before
+    // BASE's first of each process, which BASE does not count: BASE
+    // checkpoint 2 alone against a directory holding checkpoint 1 would
+    // count checkpoint 1's allocations as made after checkpoint 2.
+    FirstCheckpoints From;
+    for (const Process &Proc : B.Processes)
+      if (Proc.Pid && !Proc.Ended && Proc.FirstCheckpoint &&
+          Proc.MainModule != NoModule)
+        From[{Proc.Pid, B.Modules[Proc.MainModule].BuildId}] =
+            Proc.FirstCheckpoint;
     std::vector<std::string> Both = O.Base;
     Both.insert(Both.end(), O.New.begin(), O.New.end());
     N = Profile();
-    if (!loadSymbolized(Both, O.Sym, N))
+    if (!loadSymbolized(Both, O.Sym, N, &From))
       return 1;
   }
   Diff D = compare(B, N, O);

@@ -219,7 +219,7 @@ struct PairHash {
 
 class Loader {
 public:
-  explicit Loader(Profile &P) : P(P) {}
+  Loader(Profile &P, const FirstCheckpoints *From) : P(P), From(From) {}
   ~Loader() {
     for (hpo_section_t &C : Cost)
       hpo_free(&C);
@@ -240,6 +240,7 @@ private:
   bool addLeaks(std::string &Err);
 
   Profile &P;
+  const FirstCheckpoints *From; // checkpoints to leave out, or null
   ExtIndex Ext;
   std::map<std::string, uint32_t> ModuleIds;
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, PairHash>
@@ -882,6 +883,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         std::string MainId =
             D.nsegs ? hexBuildId(D.segs[0].build_id, D.segs[0].build_id_size)
                     : "";
+        // A checkpoint before the first one From has for its process.
+        if (From && D.has_ext && D.ext_seq) {
+          auto FIt = From->find(std::make_pair(D.ext_pid, MainId));
+          if (FIt != From->end() && D.ext_seq < FIt->second)
+            continue;
+        }
         uint64_t Bias = D.nsegs ? D.segs[0].offset : 0;
         uint64_t Order = !D.has_ext ? 0 : D.ext_seq ? D.ext_seq : UINT64_MAX;
         DumpRef Ref{FI, DI, 0, Order};
@@ -929,6 +936,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
           Seen.emplace(std::make_tuple(PIt->second, Order), Refs.size());
         Proc.Dumps++;
         Proc.Ended |= Order == UINT64_MAX;
+        if (D.has_ext && D.ext_seq &&
+            (!Proc.FirstCheckpoint || D.ext_seq < Proc.FirstCheckpoint))
+          Proc.FirstCheckpoint = D.ext_seq;
         if (D.has_ext && D.ext_ms >= Proc.LastMs) {
           Proc.LastMs = D.ext_ms;
           Proc.Evictions = D.ext_evictions;
@@ -1103,8 +1113,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
 }
 
 bool heapprof::loadProfile(const std::vector<std::string> &Inputs, Profile &P,
-                           std::string &Err) {
-  Loader L(P);
+                           std::string &Err, const FirstCheckpoints *From) {
+  Loader L(P, From);
   return L.load(Inputs, Err);
 }
 

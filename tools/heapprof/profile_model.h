@@ -29,6 +29,7 @@
 #define HEAPPROF_TOOL_PROFILE_MODEL_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,7 @@ struct Process {
   uint64_t Dumps = 0, DuplicateDumps = 0;
   bool Ended = false;          // its exit dump (checkpoint 0) was read: no
                                // dump of it can follow (a merge's is one)
+  uint64_t FirstCheckpoint = 0; // the lowest checkpoint number read (0: none)
   uint64_t LastMs = 0;         // when its last dump was written
   uint64_t Evictions = 0;      // HIB table evictions (last dump)
   // The command line it started with (tag 14), empty if no dump says;
@@ -299,8 +301,12 @@ struct Profile {
 // Reads every raw profile named by Inputs (files, and directories meaning
 // every *.profraw in them) into P, unsymbolized.  On failure returns false
 // with Err set to one line naming the file and the problem.
+// From, if given, leaves out each checkpoint numbered below From's entry
+// for its process (keyed by pid and main program build id, in hex): diff's
+// NEW side, read with BASE's files, then starts where BASE starts.
+using FirstCheckpoints = std::map<std::pair<uint64_t, std::string>, uint64_t>;
 bool loadProfile(const std::vector<std::string> &Inputs, Profile &P,
-                 std::string &Err);
+                 std::string &Err, const FirstCheckpoints *From = nullptr);
 
 // After symbolization: merges contexts whose symbolized stacks are the same
 // frame for frame (function, file, line, column), such as the copies of
