@@ -7,6 +7,7 @@
 // report` is the one for people.
 //
 //===----------------------------------------------------------------------===//
+#include "cli.h"
 #include "commands.h"
 
 extern "C" {
@@ -312,21 +313,27 @@ static bool show_file(const char *Path) {
 }
 
 int heapprof::cmdShow(int argc, char **argv) {
-  if (argc < 1) {
-    fputs(ShowUsage, stderr);
-    return 2;
-  }
+  // No options but -h/--help and `--` (a profile named -x); anything else
+  // starting with - is a usage error, as in the other commands, rather
+  // than a file that cannot be opened.
+  Options O(ShowUsage);
+  std::vector<std::string> Inputs;
+  if (int Rc = O.parse(argc, argv, Inputs))
+    return Rc;
+  if (Inputs.empty())
+    return O.usageError("no profile given");
   int rc = 0;
-  for (int i = 0; i < argc; i++) {
+  for (const std::string &Input : Inputs) {
+    const char *Path = Input.c_str();
     // A directory stands for its .profraw files, in name order, as for
     // report and merge.
     struct stat St;
-    if (stat(argv[i], &St) == 0 && S_ISDIR(St.st_mode)) {
+    if (stat(Path, &St) == 0 && S_ISDIR(St.st_mode)) {
       char **Names;
       size_t N;
       char Why[512];
-      if (!hpf_list_profiles(argv[i], &Names, &N, Why, sizeof(Why))) {
-        hpf_error("error", (std::string(argv[i]) + ": " + Why).c_str());
+      if (!hpf_list_profiles(Path, &Names, &N, Why, sizeof(Why))) {
+        hpf_error("error", (std::string(Path) + ": " + Why).c_str());
         rc = 1;
         continue;
       }
@@ -336,7 +343,7 @@ int heapprof::cmdShow(int argc, char **argv) {
       hpf_free_list(Names, N);
       continue;
     }
-    if (!show_file(argv[i]))
+    if (!show_file(Path))
       rc = 1;
   }
   // What could not be written is an error too (a full disk, a closed
