@@ -286,15 +286,19 @@ bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
 }
 
 static bool read_dump(cursor_t *c, hpr_dump_t *d) {
-  uint64_t magic, seg_off, mib_off, stack_off;
+  uint64_t magic = 0, seg_off, mib_off, stack_off;
+  /* The magic first: a file that is no profile (a text file, shorter
+   * than a header too) is said to be none, not a truncated one. */
+  uint64_t room = c->end - c->pos, want = MAGIC;
+  memcpy(&magic, c->base + c->pos, room < 8 ? room : 8);
+  if (room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC)
+    return fail(c, "not a MemProf raw profile: bad magic 0x%016llx at offset 0x%llx (expected 0x%016llx)",
+                (unsigned long long)magic, (unsigned long long)c->file_off,
+                (unsigned long long)MAGIC);
   if (!get64(c, &magic, "header") || !get64(c, &d->version, "header") ||
       !get64(c, &d->total_size, "header") || !get64(c, &seg_off, "header") ||
       !get64(c, &mib_off, "header") || !get64(c, &stack_off, "header"))
     return false;
-  if (magic != MAGIC)
-    return fail(c, "not a MemProf raw profile: bad magic 0x%016llx at offset 0x%llx (expected 0x%016llx)",
-                (unsigned long long)magic, (unsigned long long)c->file_off,
-                (unsigned long long)MAGIC);
   if (d->version != 3 && d->version != 4)
     return fail(c, "unsupported raw profile version %llu at offset 0x%llx (this reader takes 3 and 4)",
                 (unsigned long long)d->version, (unsigned long long)c->file_off);
