@@ -100,11 +100,12 @@ bool heapprof::loadSuppressionFiles(TableOptions &T) {
   return false;
 }
 
-void Options::format(bool &Json) {
-  value("--format", nullptr, [&Json](const std::string &V) {
+void Options::format(bool &Json, bool &Given) {
+  value("--format", nullptr, [&Json, &Given](const std::string &V) {
     if (V != "text" && V != "json")
       return "unknown format '" + V + "' (text or json)";
     Json = V == "json";
+    Given = true;
     return std::string();
   });
 }

@@ -57,7 +57,7 @@ public:
   void top(unsigned &Top);                   // --top N (0: all)
   void tables(TableOptions &T);              // --sort, --top, --depth,
                                              // --leaks, --suppressions
-  void format(bool &Json);                   // --format text|json
+  void format(bool &Json, bool &Given);      // --format text|json
 
   // Parses Argv; the operands go to Operands.  Returns 0, 2 after
   // printing the usage error, or 1 after printing why the output would

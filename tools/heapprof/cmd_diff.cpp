@@ -50,15 +50,18 @@ const char heapprof::DiffUsage[] =
     "                     the biggest growth of bytes first (default), the\n"
     "                     biggest shrink first, or the biggest change either\n"
     "                     way first\n"
-    "  --base PATH        one more BASE file or DIR; may be repeated\n"
-    "  --new PATH         one more NEW file or DIR; may be repeated\n"
+    "  --base PATH        a BASE file or DIR (then give NEW only); may be\n"
+    "                     repeated\n"
+    "  --new PATH         a NEW file or DIR (then give BASE only); may be\n"
+    "                     repeated\n"
     "  --match lines|functions\n"
     "                     a frame matches by function, file name and line\n"
     "                     (default; the directory is not compared)\n"
     "                     or by function only (builds whose lines moved)\n"
     "  --top N            contexts shown (default 10; 0: all)\n"
     "  --format text|json output form (default text)\n"
-    "  --output FILE      write the diff to FILE instead of stdout\n"
+    "  --output FILE      write the diff to FILE instead of stdout (JSON\n"
+    "                     when FILE ends in .json, without --format)\n"
     "  --binary FILE      a profiled program (or library) that moved; matched\n"
     "                     by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
@@ -185,7 +188,8 @@ static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
     return std::string();
   });
   Opts.top(O.Top);
-  Opts.format(O.Json);
+  bool FormatGiven = false;
+  Opts.format(O.Json, FormatGiven);
   Opts.output(O.Output);
   Opts.symbolize(O.Sym);
   std::vector<std::string> Pos;
@@ -194,9 +198,16 @@ static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
   // BASE NEW, or the sides given by --base / --new and the rest.
   size_t Need = (O.Base.empty() ? 1 : 0) + (O.New.empty() ? 1 : 0);
   if (Pos.size() != Need)
-    return Opts.usageError(Need == 2   ? "give two profiles, BASE and NEW"
-                           : Need == 1 ? "give the other profile too"
-                                       : "--base and --new name both profiles");
+    return Opts.usageError(
+        Need == 2           ? "give two profiles, BASE and NEW"
+        : Pos.size() < Need ? "give the other profile too"
+        : !Need             ? "--base and --new name both profiles"
+        : O.Base.empty()    ? "too many profiles: with --new, give BASE only"
+                            : "too many profiles: with --base, give NEW only");
+  // --output NAME.json, with no --format, means JSON, as for report.
+  if (!FormatGiven && O.Output.size() > 5 &&
+      O.Output.compare(O.Output.size() - 5, 5, ".json") == 0)
+    O.Json = true;
   if (O.Base.empty()) {
     O.Base.insert(O.Base.begin(), Pos[0]);
     Pos.erase(Pos.begin());
