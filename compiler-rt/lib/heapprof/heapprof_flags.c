@@ -85,8 +85,17 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "hib_table_ways";
   if (f->cycle_sample_every < 1 || f->cycle_sample_every > (1 << 30))
     return "cycle_sample_every";
-  if (f->max_allocation_size_mb < 0)
+  if (f->pmu_sample_every < 1 || f->pmu_sample_every > (1 << 30))
+    return "pmu_sample_every";
+  /* The sizes are shifted into bytes: 2^40 MiB or KiB is past anything the
+   * allocator can hold, and the shift cannot wrap (2^44 MiB wrapped to a
+   * 0-byte limit that failed every allocation). */
+  if (f->max_allocation_size_mb < 0 || f->max_allocation_size_mb > (1ll << 40))
     return "max_allocation_size_mb";
+  if (f->peak_threshold_kb < 0 || f->peak_threshold_kb > (1ll << 40))
+    return "peak_threshold_kb";
+  if (f->release_threshold_kb < 0 || f->release_threshold_kb > (1ll << 40))
+    return "release_threshold_kb";
   if (f->verbosity < 0)
     return "verbosity";
   if (!hp_profile_mode_bits(f->profile_mode))
