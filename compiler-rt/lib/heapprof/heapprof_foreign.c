@@ -643,6 +643,32 @@ static const char *auto_allocator(void) {
   return "heapprof";
 }
 
+/* The options of heapprof's own allocator (docs/flags.md's phkmalloc table
+ * and max_allocation_size_mb) do nothing when another allocator serves the
+ * program: allocator=system|PATH, or sampled mode on glibc.  Set to other
+ * than their defaults they were silently ignored (junk_fill=1 left malloc's
+ * bytes as glibc gave them; allocator_may_return_null=0 still returned
+ * NULL): say so once, at start. */
+static void warn_own_allocator_options(const char *where) {
+  hp_flags_t d;
+  hp_flags_set_defaults(&d);
+  char names[256] = "";
+#define OWN_OPTION(name)                                                     \
+  if (hp_flag_explicit(&hp_flags, name) && hp_flags.name != d.name) {       \
+    size_t n = hp_strlen(names);                                            \
+    hp_snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "", #name); \
+  }
+  OWN_OPTION(allocator_may_return_null)
+  OWN_OPTION(max_allocation_size_mb)
+  OWN_OPTION(junk_fill)
+  OWN_OPTION(zero_fill)
+  OWN_OPTION(realloc_in_place)
+  OWN_OPTION(release_freed_pages)
+#undef OWN_OPTION
+  if (names[0])
+    hp_report_allocator_options_ignored(where, names);
+}
+
 void hp_foreign_init(void) {
   const char *a = hp_flags.allocator;
   if (!hp_strcmp(a, "auto"))
@@ -650,6 +676,7 @@ void hp_foreign_init(void) {
   wrapped_name = a;
   bool own = !a[0] || !hp_strcmp(a, "heapprof");
   if (hp_flags.sample_bytes && own) {
+    warn_own_allocator_options("sampled mode (sample_bytes)");
     hp_sample_init(); /* sampled mode on glibc: heapprof_sample.c */
     return;
   }
@@ -657,6 +684,9 @@ void hp_foreign_init(void) {
     __atomic_store_n(&hp_foreign_state, HP_FOREIGN_OFF, __ATOMIC_RELEASE);
     return;
   }
+  char where[300];
+  hp_snprintf(where, sizeof(where), "allocator=%s", a);
+  warn_own_allocator_options(where);
   /* On before resolving: dlsym's own allocations take the bootstrap
    * arena, not heapprof's allocator. */
   __atomic_store_n(&hp_foreign_state, HP_FOREIGN_ON, __ATOMIC_RELEASE);

@@ -184,6 +184,15 @@ void hp_report_foreign_missing(const char *allocator, const char *why) {
   _exit(1);
 }
 
+void hp_report_allocator_options_ignored(const char *where,
+                                         const char *names) {
+  hp_printf("HeapProf: WARNING: %s: %s %s no effect: %s of heapprof's own "
+            "allocator, which does not serve the program here (docs/flags.md)"
+            "\n",
+            where, names, hp_strchr(names, ',') ? "have" : "has",
+            hp_strchr(names, ',') ? "options" : "an option");
+}
+
 /* A report's stacks are taken and symbolized on a stack of the runtime's
  * own (heapprof_ownstack.h): 2 KiB of PCs and the symbolizer's buffers
  * overflowed a thread on a small stack, which died of SIGSEGV inside

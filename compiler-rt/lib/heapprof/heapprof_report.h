@@ -27,6 +27,10 @@ HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
 /* allocator=NAME names no allocator the runtime can call through to. */
 HP_NORETURN void hp_report_foreign_missing(const char *allocator,
                                            const char *why);
+/* Options of heapprof's own allocator (names, comma-separated) set where
+ * another allocator serves the program (where: "allocator=X" or "sampled
+ * mode"): a warning, the program runs. */
+void hp_report_allocator_options_ignored(const char *where, const char *names);
 /* chunk_beg != 0: p points inside the live chunk at chunk_beg, or before
  * it (into its header or alignment padding). */
 void hp_report_invalid_free(uptr p, uptr fp, const char *op, uptr chunk_beg);
