@@ -68,7 +68,7 @@ static bool set_str(hp_flag_str *dst, const char *v, size_t n) {
 
 static const char *type_hint(const char *type) {
   if (!hp_strcmp(type, "bool"))
-    return "expected 0, 1, true, false, yes or no";
+    return "expected 0, 1, true, false, yes, no, on or off";
   if (!hp_strcmp(type, "int"))
     return "expected a decimal integer";
   return "too long (the string options share 8 KiB)";
@@ -121,10 +121,13 @@ bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
     while (*p && *p != '=' && !is_sep(*p))
       p++;
     size_t name_len = (size_t)(p - name);
-    if (*p != '=') {
+    if (*p != '=' || !name_len) { /* "=1" has no name: malformed too */
+      const char *end = p;
+      while (*end && !is_sep(*end))
+        end++;
       hp_snprintf(err, err_size,
                   "malformed option '%.*s' in %s: expected name=value",
-                  (int)name_len, name, source);
+                  (int)(end - name), name, source);
       return false;
     }
     p++;

@@ -37,5 +37,5 @@ int main(void) {
 // ENV-NEXT: Memory allocation stack id = {{[0-9]+}}
 // ENV-NEXT: alloc_count 1, size (ave/min/max) 12.00 / 12 / 12
 
-// BAD: HeapProf: ERROR: invalid value 'perhaps' for option 'print_terse' in __heapprof_default_options(): expected 0, 1, true, false, yes or no
+// BAD: HeapProf: ERROR: invalid value 'perhaps' for option 'print_terse' in __heapprof_default_options(): expected 0, 1, true, false, yes, no, on or off
 // BAD-NOT: program ran

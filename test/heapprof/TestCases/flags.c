@@ -7,6 +7,11 @@
 // RUN: %env_heapprof_opts=verbosity=abc %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=BAD-INT
 // RUN: %env_heapprof_opts=symbolize=maybe %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=BAD-BOOL
 // RUN: %env_heapprof_opts=log_path=stderr:print_text %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=NO-VALUE
+// A name missing before '=' is malformed too (it was warned about as the
+// unknown option '', and the program ran).
+// RUN: %env_heapprof_opts=log_path=stderr:=1 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=NO-NAME
+// on/off are booleans, as docs/flags.md says.
+// RUN: %env_heapprof_opts=log_path=stderr:print_terse=on:symbolize=off %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
 // RUN: %env_heapprof_opts=print_text=1:'log_path="abc' %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=QUOTE
 // A value longer than the string options' room (9000 bytes) is named by its
 // first 96 characters, and the option and the reason stay in the line.
@@ -37,10 +42,12 @@ int main(void) {
 
 // BAD-INT: HeapProf: ERROR: invalid value 'abc' for option 'verbosity' in HEAPPROF_OPTIONS: expected a decimal integer
 // BAD-INT-NOT: program ran
-// BAD-BOOL: HeapProf: ERROR: invalid value 'maybe' for option 'symbolize' in HEAPPROF_OPTIONS: expected 0, 1, true, false, yes or no
+// BAD-BOOL: HeapProf: ERROR: invalid value 'maybe' for option 'symbolize' in HEAPPROF_OPTIONS: expected 0, 1, true, false, yes, no, on or off
 // BAD-BOOL-NOT: program ran
 // NO-VALUE: HeapProf: ERROR: malformed option 'print_text' in HEAPPROF_OPTIONS: expected name=value
 // NO-VALUE-NOT: program ran
+// NO-NAME: HeapProf: ERROR: malformed option '=1' in HEAPPROF_OPTIONS: expected name=value
+// NO-NAME-NOT: program ran
 // LONG: HeapProf: ERROR: invalid value '{{(x){96}\.\.\.}}' for option 'profile_dir' in HEAPPROF_OPTIONS: too long (the string options share 8 KiB){{$}}
 // LONG-NOT: program ran
 // QUOTE: HeapProf: ERROR: unterminated quote in option 'log_path' in HEAPPROF_OPTIONS
