@@ -47,15 +47,47 @@ static bool parse_bool(const char *v, size_t n, bool *out) {
   return false;
 }
 
-static bool set_bool(hp_flag_bool *dst, const char *v, size_t n) {
+static bool set_bool(hp_flags_t *f, hp_flag_bool *dst, const char *v,
+                     size_t n) {
+  (void)f;
   return parse_bool(v, n, dst);
 }
 
-static bool set_int(hp_flag_int *dst, const char *v, size_t n) {
+static bool set_int(hp_flags_t *f, hp_flag_int *dst, const char *v, size_t n) {
+  (void)f;
   return hp_parse_s64(v, n, dst);
 }
 
-static bool set_str(hp_flag_str *dst, const char *v, size_t n) {
+/* Packs the arena down to the values f still holds, dst's aside (it is
+ * being replaced): a string option given again leaves its old value
+ * behind, and 1200 times log_path=stderr filled the 8 KiB and stopped the
+ * program with "invalid value 'stderr' ... too long".  Moves f's strings:
+ * only for the struct being parsed (hp_flags in the runtime). */
+static char str_spare[STR_ARENA_BYTES];
+static void compact_strings(hp_flags_t *f, hp_flag_str *dst) {
+  size_t used = 0;
+#define HEAPPROF_FLAG(ty, nm, dflt, desc) compact_##ty(&f->nm);
+#define compact_bool(p)
+#define compact_int(p)
+#define compact_str(p)                                                       \
+  if ((p) != dst && *(p) >= str_arena && *(p) < str_arena + str_used) {      \
+    size_t k = hp_strlen(*(p)) + 1;                                          \
+    hp_memcpy(str_spare + used, *(p), k);                                    \
+    *(p) = str_arena + used;                                                 \
+    used += k;                                                               \
+  }
+#include "heapprof_flags.inc"
+#undef HEAPPROF_FLAG
+#undef compact_bool
+#undef compact_int
+#undef compact_str
+  hp_memcpy(str_arena, str_spare, used);
+  str_used = used;
+}
+
+static bool set_str(hp_flags_t *f, hp_flag_str *dst, const char *v, size_t n) {
+  if (str_used + n + 1 > sizeof(str_arena))
+    compact_strings(f, dst);
   if (str_used + n + 1 > sizeof(str_arena))
     return false;
   char *s = str_arena + str_used;
@@ -158,7 +190,7 @@ bool hp_flags_parse(hp_flags_t *f, const char *s, const char *source,
       !hp_strncmp(#nm, name, name_len)) {                                    \
     known = true;                                                            \
     type = #ty;                                                              \
-    ok = set_##ty(&f->nm, val, val_len);                                     \
+    ok = set_##ty(f, &f->nm, val, val_len);                                  \
     f->explicit_mask |= 1ull << HP_FLAG_##nm;                                \
   }
 #include "heapprof_flags.inc"

@@ -16,6 +16,10 @@
 // A value longer than the string options' room (9000 bytes) is named by its
 // first 96 characters, and the option and the reason stay in the line.
 // RUN: sh -c '%env_heapprof_opts=profile_dir=$(printf "x%%.0s" $(seq 9000)) %python %S/Inputs/exit_code.py 1 %t' 2>&1 | FileCheck %s --check-prefix=LONG
+// A string option given again frees its old value's room: 1200 times
+// log_path=stderr (8400 bytes of values, 7 kept) ran out of the 8 KiB and
+// stopped the program with "invalid value 'stderr' ... too long".
+// RUN: sh -c '%env_heapprof_opts=profile_dir=%t.unused:$(printf "log_path=stderr:%%.0s" $(seq 1200))help=1 %run %t' 2>&1 | FileCheck %s --check-prefix=REPEAT
 // RUN: %env_heapprof_opts=hib_table_ways=17 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-WAYS
 // RUN: %env_heapprof_opts=hib_table_sets=0 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-SETS
 // RUN: %env_heapprof_opts=malloc_context_size=256 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-CTX
@@ -57,6 +61,11 @@ int main(void) {
 // RANGE-SETS: HeapProf: ERROR: option 'hib_table_sets' out of range in HEAPPROF_OPTIONS
 // RANGE-CTX: HeapProf: ERROR: option 'malloc_context_size' out of range in HEAPPROF_OPTIONS
 // RANGE-MAX: HeapProf: ERROR: option 'max_allocation_size_mb' out of range in HEAPPROF_OPTIONS
+
+// REPEAT-NOT: HeapProf: ERROR
+// REPEAT: {{^  }}log_path="stderr"
+// REPEAT: {{^  }}profile_dir="{{.*}}.unused"
+// REPEAT: program ran
 
 // EDGE-NOT: HeapProf: ERROR
 // EDGE: program ran

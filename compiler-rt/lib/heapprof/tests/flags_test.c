@@ -60,5 +60,12 @@ int main(void) {
   hp_flags_set_defaults(&f);
   EXPECT(!hp_flags_parse(&f, "malloc_context_size=99999999999999999999", "T",
                          err, sizeof(err)));
+  /* A string option given again frees its old value's room. */
+  hp_flags_set_defaults(&f);
+  EXPECT(hp_flags_parse(&f, "profile_dir=/kept", "T", err, sizeof(err)));
+  for (int i = 0; i < 2000; i++)
+    EXPECT(hp_flags_parse(&f, "log_path=/a/b/c", "T", err, sizeof(err)));
+  EXPECT_STREQ(f.log_path, "/a/b/c");
+  EXPECT_STREQ(f.profile_dir, "/kept");
   return hp_test_done("flags_test");
 }
