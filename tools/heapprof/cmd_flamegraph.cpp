@@ -38,7 +38,7 @@ const char heapprof::FlamegraphUsage[] =
     "                     live at the end; leaked: bytes unreachable at exit)\n"
     "  --svg              a self-contained interactive SVG flame graph (the\n"
     "                     default when FILE of -o ends in .svg)\n"
-    "  --title TEXT       the SVG's title\n"
+    "  --title TEXT       the SVG's title (with --svg only)\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
@@ -78,8 +78,10 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
     return std::string();
   });
   Opts.flag("--svg", O.Svg);
-  Opts.value("--title", nullptr, [&O](const std::string &V) {
+  bool TitleGiven = false;
+  Opts.value("--title", nullptr, [&O, &TitleGiven](const std::string &V) {
     O.Title = V;
+    TitleGiven = true;
     return std::string();
   });
   Opts.output(O.Output);
@@ -92,6 +94,10 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
   llvm::StringRef Out(O.Output);
   if (Out.size() > 4 && Out.ends_with(".svg"))
     O.Svg = true;
+  // Collapsed stacks have no title: it was dropped without a word.
+  if (TitleGiven && !O.Svg)
+    return Opts.usageError("--title is the SVG picture's: give --svg or -o "
+                           "NAME.svg");
   return 0;
 }
 
