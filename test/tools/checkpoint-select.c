@@ -36,6 +36,14 @@
 // NONE: heapprof: error: [[IN]]: no checkpoint numbered 1 to 2 in this profile
 // RUN: not heapprof merge -o %t.none.profraw %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
 // RUN: not ls %t.none.profraw
+// @0 (or @00) is no checkpoint: they are numbered from 1.
+// RUN: not heapprof report %t.app.profraw@0 2>&1 | FileCheck %s --check-prefix=ZERO -DIN=%t.app.profraw@0
+// RUN: not heapprof diff %t.many@00 %t.many 2>&1 | FileCheck %s --check-prefix=ZERO -DIN=%t.many@00
+// RUN: not heapprof merge -o %t.zero.profraw %t.app.profraw@0 2>&1 | FileCheck %s --check-prefix=ZERO -DIN=%t.app.profraw@0
+// RUN: not ls %t.zero.profraw
+// ZERO: heapprof: error: [[IN]]: checkpoints are numbered from 1: @0 selects none
+// A number past UINT64_MAX is past the last checkpoint too:
+// RUN: heapprof report --format json %t.app.profraw@99999999999999999999999 | FileCheck %s --check-prefix=AT9
 // (x@1 is read as the file of that name: as a selector on x, which has no
 // checkpoint, it would be an error.)
 // RUN: cp %t.exit/heapprof.*.profraw %t.x && cp %t.x '%t.x@1'

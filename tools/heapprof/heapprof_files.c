@@ -157,7 +157,7 @@ bool hpf_conflict(const char *out, const char *const *inputs, size_t ninputs,
   for (size_t i = 0; i < ninputs && !found; i++) {
     char *split = NULL;
     uint64_t up_to;
-    const char *in = hpr_split_checkpoint(inputs[i], &split, &up_to)
+    const char *in = hpr_split_checkpoint(inputs[i], &split, &up_to) > 0
                          ? split
                          : inputs[i];
     struct stat st;

@@ -960,7 +960,8 @@ static int other_program(const char *path, const char *first) {
 static int add_inputs(const char *given, input_t **in, size_t *n) {
   char *split = NULL;
   uint64_t up_to = UINT64_MAX;
-  hpr_split_checkpoint(given, &split, &up_to);
+  if (hpr_split_checkpoint(given, &split, &up_to) < 0)
+    return bad(given, HPR_CHECKPOINT_ZERO);
   const char *path = split ? split : given;
   struct stat st;
   if (stat(path, &st) != 0)

@@ -581,24 +581,29 @@ void hpr_free(hpr_file_t *f) {
   memset(f, 0, sizeof(*f));
 }
 
-bool hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to) {
+int hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to) {
   const char *at = strrchr(given, '@');
   struct stat st;
-  if (!at || at == given || !at[1] || strlen(at + 1) > 19 ||
-      stat(given, &st) == 0)
-    return false;
+  if (!at || at == given || !at[1] || stat(given, &st) == 0)
+    return 0;
   uint64_t v = 0;
   for (const char *c = at + 1; *c; c++) {
     if (*c < '0' || *c > '9')
-      return false;
-    v = v * 10 + (uint64_t)(*c - '0');
+      return 0;
+    unsigned d = (unsigned)(*c - '0');
+    /* Past UINT64_MAX - 1 is past any checkpoint: the whole series. */
+    v = v > (UINT64_MAX - 1 - d) / 10 ? UINT64_MAX - 1 : v * 10 + d;
   }
   char *p = strndup(given, (size_t)(at - given));
-  if (!v || stat(p, &st) != 0) {
+  if (stat(p, &st) != 0) {
     free(p);
-    return false;
+    return 0;
+  }
+  if (!v) {
+    free(p);
+    return -1;
   }
   *path = p;
   *up_to = v;
-  return true;
+  return 1;
 }

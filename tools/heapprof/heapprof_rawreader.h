@@ -135,10 +135,12 @@ bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
 void hpr_free(hpr_file_t *f);
 /* An input PATH@N, as every command that reads profiles takes it: PATH a
  * file or directory that exists, N a number from 1, and no file named
- * PATH@N.  True and *path (malloc'd, the caller frees it) and *up_to set
+ * PATH@N.  1 and *path (malloc'd, the caller frees it) and *up_to set
  * when given is one; the profile is then PATH's checkpoints 1 to N only,
- * without the exit dump. */
-bool hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to);
+ * without the exit dump.  -1 when N is 0 (HPR_CHECKPOINT_ZERO says so),
+ * 0 when given is not PATH@N. */
+int hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to);
+#define HPR_CHECKPOINT_ZERO "checkpoints are numbered from 1: @0 selects none"
 /* The dump's section with this tag, or NULL. */
 const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag);
 

@@ -296,7 +296,12 @@ bool Loader::expand(const std::vector<std::string> &Inputs,
     std::string In = Given;
     uint64_t UpTo = UINT64_MAX;
     char *Split = nullptr;
-    if (hpr_split_checkpoint(Given.c_str(), &Split, &UpTo)) {
+    int Sel = hpr_split_checkpoint(Given.c_str(), &Split, &UpTo);
+    if (Sel < 0) {
+      Err = Given + ": " + HPR_CHECKPOINT_ZERO;
+      return false;
+    }
+    if (Sel > 0) {
       In = Split;
       free(Split);
     }
