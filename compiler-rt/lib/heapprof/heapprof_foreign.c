@@ -751,7 +751,7 @@ void hp_foreign_init(void) {
   /* Registered before heapprof_signals.c's handlers, so this prepare runs
    * after theirs (reverse order): a dump holds the profile lock, then
    * takes the stripes. */
-  pthread_atfork(lock_all, unlock_all, unlock_all);
+  hp_atfork(lock_all, unlock_all, unlock_all);
 }
 
 bool hp_foreign_decide(void) {

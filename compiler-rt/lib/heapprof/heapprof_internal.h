@@ -112,5 +112,6 @@ static inline bool hp_in_wrapper(uptr pc) {
 #include "heapprof_ownstack.h"
 #include "heapprof_mlock.h"
 #include "heapprof_deepbind.h"
+#include "heapprof_fork.h"
 
 #endif

@@ -36,6 +36,9 @@ HP_NORETURN static void die(void) {
   else if (hp_signals_vfork_child())
     hp_printf("HeapProf: the profile is not written: this is a vfork "
               "child, which runs in its parent's memory\n");
+  else if (hp_signals_unhandled_fork_child(NULL))
+    hp_printf("HeapProf: the profile is not written: this process is a "
+              "copy of its parent made without fork's handlers\n");
   else
     hp_rtl_dump_final("error");
   hp_spin_unlock(&report_lock);

@@ -848,8 +848,9 @@ static void dump_locked(void *arg) {
 int hp_rtl_dump(const char *reason, u32 seq) {
   if (hp_in_sandbox())
     return -1; /* heapprof_sandbox.c: the filter may kill for its calls */
-  if (hp_signals_vfork_child() && (seq || hp_strcmp(reason, "exit")))
-    return -1; /* its parent's memory: see hp_rtl_dump_final */
+  if ((hp_signals_vfork_child() && (seq || hp_strcmp(reason, "exit"))) ||
+      hp_signals_unhandled_fork_child(NULL))
+    return -1; /* its parent's memory, or records: see hp_rtl_dump_final */
   hp_rtl_init();
   if (!hp_flags.profiling)
     return 0; /* allocator-only mode: nothing was recorded */
@@ -907,6 +908,21 @@ void hp_rtl_unlock(void) { hp_spin_unlock(&dump_lock); }
  * the profile written then, of the parent's heap as it is at the vfork,
  * is the parent's last. */
 void hp_rtl_dump_final(const char *reason) {
+  u32 parent;
+  if (hp_rtl.inited && hp_flags.profiling &&
+      hp_signals_unhandled_fork_child(&parent)) {
+    /* Its records are its parent's up to the copy: a profile would count
+     * them again.  Said once (a deadly signal after exit began). */
+    static bool said;
+    if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+      hp_printf("HeapProf: WARNING: process %d is a copy of process %u made "
+                "without fork's handlers (the clone instruction without "
+                "CLONE_VM, or a fork from a signal handler that interrupted "
+                "heapprof): its profile is not written, since it would "
+                "count its parent's allocations again\n",
+                (int)getpid(), parent);
+    return;
+  }
   if (!hp_rtl.inited ||
       (hp_signals_vfork_child() && hp_strcmp(reason, "exit")) ||
       __atomic_exchange_n(&hp_rtl.final_done, true, __ATOMIC_ACQ_REL))

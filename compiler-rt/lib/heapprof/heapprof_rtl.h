@@ -58,6 +58,10 @@ bool hp_signals_fork_child(void);
  * without CLONE_THREAD), whose pid no fork handler recorded.  It must
  * write no profile: the state it would change is its parent's. */
 bool hp_signals_vfork_child(void);
+/* A copy of the process made without heapprof's fork handlers
+ * (heapprof_fork.c): its state repeats its parent's (*parent, when not
+ * NULL: the parent's pid) up to the copy, so it writes no profile. */
+bool hp_signals_unhandled_fork_child(u32 *parent);
 /* heapprof_exec.c: the exec family (after init: dlsym may allocate). */
 void hp_exec_init(void);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the

@@ -701,7 +701,7 @@ static void reseed_child(void) {
 
 void hp_sample_setup(void) {
   hp_sample_bytes = (u64)hp_flags.sample_bytes;
-  pthread_atfork(count_fork, NULL, reseed_child);
+  hp_atfork(count_fork, NULL, reseed_child);
   seed_base = hp_flags.sample_seed
                   ? (u64)hp_flags.sample_seed
                   : hp_rdtsc() ^ ((u64)getpid() << 32);
@@ -724,7 +724,7 @@ void hp_sample_init(void) {
     hp_report_bad_option("sample_bytes: sampled mode runs on glibc's "
                          "allocator, and glibc's memalign or "
                          "malloc_usable_size was not found");
-  pthread_atfork(fork_lock, fork_unlock, fork_unlock);
+  hp_atfork(fork_lock, fork_unlock, fork_unlock);
   if (hp_flags.verbosity)
     hp_printf("HeapProf: sampled mode: one sample per %llu bytes on average "
               "(glibc's allocator; estimated profiles)\n",

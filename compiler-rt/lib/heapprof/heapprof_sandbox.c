@@ -39,6 +39,7 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
 #include <sys/prctl.h>
@@ -135,12 +136,32 @@ HP_INTERFACE int prctl(int option, ...) {
   return (int)ret;
 }
 
+/* clone3's arguments (struct clone_args, linux/sched.h, readable since
+ * Linux 5.3): a copy of the process that returns on this stack. */
+static bool copies_without_stack(long args, long size) {
+  const u64 *a = (const u64 *)args;
+  /* flags, pidfd, child_tid, parent_tid, exit_signal, stack, ... */
+  return a && size >= 64 && !(a[0] & CLONE_VM) && !a[5];
+}
+
 HP_INTERFACE long syscall(long nr, ...) {
   va_list ap;
   va_start(ap, nr);
   long a = va_arg(ap, long), b = va_arg(ap, long), c = va_arg(ap, long),
        d = va_arg(ap, long), e = va_arg(ap, long), f = va_arg(ap, long);
   va_end(ap);
+  /* A copy of the process that returns here: heapprof's fork handlers
+   * around it (heapprof_fork.c).  A clone given a stack cannot return
+   * through this frame; one with CLONE_VM shares the memory. */
+  if (nr == SYS_fork || (nr == SYS_clone && !(a & CLONE_VM) && !b) ||
+      (nr == SYS_clone3 && copies_without_stack(a, b))) {
+    int saved = errno;
+    bool prepared = hp_fork_prepare();
+    errno = saved;
+    long ret = raw_syscall6(nr, a, b, c, d, e, f);
+    hp_fork_after(prepared, ret == 0);
+    return result(ret);
+  }
   bool filter = nr == SYS_seccomp &&
                 (a == SECCOMP_SET_MODE_FILTER || a == SECCOMP_SET_MODE_STRICT);
   bool undo = filter && enter();

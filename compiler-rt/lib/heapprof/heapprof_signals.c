@@ -655,8 +655,10 @@ static void deadly_handler(int sig, siginfo_t *si, void *uc) {
               name);
     die_now(sig);
   }
-  /* A vfork child writes no profile (hp_rtl_dump_final): its parent's. */
-  if (hp_rtl.inited && hp_flags.profiling && !hp_signals_vfork_child()) {
+  /* A vfork child writes no profile (hp_rtl_dump_final): its parent's;
+   * nor a copy made without fork's handlers. */
+  if (hp_rtl.inited && hp_flags.profiling && !hp_signals_vfork_child() &&
+      !hp_signals_unhandled_fork_child(NULL)) {
     /* Done already, or under way on another thread (exit, quick_exit, an
      * error report): then let that one finish, under the same bound. */
     bool write = !__atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE);
@@ -837,7 +839,16 @@ bool hp_signals_fork_child(void) {
 
 bool hp_signals_vfork_child(void) {
   u32 owner = __atomic_load_n(&owner_pid, __ATOMIC_RELAXED);
-  return owner && (u32)syscall(SYS_getpid) != owner;
+  return owner && (u32)syscall(SYS_getpid) != owner &&
+         !hp_fork_unhandled_copy();
+}
+
+bool hp_signals_unhandled_fork_child(u32 *parent) {
+  u32 owner = __atomic_load_n(&owner_pid, __ATOMIC_RELAXED);
+  if (parent)
+    *parent = owner;
+  return owner && (u32)syscall(SYS_getpid) != owner &&
+         hp_fork_unhandled_copy();
 }
 
 bool hp_signals_own_image(void) {
@@ -953,7 +964,8 @@ static void fork_child(void) {
 
 void hp_signals_init(void) {
   owner_pid = (u32)syscall(SYS_getpid);
-  pthread_atfork(fork_prepare, fork_parent, fork_child);
+  hp_fork_init();
+  hp_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
   hp_signals_altstack_on();
   if (hp_flags.handle_segv) {
