@@ -1,6 +1,6 @@
 ; x86's own masked and gathering intrinsics (what clang emits for
 ; immintrin.h's gathers, for masks it cannot see at compile time, for
-; lddqu and maskmovdqu), and llvm.masked.expandload/compressstore: one
+; lddqu, maskmovdqu and MMX's maskmovq), and llvm.masked.expandload/compressstore: one
 ; counter update per active lane, at that lane's address.
 ; REQUIRES: pass-plugin
 ; RUN: %opt_heapprof -passes='function(heapprof)' -S %s | FileCheck %s
@@ -97,6 +97,45 @@ define void @maskmov(<16 x i8> %v, ptr %p) {
 ; CHECK-NOT:     getelementptr <16 x i8>
 ; CHECK:         call void @llvm.x86.sse2.maskmov.dqu
 
+define void @maskmovq_const(x86_mmx %v, ptr %p) {
+  call void @llvm.x86.mmx.maskmovq(x86_mmx %v, x86_mmx bitcast (double 0xFF0000000080FFFF to x86_mmx), ptr %p)
+  ret void
+}
+
+; MMX's maskmovq (_mm_maskmove_si64), with the constant mask clang makes, a
+; double bitcast to x86_mmx: its bytes, lowest first, are ff ff 80 00 00 00
+; 00 ff, so byte lanes 0, 1, 2 and 7, known at compile time.
+; CHECK-LABEL: define void @maskmovq_const(
+; CHECK-NOT:     br
+; CHECK:         getelementptr <8 x i8>, ptr %p, i64 0, i64 0
+; CHECK:         getelementptr <8 x i8>, ptr %p, i64 0, i64 1
+; CHECK:         getelementptr <8 x i8>, ptr %p, i64 0, i64 2
+; CHECK:         getelementptr <8 x i8>, ptr %p, i64 0, i64 7
+; CHECK-NOT:     getelementptr <8 x i8>
+; CHECK:         call void @llvm.x86.mmx.maskmovq
+
+define void @maskmovq_dyn(x86_mmx %v, <8 x i8> %m, x86_mmx %n, ptr %p, ptr %q) {
+  %mm = bitcast <8 x i8> %m to x86_mmx
+  call void @llvm.x86.mmx.maskmovq(x86_mmx %v, x86_mmx %mm, ptr %p)
+  call void @llvm.x86.mmx.maskmovq(x86_mmx %v, x86_mmx %n, ptr %q)
+  ret void
+}
+
+; A mask known at run time: clang's bitcast of an <8 x i8> is looked
+; through; any other x86_mmx is bitcast back to bytes.  Each of the 8 lanes
+; is tested by its sign bit.
+; CHECK-LABEL: define void @maskmovq_dyn(
+; CHECK:         extractelement <8 x i8> %m, i64 0
+; CHECK:         icmp slt i8
+; CHECK:         getelementptr <8 x i8>, ptr %p, i64 0, i64 0
+; CHECK-COUNT-7: icmp slt i8
+; CHECK:         call void @llvm.x86.mmx.maskmovq(x86_mmx %v, x86_mmx %mm, ptr %p)
+; CHECK:         %[[B:[^ ]+]] = bitcast x86_mmx %n to <8 x i8>
+; CHECK-NEXT:    extractelement <8 x i8> %[[B]], i64 0
+; CHECK:         getelementptr <8 x i8>, ptr %q, i64 0, i64 0
+; CHECK-COUNT-7: icmp slt i8
+; CHECK:         call void @llvm.x86.mmx.maskmovq(x86_mmx %v, x86_mmx %n, ptr %q)
+
 define <16 x i8> @lddqu(ptr %p) {
   %v = call <16 x i8> @llvm.x86.sse3.ldu.dq(ptr %p)
   ret <16 x i8> %v
@@ -146,6 +185,7 @@ declare <2 x double> @llvm.x86.avx2.gather.q.pd(<2 x double>, ptr, <2 x i64>, <2
 declare void @llvm.x86.avx512.mask.scatter.dps.512(ptr, <16 x i1>, <16 x i32>, <16 x float>, i32)
 declare <8 x float> @llvm.x86.avx.maskload.ps.256(ptr, <8 x i32>)
 declare void @llvm.x86.sse2.maskmov.dqu(<16 x i8>, <16 x i8>, ptr)
+declare void @llvm.x86.mmx.maskmovq(x86_mmx, x86_mmx, ptr)
 declare <16 x i8> @llvm.x86.sse3.ldu.dq(ptr)
 declare <4 x i32> @llvm.masked.expandload.v4i32(ptr, <4 x i1>, <4 x i32>)
 declare void @llvm.masked.compressstore.v4i32(<4 x i32>, ptr, <4 x i1>)

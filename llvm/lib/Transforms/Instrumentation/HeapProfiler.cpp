@@ -19,7 +19,8 @@
 // active lane of llvm.masked.{load,store,gather,scatter,expandload,
 // compressstore} and of x86's own masked and gathering intrinsics
 // (llvm.x86.avx{,2}.mask{load,store}.*, llvm.x86.sse2.maskmov.dqu,
-// llvm.x86.avx2.gather.*, llvm.x86.avx512.mask.{gather,scatter}*), and
+// llvm.x86.mmx.maskmovq, llvm.x86.avx2.gather.*,
+// llvm.x86.avx512.mask.{gather,scatter}*), and
 // llvm.x86.{sse3,avx}.ldu.dq* as loads.  llvm.mem{cpy,move,
 // set} become calls to __heapprof_mem{cpy,move,set}, which count both ranges
 // by the runtime's range rule and then do the operation.  What is not: accesses
@@ -533,6 +534,7 @@ static unsigned lanesOf(const Value *V) {
 ///   avx{,2}.maskload.*(ptr, mask)            lanes of the result, sign mask
 ///   avx{,2}.maskstore.*(ptr, mask, val)      lanes of val, sign mask
 ///   sse2.maskmov.dqu(val, mask, ptr)         16 byte lanes, sign mask
+///   mmx.maskmovq(val, mask, ptr)             8 byte lanes, sign mask (x86_mmx)
 ///   avx2.gather.*(src, ptr, idx, mask, i8 scale)     sign mask
 ///   avx512.mask.gather*(src, ptr, idx, <N x i1> mask, i32 scale)
 ///   avx512.mask.scatter*(ptr, <N x i1> mask, idx, val, i32 scale)
@@ -594,6 +596,39 @@ static bool getX86Access(IntrinsicInst *II, InterestingAccess &A) {
     A.MaskBySign = true;
     return A.Addr && lanesOf(A.Mask) &&
            lanesOf(A.Mask) == lanesOf(II->getArgOperand(0));
+  }
+  if (N == "mmx.maskmovq") {
+    // MMX's maskmovq (_mm_maskmove_si64): 8 byte lanes, its operands
+    // x86_mmx.  The mask is read as <8 x i8>: clang builds it as one (a
+    // bitcast to x86_mmx, looked through here) or as a constant (a bitcast
+    // of a double or i64, whose bytes are taken here, so that its lanes are
+    // known); anything else is bitcast back when the lanes are tested.
+    if (II->arg_size() != 3 || !II->getArgOperand(1)->getType()->isX86_MMXTy())
+      return false;
+    LLVMContext &Ctx = II->getContext();
+    auto *ByteVec = FixedVectorType::get(Type::getInt8Ty(Ctx), 8);
+    A.Kind = AccessKind::Write;
+    A.Addr = PtrAt(2);
+    A.Mask = II->getArgOperand(1);
+    if (auto *BC = dyn_cast<BitCastOperator>(A.Mask)) {
+      Value *Src = BC->getOperand(0);
+      std::optional<APInt> Bits;
+      if (auto *CF = dyn_cast<ConstantFP>(Src))
+        Bits = CF->getValueAPF().bitcastToAPInt();
+      else if (auto *CI = dyn_cast<ConstantInt>(Src))
+        Bits = CI->getValue();
+      if (Src->getType() == ByteVec) {
+        A.Mask = Src;
+      } else if (Bits && Bits->getBitWidth() == 64) {
+        uint8_t Bytes[8]; // little-endian: lane i is bits 8i..8i+7
+        for (unsigned I = 0; I < 8; ++I)
+          Bytes[I] = Bits->extractBitsAsZExtValue(8, 8 * I);
+        A.Mask = ConstantDataVector::get(Ctx, ArrayRef<uint8_t>(Bytes));
+      }
+    }
+    A.AccessTy = ByteVec;
+    A.MaskBySign = true;
+    return A.Addr != nullptr;
   }
   bool Avx2Gather = N.starts_with("avx2.gather.");
   bool Avx512Gather = N.starts_with("avx512.mask.gather");
@@ -1692,7 +1727,11 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
   Instruction *InsertBefore = U.InsertPt;
   if (U.LaneMask) {
     IRBuilder<> IRB(U.InsertPt);
-    Value *Bit = IRB.CreateExtractElement(U.LaneMask, U.LaneIdx);
+    Value *Mask = U.LaneMask;
+    // An MMX mask (maskmovq) is read as the bytes of its lanes.
+    if (Mask->getType()->isX86_MMXTy())
+      Mask = IRB.CreateBitCast(Mask, U.VecTy);
+    Value *Bit = IRB.CreateExtractElement(Mask, U.LaneIdx);
     // Branching on poison is UB; a lane that is poison in the mask is
     // counted or not, but must not break the program.
     if (!isGuaranteedNotToBePoison(U.LaneMask))
