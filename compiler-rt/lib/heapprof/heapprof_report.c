@@ -269,7 +269,9 @@ void hp_report_new_failed(uptr size, uptr fp) {
             "0x%zx (%zu) bytes and no new_handler is installed (pc %p)\n",
             (size_t)size, (size_t)size, (void *)caller_pc(fp));
   print_current_stack(fp);
-  hp_printf("HeapProf: ABORTING\n");
+  hp_printf("HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1 throws "
+            "std::bad_alloc instead (the nothrow forms return NULL)\n"
+            "HeapProf: ABORTING\n");
   die();
 }
 

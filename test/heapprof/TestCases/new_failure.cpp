@@ -238,11 +238,14 @@ int main(int argc, char **argv) {
 // ABORT: HeapProf: ERROR: out-of-memory: operator new cannot allocate 0x4000000000000000 (4611686018427387904) bytes and no new_handler is installed (pc 0x{{[0-9a-f]+}})
 // ABORT-NEXT: #0 0x{{[0-9a-f]+}} in huge_new{{.*}}new_failure.cpp
 // ABORT-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}new_failure.cpp
-// ABORT: HeapProf: ABORTING
+// Like every report, it ends with the hint of the option that changes it.
+// ABORT: HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1 throws std::bad_alloc instead (the nothrow forms return NULL)
+// ABORT-NEXT: HeapProf: ABORTING
 // ABORT-NEXT: HeapProf profile: {{.*}}, error, dump 0
 // ABORT-NOT: program finished
 
 // ABORT-NOTHROW: HeapProf: ERROR: out-of-memory: operator new cannot allocate 0x4000000000000000 (4611686018427387904) bytes and no new_handler is installed (pc 0x{{[0-9a-f]+}})
 // ABORT-NOTHROW-NEXT: #0 0x{{[0-9a-f]+}} in main {{.*}}new_failure.cpp
-// ABORT-NOTHROW: HeapProf: ABORTING
+// ABORT-NOTHROW: HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1 throws std::bad_alloc instead (the nothrow forms return NULL)
+// ABORT-NOTHROW-NEXT: HeapProf: ABORTING
 // ABORT-NOTHROW-NOT: nothrow huge
