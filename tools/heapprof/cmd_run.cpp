@@ -534,12 +534,24 @@ int heapprof::cmdRun(int Argc, char **Argv) {
       I++;
       break;
     }
+    // -o DIR, -o=DIR, --output DIR, --output=DIR and --allocator VALUE
+    // too, as the other commands read their options (-o=DIR made a
+    // directory named '=DIR').
     if (A == "-o" || A == "--output") {
       if (I + 1 >= Argc)
         return usageError("-o needs a directory");
       OutDir = Argv[++I];
+    } else if (A.rfind("-o=", 0) == 0 || A.rfind("--output=", 0) == 0) {
+      OutDir = A.substr(A.find('=') + 1);
+      if (OutDir.empty())
+        return usageError("-o needs a directory");
     } else if (A.rfind("-o", 0) == 0 && A.size() > 2 && A[2] != '-') {
       OutDir = A.substr(2);
+    } else if (A == "--allocator") {
+      if (I + 1 >= Argc)
+        return usageError("--allocator needs a value");
+      Allocator = Argv[++I];
+      AllocatorGiven = true;
     } else if (A.rfind("--allocator=", 0) == 0) {
       Allocator = A.substr(12);
       AllocatorGiven = true;
