@@ -45,6 +45,7 @@
  * so that its free is still counted as large; dumps never see those.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_liveset.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -534,6 +535,27 @@ void hp_foreign_hold(bool on) {
   }
 }
 
+/* One entry to fn as a chunk header built from it; what fn changes in the
+ * header is written back.  Its stripe is locked (or held). */
+static void visit_live(fentry_t *e, hp_chunk_fn fn, void *arg) {
+  hp_chunk_header_t h;
+  hp_memset(&h, 0, sizeof(h));
+  h.state = HP_CHUNK_ALLOCATED;
+  h.alloc_kind = e->kind;
+  h.flags = e->flags;
+  h.requested_size =
+      e->size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)e->size;
+  h.timestamp_ms = e->ts_ms;
+  h.cpu_id = e->cpu;
+  h.alloc_context_id = e->stack_id;
+  h.fork_gen = fentry_inherited(e) ? ~hp_fork_gen : hp_fork_gen;
+  h.alloc_cycles = e->cycles;
+  fn(&h, e->addr, e->size, arg);
+  e->flags = h.flags;
+  e->ts_ms = h.timestamp_ms;
+  e->cpu = (u16)h.cpu_id;
+}
+
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
   if (HP_SAMPLED_MODE()) {
     hp_sample_for_each_live(fn, arg);
@@ -548,29 +570,53 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
       hp_spin_lock(&s->lock);
     for (u64 i = 0; i < s->cap; i++) {
       fentry_t *e = &s->slots[i];
-      if (!e->addr || (e->flags & FENTRY_COST_ONLY))
-        continue;
-      hp_chunk_header_t h;
-      hp_memset(&h, 0, sizeof(h));
-      h.state = HP_CHUNK_ALLOCATED;
-      h.alloc_kind = e->kind;
-      h.flags = e->flags;
-      h.requested_size =
-          e->size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)e->size;
-      h.timestamp_ms = e->ts_ms;
-      h.cpu_id = e->cpu;
-      h.alloc_context_id = e->stack_id;
-      h.fork_gen = fentry_inherited(e) ? ~hp_fork_gen : hp_fork_gen;
-      h.alloc_cycles = e->cycles;
-      fn(&h, e->addr, e->size, arg);
-      e->flags = h.flags;
-      e->ts_ms = h.timestamp_ms;
-      e->cpu = (u16)h.cpu_id;
+      if (e->addr && !(e->flags & FENTRY_COST_ONLY))
+        visit_live(e, fn, arg);
     }
     if (!held)
       hp_spin_unlock(&s->lock);
   }
   busy--;
+}
+
+static void collect_live(uptr addr, uptr size, u64 stack_id, u32 thread,
+                         void *arg) {
+  (void)stack_id;
+  (void)thread;
+  hp_liveset_add(arg, addr, size, 0, 0);
+}
+
+void hp_foreign_for_each_live_sorted(hp_chunk_fn fn, void *arg) {
+  if (hp_foreign_state != HP_FOREIGN_ON) {
+    hp_foreign_for_each_live(fn, arg);
+    return;
+  }
+  hp_live_set_t ls = {0};
+  hp_foreign_for_each_object(collect_live, &ls);
+  if (ls.failed || !hp_liveset_sort(&ls)) {
+    hp_liveset_free(&ls);
+    hp_foreign_for_each_live(fn, arg); /* out of memory: table order */
+    return;
+  }
+  busy++;
+  for (u64 k = 0; k < ls.n; k++) {
+    uptr addr = ls.v[k].beg;
+    stripe_t *s = stripe_of(addr);
+    if (!held)
+      hp_spin_lock(&s->lock);
+    if (s->n) {
+      u64 mask = s->cap - 1, i = home_of(hash_addr(addr), s->cap);
+      while (s->slots[i].addr && s->slots[i].addr != addr)
+        i = (i + 1) & mask;
+      fentry_t *e = &s->slots[i];
+      if (e->addr == addr && !(e->flags & FENTRY_COST_ONLY))
+        visit_live(e, fn, arg);
+    }
+    if (!held)
+      hp_spin_unlock(&s->lock);
+  }
+  busy--;
+  hp_liveset_free(&ls);
 }
 
 void hp_foreign_for_each_object(hp_foreign_object_fn fn, void *arg) {

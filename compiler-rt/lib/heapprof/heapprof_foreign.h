@@ -93,6 +93,13 @@ void hp_foreign_print_stats(void);
  * header built from its entry (what fn changes in it -- the REPORTED flag,
  * timestamp, cpu -- is written back). */
 void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg);
+/* The same in address order, for a dump's per-context heap utilization
+ * (heapprof_util.c), which counts a line or page two objects of a context
+ * share once only if it meets them one after the other.  The objects are
+ * collected and sorted first, then each is looked up again under its
+ * stripe's lock: one freed meanwhile is skipped, one made meanwhile is not
+ * seen.  Out of memory: table order. */
+void hp_foreign_for_each_live_sorted(hp_chunk_fn fn, void *arg);
 /* on: takes every stripe, so no object leaves the side table (nor is
  * freed: a free takes its entry out before it calls through) until
  * hp_foreign_hold(false); meanwhile the two walks here run without taking

@@ -289,11 +289,15 @@ typedef struct fold_ctx {
 static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
   fold_ctx_t *f = arg;
   hp_chunk_event_t e;
-  /* Before the fold moves the chunk's baselines. */
-  if (!hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e))
+  /* Before the fold moves the chunk's baselines (another allocator's:
+   * measured before every fold, handed over after this one). */
+  bool after = hp_util_after_fold();
+  if (!after && !hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e))
     f->map->failed = true;
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
+  if (after && !hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e))
+    f->map->failed = true;
   hp_hib_t hib;
   hp_hib_from_event(&hib, &e);
   if (HP_UNLIKELY(hp_sample_bytes))

@@ -19,8 +19,11 @@
  * context's chunks: remembering, per context, the last page counted (and
  * whether the context touched it, and its bytes there while it was not yet
  * known touched) counts each page once without a set of pages.  A live
- * chunk's lines hold no other chunk's bytes (heapprof_chunk.h), so its
- * lines need no such memory.  Large chunks have pages of their own.
+ * chunk's lines hold no other chunk's bytes (heapprof_chunk.h); another
+ * allocator's objects (allocator=system|PATH, walked in address order too)
+ * share lines and pages, so the last line counted is remembered as well:
+ * a chunk's first line may be the context's previous chunk's last.  Large
+ * chunks have pages of their own.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_util.h"
@@ -243,6 +246,12 @@ typedef struct ctx_state {
   uptr last_page;     /* + 1; 0: none yet */
   u64 pending;        /* bytes on last_page while it is not known touched */
   bool touched;       /* the context touched last_page */
+  bool line_touched;  /* last_line was touched */
+  uptr last_line;     /* + 1; 0: none yet */
+  /* Another allocator's: the context's sums from the pre-pass, handed to
+   * the first of its chunks the fold meets. */
+  bool handed;
+  u64 lines, touched_lines, line_bytes, pages, touched_pages, page_bytes;
 } ctx_state_t;
 
 static ctx_state_t *ctx_slots; /* open addressing on stack_id */
@@ -289,14 +298,49 @@ static ctx_state_t *ctx_get(u64 id) {
   return &ctx_slots[i];
 }
 
+/* Another allocator's objects share lines, pages and granules: the
+ * per-context figures are taken over all of them, in address order,
+ * before any fold (the last profile's fold clears a shared granule for
+ * the neighbour read next: heapprof_allocator.c). */
+static bool prepassed, prepass_ok;
+
+static void prepass_cb(hp_chunk_header_t *h, uptr user_beg, uptr size,
+                       void *arg) {
+  hp_chunk_event_t e;
+  if (!hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e)) {
+    *(bool *)arg = false;
+    return;
+  }
+  ctx_state_t *st = ctx_get(h->alloc_context_id);
+  if (!st) {
+    *(bool *)arg = false;
+    return;
+  }
+  st->lines += e.live_lines;
+  st->touched_lines += e.live_touched_lines;
+  st->line_bytes += e.live_line_bytes;
+  st->pages += e.live_pages;
+  st->touched_pages += e.live_touched_pages;
+  st->page_bytes += e.live_page_bytes;
+}
+
 void hp_util_dump_begin(void) {
   hp_shadow_holes_init(&live_bholes);
   dump_heap_valid = hp_flags.heap_utilization;
   if (dump_heap_valid)
     hp_util_heap_scan(&dump_heap, NULL);
+  prepassed = false;
+  if (hp_flags.heap_utilization && hp_foreign_state == HP_FOREIGN_ON) {
+    prepass_ok = true;
+    hp_foreign_for_each_live_sorted(prepass_cb, &prepass_ok);
+    prepassed = true;
+  }
 }
 
+bool hp_util_after_fold(void) { return prepassed; }
+
 void hp_util_dump_end(void) {
+  prepassed = false;
   if (ctx_slots)
     hp_munmap(ctx_slots, (uptr)ctx_cap * sizeof(ctx_state_t));
   ctx_slots = NULL;
@@ -309,13 +353,35 @@ bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
   e->live_pages = e->live_touched_pages = e->live_page_bytes = 0;
   if (!hp_flags.heap_utilization)
     return true;
+  if (prepassed) {
+    /* The fold of another allocator's chunk: its context's sums, once. */
+    ctx_state_t *st = prepass_ok ? ctx_get(stack_id) : NULL;
+    if (!st)
+      return false; /* a table was refused: the sums are incomplete */
+    if (!st->handed) {
+      st->handed = true;
+      e->live_lines = st->lines;
+      e->live_touched_lines = st->touched_lines;
+      e->live_line_bytes = st->line_bytes;
+      e->live_pages = st->pages;
+      e->live_touched_pages = st->touched_pages;
+      e->live_page_bytes = st->page_bytes;
+    }
+    return true;
+  }
   uptr end = user_beg + (size ? size : 1);
   if (end > HP_USER_SPACE_END || end < user_beg)
     return true;
   ctx_state_t *st = ctx_get(stack_id);
   if (!st)
     return false;
-  bool shared_pages = hp_primary_owns(user_beg);
+  bool shared_pages =
+      hp_primary_owns(user_beg) || hp_foreign_state == HP_FOREIGN_ON;
+  /* Counted already, with the context's previous chunk (another
+   * allocator's): read then, before that chunk's fold could move its
+   * baseline. */
+  uptr first_line = HP_ROUND_DOWN(user_beg, HP_GRANULE_SIZE);
+  bool first_seen = st->last_line == first_line + 1;
   hp_shadow_holes_t holes;
   bool use_holes = hp_shadow_holes_worth(user_beg, end);
   if (use_holes)
@@ -332,15 +398,20 @@ bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
         any |= (u64)(c[i] != 0) << i;
       any = hp_shadow_moved_mask(c, (u32)n, any, &live_bholes);
     }
-    e->live_lines += n;
+    bool seen = first_seen && lb == user_beg;
+    if (seen)
+      any = (any & ~1ull) | (u64)st->line_touched;
+    e->live_lines += n - seen;
     if (any) {
       uptr g = HP_ROUND_DOWN(lb, HP_GRANULE_SIZE);
       for (uptr i = 0; i < n; i++, g += HP_GRANULE_SIZE)
         if (any >> i & 1) {
-          e->live_touched_lines++;
+          e->live_touched_lines += !(seen && i == 0);
           e->live_line_bytes += overlap(g, g + HP_GRANULE_SIZE, lb, le);
         }
     }
+    if (le == end)
+      st->line_touched = any >> (n - 1) & 1;
     u64 bytes = le - lb;
     if (!shared_pages || st->last_page != pg + 1) {
       /* A page new to the context. */
@@ -362,6 +433,7 @@ bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
       st->pending += bytes;
     }
   }
+  st->last_line = HP_ROUND_DOWN(end - 1, HP_GRANULE_SIZE) + 1;
   return true;
 }
 

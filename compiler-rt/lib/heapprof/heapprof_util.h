@@ -82,6 +82,12 @@ struct hp_chunk_event;
 bool hp_util_live_chunk(u64 stack_id, uptr user_beg, uptr size,
                         struct hp_chunk_event *e);
 void hp_util_dump_end(void);
+/* Another allocator's dump (allocator=system|PATH): the per-context
+ * figures were taken by hp_util_dump_begin over all live objects in
+ * address order, before any fold; hp_util_live_chunk hands each context's
+ * sums to its first chunk, and is called after that chunk's fold (so a
+ * chunk freed meanwhile does not take them along). */
+bool hp_util_after_fold(void);
 
 /* Tagged section 7 (nothing when heap_utilization=0). */
 void hp_util_section_write(hp_buf_t *b, const hp_profile_info_t *info);
