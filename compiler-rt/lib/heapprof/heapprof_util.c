@@ -326,7 +326,10 @@ static void prepass_cb(hp_chunk_header_t *h, uptr user_beg, uptr size,
 
 void hp_util_dump_begin(void) {
   hp_shadow_holes_init(&live_bholes);
-  dump_heap_valid = hp_flags.heap_utilization;
+  /* Another allocator's heap is not heapprof's, whose is empty then: no
+   * section, rather than one saying 0 live objects. */
+  dump_heap_valid =
+      hp_flags.heap_utilization && hp_foreign_state != HP_FOREIGN_ON;
   if (dump_heap_valid)
     hp_util_heap_scan(&dump_heap, NULL);
   prepassed = false;

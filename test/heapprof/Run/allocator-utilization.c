@@ -19,6 +19,12 @@
 // RUN: rm -rf %t.run && env -u LD_PRELOAD HEAPPROF_OPTIONS=print_text=1 heapprof run -o %t.run --allocator=system -- %t | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s < %t.run/*.txt
 // RUN: heapprof report --format json %t.run | FileCheck %s --check-prefix=JSON
+// The heap-wide form describes heapprof's heap, empty here: no section 7,
+// not one that says 0 live objects.
+// RUN: heapprof report %t.run | FileCheck %s --check-prefix=REPORT
+// REPORT-NOT: Heap utilization at the last dump
+// NOHEAP-NOT: Heap utilization:
+// RUN: FileCheck %s --check-prefix=NOHEAP < %t.run/*.txt
 // OUT: layout 1
 // Contexts are numbered as they first allocate: filler 1, pair 2, odd_a 3,
 // odd_b 4.
