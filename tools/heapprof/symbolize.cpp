@@ -39,6 +39,13 @@ static ObjectInfo readObject(const std::string &Path) {
     Info.Problem = std::string("cannot open: ") + strerror(errno);
     return Info;
   }
+  // A profile's module paths are whatever its writer put there: a FIFO
+  // would make the read wait for a writer for ever, a device like
+  // /dev/zero would be read until memory runs out.  Objects are files.
+  if (!S_ISREG(St.st_mode)) {
+    Info.Problem = "cannot open: not a regular file";
+    return Info;
+  }
   Expected<object::OwningBinary<object::Binary>> Bin =
       object::createBinary(Path);
   if (!Bin) {
