@@ -81,14 +81,39 @@ void hpf_free_list(char **names, size_t n) {
   free(names);
 }
 
+static char *dir_of(const char *path);
+
+/* Whether the entry PATH (ST, not followed) is another user's in a shared
+ * sticky directory (/tmp): the kernel's rule for links it will not follow
+ * and FIFOs it will not open there (fs.protected_symlinks,
+ * protected_fifos), in a place anyone can plant a name for someone else's
+ * output.  An entry of this user, or of the directory's owner, is not. */
+static bool planted(const char *path, const struct stat *st) {
+  if (st->st_uid == geteuid())
+    return false;
+  char *dir = dir_of(path);
+  struct stat dst;
+  bool shared = dir && stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) &&
+                (dst.st_mode & S_IWOTH) && st->st_uid != dst.st_uid;
+  free(dir);
+  return shared;
+}
+
 /* The file a chain of symbolic links at PATH ends in (it need not exist),
- * malloc'd; PATH itself when it is not a link. */
-static char *link_target(const char *path) {
+ * malloc'd; PATH itself when it is not a link.  With *PLANTED (if
+ * given) the uid of a link on the way that planted() refuses, followed
+ * no further: the kernel would not follow it, and readlink must not
+ * either. */
+static char *link_target_checked(const char *path, long *planted_uid) {
   char *cur = strdup(path);
   for (int hops = 0; cur && hops < 40; hops++) {
     struct stat st;
     if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
       return cur;
+    if (planted_uid && planted(cur, &st)) {
+      *planted_uid = (long)st.st_uid;
+      return cur;
+    }
     char to[PATH_MAX];
     ssize_t len = readlink(cur, to, sizeof(to) - 1);
     if (len <= 0)
@@ -104,6 +129,10 @@ static char *link_target(const char *path) {
     cur = next;
   }
   return cur; /* a loop: open reports ELOOP */
+}
+
+static char *link_target(const char *path) {
+  return link_target_checked(path, NULL);
 }
 
 /* PATH's directory ("." for a bare name). */
@@ -227,14 +256,31 @@ bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
   int sfd = stream_fd(path);
   if (sfd >= 0)
     return write_stream(sfd, path, data, len, err, err_size);
-  char *target = link_target(path);
+  long planted_uid = -1;
+  char *target = link_target_checked(path, &planted_uid);
   if (!target)
     return fail(err, err_size, ENOMEM);
+  if (planted_uid >= 0) {
+    snprintf(err, err_size,
+             "%s is a symbolic link of another user (uid %ld) in a shared "
+             "sticky directory: not followed",
+             strcmp(target, path) ? target : "it", planted_uid);
+    free(target);
+    return false;
+  }
   struct stat st;
   bool exists = stat(target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     free(target);
     return fail(err, err_size, EISDIR);
+  }
+  if (exists && !S_ISREG(st.st_mode) && planted(target, &st)) {
+    snprintf(err, err_size,
+             "%s is a FIFO or device of another user (uid %u) in a shared "
+             "sticky directory: not written",
+             strcmp(target, path) ? target : "it", (unsigned)st.st_uid);
+    free(target);
+    return false;
   }
   if (exists && !S_ISREG(st.st_mode)) {
     bool ok = write_stream(-1, target, data, len, err, err_size);

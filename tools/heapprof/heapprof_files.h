@@ -14,6 +14,8 @@
  *                      symbolic link to its target, keeping an existing
  *                      file's permissions; a stream (-, /dev/stdout,
  *                      /dev/fd/N, a pipe, a device) is written directly;
+ *                      not through another user's link, nor into their
+ *                      FIFO or device, in a shared sticky directory;
  *   hpf_error          (heapprof_message.h) prints one `heapprof: KIND:
  *                      MESSAGE` line, control characters in the message
  *                      escaped so that it stays one line.
