@@ -493,9 +493,17 @@ std::string makeOutDir(const std::string &Dir) {
     if (I < Dir.size() && Dir[I] != '/')
       continue;
     std::string Part = Dir.substr(0, I);
-    if (mkdir(Part.c_str(), 0700) == 0)
-      chmod(Part.c_str(), 0700); // whatever the umask
-    else if (errno != EEXIST)
+    if (mkdir(Part.c_str(), 0700) == 0) {
+      // 0700 whatever the umask, on the directory just made: not through a
+      // link someone who can write the parent put in its place meanwhile
+      // (chmod would follow it and change its target's mode).
+      int Fd = open(Part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+                                      O_CLOEXEC);
+      if (Fd >= 0) {
+        fchmod(Fd, 0700);
+        close(Fd);
+      }
+    } else if (errno != EEXIST)
       return "cannot create directory '" + Part + "': " + strerror(errno);
   }
   struct stat St;
