@@ -291,6 +291,14 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
    * than a header too) is said to be none, not a truncated one. */
   uint64_t room = c->end - c->pos, want = MAGIC;
   memcpy(&magic, c->base + c->pos, room < 8 ? room : 8);
+  /* A file's first bytes are not shown: they are of a file that is no
+   * profile, maybe one that is not the reader's to show (a profile
+   * directory's *.profraw linked to /etc/shadow, read by root).  Past a
+   * first dump the file is a profile, and the bytes tell what follows it. */
+  if ((room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC) &&
+      !c->file_off)
+    return fail(c, "not a MemProf raw profile: bad magic at offset 0x0 (expected 0x%016llx)",
+                (unsigned long long)MAGIC);
   if (room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC)
     return fail(c, "not a MemProf raw profile: bad magic 0x%016llx at offset 0x%llx (expected 0x%016llx)",
                 (unsigned long long)magic, (unsigned long long)c->file_off,
