@@ -434,6 +434,10 @@ static const char *kind_free_name(u8 k) {
   return k == HP_ALLOC_NEW ? "operator delete"
          : k == HP_ALLOC_NEW_ARRAY ? "operator delete []" : "free";
 }
+/* The call a deallocation's report names: realloc(p, 0) is a realloc. */
+static const char *op_free_name(u8 kind, u8 op) {
+  return op == HP_OP_REALLOC ? "realloc" : kind_free_name(kind);
+}
 
 /* Fills a chunk event from a header whose word 0 was w and the scan of its
  * counters.  Inline: every profiled free builds one for
@@ -535,7 +539,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     if (glibcs(r, u))
       hp_deepbind_glibc_free(p);
     else
-      report_lookup(r, &l, u, fp, kind_free_name(kind));
+      report_lookup(r, &l, u, fp, op_free_name(kind, op));
     return;
   }
   hp_chunk_header_t *h = l.h;
@@ -545,28 +549,37 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   hp_hib_cache_t *sec = own ? &own->hibs : NULL;
   if (HP_LIKELY(sec))
     hp_hib_cache_enter(sec);
+  /* A moving realloc's free half: hp_reallocate checked the family. */
+  bool mismatch_checked =
+      op == HP_OP_IN_REALLOC || !hp_flags.check_dealloc_mismatch;
   u32 w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
   for (;;) {
     if (HP_UNLIKELY((w & 0xff) != HP_CHUNK_ALLOCATED)) {
       if (sec)
         hp_hib_cache_leave(sec);
-      report_state(&l, u, fp, kind_free_name(kind), (u8)(w & 0xff));
+      report_state(&l, u, fp, op_free_name(kind, op), (u8)(w & 0xff));
       return;
+    }
+    u8 alloc_kind = (u8)(w >> 16);
+    if (HP_UNLIKELY(alloc_kind != kind && !mismatch_checked)) {
+      /* Reported while the chunk is still ALLOCATED: the profile the report
+       * writes before it aborts (from this thread, out of the section)
+       * has the chunk live, where after the compare-and-swap below it was
+       * neither live nor freed and left the profile altogether. */
+      mismatch_checked = true;
+      if (sec)
+        hp_hib_cache_leave(sec);
+      hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind),
+                                 op_free_name(kind, op));
+      if (sec)
+        hp_hib_cache_enter_fenced(sec);
+      w = __atomic_load_n(word0(h), __ATOMIC_ACQUIRE);
+      continue;
     }
     u32 nw = (w & ~0xffu) | HP_CHUNK_AVAILABLE;
     if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE))
       break;
-  }
-  u8 alloc_kind = (u8)(w >> 16);
-  if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch)) {
-    /* The report may halt, and write the profile from this thread. */
-    if (sec)
-      hp_hib_cache_leave(sec);
-    hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind),
-                               kind_free_name(kind));
-    if (sec)
-      hp_hib_cache_enter_fenced(sec);
   }
   uptr size = l.large ? l.large->requested_size : h->requested_size;
   hp_chunk_event_t e;
@@ -709,10 +722,6 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
     nu = large->user_beg;
     h = hp_chunk_header(nu);
   }
-  u8 alloc_kind = (u8)(w >> 16);
-  if (HP_UNLIKELY(alloc_kind != HP_ALLOC_MALLOC &&
-                  hp_flags.check_dealloc_mismatch))
-    hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind), "realloc");
   u32 now_ms = HP_LIKELY(profiling) ? hp_now_ms() : 0;
   hp_chunk_event_t e;
   if (HP_LIKELY(profiling))
@@ -831,6 +840,13 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     errno = ENOMEM;
     return NULL;
   }
+  /* Before either path takes the chunk out of the heap, so that a report
+   * that aborts writes a profile with it live (the moving path's free
+   * half skips the check). */
+  u8 alloc_kind = (u8)(w >> 16);
+  if (HP_UNLIKELY(alloc_kind != HP_ALLOC_MALLOC &&
+                  hp_flags.check_dealloc_mismatch))
+    hp_report_dealloc_mismatch(u, fp, kind_alloc_name(alloc_kind), "realloc");
   uptr old = l.large ? l.large->requested_size : l.h->requested_size;
   bool remap = false, refused = false;
   if (hp_flags.realloc_in_place &&
