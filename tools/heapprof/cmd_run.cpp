@@ -46,7 +46,7 @@ extern "C" {
 #include <vector>
 
 const char heapprof::RunUsage[] =
-    "heapprof run [-o DIR] [--allocator=heapprof|system|NAME|PATH.so] "
+    "usage: heapprof run [-o DIR] [--allocator=heapprof|system|NAME|PATH.so] "
     "[--follow-exec] -- PROG ARGS...\n"
     "  Runs PROG (not rebuilt) with heapprof's runtime preloaded: sizes,\n"
     "  counts, lifetimes, contexts, CPUs and allocator cycles, no access\n"
@@ -87,7 +87,7 @@ std::string heapprof::libDir() {
 namespace {
 
 int usageError(const char *Msg) {
-  fprintf(stderr, "heapprof run: error: %s\n", Msg);
+  hpf_error("error", Msg); // as the other commands' usage errors
   fputs(heapprof::RunUsage, stderr);
   return 2;
 }
