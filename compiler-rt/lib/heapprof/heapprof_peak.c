@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -519,8 +520,15 @@ void hp_peak_at_top(void) {
   if (!hp_spin_trylock(&lock))
     return;
   int saved = errno;
-  if (hp_peak.armed)
+  if (hp_peak.armed) {
+    /* free() is no cancellation point, and take() may measure: its open,
+     * read and close of /proc files are.  A cancel pending there was acted
+     * on with the lock held, and the next dump waited for it for ever. */
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     take(false);
+    pthread_setcancelstate(cancel, NULL);
+  }
   errno = saved;
   hp_spin_unlock(&lock);
 }
