@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -124,7 +125,12 @@ static bool fd_ours(u32 k) { return hp_fd_id_is(pt.fds[k], &pt.id[k]); }
 static bool read_group(u64 *v) {
   u64 buf[1 + HP_NUM_PMU_EVENTS];
   int saved = errno;
+  /* read(2) is a cancellation point, and malloc and free are none: a
+   * pending cancel was acted on inside the allocator call. */
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   ssize_t n = read(pt.fds[0], buf, (1 + pt.nopen) * 8);
+  pthread_setcancelstate(cancel, NULL);
   errno = saved;
   if (n != (ssize_t)((1 + pt.nopen) * 8) || buf[0] != pt.nopen)
     return false;
