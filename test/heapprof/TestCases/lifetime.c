@@ -1,5 +1,8 @@
 // Lifetimes are at least the time the program kept the object: 100 ms of
-// sleep between malloc and free means min lifetime >= 100 ms.
+// sleep between malloc and free means min lifetime >= 100 ms, while the
+// coarse clock's ticks come on time.  A late tick (a loaded VM) reads an
+// end short by its lateness (heapprof_clock.h; lifetime_coarse.c): one
+// tick of it is allowed, min >= 96.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=log_path=stderr %run %t 2>&1 | FileCheck %s
 #include <stdlib.h>
@@ -20,7 +23,7 @@ int main(void) {
 // CHECK: Memory allocation stack id = [[LONG:[0-9]+]]
 // CHECK-NEXT: alloc_count 2, size (ave/min/max) 64.00 / 64 / 64
 // CHECK-NEXT: access_count
-// CHECK-NEXT: lifetime (ave/min/max): {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}}.{{[0-9][0-9]}} / {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}} / {{1[0-9][0-9]|[2-9][0-9][0-9]|[0-9][0-9][0-9][0-9]+}}{{$}}
+// CHECK-NEXT: lifetime (ave/min/max): {{9[6-9]|[1-9][0-9][0-9]+}}.{{[0-9][0-9]}} / {{9[6-9]|[1-9][0-9][0-9]+}} / {{9[6-9]|[1-9][0-9][0-9]+}}{{$}}
 // A free right after the malloc: far below the sleep.
 // CHECK: Memory allocation stack id = [[SHORT:[0-9]+]]
 // CHECK-NEXT: alloc_count 1, size (ave/min/max) 32.00 / 32 / 32
