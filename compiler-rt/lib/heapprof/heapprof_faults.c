@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -84,8 +85,13 @@ static void open_ring(void) {
                               (long)0);
     /* The mapping keeps the event alive: no descriptor is held that a
      * program closing every descriptor could close and reuse (heapprof
-     * would then close the program's file at thread exit). */
+     * would then close the program's file at thread exit).  close is a
+     * cancellation point and malloc is none: a cancel pending at the
+     * thread's first malloc was acted on inside it. */
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     close(fd);
+    pthread_setcancelstate(cancel, NULL);
     if (m != MAP_FAILED) {
       ft.ring = m;
       ft.mark = __atomic_load_n(&ft.ring->data_head, __ATOMIC_ACQUIRE);
