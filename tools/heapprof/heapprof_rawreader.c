@@ -295,11 +295,11 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
    * profile, maybe one that is not the reader's to show (a profile
    * directory's *.profraw linked to /etc/shadow, read by root).  Past a
    * first dump the file is a profile, and the bytes tell what follows it. */
-  if ((room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC) &&
-      !c->file_off)
+  bool bad = room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC;
+  if (bad && !c->file_off)
     return fail(c, "not a MemProf raw profile: bad magic at offset 0x0 (expected 0x%016llx)",
                 (unsigned long long)MAGIC);
-  if (room < 8 ? memcmp(&magic, &want, room) != 0 : magic != MAGIC)
+  if (bad)
     return fail(c, "not a MemProf raw profile: bad magic 0x%016llx at offset 0x%llx (expected 0x%016llx)",
                 (unsigned long long)magic, (unsigned long long)c->file_off,
                 (unsigned long long)MAGIC);

@@ -161,6 +161,12 @@ static char *put(char *p, const char *s, size_t n) {
   return p + n;
 }
 
+/* LD_PRELOAD's value t begins with our part (o, ol bytes; not empty) as a
+ * whole entry. */
+static bool starts_with_ours(const char *t, const char *o, size_t ol) {
+  return ol && !hp_strncmp(t, o, ol) && (t[ol] == 0 || t[ol] == ':');
+}
+
 /* envp for a new image that is not to be followed: under a limit that its
  * runtime's reservations would exceed (hp_limits_refuse_start), it could
  * only abort the program, which runs without heapprof instead.  Restoring,
@@ -192,7 +198,7 @@ static char *const *unfollowed_env(char *const *envp, void *buf,
     size_t ol;
     if (!hp_strncmp(e, "LD_PRELOAD=", 11)) { /* OURS[:THEIRS] */
       const char *o = our_part(0, &ol), *t = e + 11;
-      if (ol && !hp_strncmp(t, o, ol) && (t[ol] == 0 || t[ol] == ':')) {
+      if (starts_with_ours(t, o, ol)) {
         const char *rest = t + ol + (t[ol] == ':');
         if (!*rest)
           continue;
@@ -242,7 +248,7 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf,
     size_t ol;
     const char *o = our_part(0, &ol);
     const char *t = value_in(envp, "LD_PRELOAD");
-    if (!ol || (t && !hp_strncmp(t, o, ol) && (t[ol] == 0 || t[ol] == ':')))
+    if (!ol || (t && starts_with_ours(t, o, ol)))
       return envp;
   }
   u32 n = 0;
