@@ -249,6 +249,12 @@ static HP_NOINLINE void *allocate_general(uptr size, uptr align, u8 kind,
                                            uptr fp, bool zero) {
   if (HP_FOREIGN_HOOK())
     return hp_foreign_allocate(size, align, kind, fp, zero);
+  /* The runtime's own (its section clears hp_alloc_plain). */
+  if (HP_UNLIKELY(hp_own_here())) {
+    void *p = hp_own_allocate(size, align, zero);
+    if (p)
+      return p;
+  }
   return allocate(size, align, kind, fp, zero, false,
                   hp_op_of_alloc(kind, align, zero), NULL, true);
 }
@@ -353,9 +359,15 @@ static lookup_result_t lookup_rest(uptr u, lookup_t *l) {
 
 /* A block of glibc's: lookup() found it in no mapping of heapprof's, and a
  * library opened with RTLD_DEEPBIND may have taken it from glibc's malloc
- * before its calls were redirected here (heapprof_deepbind.c). */
+ * before its calls were redirected here (heapprof_deepbind.c).  (The
+ * runtime's own blocks from glibc are told apart before: own_block.) */
 static bool glibcs(lookup_result_t r, uptr u) {
   return r == LOOKUP_NOT_OURS && hp_deepbind_any() && !hp_primary_owns(u);
+}
+
+/* A block the runtime took from glibc for itself (heapprof_ownalloc.h). */
+static bool own_block(lookup_result_t r, uptr u) {
+  return r == LOOKUP_NOT_OURS && hp_own_block(u);
 }
 
 /* Reports a pointer lookup() refused; false when the caller must leave the
@@ -536,7 +548,9 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
   if (HP_UNLIKELY(r != LOOKUP_OK)) {
-    if (glibcs(r, u))
+    if (own_block(r, u))
+      hp_own_free(p);
+    else if (glibcs(r, u))
       hp_deepbind_glibc_free(p);
     else
       report_lookup(r, &l, u, fp, op_free_name(kind, op));
@@ -810,6 +824,11 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
     return hp_foreign_realloc(p, size, fp);
   /* realloc(NULL, n) is how some programs allocate (Lua's allocator does
    * nothing else): the plain path too. */
+  if (!p && !plain && HP_UNLIKELY(hp_own_here())) {
+    void *q = hp_own_allocate(size, 0, false);
+    if (q)
+      return q;
+  }
   if (!p)
     return plain ? allocate(size, 0, HP_ALLOC_MALLOC, fp, false, false,
                             HP_OP_REALLOC, NULL, false)
@@ -826,6 +845,8 @@ void *hp_reallocate(void *p, uptr size, uptr fp) {
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
   if (HP_UNLIKELY(r != LOOKUP_OK)) {
+    if (own_block(r, u))
+      return hp_own_realloc(p, size);
     if (glibcs(r, u))
       return hp_deepbind_glibc_realloc(p, size);
     report_lookup(r, &l, u, fp, "realloc");

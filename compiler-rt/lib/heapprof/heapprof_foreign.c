@@ -821,6 +821,11 @@ static HP_ALWAYS_INLINE bool ready(void) {
                    !busy && !in_wrapped);
 }
 
+/* The runtime's own section (heapprof_ownalloc.h): the thread's calls pass
+ * through unrecorded, as inside heapprof's bookkeeping. */
+void hp_foreign_pass_begin(void) { busy++; }
+void hp_foreign_pass_end(void) { busy--; }
+
 /* ------------------------------------------------------------ profiling */
 
 enum { TICK_ALLOC, TICK_FREE };

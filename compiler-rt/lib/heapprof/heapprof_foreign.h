@@ -54,6 +54,11 @@ enum { HP_ALLOCATOR_HEAPPROF = 0, HP_ALLOCATOR_GLIBC = 1,
 struct hp_profile_info;
 void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info);
 
+/* The calling thread's calls pass through unrecorded until the end
+ * (hp_own_begin's section, heapprof_ownalloc.h). */
+void hp_foreign_pass_begin(void);
+void hp_foreign_pass_end(void);
+
 /* The entry points' foreign forms; fp is the entry point's frame. */
 void *hp_foreign_malloc(uptr size, uptr fp);
 void *hp_foreign_calloc(uptr n, uptr size, uptr fp);

@@ -110,6 +110,7 @@ static inline bool hp_in_wrapper(uptr pc) {
 #include "heapprof_faults.h"
 #include "heapprof_sample.h"
 #include "heapprof_ownstack.h"
+#include "heapprof_ownalloc.h"
 #include "heapprof_mlock.h"
 #include "heapprof_deepbind.h"
 #include "heapprof_fork.h"

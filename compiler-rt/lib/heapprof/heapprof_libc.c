@@ -6,7 +6,6 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -812,19 +811,4 @@ bool hp_libc_aligned_alloc_strict(void) {
              (major < 2 || (major == 2 && minor < 38));
   __atomic_store_n(&state, old ? 1 : 2, __ATOMIC_RELAXED);
   return !old;
-}
-
-void *hp_glibc_sym(const char *name) {
-  static void *libc;
-  void *h = __atomic_load_n(&libc, __ATOMIC_ACQUIRE);
-  if (!h) {
-    h = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
-    if (!h)
-      return NULL;
-    void *none = NULL;
-    if (!__atomic_compare_exchange_n(&libc, &none, h, false, __ATOMIC_ACQ_REL,
-                                     __ATOMIC_ACQUIRE))
-      h = none; /* another thread's: this count stays with the loader */
-  }
-  return dlsym(h, name);
 }

@@ -184,11 +184,6 @@ void hp_exe_note_run_name(void);
  * on), /proc/self/maps and cmdline read empty, pagemap and environ fail
  * with ESRCH, statm reads zeros and exe leads nowhere. */
 int hp_open_proc_self(const char *leaf, int flags);
-/* glibc's own definition of name, looked up in libc.so.6 by handle (the
- * runtime defines malloc, free, ... itself, and an instrumented executable
- * exports them); NULL if libc has none.  The handle is opened once and
- * kept: libc is never unloaded. */
-void *hp_glibc_sym(const char *name);
 /* The command line the process started with, read from /proc/self/cmdline
  * by hp_exe_note_command at start (before main, before a program rewrites
  * its argv): len bytes of argc arguments, each ending in a NUL; at most

@@ -183,8 +183,10 @@ bool hp_sample_take_slow(uptr size) { return sample_slow(size); }
 
 static bool sample_slow(uptr size) {
   /* Before init and inside the runtime's own start (dlsym, the depot not
-   * up yet), nothing is sampled. */
-  if (!__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE) || !hp_flags.profiling)
+   * up yet), nothing is sampled; nor what the runtime allocates for itself
+   * (heapprof_ownalloc.h). */
+  if (!__atomic_load_n(&hp_rtl.inited, __ATOMIC_ACQUIRE) ||
+      !hp_flags.profiling || hp_own_here())
     return false;
   u64 s = hp_sample_cost(size);
   if (HP_UNLIKELY(!seeded)) {

@@ -329,7 +329,11 @@ bool hp_thread_start_internal(void (*fn)(void), pthread_t *joinable) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
+  /* glibc allocates the thread's vector of TLS blocks with the process's
+   * calloc: the runtime's, not the program's (heapprof_ownalloc.h). */
+  hp_own_begin();
   int r = real_pthread_create()(&t, NULL, internal_start, (void *)fn);
+  hp_own_end();
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (r != 0)
     return false;
