@@ -438,6 +438,19 @@ static HP_NOINLINE void report_state(const lookup_t *l, uptr u, uptr fp,
   hp_report_corrupt_header(u, fp, op, st, below_beg, below);
 }
 
+/* A free of a pointer lookup() refused: a block of glibc's (the
+ * runtime's own, or a deep-bound library's), or a report.  Out of line:
+ * the free path's code stays as it was without it. */
+static HP_NOINLINE void free_not_found(lookup_result_t r, const lookup_t *l,
+                                       uptr u, uptr fp, const char *op) {
+  if (own_block(r, u))
+    hp_own_free((void *)u);
+  else if (glibcs(r, u))
+    hp_deepbind_glibc_free((void *)u);
+  else
+    report_lookup(r, l, u, fp, op);
+}
+
 static const char *kind_alloc_name(u8 k) {
   return k == HP_ALLOC_NEW ? "operator new"
          : k == HP_ALLOC_NEW_ARRAY ? "operator new []" : "malloc";
@@ -548,12 +561,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   lookup_t l;
   lookup_result_t r = lookup(u, &l);
   if (HP_UNLIKELY(r != LOOKUP_OK)) {
-    if (own_block(r, u))
-      hp_own_free(p);
-    else if (glibcs(r, u))
-      hp_deepbind_glibc_free(p);
-    else
-      report_lookup(r, &l, u, fp, op_free_name(kind, op));
+    free_not_found(r, &l, u, fp, op_free_name(kind, op));
     return;
   }
   hp_chunk_header_t *h = l.h;
