@@ -10,9 +10,11 @@
  * Only what a caller's frame needs on x86-64 is evaluated: the CFA rule
  * (rsp or rbp plus an offset), the rule of rbp (unchanged or saved at
  * CFA+n), and whether the return address is defined (it is at CFA-8).
- * Anything else (a CFA given by a DWARF expression, as in PLT stubs and the
- * signal trampoline; 64-bit .eh_frame; a table without binary search) gives
- * HP_CFI_NONE, and the walk takes the frame-pointer step there as before.
+ * Anything else (a CFA given by a DWARF expression, as in PLT stubs; 64-bit
+ * .eh_frame; a table without binary search) gives HP_CFI_NONE, and the walk
+ * takes the frame-pointer step there as before.  The signal trampoline,
+ * whose CFI is such an expression, is recognised by its code instead
+ * (HP_CFI_SIGNAL): the walk goes on from the registers the kernel saved.
  *
  * Safe on an allocation path: nothing allocates, the cache is thread-local
  * (an entry is written tag last, so a signal handler that allocates on the
@@ -118,7 +120,7 @@ static uptr encoded(reader_t *r, u8 enc, uptr base) {
 typedef struct find_ctx {
   uptr pc;
   const u8 *hdr; /* the module's .eh_frame_hdr, or NULL */
-  uptr text_lo, text_hi;
+  uptr seg_hi;   /* the end of the segment holding pc */
   bool found;
 } find_ctx_t;
 
@@ -144,8 +146,11 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
       hp_cfi_libc_lo = lo;
       __atomic_store_n(&hp_cfi_libc_hi, lo + ph->p_memsz, __ATOMIC_RELEASE);
     }
-    if (ph->p_type == PT_LOAD && c->pc >= lo && c->pc < lo + ph->p_memsz)
+    if (ph->p_type == PT_LOAD && c->pc >= lo && c->pc < lo + ph->p_memsz) {
       here = true;
+      c->seg_hi = lo + ph->p_filesz < lo + ph->p_memsz ? lo + ph->p_filesz
+                                                       : lo + ph->p_memsz;
+    }
     if (ph->p_type == PT_GNU_EH_FRAME)
       eh = ph;
   }
@@ -350,10 +355,29 @@ static u64 make_recipe(const cfa_state_t *s) {
   return r;
 }
 
+uptr hp_cfi_sigreturn;
+
+/* Is the return address pc + 1 the kernel's way back from a signal
+ * handler, a sa_restorer that calls rt_sigreturn at once (glibc's
+ * __restore_rt: mov $15, %rax; syscall)?  libgcc's unwinder recognises it
+ * by these bytes too.  Its CFI (a CFA read from the ucontext_t by a DWARF
+ * expression) is not one a recipe holds.  The bytes lie in the module's
+ * segment holding pc, so reading them cannot fault. */
+static bool is_sigreturn(const find_ctx_t *c) {
+  static const u8 code[9] = {0x48, 0xc7, 0xc0, 0x0f, 0x00,
+                             0x00, 0x00, 0x0f, 0x05};
+  return c->found && c->pc + 1 + sizeof(code) <= c->seg_hi &&
+         !hp_memcmp((const u8 *)c->pc + 1, code, sizeof(code));
+}
+
 /* The recipe for the frame whose return address - 1 is pc. */
 static u64 compute(uptr pc) {
-  find_ctx_t c = {pc, NULL, 0, 0, false};
+  find_ctx_t c = {pc, NULL, 0, false};
   dl_iterate_phdr(find_cb, &c);
+  if (is_sigreturn(&c)) {
+    __atomic_store_n(&hp_cfi_sigreturn, pc + 1, __ATOMIC_RELAXED);
+    return HP_CFI_SIGNAL;
+  }
   if (!c.hdr)
     return HP_CFI_NONE;
   const u8 *hdr = c.hdr;

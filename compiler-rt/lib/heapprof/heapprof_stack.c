@@ -7,6 +7,8 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <ucontext.h>
+
 static HP_ALWAYS_INLINE bool frame_ok(uptr f, uptr below, uptr top) {
   return f > below && !(f & 7) && f + 2 * sizeof(uptr) <= top;
 }
@@ -219,6 +221,14 @@ static HP_ALWAYS_INLINE u64 cfi_lookup(hp_stack_thread_t *w, uptr pc) {
 
 u64 hp_cfi_recipe(uptr pc) { return cfi_lookup(my_walks(), pc); }
 
+/* Where the interrupted registers are in the ucontext_t a signal frame
+ * holds (the kernel's struct sigcontext, glibc's gregs). */
+#define UC_RBP offsetof(ucontext_t, uc_mcontext.gregs[REG_RBP])
+#define UC_RSP offsetof(ucontext_t, uc_mcontext.gregs[REG_RSP])
+#define UC_RIP offsetof(ucontext_t, uc_mcontext.gregs[REG_RIP])
+_Static_assert(UC_RBP == 120 && UC_RSP == 160 && UC_RIP == 168,
+               "the x86-64 kernel's signal frame layout");
+
 /* The walk with CFI recipes.  A frame's state is its return address ra
  * (into the caller), the caller's rsp after the return (sp) and its rbp
  * (bp).  The caller's own step is computed before ra is kept: ra is kept
@@ -376,6 +386,22 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     } else if (kind == HP_CFI_END) {
       reached_end = true;
       break;
+    } else if (r == HP_CFI_SIGNAL) {
+      /* A handler's frame returns into the signal trampoline with rsp at
+       * the ucontext_t the kernel filled: the caller is the interrupted
+       * code, at its rsp, rbp and rip.  rip is where the signal landed,
+       * not a return address, so ra is rip + 1: the frame's PC and its
+       * recipe are rip's own.  Before, the frame-pointer step here took
+       * the interrupted rbp as a frame: it lost the interrupted function
+       * (raise's caller), and on a sigaltstack below the stack it read
+       * whatever rbp held in the gap between (SIGSEGV). */
+      if (sp + UC_RIP + sizeof(uptr) > stack_top)
+        break;
+      next_bp = rd(rec, trk, sp + UC_RBP);
+      next_sp = rd(rec, trk, sp + UC_RSP);
+      next_ra = rd(rec, trk, sp + UC_RIP) + 1;
+      if (next_sp <= sp || next_sp > stack_top)
+        break;
     } else {
       /* The frame-pointer step, with the checks of hp_unwind_fp: the
        * caller's frame (bp) inside the stack, above this one. */
@@ -651,18 +677,26 @@ static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
 }
 
 /* The deep set: fp and the first SC_DEEP_FRAMES return addresses, read
- * along the frame chain while it stays inside the stack.  The words are
- * hints only: a hit still compares every window. */
-static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top) {
+ * along the frame chain while it stays inside the stack, and never past a
+ * handler's frame that returns into the signal trampoline: its saved rbp
+ * is the interrupted code's, anything at all (on a sigaltstack below the
+ * stack, an address in the unmapped gap between: SIGSEGV).  The walks
+ * that failed before a set went deep looked up that return address's
+ * recipe, and so found the trampoline, if it is within max frames: the
+ * chain goes no further.  The words are hints only: a hit still compares
+ * every window. */
+static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top, u32 max) {
   const uptr *f = (const uptr *)fp;
   uptr lim = top - 2 * sizeof(uptr); /* fp <= lim: the callers checked */
-  uptr at = fp, up = f[0], h = (fp >> 4) ^ f[1];
+  uptr at = fp, up = f[0], ra = f[1], h = (fp >> 4) ^ ra;
+  uptr sigret = __atomic_load_n(&hp_cfi_sigreturn, __ATOMIC_RELAXED);
 #pragma clang loop unroll(full)
   for (u32 k = 0; k < SC_DEEP_FRAMES - 1; k++) {
-    if (up - at - 1 >= lim - at) /* not at < up <= lim */
-      break;
+    if (up - at - 1 >= lim - at || ra == sigret || k + 1 >= max)
+      break; /* not at < up <= lim, or past the handler */
     const uptr *u = (const uptr *)up;
-    h = (h ^ u[1]) * 0xC2B2AE3D27D4EB4Full;
+    ra = u[1];
+    h = (h ^ ra) * 0xC2B2AE3D27D4EB4Full;
     at = up;
     up = u[0];
   }
@@ -684,7 +718,7 @@ static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
   if (!set) {
     set = sc_set(fp);
     if (LD(&set->deep))
-      set = sc_set_deep(fp, stack_top);
+      set = sc_set_deep(fp, stack_top, max);
   }
   u8 fails = LD(&set->fails);
   u32 w = (LD(&set->mru) & 1) ^ 1; /* the other way */
@@ -731,7 +765,7 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
     sc_set_t *set = sc_set(fp);
     bool deep = LD(&set->deep);
     if (HP_UNLIKELY(deep))
-      set = sc_set_deep(fp, stack_top);
+      set = sc_set_deep(fp, stack_top, max);
     u8 fails = LD(&set->fails);
     if (HP_LIKELY(!fails)) {
       u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
@@ -745,7 +779,7 @@ u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold) {
     if (fails >= 3 && !deep) {
       ST(&set->deep, 1);
       ST(&set->fails, 0);
-      set = sc_set_deep(fp, stack_top);
+      set = sc_set_deep(fp, stack_top, max);
     } else if (fails >= 3) {
       u8 rest = LD(&set->rest) + 1;
       ST(&set->rest, rest);

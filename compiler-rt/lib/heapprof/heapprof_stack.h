@@ -87,21 +87,28 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
 
 /* heapprof_cfi.c: the recipe for stepping from the frame whose return
  * address - 1 is pc to its caller, cached per thread and return address.
- * Bits 0-1 the kind; bit 2 CFA = rbp + off (else rsp + off); bits 3-4 the
- * rule of rbp (0 unchanged, 1 saved at CFA + rbp_off, 2 unknown); bits
- * 16-31 rbp_off (s16); bits 32-63 the CFA offset.  The return address is at
- * CFA - 8. */
+ * Bits 0-1 the kind (0: HP_CFI_SIGNAL); bit 2 CFA = rbp + off (else rsp +
+ * off); bits 3-4 the rule of rbp (0 unchanged, 1 saved at CFA + rbp_off, 2
+ * unknown); bits 16-31 rbp_off (s16); bits 32-63 the CFA offset.  The
+ * return address is at CFA - 8. */
 #define HP_CFI_KIND_MASK 3ull
 #define HP_CFI_NONE 1ull /* no usable CFI: take the frame-pointer step */
 #define HP_CFI_STEP 2ull /* follow the recipe */
 #define HP_CFI_END 3ull  /* the outermost frame (return address undefined) */
 #define HP_CFI_CFA_RBP 4ull
+/* The return address is the signal trampoline (kind 0): the handler's
+ * caller is the interrupted code, whose registers the kernel saved in the
+ * ucontext_t at the trampoline's rsp. */
+#define HP_CFI_SIGNAL 32ull
 /* push rbp; mov rbp, rsp: CFA = rbp + 16, rbp saved at CFA - 16. */
 #define HP_CFI_FRAME_POINTER                                                 \
   (HP_CFI_STEP | HP_CFI_CFA_RBP | 1ull << 3 | (u64)(u16)-16 << 16 |         \
    16ull << 32)
 u64 hp_cfi_compute(uptr pc);     /* heapprof_cfi.c: no cache */
 u64 hp_cfi_recipe(uptr pc);      /* heapprof_stack.c: cached */
+/* The signal trampoline's address (a handler's return address), once a
+ * recipe found it; 0 before. */
+extern uptr hp_cfi_sigreturn;
 /* libc's code, where the main thread's outermost frames are. */
 extern uptr hp_cfi_libc_lo, hp_cfi_libc_hi;
 
