@@ -422,7 +422,7 @@ static void scan_globals(check_t *c) {
 }
 
 typedef struct thread_root {
-  uptr stack_top, tp;
+  uptr stack_top, stack_bottom, tp;
   u32 tid;
 } thread_root_t;
 
@@ -446,7 +446,8 @@ static void note_thread(hp_thread_t *t, void *arg) {
     ts->failed = true;
     return;
   }
-  ts->v[ts->n++] = (thread_root_t){t->stack_top, t->tls_tp, t->tid};
+  ts->v[ts->n++] =
+      (thread_root_t){t->stack_top, t->stack_bottom, t->tls_tp, t->tid};
 }
 
 /* glibc's thread control block (struct pthread) above the thread pointer:
@@ -513,9 +514,15 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
                                       : NULL;
     /* Up to the thread's top (the mapping may go on: the kernel merges
-     * neighbours alike, and heapprof's own tables hold addresses). */
+     * neighbours alike, and heapprof's own tables hold addresses); from
+     * the bottom of a stack the program gave, whose mapping is the heap's
+     * or the program's own below it (10 leaked 64 KiB blocks below a
+     * malloc'd stack were read as its roots, and the objects they alone
+     * held as reachable). */
     if (m)
-      scan_root(c, t->tid == self ? HP_MAX(sp, m->beg) : m->beg,
+      scan_root(c,
+                t->tid == self ? HP_MAX(sp, m->beg)
+                               : HP_MAX(m->beg, t->stack_bottom),
                 t->stack_top);
     if (t->tp)
       scan_tls(c, t->tp);

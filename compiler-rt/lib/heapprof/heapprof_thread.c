@@ -85,7 +85,7 @@ static uptr query_stack_top(void) {
   return top;
 }
 
-static hp_thread_t *create(uptr stack_top) {
+static hp_thread_t *create(uptr stack_top, uptr stack_bottom) {
   hp_tls_thread = TLS_BUSY;
   hp_thread_t *t;
   hp_spin_lock(&registry_lock);
@@ -125,6 +125,7 @@ static hp_thread_t *create(uptr stack_top) {
   while (!t->seq);
   t->stack_top = stack_top ? stack_top : query_stack_top();
   t->tls_tp = hp_thread_pointer();
+  t->stack_bottom = stack_bottom;
   hp_spin_lock(&registry_lock);
   t->next = threads;
   if (threads)
@@ -172,7 +173,7 @@ hp_thread_t *hp_thread_acquire_slow(void) {
   hp_thread_t *t = hp_tls_thread;
   if (HP_LIKELY((uptr)t > (uptr)TLS_DEAD))
     return t;
-  if (t == TLS_NONE && (t = create(0)))
+  if (t == TLS_NONE && (t = create(0, 0)))
     return t;
   hp_spin_lock(&fallback_lock);
   return &hp_fallback_thread;
@@ -235,6 +236,7 @@ typedef struct start_args {
   void *(*fn)(void *);
   int (*c11_fn)(void *); /* thrd_create's: fn is c11_start */
   void *arg;
+  uptr stack_bottom; /* the attribute's stack, if the program gave one */
   struct start_args *next_free;
 } start_args_t;
 
@@ -286,9 +288,10 @@ static HP_NOINLINE void *thread_start(void *p) {
   void *(*fn)(void *) = a->fn;
   int (*c11_fn)(void *) = a->c11_fn;
   void *arg = a->arg;
+  uptr stack_bottom = a->stack_bottom;
   args_put(a);
   if (hp_tls_thread == TLS_NONE)
-    create((uptr)__builtin_frame_address(0));
+    create((uptr)__builtin_frame_address(0), stack_bottom);
   hp_signals_altstack_on();
   /* thrd_join and thrd_exit carry an int in the pointer, as glibc's do. */
   if (c11_fn)
@@ -359,6 +362,16 @@ static HP_WRAPPER int start_wrapped(pthread_create_fn real, pthread_t *th,
   a->fn = fn;
   a->c11_fn = c11_fn;
   a->arg = arg;
+  a->stack_bottom = 0;
+  /* A stack the program gave (pthread_attr_setstack: a block of its heap,
+   * a slice of a mapping of its own) lies in a mapping that goes on below
+   * it.  glibc's getstack gives the attribute's stack address less its
+   * size, which sum to 0 when no stack was set. */
+  void *stack;
+  size_t stack_size;
+  if (attr && pthread_attr_getstack(attr, &stack, &stack_size) == 0 &&
+      (uptr)stack + stack_size != 0)
+    a->stack_bottom = (uptr)stack;
   int r = real(th, attr, thread_start, a);
   if (r)
     args_put(a);

@@ -17,6 +17,10 @@ typedef struct hp_thread {
   uptr stack_top;      /* frames at or above this are not the program's */
   uptr tls_tp;         /* its thread pointer (%fs:0): the leak check's
                         * roots include its TLS (heapprof_leaks.h) */
+  uptr stack_bottom;   /* the lowest byte of a stack the program gave it
+                        * (pthread_attr_setstack), else 0: the leak check
+                        * reads its stack from there, not from the start of
+                        * the mapping, which is the heap's then */
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   hp_peak_thread_t peak; /* live bytes and live table (heapprof_peak.h) */
