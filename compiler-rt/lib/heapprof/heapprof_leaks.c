@@ -671,6 +671,11 @@ static void tally_object(check_t *c, uptr beg, uptr size, u32 stack_id,
   leak_row_t *row = row_of(t, stack_id);
   if (!row)
     return;
+  /* A 0-byte object counts 1 byte, as in every other count of the profile
+   * (TotalSize, live_bytes) and in LeakSanitizer's report: the report's
+   * memory still reachable is the live bytes less these, and 1000 leaked
+   * malloc(0)s counted 0 left it 1000 bytes too high. */
+  size = size ? size : 1;
   if (mark == INDIRECT) {
     row->indirect_objects++;
     row->indirect_bytes += size;
