@@ -355,6 +355,12 @@ uint32_t Loader::module(const std::string &BuildId, const std::string &Path,
   return It->second;
 }
 
+static void addCode(Module &M, uint64_t Start, uint64_t End) {
+  std::pair<uint64_t, uint64_t> R(Start, End);
+  if (std::find(M.Code.begin(), M.Code.end(), R) == M.Code.end())
+    M.Code.push_back(R);
+}
+
 SegmentMap Loader::segments(const hpr_dump_t &D) {
   // Extension v2 records each module's path; v1 profiles have only the
   // segments' build ids.
@@ -377,6 +383,8 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
     SM.Segs.push_back(
         {S.start, S.end, S.offset, module(BuildId, Path, I == 0, S.start)});
     P.Modules[SM.Segs.back().Module].Loaded = true;
+    addCode(P.Modules[SM.Segs.back().Module], S.start - S.offset,
+            S.end - S.offset);
     if (I == 0) {
       SM.Main = SM.Segs.back().Module;
       SM.MainPath = Path;
@@ -401,6 +409,7 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
     std::vector<SegmentMap::Seg> Pieces;
     for (uint64_t K = 0; K < U.nsegs; K++) {
       uint64_t Cur = U.segs[K][0], End = U.segs[K][1];
+      addCode(M, Cur - U.bias, End - U.bias);
       for (const SegmentMap::Seg &S : SM.Segs) {
         if (S.End <= Cur)
           continue;

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace heapprof {
@@ -116,6 +117,10 @@ struct Module {
   uint64_t UnloadedMs = 0; // the latest such time, ms since start
   uint64_t Addresses = 0;  // return addresses of the profile in it
   uint64_t Unnamed = 0;    // those symbolize() found no function name for
+  // Its executable segments as the profile records them, in its file's
+  // addresses (start and end less the load bias): without a build id the
+  // only sign that the file at Path is still the profiled one.
+  std::vector<std::pair<uint64_t, uint64_t>> Code;
 };
 
 // One source frame.  A return address gives several when calls were

@@ -10,6 +10,7 @@
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/BuildID.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/ADT/SmallString.h"
@@ -29,6 +30,9 @@ struct ObjectInfo {
   bool Ok = false;
   std::string Problem; // when !Ok
   std::string BuildId; // hex
+  // Its executable PT_LOADs: {p_vaddr, p_vaddr + p_memsz}, as the runtime
+  // records them (Module::Code).
+  std::vector<std::pair<uint64_t, uint64_t>> Code;
 };
 } // namespace
 
@@ -61,6 +65,15 @@ static ObjectInfo readObject(const std::string &Path) {
   for (uint8_t B : object::getBuildID(Obj)) {
     Info.BuildId += Hex[B >> 4];
     Info.BuildId += Hex[B & 15];
+  }
+  if (auto *Elf = dyn_cast<object::ELF64LEObjectFile>(Obj)) {
+    auto Phdrs = Elf->getELFFile().program_headers();
+    if (!Phdrs)
+      consumeError(Phdrs.takeError());
+    else
+      for (const auto &Ph : *Phdrs)
+        if (Ph.p_type == ELF::PT_LOAD && (Ph.p_flags & ELF::PF_X))
+          Info.Code.push_back({Ph.p_vaddr, Ph.p_vaddr + Ph.p_memsz});
   }
   Info.Ok = true;
   return Info;
@@ -109,7 +122,30 @@ static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
   return true;
 }
 
-// Finds the file of every module that has frames and checks its build id.
+// "" when every executable segment the profile records for M is one of
+// the file's, else what differs.
+static std::string codeMoved(const Module &M, const ObjectInfo &Info) {
+  for (const auto &R : M.Code)
+    if (std::find(Info.Code.begin(), Info.Code.end(), R) == Info.Code.end()) {
+      std::string S;
+      raw_string_ostream OS(S);
+      OS << format("its code is not where the profiled one's was: the "
+                   "profile has an executable segment at 0x%llx-0x%llx",
+                   (unsigned long long)R.first, (unsigned long long)R.second);
+      OS << ", the file ";
+      if (Info.Code.empty())
+        OS << "none";
+      for (size_t I = 0; I < Info.Code.size(); I++)
+        OS << (I ? ", " : "")
+           << format("0x%llx-0x%llx", (unsigned long long)Info.Code[I].first,
+                     (unsigned long long)Info.Code[I].second);
+      return OS.str();
+    }
+  return "";
+}
+
+// Finds the file of every module that has frames and checks its build id
+// (without one, where its code is).
 static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
                            std::string &Err,
                            std::vector<std::string> &Warnings) {
@@ -159,6 +195,24 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
     if (Info.BuildId != M.BuildId) {
       std::string Msg = M.Path + ": build id " + idOrNone(Info.BuildId) +
                         " is not the profiled one, " + idOrNone(M.BuildId);
+      if (M.Main && !MainMayFail) {
+        Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
+        return false;
+      }
+      Warnings.push_back(Msg +
+                         (M.Main ? " (a profiled program, rebuilt since? pass "
+                                   "--binary with the profiled one)"
+                                 : "") +
+                         "; its frames are not symbolized");
+      continue;
+    }
+    // Without a build id on either side, a program rebuilt since the run
+    // would be taken for the profiled one and name every frame wrongly
+    // (clang without --build-id, -Wl,--build-id=none): its code must at
+    // least lie where the profile's did.
+    std::string Moved = M.BuildId.empty() ? codeMoved(M, Info) : "";
+    if (!Moved.empty()) {
+      std::string Msg = M.Path + ": has no build id, and " + Moved;
       if (M.Main && !MainMayFail) {
         Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
         return false;
