@@ -18,6 +18,7 @@
 #include "symbolize.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -162,7 +163,16 @@ struct Node {
 };
 } // namespace
 
-static std::string xmlEscape(const std::string &S) {
+// Also makes S valid UTF-8 (a byte that is not becomes U+FFFD, as in the
+// pprof export and the HTML page's JSON): an SVG is XML, and a browser
+// shows the parse error of one bad byte instead of the graph.  Such bytes
+// come from file names (an unnamed frame is named by its module's).
+static std::string validUTF8(const std::string &S) {
+  return llvm::json::isUTF8(S) ? S : llvm::json::fixUTF8(S);
+}
+
+static std::string xmlEscape(const std::string &Raw) {
+  std::string S = validUTF8(Raw);
   std::string O;
   for (char C : S) {
     switch (C) {
@@ -233,10 +243,25 @@ static void drawFrames(const Node &N, uint64_t X0, unsigned Depth,
   char Info[96];
   snprintf(Info, sizeof Info, " (%llu %s, %.2f%%)",
            static_cast<unsigned long long>(N.Value), Unit, Pct);
+  // Fit is in characters: count UTF-8 lead bytes, and cut after a whole
+  // character (a cut inside one left a byte that is not UTF-8).
   size_t Fit = W > 6 ? static_cast<size_t>((W - 6) / CharW) : 0;
-  std::string Label = N.Name;
-  if (Label.size() > Fit)
-    Label = Fit < 3 ? "" : Label.substr(0, Fit - 2) + "..";
+  std::string Label = validUTF8(N.Name);
+  auto IsLead = [](char C) {
+    return (static_cast<unsigned char>(C) & 0xc0) != 0x80;
+  };
+  if (static_cast<size_t>(
+          std::count_if(Label.begin(), Label.end(), IsLead)) > Fit) {
+    if (Fit < 3) {
+      Label.clear();
+    } else {
+      size_t Cut = 0, Kept = 0;
+      for (; Cut < Label.size(); Cut++)
+        if (IsLead(Label[Cut]) && Kept++ == Fit - 2)
+          break;
+      Label = Label.substr(0, Cut) + "..";
+    }
+  }
   Out += "<g class=\"f\" data-x=\"" + std::to_string(X0) + "\" data-v=\"" +
          std::to_string(N.Value) + "\" data-d=\"" + std::to_string(Depth) +
          "\"><title>" + Name + Info + "</title><rect x=\"" + fmt(X) +
