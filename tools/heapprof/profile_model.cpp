@@ -878,7 +878,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   std::map<ProcKey, size_t> ProcIds;
   std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
   {
-    Progress Prog("reading", Paths.size());
+    Progress Prog("reading", Paths.size(), 1);
     for (size_t FI = 0; FI < Paths.size(); FI++) {
       Prog.update(FI);
       FilePtr F = readFile(Paths[FI], Err);
@@ -1041,7 +1041,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   {
     // Refs are in file order: each file with a dump to add is read again,
     // its dumps added, and the file freed before the next is read.
-    Progress Prog("adding", Paths.size());
+    Progress Prog("adding", Paths.size(), 1);
     for (size_t I = 0; I < Refs.size();) {
       size_t FI = Refs[I].File;
       Prog.update(FI);

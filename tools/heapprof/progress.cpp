@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "progress.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
@@ -12,9 +13,9 @@
 using namespace heapprof;
 using Clock = std::chrono::steady_clock;
 
-Progress::Progress(const char *What, uint64_t Total)
-    : What(What), Total(Total), Enabled(isatty(2)), Start(Clock::now()),
-      Last(Start) {}
+Progress::Progress(const char *What, uint64_t Total, uint64_t Every)
+    : What(What), Total(Total), Mask(Every - 1), Enabled(isatty(2)),
+      Start(Clock::now()), Last(Start) {}
 
 // How long a step runs before its progress shows: 1 s, or
 // HEAPPROF_PROGRESS_AFTER_MS (for the test that checks the line on a
@@ -31,8 +32,11 @@ static std::chrono::milliseconds showAfter() {
 
 void Progress::draw(uint64_t Done) {
   auto Now = Clock::now();
+  // Redrawn at most every 100 ms (or the threshold, if shorter: the test's
+  // 0 draws every update).
   if (Now - Start < showAfter() ||
-      (Shown && Now - Last < std::chrono::milliseconds(100)))
+      (Shown && Now - Last < std::min<std::chrono::milliseconds>(
+                                 showAfter(), std::chrono::milliseconds(100))))
     return;
   Last = Now;
   Shown = true;

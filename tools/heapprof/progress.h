@@ -18,17 +18,19 @@ namespace heapprof {
 
 class Progress {
 public:
-  Progress(const char *What, uint64_t Total);
+  // Every: how often update() looks at the clock, a power of 2: each item
+  // for steps of slow items (files), 1 in 256 for quick ones (addresses).
+  Progress(const char *What, uint64_t Total, uint64_t Every = 256);
   ~Progress();
   void update(uint64_t Done) {
-    if (Enabled && (Done & 255) == 0)
+    if (Enabled && (Done & Mask) == 0)
       draw(Done);
   }
 
 private:
   void draw(uint64_t Done);
   const char *What;
-  uint64_t Total;
+  uint64_t Total, Mask;
   bool Enabled, Shown = false;
   std::chrono::steady_clock::time_point Start, Last;
 };
