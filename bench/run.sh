@@ -427,7 +427,7 @@ fi
 t_runs=$(($(date +%s) - t_runs))
 
 # ------------------------------------------------------ heapprof report ---
-# Post-processing at scale: report, merge, diff, flamegraph, pprof and html
+# Post-processing at scale: report, merge, diff, flamegraph, pprof, html and show
 # on profiles of 100,000 contexts.
 repblock=$OUT/block-report.md
 if want report; then

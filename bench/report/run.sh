@@ -11,7 +11,7 @@
 # Times, with bench/timeit, each command the issue names: report (text,
 # JSON), merge (BASE and NEW into one file), diff (BASE against NEW; and BASE
 # against itself, one process's checkpoints: NEW is then re-read with BASE's
-# files), flamegraph (collapsed, SVG), pprof and html, and headless Chromium
+# files), flamegraph (collapsed, SVG), pprof, html and show, and headless Chromium
 # loading the html page when chromium is installed.  Each runs RUNS times;
 # the row is the run with the lowest wall time.  Prints a markdown table on
 # stdout.  BENCH_REPORT_CONTEXTS=N (default 100000; BENCH_QUICK=1: 10000),
@@ -67,6 +67,8 @@ row "flamegraph (collapsed)" "$size" "$dir/flame.txt" -- "$H" flamegraph -o "$di
 row "flamegraph --svg" "$size" "$dir/flame.svg" -- "$H" flamegraph --svg -o "$dir/flame.svg" "$base"
 row "pprof" "$size" "$dir/profile.pb.gz" -- "$H" pprof -o "$dir/profile.pb.gz" "$base"
 row "html" "$size" "$dir/report.html" -- "$H" html -o "$dir/report.html" "$base"
+# show prints every record (no symbolizing): its stdout, to a file.
+row "show" "$size" "$dir/show.txt" -- sh -c '"$1" show "$2" >"$3"' sh "$H" "$base" "$dir/show.txt"
 if command -v chromium >/dev/null; then
   # The page in headless Chromium until its script has built the tables and
   # the flame graph (data-ready="1" in the DOM): the whole browser, start-up

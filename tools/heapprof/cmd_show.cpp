@@ -24,6 +24,7 @@ extern "C" {
 #include <string.h>
 #include <sys/stat.h>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 const char heapprof::ShowUsage[] =
@@ -136,6 +137,12 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       printf("%02x", m->build_id[b]);
     printf("\n");
   }
+  // Each MIB's stack is the first with its id: looked up in a map, not
+  // searched for, which made a dump of 240,000 contexts take 17 s.
+  std::unordered_map<uint64_t, uint64_t> StackOf;
+  StackOf.reserve(d->nstacks);
+  for (uint64_t s = 0; s < d->nstacks; s++)
+    StackOf.emplace(d->stacks[s].id, s);
   for (uint64_t i = 0; i < d->nmibs; i++) {
     const hpr_mib_t *m = &d->mibs[i];
     printf("  MIB stack id %llu:", (unsigned long long)m->stack_id);
@@ -154,17 +161,16 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       }
       printf("\n");
     }
-    for (uint64_t s = 0; s < d->nstacks; s++) {
-      if (d->stacks[s].id != m->stack_id)
-        continue;
+    auto It = StackOf.find(m->stack_id);
+    if (It != StackOf.end()) {
+      const hpr_stack_t &S = d->stacks[It->second];
       printf("    stack:");
-      for (uint64_t p = 0; p < d->stacks[s].n; p++) {
+      for (uint64_t p = 0; p < S.n; p++) {
         uint64_t pc;
-        memcpy(&pc, &d->stacks[s].pcs[p], 8);
+        memcpy(&pc, &S.pcs[p], 8);
         printf(" 0x%llx", (unsigned long long)pc);
       }
       printf("\n");
-      break;
     }
   }
   for (uint64_t i = 0; i < d->nbins; i++) {
