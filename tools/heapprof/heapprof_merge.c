@@ -1116,6 +1116,15 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
  * size and hash as the one it has is the same dump given twice (counted
  * once), other contents mean another process that had the same pid and
  * bias. */
+/* A file read and kept: the first read hands its last file to the second,
+ * which begins with it when it holds the first dump to add (one profile
+ * merged: read and parsed once). */
+typedef struct reader {
+  hpr_file_t f;
+  size_t input;
+  bool loaded;
+} reader_t;
+
 typedef struct choice {
   dump_ref_t *dumps;
   size_t nd;
@@ -1125,7 +1134,8 @@ typedef struct choice {
   uint64_t *nbids;
 } choice_t;
 
-static int choose_dumps(input_t *in, size_t nin, choice_t *c) {
+static int choose_dumps(input_t *in, size_t nin, choice_t *c,
+                        reader_t *keep) {
   uint8_t first_bid[32];
   uint64_t first_n = 0;
   bool have_first = false;
@@ -1134,6 +1144,9 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c) {
   for (size_t i = 0; i < nin; i++) {
     hpr_file_t f;
     char err[512];
+    if (keep->loaded) /* one file at a time */
+      hpr_free(&keep->f);
+    keep->loaded = false;
     if (!hpr_read(in[i].path, &f, err, sizeof(err))) {
       hpr_free(&f);
       return bad(in[i].path, "%s", err);
@@ -1219,9 +1232,13 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c) {
       c->nbids[c->nd] = main_build_id(d, c->bids[c->nd]);
       c->dumps[c->nd++] = r;
     }
-    hpr_free(&f);
-    if (rc)
+    if (rc) {
+      hpr_free(&f);
       return rc;
+    }
+    keep->f = f;
+    keep->input = i;
+    keep->loaded = true;
   }
   /* An input PATH@N that selected no dump. */
   for (size_t i = 0; i < nin; i++) {
@@ -1245,12 +1262,6 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c) {
 /* The second read: the file holding ref, read again unless it is the one
  * read last, and the dump in it, which must be the one the first read
  * found (a file may have grown since: append_dumps; it is read as it was). */
-typedef struct reader {
-  hpr_file_t f;
-  size_t input;
-  bool loaded;
-} reader_t;
-
 static const hpr_dump_t *reread(reader_t *r, const input_t *in,
                                 const dump_ref_t *ref, int *rc) {
   if (!r->loaded || r->input != ref->input) {
@@ -1355,8 +1366,9 @@ int heapprof_merge_main(int argc, char **argv) {
 
   /* The first read: every dump chosen, with its process. */
   choice_t ch = {0};
+  reader_t rd = {0};
   if (!rc)
-    rc = choose_dumps(in, nin, &ch);
+    rc = choose_dumps(in, nin, &ch, &rd);
   dump_ref_t *dumps = ch.dumps;
   size_t nd = ch.nd;
   proc_t *procs = ch.procs;
@@ -1383,7 +1395,6 @@ int heapprof_merge_main(int argc, char **argv) {
   proc_ids_t *by_proc = xcalloc(np ? np : 1, sizeof(proc_ids_t));
   size_t live_f = ext_index("live_at_dump"), cont_f = ext_index("continuations");
   /* The second read, in merge order. */
-  reader_t rd = {0};
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = reread(&rd, in, &dumps[i], &rc);
     if (!d)

@@ -877,10 +877,16 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   using ProcKey = std::tuple<uint64_t, std::string, uint64_t, std::string>;
   std::map<ProcKey, size_t> ProcIds;
   std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
+  // The last file read stays for the second pass, which begins with it
+  // when it is the only file with dumps to add (one big profile: read and
+  // parsed once, not twice); else it is freed before the next is read.
+  FilePtr Kept(nullptr, freeFile);
+  size_t KeptFI = SIZE_MAX;
   {
     Progress Prog("reading", Paths.size(), 1);
     for (size_t FI = 0; FI < Paths.size(); FI++) {
       Prog.update(FI);
+      Kept.reset();
       FilePtr F = readFile(Paths[FI], Err);
       if (!F)
         return false;
@@ -960,6 +966,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         Ref.Process = PIt->second;
         Refs.push_back(Ref);
       }
+      Kept = std::move(F);
+      KeptFI = FI;
     }
   }
 
@@ -1045,7 +1053,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     for (size_t I = 0; I < Refs.size();) {
       size_t FI = Refs[I].File;
       Prog.update(FI);
-      FilePtr F = readFile(Paths[FI], Err);
+      FilePtr F(nullptr, freeFile);
+      if (FI == KeptFI)
+        F = std::move(Kept);
+      Kept.reset();
+      if (!F)
+        F = readFile(Paths[FI], Err);
       if (!F)
         return false;
       // A file that a running process rewrote meanwhile with more dumps
@@ -1191,9 +1204,11 @@ void heapprof::mergeSameStacks(Profile &P) {
               .first->second;
       LocKeys[L].append(reinterpret_cast<const char *>(&Id), sizeof Id);
     }
+  // Merged in place: the first of each stack moves down to the next free
+  // slot (a second array of contexts doubled the model's memory here).
   std::unordered_map<std::string, uint32_t> Seen;
   Seen.reserve(P.Contexts.size());
-  std::vector<Context> Out;
+  size_t Kept = 0;
   std::vector<uint32_t> NewIndex(P.Contexts.size());
   std::string Key;
   for (size_t I = 0; I < P.Contexts.size(); I++) {
@@ -1201,17 +1216,17 @@ void heapprof::mergeSameStacks(Profile &P) {
     Key.clear();
     for (uint32_t L : C.Stack)
       Key += LocKeys[L];
-    auto It = Seen.find(Key);
-    if (It == Seen.end()) {
-      NewIndex[I] = Out.size();
-      Seen.emplace(Key, Out.size());
-      Out.push_back(std::move(C));
+    auto [It, New] = Seen.try_emplace(Key, Kept);
+    NewIndex[I] = It->second;
+    if (!New) {
+      P.Contexts[It->second].C.add(C.C);
     } else {
-      NewIndex[I] = It->second;
-      Out[It->second].C.add(C.C);
+      if (Kept != I)
+        P.Contexts[Kept] = std::move(C);
+      Kept++;
     }
   }
-  P.Contexts = std::move(Out);
+  P.Contexts.resize(Kept);
   // False-sharing pairs follow their contexts (two may become one).
   std::map<std::pair<uint32_t, uint32_t>, FalseSharingPair> Pairs;
   for (const FalseSharingPair &FP : P.Sharing.Pairs) {
