@@ -135,6 +135,7 @@ struct Row {
 
 struct Diff {
   bool Known[NumMeasures] = {}; // both profiles record the measure
+  bool Has[2][NumMeasures] = {}; // base, new: that profile records it
   Side Total[2];                // base, new: all contexts
   std::vector<Row> Rows;        // changed contexts, in --sort order
   size_t Shown = 0;             // rows within --top
@@ -269,8 +270,11 @@ static std::vector<std::string> locationKeys(const Profile &P, bool Functions,
 
 static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
   Diff D;
-  for (unsigned M = 0; M < NumMeasures; M++)
-    D.Known[M] = B.has(MeasureFields[M]) && N.has(MeasureFields[M]);
+  for (unsigned M = 0; M < NumMeasures; M++) {
+    D.Has[0][M] = B.has(MeasureFields[M]);
+    D.Has[1][M] = N.has(MeasureFields[M]);
+    D.Known[M] = D.Has[0][M] && D.Has[1][M];
+  }
   FrameNumbers Numbers;
   std::unordered_map<std::string, size_t> Ids;
   std::vector<Row> All;
@@ -296,9 +300,12 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
       if (R.Stack.empty() || (S && !R.New.Present))
         R.Stack = C.frames(P); // NEW's frames: the lines of the new build
       Sd.Present = true;
+      // A row compares what both sides record; a side's total is all
+      // its profile records (a sampled NEW has no temporary objects, and
+      // BASE's still shows in the summary).
       for (unsigned M = 0; M < NumMeasures; M++) {
-        uint64_t V = D.Known[M] ? C.C.get(MeasureFields[M]) : 0;
-        Sd.V[M] += V;
+        uint64_t V = D.Has[S][M] ? C.C.get(MeasureFields[M]) : 0;
+        Sd.V[M] += D.Known[M] ? V : 0;
         D.Total[S].V[M] += V;
       }
     }
@@ -355,8 +362,9 @@ static std::string signedBytes(int64_t V) {
 
 static bool isBytes(unsigned M) { return M == M_bytes || M == M_live_bytes; }
 
-static std::string cell(const Diff &D, unsigned M, uint64_t V) {
-  if (!D.Known[M])
+// A side's value, when that side's profile records the measure.
+static std::string cell(const Diff &D, int Side, unsigned M, uint64_t V) {
+  if (!D.Has[Side][M])
     return "?";
   return isBytes(M) ? humanBytes(V) : std::to_string(V);
 }
@@ -438,8 +446,8 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
   std::vector<std::vector<std::string>> T;
   T.push_back({"", "base", "new", "change"});
   for (unsigned M = 0; M < NumMeasures; M++)
-    T.push_back({MeasureLabels[M], cell(D, M, D.Total[0].V[M]),
-                 cell(D, M, D.Total[1].V[M]),
+    T.push_back({MeasureLabels[M], cell(D, 0, M, D.Total[0].V[M]),
+                 cell(D, 1, M, D.Total[1].V[M]),
                  deltaCell(D, M, static_cast<int64_t>(D.Total[1].V[M] -
                                                       D.Total[0].V[M]))});
   T.push_back({"contexts", std::to_string(D.Contexts[0]),
@@ -471,8 +479,8 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
     const Row &R = D.Rows[I];
     OS << "#" << I + 1 << "  " << R.status() << "  bytes "
        << deltaCell(D, M_bytes, R.delta(M_bytes)) << " ("
-       << cell(D, M_bytes, R.Base.V[M_bytes]) << " -> "
-       << cell(D, M_bytes, R.New.V[M_bytes]) << "), allocs "
+       << cell(D, 0, M_bytes, R.Base.V[M_bytes]) << " -> "
+       << cell(D, 1, M_bytes, R.New.V[M_bytes]) << "), allocs "
        << deltaCell(D, M_allocs, R.delta(M_allocs)) << ", live "
        << deltaCell(D, M_live_bytes, R.delta(M_live_bytes)) << " in "
        << deltaCell(D, M_live_objects, R.delta(M_live_objects))
@@ -512,18 +520,22 @@ constexpr unsigned JsonDiffVersion = 1;
 static void renderDiffJson(const Diff &D, const DiffOptions &O,
                        llvm::raw_ostream &OS) {
   llvm::json::OStream J(OS, 1);
-  auto Measures = [&](const Side &B, const Side &N) {
+  // Totals show each side's value its profile records; a row's only
+  // what both record.
+  auto Measures = [&](const Side &B, const Side &N, bool Totals) {
     for (unsigned M = 0; M < NumMeasures; M++)
       J.attributeObject(MeasureNames[M], [&] {
-        if (!D.Known[M]) {
-          J.attribute("base", nullptr);
-          J.attribute("new", nullptr);
+        const Side *Sides[2] = {&B, &N};
+        static const char *const Keys[2] = {"base", "new"};
+        for (int S = 0; S < 2; S++)
+          if (Totals ? D.Has[S][M] : D.Known[M])
+            J.attribute(Keys[S], static_cast<int64_t>(Sides[S]->V[M]));
+          else
+            J.attribute(Keys[S], nullptr);
+        if (D.Known[M])
+          J.attribute("delta", static_cast<int64_t>(N.V[M] - B.V[M]));
+        else
           J.attribute("delta", nullptr);
-          return;
-        }
-        J.attribute("base", static_cast<int64_t>(B.V[M]));
-        J.attribute("new", static_cast<int64_t>(N.V[M]));
-        J.attribute("delta", static_cast<int64_t>(N.V[M] - B.V[M]));
       });
   };
   J.object([&] {
@@ -562,7 +574,7 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
         J.attribute(Key, nullptr);
     }
     J.attributeObject("summary", [&] {
-      Measures(D.Total[0], D.Total[1]);
+      Measures(D.Total[0], D.Total[1], true);
       J.attribute("base_contexts", static_cast<int64_t>(D.Contexts[0]));
       J.attribute("new_contexts", static_cast<int64_t>(D.Contexts[1]));
       J.attribute("changed_contexts", static_cast<int64_t>(D.Rows.size()));
@@ -583,7 +595,7 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
             for (const Frame *F : R.Stack)
               jsonFrame(J, *F);
           });
-          Measures(R.Base, R.New);
+          Measures(R.Base, R.New, false);
         });
       }
     });

@@ -1,0 +1,28 @@
+// heapprof diff between an exact run and a sampled one: sampled mode
+// records no temporary objects, so the change in them is unknown ("?"),
+// but the exact side's own count is still shown in the summary (it was
+// "?" too).  The program allocates 300 objects of 100 bytes, each freed
+// at once (300 temporary), and keeps none.  With sample_bytes=1 every
+// allocation is sampled with weight 1: the same 300 objects, 30000 bytes.
+// RUN: rm -rf %t.base %t.new && %clang_heapprof -O0 -g %s -o %t
+// RUN: %env_heapprof_opts=profile_dir=%t.base %run %t
+// RUN: %env_heapprof_opts=profile_dir=%t.new:sample_bytes=1 %run %t
+// RUN: heapprof diff %t.base %t.new | FileCheck %s
+// CHECK: == Summary (NEW minus BASE)
+// CHECK: allocations 300 300 0
+// CHECK-NEXT: bytes 29.3 KiB 29.3 KiB 0 B
+// CHECK: temporary 300 ? ?
+// RUN: heapprof diff %t.new %t.base | FileCheck %s --check-prefix=REVERSED
+// REVERSED: temporary ? 300 ?
+// RUN: heapprof diff --format json %t.base %t.new | %python -c "import json,sys; d=json.load(sys.stdin); t=d['summary']['temporary']; print('temporary', t['base'], t['new'], t['delta']); print('missing', d['missing'])" | FileCheck %s --check-prefix=JSON
+// JSON: temporary 300 None None
+// JSON: missing ['temporary']
+#include <stdlib.h>
+
+__attribute__((noinline)) void *make(void) { return malloc(100); }
+
+int main(void) {
+  for (int i = 0; i < 300; i++)
+    free(make());
+  return 0;
+}
