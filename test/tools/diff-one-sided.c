@@ -14,12 +14,34 @@
 // CHECK: temporary 300 ? ?
 // RUN: heapprof diff %t.new %t.base | FileCheck %s --check-prefix=REVERSED
 // REVERSED: temporary ? 300 ?
+// The same program built without -fheapprof under heapprof run counts no
+// accesses (0, not unknown); make() stores 10 ints into each object when
+// STORE is defined: 3000 accesses on the instrumented side.  The summary
+// says which side counted none.
+// RUN: rm -rf %t.acc %t.run && %clang_heapprof -DSTORE -O0 -g %s -o %t.store
+// RUN: %env_heapprof_opts=profile_dir=%t.acc %run %t.store
+// RUN: %clang_plain -DSTORE -O0 -g %s -o %t.plain
+// RUN: heapprof run -o %t.run -- %t.plain
+// RUN: heapprof diff %t.acc %t.run | FileCheck %s --check-prefix=RUNSIDE
+// RUNSIDE: accesses 3000 0 -3000
+// RUNSIDE: (NEW counted no accesses: its program was not compiled with -fheapprof, as under heapprof run, so the change in accesses is not the program's)
+// RUN: heapprof diff %t.run %t.acc | FileCheck %s --check-prefix=RUNBASE
+// RUNBASE: (BASE counted no accesses
+// RUN: heapprof diff %t.base %t.new | FileCheck %s --check-prefix=NONOTE
+// NONOTE-NOT: counted no accesses
 // RUN: heapprof diff --format json %t.base %t.new | %python -c "import json,sys; d=json.load(sys.stdin); t=d['summary']['temporary']; print('temporary', t['base'], t['new'], t['delta']); print('missing', d['missing'])" | FileCheck %s --check-prefix=JSON
 // JSON: temporary 300 None None
 // JSON: missing ['temporary']
 #include <stdlib.h>
 
-__attribute__((noinline)) void *make(void) { return malloc(100); }
+__attribute__((noinline)) void *make(void) {
+  int *p = malloc(100);
+#ifdef STORE
+  for (int i = 0; i < 10; i++)
+    p[i] = i;
+#endif
+  return p;
+}
 
 int main(void) {
   for (int i = 0; i < 300; i++)

@@ -463,6 +463,14 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
   if (D.CumulativeNew)
     OS << "(NEW shares a process with BASE: NEW counts from BASE's first "
           "dump of it, BASE's dumps included)\n";
+  // One side counted no access at all: a program not compiled with
+  // -fheapprof (heapprof run's), whose change is no change of the program's.
+  if (D.Known[M_accesses] &&
+      (D.Total[0].V[M_accesses] == 0) != (D.Total[1].V[M_accesses] == 0))
+    OS << "(" << (D.Total[0].V[M_accesses] ? "NEW" : "BASE")
+       << " counted no accesses: its program was not compiled with "
+          "-fheapprof, as under heapprof run, so the change in accesses is "
+          "not the program's)\n";
   if (D.StackLimit[0] && D.StackLimit[1] && D.StackLimit[0] != D.StackLimit[1])
     OS << "(BASE's stacks were taken with malloc_context_size="
        << D.StackLimit[0] << ", NEW's with " << D.StackLimit[1]
