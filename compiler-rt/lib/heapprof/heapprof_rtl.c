@@ -888,7 +888,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
       &hp_leaks_stack_from, &none, mine, false, __ATOMIC_RELAXED,
       __ATOMIC_RELAXED);
   dump_args_t args = {reason, seq, 0};
+  hp_signals_xfsz_begin();
   hp_own_stack_run(&dump_stack, dump_locked, &args);
+  hp_signals_xfsz_end();
   if (roots_here)
     __atomic_compare_exchange_n(&hp_leaks_stack_from, &mine, 0, false,
                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED);

@@ -33,8 +33,10 @@
  * the default and would end the process has a guard handler that removes
  * the file first, then dies of the signal as the default would have.  A
  * SIGXFSZ the kernel sends to the writing thread (RLIMIT_FSIZE) is
- * heapprof's own doing: the guard returns, the write fails with EFBIG and
- * the profile takes the failure path.  No guard can stop SIGKILL.
+ * heapprof's own doing: it is blocked on that thread for the whole dump
+ * (hp_signals_xfsz_begin; the guard returns for it too), the write fails
+ * with EFBIG and the profile takes the failure path.  No guard can stop
+ * SIGKILL.
  *
  * fork: pthread_atfork handlers hold every runtime lock across the fork, so
  * the child never inherits a lock held by a thread that no longer exists.
@@ -565,6 +567,47 @@ void hp_signals_guard_end(void) {
   guard_installed = 0;
 }
 
+/* A dump writes more than its temporary file: the profile to stderr when
+ * no file could take it, warnings, print_stats.  stderr is often a regular
+ * file, and past the file size limit (RLIMIT_FSIZE, ulimit -f) such a
+ * write raised a SIGXFSZ that killed a program which would have exited
+ * normally without heapprof: by the default action (the profile's file hit
+ * the limit, then its stderr fallback did), or by the program's own
+ * handler, which the guard leaves alone (Debian's sort catches SIGXFSZ to
+ * remove its temporary files, then dies of it).  So SIGXFSZ is blocked on
+ * the dumping thread for the whole dump: each write past the limit fails
+ * with EFBIG and leaves the signal pending, and the end takes back the
+ * pending one the kernel sent for those writes (si_code SI_USER from this
+ * very process, as send_sig's SEND_SIG_NOINFO gives).  One that was
+ * pending before the dump is the program's and stays; one sent meanwhile
+ * by someone else is sent again.  Under the dump lock. */
+static bool xfsz_pending_before;
+
+void hp_signals_xfsz_begin(void) {
+  sigset_t x, pending;
+  sigemptyset(&x);
+  sigaddset(&x, SIGXFSZ);
+  xfsz_pending_before =
+      sigpending(&pending) != 0 || sigismember(&pending, SIGXFSZ) == 1;
+  pthread_sigmask(SIG_BLOCK, &x, NULL);
+}
+
+/* Before the thread's mask is restored (hp_signals_unhold). */
+void hp_signals_xfsz_end(void) {
+  if (xfsz_pending_before)
+    return;
+  int saved = errno;
+  sigset_t x;
+  sigemptyset(&x);
+  sigaddset(&x, SIGXFSZ);
+  siginfo_t si;
+  struct timespec zero = {0, 0};
+  if (sigtimedwait(&x, &si, &zero) == SIGXFSZ &&
+      !(si.si_code == SI_USER && si.si_pid == getpid()))
+    kill(getpid(), SIGXFSZ);
+  errno = saved;
+}
+
 /* ------------------------------------------------------- deadly signals */
 
 /* Actions before heapprof's deadly handler; written at init only. */
@@ -724,7 +767,9 @@ static void install_deadly(int sig, bool only_default) {
  * default action or ignored (no program code runs), heapprof's own
  * handlers (the deadly ones wait for the locks by themselves, and their
  * timer bounds the dump), and the signals the thread raises itself:
- * faults, abort's, SIGXFSZ (the write fails with EFBIG instead). */
+ * faults, abort's, SIGXFSZ (blocked for the whole dump by
+ * hp_signals_xfsz_begin, whatever its action: the write fails with EFBIG
+ * instead). */
 static bool raised_by_thread(int sig) {
   return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
          sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT || sig == SIGXFSZ;
