@@ -71,6 +71,7 @@ struct scan {
   int non_header;       /* an input that is not a header (else: a PCH) */
   int asm_inputs;       /* an assembler source (.s: no preprocessor) */
   int compiled_inputs;  /* an input clang compiles: not .s, not an object */
+  int cpp_inputs;       /* one it preprocesses: not .i/.ii, not IR */
   const char *no_libc;  /* -nostartfiles, -nostdlib, ...: the last one */
   const char *target;   /* the last --target=/-target value, NULL if none */
   int target_next;      /* the next argument is -target's value */
@@ -200,6 +201,22 @@ static int is_asm_input(const char *lang, const char *arg) {
   return dot && !strchr(dot, '/') && strcmp(dot, ".s") == 0;
 }
 
+/* An input clang compiles without the preprocessor: preprocessed source
+ * (.i, .ii, .mi, .mii, -x cpp-output, ...) or LLVM IR (.ll, .bc, -x ir). */
+static int is_preprocessed_input(const char *lang, const char *arg) {
+  if (lang) {
+    size_t n = strlen(lang);
+    return strcmp(lang, "ir") == 0 ||
+           (n >= 10 && strcmp(lang + n - 10, "cpp-output") == 0);
+  }
+  const char *dot = strrchr(arg, '.');
+  if (!dot || strchr(dot, '/'))
+    return 0;
+  static const char *const exts[] = {".i", ".ii", ".mi", ".mii", ".ll", ".bc",
+                                     NULL};
+  return in_list(dot, exts);
+}
+
 /* An input clang only hands to the linker: an object, an archive, a shared
  * library (libx.so.1.2 too: ".so." and then only digits and dots). */
 static int is_linker_input(const char *lang, const char *arg) {
@@ -308,8 +325,11 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
         s->non_header = 1;
       if (is_asm_input(s->lang, arg))
         s->asm_inputs = 1;
-      else if (!is_linker_input(s->lang, arg))
+      else if (!is_linker_input(s->lang, arg)) {
         s->compiled_inputs = 1;
+        if (!is_preprocessed_input(s->lang, arg))
+          s->cpp_inputs = 1;
+      }
     }
     return 0;
   }
@@ -388,6 +408,7 @@ static void scan_response_file(struct scan *s, const char *path, int depth) {
     s->has_inputs = 1;
     s->non_header = 1;
     s->compiled_inputs = 1;
+    s->cpp_inputs = 1;
     return;
   }
   struct scan sub = *s; /* option values do not run across files */
@@ -812,9 +833,13 @@ int main(int argc, char **argv) {
         pre = "-gline-tables-only";
       added[n_added++] = "-fdebug-info-for-profiling";
       /* #include <heapprof/heapprof_interface.h> without a -I; after the
-       * system directories, so that a <prefix> of /usr cannot reorder them. */
-      added[n_added++] = "-idirafter";
-      added[n_added++] = concat(prefix, "/include", "");
+       * system directories, so that a <prefix> of /usr cannot reorder them.
+       * Not when every compiled input skips the preprocessor (.i, .ll:
+       * distcc's way): clang warned it unused, and -Werror failed. */
+      if (s.cpp_inputs || !s.compiled_inputs) {
+        added[n_added++] = "-idirafter";
+        added[n_added++] = concat(prefix, "/include", "");
+      }
       /* Through -Xclang, so that only compile jobs see it: a link-only
        * command gets no "argument unused" warning, and an LTO link does not
        * hand the plugin's option to a linker that has no plugin loaded. */
