@@ -525,7 +525,7 @@ static char *concat(const char *a, const char *b, const char *c) {
  *   [1] .group                        GRP_COMDAT, signature DIR_SYMBOL: { [2] }
  *   [2] .rodata.__heapprof_profile_dir  "DIR\0"
  *   [3] .note.GNU-stack               (empty: no executable stack)
- *   [4] .symtab                       null; weak object DIR_SYMBOL in [2]
+ *   [4] .symtab                       null; weak hidden object DIR_SYMBOL in [2]
  *   [5] .strtab, [6] .shstrtab
  *
  * Placed before every other input, its group is the one the linker keeps,
@@ -555,7 +555,7 @@ static unsigned char *dir_object(const char *dir, size_t *size) {
   memset(syms, 0, sizeof syms);
   syms[1].st_name = 1;
   syms[1].st_info = ELF64_ST_INFO(STB_WEAK, STT_OBJECT);
-  syms[1].st_other = STV_DEFAULT;
+  syms[1].st_other = STV_HIDDEN; /* as the pass's: see its comment */
   syms[1].st_shndx = SEC_DATA;
   syms[1].st_size = dir_size;
 

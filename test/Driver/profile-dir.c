@@ -15,7 +15,7 @@
 // LAST-NOT: -heapprof-profile-dir=/tmp/a
 // LAST: "-mllvm" "-heapprof-profile-dir=rel/b"
 // LAST-NOT: -heapprof-profile-dir=/tmp/a
-// IR: @__heapprof_profile_dir = weak constant [9 x i8] c"some/dir\00", comdat
+// IR: @__heapprof_profile_dir = weak hidden constant [9 x i8] c"some/dir\00", comdat
 // A compile step gets no generated object.
 // ARGS-NOT: heapprof-dir-
 // ARGS: -Xclang -mllvm -Xclang -heapprof-profile-dir=d

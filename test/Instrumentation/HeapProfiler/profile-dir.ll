@@ -1,4 +1,4 @@
-; -fheapprof=DIR reaches the runtime as __heapprof_profile_dir, a weak,
+; -fheapprof=DIR reaches the runtime as __heapprof_profile_dir, a weak, hidden,
 ; COMDAT, NUL-terminated constant, from -heapprof-profile-dir=DIR or else the
 ; "HeapProfProfileDir" module flag; without either there is no such global.
 ; REQUIRES: pass-plugin
@@ -14,11 +14,11 @@ target triple = "x86_64-unknown-linux-gnu"
 ; NONE-NOT: __heapprof_profile_dir
 
 ; DIR: $__heapprof_profile_dir = comdat any
-; DIR: @__heapprof_profile_dir = weak constant [10 x i8] c"/tmp/prof\00", comdat
+; DIR: @__heapprof_profile_dir = weak hidden constant [10 x i8] c"/tmp/prof\00", comdat
 ; DIR: @llvm.compiler.used = appending global [1 x ptr] [ptr @__heapprof_profile_dir], section "llvm.metadata"
 
-; FLAG: @__heapprof_profile_dir = weak constant [9 x i8] c"from-md/\00", comdat
-; CLI: @__heapprof_profile_dir = weak constant [4 x i8] c"cli\00", comdat
+; FLAG: @__heapprof_profile_dir = weak hidden constant [9 x i8] c"from-md/\00", comdat
+; CLI: @__heapprof_profile_dir = weak hidden constant [4 x i8] c"cli\00", comdat
 
 define void @f() {
   ret void

@@ -2013,10 +2013,14 @@ void ModuleHeapProfiler::createProfileDirVar(Module &M) {
   Constant *Init =
       ConstantDataArray::getString(M.getContext(), Dir, /*AddNull=*/true);
   // Weak so that every instrumented object may carry it and a program's own
-  // definition wins; the runtime reads it through a weak reference.
+  // definition wins; the runtime reads it through a weak reference.  Hidden,
+  // so that a shared library's DIR stays in the library: exported, it bound
+  // the runtime's reference of an executable that has none (linked with
+  // plain -fheapprof), whose profile then went to the library's DIR.
   auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
                                 GlobalValue::WeakAnyLinkage, Init,
                                 HeapProfProfileDirVar);
+  GV->setVisibility(GlobalValue::HiddenVisibility);
   if (Triple(M.getTargetTriple()).supportsCOMDAT())
     GV->setComdat(M.getOrInsertComdat(HeapProfProfileDirVar));
   appendToCompilerUsed(M, {GV});
