@@ -194,6 +194,10 @@ if _pagemap_scan_works():
 if os.path.exists("/usr/lib/llvm-19/lib/libomp.so"):
     config.available_features.add("openmp")
 
+# A CMake project built with the driver (test/Driver/cmake-lto.test).
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake")
+
 # Allocator libraries heapprof run --allocator=PATH profiles (Debian
 # libjemalloc2, libtcmalloc-minimal4, libmimalloc2.0): a feature and a
 # %lib<name> substitution for each one installed.
