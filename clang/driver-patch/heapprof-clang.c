@@ -67,7 +67,7 @@ struct scan {
   int inputs_only;      /* after "--" */
   const char *heapprof_in_rsp; /* a response file that has -f[no-]heapprof */
   unsigned conflicts;   /* bit i: conflicting[i] was asked for */
-  int is_static;        /* -static, --static or -static-pie */
+  const char *is_static; /* the last -static, --static or -static-pie */
   int non_header;       /* an input that is not a header (else: a PCH) */
   int asm_inputs;       /* an assembler source (.s: no preprocessor) */
   int compiled_inputs;  /* an input clang compiles: not .s, not an object */
@@ -382,7 +382,7 @@ static int scan_arg(struct scan *s, const char *arg, const char *in_rsp,
     s->shared = 1;
   else if (strcmp(arg, "-static") == 0 || strcmp(arg, "--static") == 0 ||
            strcmp(arg, "-static-pie") == 0)
-    s->is_static = 1;
+    s->is_static = in_rsp ? strdup(arg) : arg;
   else if (in_list(arg, no_libc_opts))
     s->no_libc = in_rsp ? strdup(arg) : arg;
   else if (strncmp(arg, "-fsanitize=", 11) == 0)
@@ -790,10 +790,10 @@ int main(int argc, char **argv) {
   }
   if (s.enabled && s.has_inputs && s.is_static && !s.no_link && !s.shared) {
     fprintf(stderr,
-            "%s: error: -fheapprof cannot link with -static: heapprof's "
+            "%s: error: -fheapprof cannot link with %s: heapprof's "
             "runtime replaces malloc, which a static C library defines too; "
             "link dynamically\n",
-            prog);
+            prog, s.is_static);
     return 1;
   }
 
