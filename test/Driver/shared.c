@@ -19,6 +19,16 @@
 // Other linker options change nothing: the runtime is linked.
 // RUN: heapprof-clang -fheapprof -Wl,-z,now -Xlinker -z -Xlinker relro -### %s -o %t 2>&1 | FileCheck %s --check-prefix=RT
 // RT:       "--whole-archive" "{{[^"]*}}/libheapprof_rt.a"
+// Loaded into a program without the runtime (Python's ctypes, through
+// dlopen), the loader refuses it, naming the shadow base that its counted
+// accesses read (a data relocation, bound at load even with RTLD_LAZY);
+// one with no counted access names the constructor's __heapprof_init.
+// RUN: heapprof-clang -fheapprof -fPIC -shared %s -o %t-load.so
+// RUN: not %python -c "import ctypes, sys; ctypes.CDLL(sys.argv[1])" %t-load.so 2>&1 | FileCheck %s --check-prefix=LOAD
+// LOAD: undefined symbol: __heapprof_shadow_memory_dynamic_address
+// RUN: heapprof-clang -fheapprof -fPIC -shared -DNO_ACCESS %s -o %t-init.so
+// RUN: not %python -c "import ctypes, sys; ctypes.CDLL(sys.argv[1])" %t-init.so 2>&1 | FileCheck %s --check-prefix=INIT
+// INIT: undefined symbol: __heapprof_init
 
 // CHECK:      "-cc1"
 // CHECK-SAME: "-fpass-plugin=[[LIB]]/HeapProfiler.so"
@@ -33,4 +43,8 @@
 // RELOC-SAME: "-r"
 // RELOC-NOT:  libheapprof
 
+#ifdef NO_ACCESS
+int shared_fn(int x) { return x + 1; }
+#else
 int shared_fn(int *p) { return *p; }
+#endif
