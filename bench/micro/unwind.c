@@ -20,7 +20,8 @@
 
 typedef uintptr_t uptr;
 unsigned hp_unwind_fp(uptr *pcs, unsigned max, uptr fp, uptr top, _Bool fold);
-unsigned hp_unwind(uptr *pcs, unsigned max, uptr fp, uptr top, _Bool fold);
+unsigned hp_unwind(uptr *pcs, unsigned max, uptr fp, uptr lo, uptr top,
+                   _Bool fold);
 extern void *__libc_stack_end;
 
 enum { MAX = 64 };
@@ -45,7 +46,7 @@ __attribute__((noinline)) static void measure(void) {
   printf("unwind %s fp %.1f %u\n", stack_name, (t1 - t0) / iters, n);
   t0 = now_ns();
   for (long i = 0; i < iters; i++)
-    n = hp_unwind(pcs, MAX, fp, top, 0);
+    n = hp_unwind(pcs, MAX, fp, 0, top, 0);
   t1 = now_ns();
   printf("unwind %s cfi %.1f %u\n", stack_name, (t1 - t0) / iters, n);
   t0 = now_ns();

@@ -164,7 +164,8 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   hp_thread_t *t = hp_thread_acquire();
   u32 stack_id = 0, fs_pos = 0;
   if (HP_LIKELY(profiling)) {
-    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+    stack_id = hp_stack_id(fp, t->stack_lo, t->stack_top,
+                           (u32)hp_flags.malloc_context_size,
                            hp_flags.fold_recursion);
     if (GENERAL(general, hp_flags.false_sharing))
       fs_pos = hp_fshare_alloc(t->tid, stack_id, size);
@@ -754,7 +755,8 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   if (HP_LIKELY(profiling)) {
     e.free_cycles = 0;
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
-    stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+    stack_id = hp_stack_id(fp, t->stack_lo, t->stack_top,
+                           (u32)hp_flags.malloc_context_size,
                            hp_flags.fold_recursion);
   }
   uptr block_end = l->block ? l->block + hp_class_size(l->class_id)

@@ -956,7 +956,8 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   fentry_t e;
   e.addr = (uptr)p;
   e.size = size;
-  e.stack_id = hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
+  e.stack_id = hp_stack_id(fp, t->stack_lo, t->stack_top,
+                           (u32)hp_flags.malloc_context_size,
                            hp_flags.fold_recursion);
   e.ts_ms = op_now(o);
   e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;

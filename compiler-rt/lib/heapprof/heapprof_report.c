@@ -213,9 +213,9 @@ static void print_stack_job(void *arg) {
   uptr walked[HP_MAX_STACK_DEPTH];
   if (!j->pcs) {
     hp_thread_t *t = hp_thread_acquire();
-    uptr top = t->stack_top;
+    uptr lo = t->stack_lo, top = t->stack_top;
     hp_thread_release(t);
-    j->n = hp_unwind(walked, HP_MAX_STACK_DEPTH, j->fp, top, false);
+    j->n = hp_unwind(walked, HP_MAX_STACK_DEPTH, j->fp, lo, top, false);
     j->pcs = walked;
   }
   hp_buf_t b = {0};

@@ -272,8 +272,8 @@ static void *init_sampled(uptr base, uptr off, uptr size, u8 kind,
   h->timestamp_ms = hp_now_ms();
   h->cpu_id = cpu;
   h->alloc_context_id =
-      hp_stack_id(fp, t->stack_top, (u32)hp_flags.malloc_context_size,
-                  hp_flags.fold_recursion);
+      hp_stack_id(fp, t->stack_lo, t->stack_top,
+                  (u32)hp_flags.malloc_context_size, hp_flags.fold_recursion);
   h->fork_gen = hp_fork_gen;
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;

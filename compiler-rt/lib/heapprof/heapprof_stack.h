@@ -29,19 +29,26 @@ typedef struct hp_stack {
  * frame pointer that is the frame-pointer step, and a frame without one
  * (libstdc++, libc, code built without -fheapprof) is stepped over
  * correctly instead of ending or skipping the walk.  Where there is no
- * usable CFI the frame-pointer step is taken, as hp_unwind_fp does.  The
+ * usable CFI the frame-pointer step is taken, as hp_unwind_fp does, but
+ * only on the thread's own stack, [stack_lo, stack_top) (the thread's
+ * stack_lo, heapprof_thread.h; 0: all below stack_top): a walk from fp
+ * below stack_lo (a coroutine's stack, a sigaltstack) or at or above
+ * stack_top (then without a bound) ends there instead.  The
  * main thread's outermost libc frames, dropped at the end anyway, are
  * recognised from the first walk that reached them instead of stepped
  * through (heapprof_stack.c, "the tail"). */
 #define HP_MAX_WALK 256
-u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
+u32 hp_unwind(uptr *pcs, u32 max, uptr fp, uptr stack_lo, uptr stack_top,
+              bool fold);
 
 /* The stack id (heapprof_stackdepot.h) of the stack hp_unwind(pcs, max,
- * fp, stack_top, fold) would give, through a cache that answers without
- * the walk when every word such a walk read from the same fp is unchanged
- * (heapprof_stack.c; docs/design.md "Stack ids without the walk").
+ * fp, stack_lo, stack_top, fold) would give, through a cache that answers
+ * without the walk when every word such a walk read from the same fp is
+ * unchanged (heapprof_stack.c; docs/design.md "Stack ids without the
+ * walk"; not for fp on another stack than the thread's own).
  * hp_stack_cache_init (called by hp_stackdepot_init) reserves the cache. */
-u32 hp_stack_id(uptr fp, uptr stack_top, u32 max, bool fold);
+u32 hp_stack_id(uptr fp, uptr stack_lo, uptr stack_top, u32 max,
+                bool fold);
 void hp_stack_cache_init(void);
 /* A thread's caches of the walks, kept in its state (heapprof_thread.h)
  * rather than in thread-local storage: glibc takes a thread's static TLS

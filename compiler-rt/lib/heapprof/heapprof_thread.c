@@ -5,7 +5,9 @@
  * Stack bounds make frame-pointer unwinding safe: the main thread's top is
  * __libc_stack_end; a thread started through heapprof's pthread_create
  * wrapper has the wrapper's frame as its top, so the wrapper never shows up
- * in stacks; any other thread asks pthread_getattr_np once.
+ * in stacks; any other thread asks pthread_getattr_np once.  The bound
+ * below (stack_lo) tells the walks a frame on the thread's own stack from
+ * one on a stack of the program's making (a coroutine's).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -14,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <threads.h>
 #include <unistd.h>
@@ -43,9 +46,33 @@ static bool key_ready;
 
 static void thread_exit(void *arg);
 
+/* The main thread's stack_lo: its stack grows down to RLIMIT_STACK below
+ * the top of its mapping, and the kernel maps nothing there (mmap_base is
+ * at least the limit and the 1 MiB stack guard gap below).  __libc_stack_end
+ * is below that top by the arguments, environment and auxiliary vector,
+ * at most a quarter of the limit: three quarters of it below
+ * __libc_stack_end is still inside.  An unlimited stack (the legacy
+ * layout, mappings from the bottom up) counts as 1 GiB. */
+static uptr main_lo;
+
+static uptr main_stack_lo(void) {
+  if (!main_lo) {
+    uptr top = (uptr)__libc_stack_end, size = (uptr)1 << 30;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur < size)
+      size = rl.rlim_cur;
+    size -= size / 4;
+    main_lo = top > size ? top - size : 1;
+  }
+  return main_lo;
+}
+
 void hp_thread_init(void) {
   hp_primary_init_caches(hp_fallback_thread.caches);
   hp_fallback_thread.stack_top = (uptr)__libc_stack_end;
+  /* Threads without a state of their own share it: their frames lie
+   * below main's stack_lo, and are walked as a coroutine's. */
+  hp_fallback_thread.stack_lo = main_stack_lo();
   if (!key_ready && pthread_key_create(&exit_key, thread_exit) == 0)
     key_ready = true;
 }
@@ -60,9 +87,20 @@ void hp_thread_main_frame(uptr top) {
     t->stack_top = top;
 }
 
-static uptr query_stack_top(void) {
-  if ((pid_t)syscall(SYS_gettid) == getpid())
+/* A stack glibc mapped, of at least stack_size bytes (the attribute's;
+ * a cached one reused may be larger), has its struct pthread (2304 bytes,
+ * where the thread pointer points) at the top, so its mapping starts at
+ * most stack_size - 4 KiB below tp: a page less than that is inside (at
+ * worst in the guard page, where no frame is). */
+static uptr glibc_stack_lo(uptr tp, uptr stack_size) {
+  return tp > stack_size ? tp - stack_size + 2 * HP_PAGE_SIZE : 1;
+}
+
+static uptr query_stack_top(uptr *lo) {
+  if ((pid_t)syscall(SYS_gettid) == getpid()) {
+    *lo = main_stack_lo();
     return main_top ? main_top : (uptr)__libc_stack_end;
+  }
   /* A thread glibc started past the wrappers (a SIGEV_THREAD timer's,
    * mq_notify's): glibc keeps its struct pthread, where the thread pointer
    * points, at the top of the thread's stack block (a stack the program
@@ -71,21 +109,29 @@ static uptr query_stack_top(void) {
    * when that does not hold: a thread clone() made without a TLS of its
    * own has its creator's thread pointer. */
   uptr sp = (uptr)__builtin_frame_address(0), tp = hp_thread_pointer();
-  if (tp > sp && tp - sp < ((uptr)1 << 36))
+  if (tp > sp && tp - sp < ((uptr)1 << 36)) {
+    *lo = glibc_stack_lo(tp, 16384); /* its size unknown: the least */
     return tp;
+  }
   pthread_attr_t attr;
   uptr top = 0;
+  *lo = 0;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void *addr;
     size_t size;
-    if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
       top = (uptr)addr + size;
+      *lo = (uptr)addr;
+    }
     pthread_attr_destroy(&attr);
   }
   return top;
 }
 
-static hp_thread_t *create(uptr stack_top, uptr stack_bottom) {
+/* stack_top 0: asked; else stack_bottom (a stack the program gave) or
+ * stack_size (glibc's mapping, the attribute's size) bound it below. */
+static hp_thread_t *create(uptr stack_top, uptr stack_bottom,
+                           uptr stack_size) {
   hp_tls_thread = TLS_BUSY;
   hp_thread_t *t;
   hp_spin_lock(&registry_lock);
@@ -123,8 +169,14 @@ static hp_thread_t *create(uptr stack_top, uptr stack_bottom) {
   do
     t->seq = (u16)__atomic_add_fetch(&nseq, 1, __ATOMIC_RELAXED);
   while (!t->seq);
-  t->stack_top = stack_top ? stack_top : query_stack_top();
   t->tls_tp = hp_thread_pointer();
+  if (!stack_top)
+    t->stack_top = query_stack_top(&t->stack_lo);
+  else if (stack_bottom)
+    t->stack_top = stack_top, t->stack_lo = stack_bottom;
+  else
+    t->stack_top = stack_top,
+    t->stack_lo = glibc_stack_lo(t->tls_tp, stack_size);
   t->stack_bottom = stack_bottom;
   hp_spin_lock(&registry_lock);
   t->next = threads;
@@ -173,7 +225,7 @@ hp_thread_t *hp_thread_acquire_slow(void) {
   hp_thread_t *t = hp_tls_thread;
   if (HP_LIKELY((uptr)t > (uptr)TLS_DEAD))
     return t;
-  if (t == TLS_NONE && (t = create(0, 0)))
+  if (t == TLS_NONE && (t = create(0, 0, 0)))
     return t;
   hp_spin_lock(&fallback_lock);
   return &hp_fallback_thread;
@@ -237,6 +289,7 @@ typedef struct start_args {
   int (*c11_fn)(void *); /* thrd_create's: fn is c11_start */
   void *arg;
   uptr stack_bottom; /* the attribute's stack, if the program gave one */
+  uptr stack_size;   /* else the size of the one glibc maps */
   struct start_args *next_free;
 } start_args_t;
 
@@ -288,10 +341,10 @@ static HP_NOINLINE void *thread_start(void *p) {
   void *(*fn)(void *) = a->fn;
   int (*c11_fn)(void *) = a->c11_fn;
   void *arg = a->arg;
-  uptr stack_bottom = a->stack_bottom;
+  uptr stack_bottom = a->stack_bottom, stack_size = a->stack_size;
   args_put(a);
   if (hp_tls_thread == TLS_NONE)
-    create((uptr)__builtin_frame_address(0), stack_bottom);
+    create((uptr)__builtin_frame_address(0), stack_bottom, stack_size);
   hp_signals_altstack_on();
   /* thrd_join and thrd_exit carry an int in the pointer, as glibc's do. */
   if (c11_fn)
@@ -372,6 +425,16 @@ static HP_WRAPPER int start_wrapped(pthread_create_fn real, pthread_t *th,
   if (attr && pthread_attr_getstack(attr, &stack, &stack_size) == 0 &&
       (uptr)stack + stack_size != 0)
     a->stack_bottom = (uptr)stack;
+  /* Else glibc maps one of the attribute's size (its default if none). */
+  pthread_attr_t def;
+  a->stack_size = 16384;
+  if (!attr && pthread_attr_init(&def) == 0) {
+    if (pthread_attr_getstacksize(&def, &stack_size) == 0)
+      a->stack_size = stack_size;
+    pthread_attr_destroy(&def);
+  } else if (attr && pthread_attr_getstacksize(attr, &stack_size) == 0) {
+    a->stack_size = stack_size;
+  }
   int r = real(th, attr, thread_start, a);
   if (r)
     args_put(a);

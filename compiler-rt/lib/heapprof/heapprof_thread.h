@@ -15,6 +15,11 @@ typedef struct hp_thread {
   hp_cache_t caches[HP_NUM_CLASSES];
   hp_stats_t stats;
   uptr stack_top;      /* frames at or above this are not the program's */
+  uptr stack_lo;       /* [stack_lo, stack_top) lies in the thread's own
+                        * stack, all readable down to a live frame: a
+                        * frame below (or above) is on another stack (a
+                        * coroutine's, a sigaltstack), walked by CFI alone
+                        * (heapprof_stack.h).  A bound, not the bottom */
   uptr tls_tp;         /* its thread pointer (%fs:0): the leak check's
                         * roots include its TLS (heapprof_leaks.h) */
   uptr stack_bottom;   /* the lowest byte of a stack the program gave it

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-unsigned hp_unwind(uintptr_t *pcs, unsigned max, uintptr_t fp, uintptr_t top,
-                   _Bool fold);
+unsigned hp_unwind(uintptr_t *pcs, unsigned max, uintptr_t fp, uintptr_t lo,
+                   uintptr_t top, _Bool fold);
 extern void *__libc_stack_end;
 
 static uintptr_t first[64];
@@ -29,7 +29,7 @@ __attribute__((noinline)) static void inner(int round) {
   uintptr_t pcs[64];
   uintptr_t fp = (uintptr_t)__builtin_frame_address(0),
             top = (uintptr_t)__libc_stack_end;
-  unsigned n = hp_unwind(pcs, 64, fp, top, 1);
+  unsigned n = hp_unwind(pcs, 64, fp, 0, top, 1);
   if (round == 0) {
     memcpy(first, pcs, sizeof(pcs));
     nfirst = n;
@@ -39,7 +39,7 @@ __attribute__((noinline)) static void inner(int round) {
     bad++;
   int k = 0;
   for (unsigned max = 1; max <= nfirst + 8; max++) {
-    unsigned m = hp_unwind(pcs, max, fp, top, 1);
+    unsigned m = hp_unwind(pcs, max, fp, 0, top, 1);
     unsigned same = m < nfirst ? m : nfirst;
     if (memcmp(pcs, first, same * sizeof(uintptr_t)))
       bad++;

@@ -40,11 +40,11 @@ static uptr fake_build(uptr *st, const uptr *pcs, u32 n) {
  * frames it walks? */
 static bool fold_agrees(uptr *st, uptr top, u32 max) {
   uptr plain[64], want[64], got[64];
-  u32 np = hp_unwind(plain, 64, (uptr)st, top, false);
+  u32 np = hp_unwind(plain, 64, (uptr)st, 0, top, false);
   u32 nw = fold_reference(plain, np, want);
   if (nw > max)
     nw = max;
-  u32 ng = hp_unwind(got, max, (uptr)st, top, true);
+  u32 ng = hp_unwind(got, max, (uptr)st, 0, top, true);
   return ng == nw && !hp_memcmp(got, want, nw * sizeof(uptr));
 }
 
@@ -62,7 +62,7 @@ static void on_alarm(int sig) {
 /* What hp_stack_id must answer: the depot id of hp_unwind's stack. */
 static u32 reference_id(uptr fp, uptr top, u32 max, bool fold) {
   uptr pcs[64];
-  return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, top, fold));
+  return hp_stackdepot_put(pcs, hp_unwind(pcs, max, fp, 0, top, fold));
 }
 
 /* Zeroes st's n words and links a fake chain of `frames` frames at slots
@@ -91,32 +91,33 @@ int main(void) {
   /* Frame 3's caller frame is at slot 16 == top: outside, so frame 3's
    * return address (into code above the stack's top) is not kept; frames
    * 0..2 are. */
-  u32 n = hp_unwind(pcs, 8, (uptr)&st[0], top, false);
+  u32 n = hp_unwind(pcs, 8, (uptr)&st[0], 0, top, false);
   EXPECT_EQ(n, 3);
   EXPECT_EQ(pcs[0], 0x1000);
   EXPECT_EQ(pcs[1], 0x1100);
   EXPECT_EQ(pcs[2], 0x1200);
   /* max cuts the walk. */
-  EXPECT_EQ(hp_unwind(pcs, 2, (uptr)&st[0], top, false), 2);
-  EXPECT_EQ(hp_unwind(pcs, 0, (uptr)&st[0], top, false), 0);
+  EXPECT_EQ(hp_unwind(pcs, 2, (uptr)&st[0], 0, top, false), 2);
+  EXPECT_EQ(hp_unwind(pcs, 0, (uptr)&st[0], 0, top, false), 0);
   /* A garbage frame pointer (below the current frame) ends the walk. */
   st[4] = (uptr)&st[0];
-  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], top, false), 1);
+  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], 0, top, false), 1);
   st[4] = (uptr)&st[8];
   /* A misaligned caller pointer in frame 2: frames 0 and 1 still have
    * valid callers, frame 1's caller (frame 2) has not -> 2 PCs. */
   st[8] = (uptr)&st[12] + 3;
-  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], top, false), 2);
+  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], 0, top, false), 2);
   st[8] = (uptr)&st[12];
   /* A pointer far outside the stack, same place. */
   st[8] = 0x7fffffff0000ull;
-  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], top, false), 2);
+  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], 0, top, false), 2);
   st[8] = (uptr)&st[12];
-  /* The first frame itself outside the stack: nothing. */
-  EXPECT_EQ(hp_unwind(pcs, 8, top, top, false), 0);
+  /* The first frame at the top: a stack above the thread's, walked by
+   * CFI alone; its return address is 0: nothing. */
+  EXPECT_EQ(hp_unwind(pcs, 8, top, 0, top, false), 0);
   /* A zero return address ends it. */
   st[5] = 0;
-  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], top, false), 1);
+  EXPECT_EQ(hp_unwind(pcs, 8, (uptr)&st[0], 0, top, false), 1);
   /* Recursion folding: a builder recursing through two call sites L and R
    * (the binary-trees shape) folds to the first occurrences. */
   {
@@ -152,9 +153,9 @@ int main(void) {
     }
     uptr top2 = (uptr)&big[4 * F]; /* frame F-1 has its caller at the top */
     uptr plain[64], folded[64];
-    u32 np = hp_unwind(plain, 64, (uptr)&big[0], top2, false);
+    u32 np = hp_unwind(plain, 64, (uptr)&big[0], 0, top2, false);
     EXPECT_EQ(np, F - 1); /* the last frame's caller is at the top */
-    u32 nf = hp_unwind(folded, 64, (uptr)&big[0], top2, true);
+    u32 nf = hp_unwind(folded, 64, (uptr)&big[0], 0, top2, true);
     u32 nr = hp_fold_recursion(plain, np);
     EXPECT_EQ(nf, nr);
     EXPECT(!hp_memcmp(folded, plain, nf * sizeof(uptr)));
@@ -162,7 +163,7 @@ int main(void) {
      * 0x60, 0x20 again (4 after the last one: folded), then 9 new ones. */
     EXPECT_EQ(nf, 15);
     /* max counts kept frames. */
-    EXPECT_EQ(hp_unwind(folded, 5, (uptr)&big[0], top2, true), 5);
+    EXPECT_EQ(hp_unwind(folded, 5, (uptr)&big[0], 0, top2, true), 5);
     EXPECT_EQ(folded[4], 0x10000 + 0x50);
   }
   /* The fold's filter (a count per hash bucket of the PCs in the window)
@@ -192,7 +193,7 @@ int main(void) {
       }
       /* Frame N-1's caller is at the top: N-1 frames walked. */
       u32 nw1 = fold_reference(walk, N - 1, want);
-      EXPECT_EQ(hp_unwind(got, 64, (uptr)&fake[0], (uptr)&fake[4 * N], true),
+      EXPECT_EQ(hp_unwind(got, 64, (uptr)&fake[0], 0, (uptr)&fake[4 * N], true),
                 nw1);
       EXPECT(!hp_memcmp(got, want, nw1 * sizeof(uptr)));
       EXPECT_EQ(hp_unwind_fp(got, 64, (uptr)&fake[0], (uptr)&fake[4 * N],
@@ -230,10 +231,10 @@ int main(void) {
     uptr a[] = {Y, X, W}, b[] = {X, Z, W};
     uptr got[8];
     uptr top = fake_build(st, a, 3);
-    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, top, true), 2);
+    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, 0, top, true), 2);
     EXPECT(got[1] == X);
     top = fake_build(st, b, 3);
-    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, top, true), 2);
+    EXPECT_EQ(hp_unwind(got, 8, (uptr)st, 0, top, true), 2);
     EXPECT(got[0] == X && got[1] == Z);
     /* X 8 frames after X folds, 9 after it does not (a folded frame
      * still counts as walked: the third X, 2 after the second, folds). */
@@ -241,12 +242,12 @@ int main(void) {
                 0x620500, 0x620600, X, 0x620700, X, W};
     uptr got2[16];
     top = fake_build(st, c, 12);
-    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, top, true), 9);
+    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, 0, top, true), 9);
     EXPECT(got2[7] == 0x620600 && got2[8] == 0x620700);
     uptr d[] = {X, 0x620000, 0x620100, 0x620200, 0x620300, 0x620400,
                 0x620500, 0x620600, 0x620700, X, W};
     top = fake_build(st, d, 11);
-    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, top, true), 10);
+    EXPECT_EQ(hp_unwind(got2, 16, (uptr)st, 0, top, true), 10);
     EXPECT(got2[9] == X);
     /* Signal handlers walking in the middle of the thread's walks. */
     uptr sp[40];
@@ -286,32 +287,34 @@ int main(void) {
     fake_frames(st2, 4 * F + 8, F, 0x20000, 0x40);
     uptr fp = (uptr)&st2[0], top3 = (uptr)&st2[4 * F];
     u32 id0 = reference_id(fp, top3, 30, true);
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0); /* from the cache */
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id0); /* from the cache */
     /* A different return address 9 frames up: same fp, same first return
      * addresses, another stack. */
     st2[9 * 4 + 1] = 0x30001;
     u32 id1 = reference_id(fp, top3, 30, true);
     EXPECT(id1 != id0);
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id1);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id1);
     /* Back: the first stack again. */
     st2[9 * 4 + 1] = 0x20000 + 0x40 * 9 + 1;
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id0);
     /* The chain cut 5 frames up (a saved rbp pointing down). */
     st2[5 * 4] = (uptr)&st2[0];
     u32 id2 = reference_id(fp, top3, 30, true);
     EXPECT(id2 != id0);
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id2);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id2);
     st2[5 * 4] = (uptr)&st2[6 * 4];
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id0);
     /* Other limits are other walks. */
-    EXPECT_EQ(hp_stack_id(fp, top3, 4, true), reference_id(fp, top3, 4, true));
-    EXPECT(hp_stack_id(fp, top3, 4, true) != id0);
-    EXPECT_EQ(hp_stack_id(fp, top3, 30, true), id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 4, true),
+              reference_id(fp, top3, 4, true));
+    EXPECT(hp_stack_id(fp, 0, top3, 4, true) != id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top3, 30, true), id0);
     /* A shorter stack top. */
     uptr top4 = (uptr)&st2[4 * 7];
-    EXPECT_EQ(hp_stack_id(fp, top4, 30, true), reference_id(fp, top4, 30, true));
-    EXPECT(hp_stack_id(fp, top4, 30, true) != id0);
+    EXPECT_EQ(hp_stack_id(fp, 0, top4, 30, true),
+              reference_id(fp, top4, 30, true));
+    EXPECT(hp_stack_id(fp, 0, top4, 30, true) != id0);
     /* Many changes, at every height, interleaved with unchanged walks and
      * walks from other frames of the same stack: always the walk's id. */
     u64 x = 0x9E3779B97F4A7C15ull;
@@ -323,7 +326,7 @@ int main(void) {
       else if (what == 1)
         st2[f * 4] = (uptr)&st2[(f + 1 + (x >> 52) % 2) * 4];
       uptr from = (uptr)&st2[((x >> 30) % 3) * 4];
-      EXPECT_EQ(hp_stack_id(from, top3, 30, (x >> 33) & 1),
+      EXPECT_EQ(hp_stack_id(from, 0, top3, 30, (x >> 33) & 1),
                 reference_id(from, top3, 30, (x >> 33) & 1));
     }
   }
@@ -350,7 +353,7 @@ int main(void) {
       int p = i < 200 ? i % 2 : i < 400 ? i % 3 : (i / 2) % 3;
       st3[1 * 4 + 1] = 0x50000 + 0x40 * 1 + 1 + (p == 1 ? 0x1000 : 0);
       st3[4 * 4 + 1] = 0x50000 + 0x40 * 4 + 1 + (p == 2 ? 0x1000 : 0);
-      EXPECT_EQ(hp_stack_id(fp, top, 30, true), ids[p]);
+      EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), ids[p]);
     }
     /* A stack that ends 3 frames up (a saved rbp pointing down) against
      * the 10-frame one in the other way: 3 PCs, then 9. */
@@ -359,8 +362,8 @@ int main(void) {
     uptr pcs[64];
     for (int i = 0; i < 10; i++) {
       st3[3 * 4] = (i & 1) ? (uptr)&st3[0] : (uptr)&st3[4 * 4];
-      u32 id = hp_stack_id(fp, top, 30, true);
-      u32 n = hp_unwind(pcs, 64, fp, top, true);
+      u32 id = hp_stack_id(fp, 0, top, 30, true);
+      u32 n = hp_unwind(pcs, 64, fp, 0, top, true);
       EXPECT_EQ(n, (i & 1) ? 3u : 9u);
       EXPECT_EQ(id, hp_stackdepot_put(pcs, n));
       if (!(i & 1))
@@ -398,7 +401,7 @@ int main(void) {
       int p = i < 2000 ? i % 6 : i % P;
       fake_frames(st4, 4 * F + 8, F, 0x70000, 0x40);
       st4[part[p] * 4 + 1] += 0x1000 * (uptr)(p + 1);
-      bad += hp_stack_id(fp, top, 30, true) != ids[p];
+      bad += hp_stack_id(fp, 0, top, 30, true) != ids[p];
     }
     EXPECT_EQ(bad, 0);
   }
