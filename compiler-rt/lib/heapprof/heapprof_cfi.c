@@ -355,8 +355,6 @@ static u64 make_recipe(const cfa_state_t *s) {
   return r;
 }
 
-uptr hp_cfi_sigreturn;
-
 /* Is the return address pc + 1 the kernel's way back from a signal
  * handler, a sa_restorer that calls rt_sigreturn at once (glibc's
  * __restore_rt: mov $15, %rax; syscall)?  libgcc's unwinder recognises it
@@ -374,10 +372,8 @@ static bool is_sigreturn(const find_ctx_t *c) {
 static u64 compute(uptr pc) {
   find_ctx_t c = {pc, NULL, 0, false};
   dl_iterate_phdr(find_cb, &c);
-  if (is_sigreturn(&c)) {
-    __atomic_store_n(&hp_cfi_sigreturn, pc + 1, __ATOMIC_RELAXED);
+  if (is_sigreturn(&c))
     return HP_CFI_SIGNAL;
-  }
   if (!c.hdr)
     return HP_CFI_NONE;
   const u8 *hdr = c.hdr;

@@ -711,26 +711,22 @@ static HP_ALWAYS_INLINE sc_set_t *sc_set(uptr fp) {
 }
 
 /* The deep set: fp and the first SC_DEEP_FRAMES return addresses, read
- * along the frame chain while it stays inside the stack, and never past a
- * handler's frame that returns into the signal trampoline: its saved rbp
- * is the interrupted code's, anything at all (on a sigaltstack below the
- * stack, an address in the unmapped gap between: SIGSEGV).  The walks
- * that failed before a set went deep looked up that return address's
- * recipe, and so found the trampoline, if it is within max frames: the
- * chain goes no further.  The words are hints only: a hit still compares
- * every window. */
-static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top, u32 max) {
+ * along the frame chain while it stays inside the stack.  Only a frame on
+ * the thread's own stack comes here (hp_stack_id sends any other to
+ * foreign_put), where every word from fp to the top is mapped: a saved rbp
+ * that is no frame (the interrupted code's, past a signal handler's
+ * frame) only spoils the hint.  The words are hints only: a hit still
+ * compares every window. */
+static HP_ALWAYS_INLINE sc_set_t *sc_set_deep(uptr fp, uptr top) {
   const uptr *f = (const uptr *)fp;
   uptr lim = top - 2 * sizeof(uptr); /* fp <= lim: the callers checked */
-  uptr at = fp, up = f[0], ra = f[1], h = (fp >> 4) ^ ra;
-  uptr sigret = __atomic_load_n(&hp_cfi_sigreturn, __ATOMIC_RELAXED);
+  uptr at = fp, up = f[0], h = (fp >> 4) ^ f[1];
 #pragma clang loop unroll(full)
   for (u32 k = 0; k < SC_DEEP_FRAMES - 1; k++) {
-    if (up - at - 1 >= lim - at || ra == sigret || k + 1 >= max)
-      break; /* not at < up <= lim, or past the handler */
+    if (up - at - 1 >= lim - at) /* not at < up <= lim */
+      break;
     const uptr *u = (const uptr *)up;
-    ra = u[1];
-    h = (h ^ ra) * 0xC2B2AE3D27D4EB4Full;
+    h = (h ^ u[1]) * 0xC2B2AE3D27D4EB4Full;
     at = up;
     up = u[0];
   }
@@ -752,7 +748,7 @@ static HP_NOINLINE u32 sc_slow(uptr fp, uptr stack_top, u32 max, bool fold,
   if (!set) {
     set = sc_set(fp);
     if (LD(&set->deep))
-      set = sc_set_deep(fp, stack_top, max);
+      set = sc_set_deep(fp, stack_top);
   }
   u8 fails = LD(&set->fails);
   u32 w = (LD(&set->mru) & 1) ^ 1; /* the other way */
@@ -813,7 +809,7 @@ u32 hp_stack_id(uptr fp, uptr stack_lo, uptr stack_top, u32 max,
     sc_set_t *set = sc_set(fp);
     bool deep = LD(&set->deep);
     if (HP_UNLIKELY(deep))
-      set = sc_set_deep(fp, stack_top, max);
+      set = sc_set_deep(fp, stack_top);
     u8 fails = LD(&set->fails);
     if (HP_LIKELY(!fails)) {
       u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
@@ -827,7 +823,7 @@ u32 hp_stack_id(uptr fp, uptr stack_lo, uptr stack_top, u32 max,
     if (fails >= 3 && !deep) {
       ST(&set->deep, 1);
       ST(&set->fails, 0);
-      set = sc_set_deep(fp, stack_top, max);
+      set = sc_set_deep(fp, stack_top);
     } else if (fails >= 3) {
       u8 rest = LD(&set->rest) + 1;
       ST(&set->rest, rest);

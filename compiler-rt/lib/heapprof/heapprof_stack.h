@@ -113,9 +113,6 @@ u32 hp_unwind_fp(uptr *pcs, u32 max, uptr fp, uptr stack_top, bool fold);
    16ull << 32)
 u64 hp_cfi_compute(uptr pc);     /* heapprof_cfi.c: no cache */
 u64 hp_cfi_recipe(uptr pc);      /* heapprof_stack.c: cached */
-/* The signal trampoline's address (a handler's return address), once a
- * recipe found it; 0 before. */
-extern uptr hp_cfi_sigreturn;
 /* libc's code, where the main thread's outermost frames are. */
 extern uptr hp_cfi_libc_lo, hp_cfi_libc_hi;
 
