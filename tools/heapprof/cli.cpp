@@ -203,12 +203,48 @@ int heapprof::inputError(const std::string &Msg) {
   return 1;
 }
 
+static void writeError(const std::string &Path, const char *Err) {
+  inputError((Path.empty() || Path == "-" ? std::string("<stdout>") : Path) +
+             ": cannot write: " + Err);
+}
+
 // The output file is written whole or not at all (heapprof_files.h).
 bool heapprof::writeOutput(const std::string &Path, const std::string &S) {
   char Err[256];
   if (hpf_write(Path.c_str(), S.data(), S.size(), 0666, Err, sizeof(Err)))
     return true;
-  inputError((Path.empty() || Path == "-" ? std::string("<stdout>") : Path) +
-             ": cannot write: " + Err);
+  writeError(Path, Err);
   return false;
+}
+
+bool OutputFile::open(const std::string &P) {
+  char Err[256];
+  Path = P;
+  Out = hpf_open(Path.c_str(), 0666, Err, sizeof(Err));
+  if (!Out)
+    writeError(Path, Err);
+  return Out;
+}
+
+void OutputFile::flush() {
+  hpf_put(Out, Buf.data(), Buf.size());
+  Buf.clear();
+}
+
+bool OutputFile::close() {
+  char Err[256];
+  flush();
+  bool Ok = hpf_close(Out, true, Err, sizeof(Err));
+  Out = nullptr;
+  if (!Ok)
+    writeError(Path, Err);
+  return Ok;
+}
+
+// Not closed (an error before the end): the file does not appear.
+OutputFile::~OutputFile() {
+  if (!Out)
+    return;
+  char Err[256];
+  hpf_close(Out, false, Err, sizeof(Err));
 }

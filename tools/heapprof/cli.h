@@ -30,6 +30,8 @@
 #include <utility>
 #include <vector>
 
+struct hpf_out; // heapprof_files.h
+
 namespace heapprof {
 struct Profile;
 struct SymbolizeOptions;
@@ -93,6 +95,26 @@ bool loadSymbolized(const std::vector<std::string> &Inputs,
 // Writes S to Path ("" or "-" = stdout) whole or not at all (hpf_write);
 // on failure prints one `heapprof: error:` line naming the output.
 bool writeOutput(const std::string &Path, const std::string &S);
+
+// The same made piece by piece, for an output larger than what it is made
+// from (hpf_open): open, write each piece (buffered), close.  open and
+// close print the error as writeOutput does.
+class OutputFile {
+public:
+  ~OutputFile();
+  bool open(const std::string &Path);
+  void write(const std::string &S) {
+    Buf += S;
+    if (Buf.size() >= (1u << 20))
+      flush();
+  }
+  bool close();
+
+private:
+  void flush();
+  std::string Path, Buf;
+  ::hpf_out *Out = nullptr;
+};
 
 // Prints one `heapprof: error: Msg` line; returns 1, bad input's status.
 int inputError(const std::string &Msg);

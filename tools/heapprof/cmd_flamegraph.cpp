@@ -23,9 +23,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 using namespace heapprof;
@@ -119,26 +119,127 @@ static std::string frameName(const Frame &F) {
   return S;
 }
 
-// Collapsed stacks, sorted, equal stacks added up, weight 0 left out.
-static std::map<std::string, uint64_t> collapse(const Profile &P, Field W) {
-  std::map<std::string, uint64_t> Lines;
-  for (const Context &C : P.Contexts) {
-    uint64_t V = C.C.get(W);
-    if (!V)
-      continue;
-    std::vector<const Frame *> Frames = C.frames(P);
-    std::string Line;
-    for (size_t I = Frames.size(); I-- > 0;) {
-      Line += frameName(*Frames[I]);
-      if (I)
-        Line += ';';
+// Collapsed stacks, sorted, equal stacks added up, weight 0 left out.  A
+// line's text is made only when it is written (forEach, in order): a map
+// of every line's text, and the output built whole beside it, took 1.3x
+// the collapsed output's size on top of the loaded profile (35 MB more
+// than report on a python3 profile of 36,000 contexts).  A line here is
+// its frames' names as numbers, outermost first (names hold no ';', so
+// equal numbers are equal text); lines are sorted by their text's bytes.
+namespace {
+class Collapsed {
+public:
+  Collapsed(const Profile &P, Field W) {
+    std::unordered_map<std::string, uint32_t> NameIds;
+    auto Id = [&](std::string N) {
+      auto [It, New] = NameIds.try_emplace(std::move(N), Names.size());
+      if (New)
+        Names.push_back(It->first);
+      return It->second;
+    };
+    // Each Location's names, outermost (its last frame) first.
+    std::vector<std::vector<uint32_t>> LocNames(P.Locations.size());
+    for (size_t L = 0; L < P.Locations.size(); L++) {
+      const std::vector<Frame> &Fs = P.Locations[L].Frames;
+      for (size_t I = Fs.size(); I-- > 0;)
+        LocNames[L].push_back(Id(frameName(Fs[I])));
     }
-    if (Line.empty())
-      Line = "??";
-    Lines[Line] += V;
+    const uint32_t NoFrames = Id("??");
+    // Equal lines in one Group: an open-addressed table of group numbers
+    // + 1, by the hash of the line's numbers.
+    std::vector<uint32_t> Table(1024), Line;
+    for (const Context &C : P.Contexts) {
+      uint64_t V = C.C.get(W);
+      if (!V)
+        continue;
+      Line.clear();
+      for (size_t I = C.Stack.size(); I-- > 0;)
+        for (uint32_t N : LocNames[C.Stack[I]])
+          Line.push_back(N);
+      if (Line.empty())
+        Line.push_back(NoFrames);
+      uint64_t H = 0xcbf29ce484222325ull;
+      for (uint32_t N : Line)
+        H = (H ^ N) * 0x100000001b3ull;
+      size_t Mask = Table.size() - 1, Slot = H & Mask;
+      for (; Table[Slot]; Slot = (Slot + 1) & Mask) {
+        Group &G = Groups[Table[Slot] - 1];
+        if (G.Hash == H && G.Len == Line.size() &&
+            std::equal(Line.begin(), Line.end(), Pool.begin() + G.Begin))
+          break;
+      }
+      if (Table[Slot]) {
+        Groups[Table[Slot] - 1].V += V;
+        continue;
+      }
+      Table[Slot] = static_cast<uint32_t>(Groups.size() + 1);
+      Groups.push_back({Pool.size(), Line.size(), H, V});
+      Pool.insert(Pool.end(), Line.begin(), Line.end());
+      if (Groups.size() * 2 > Table.size()) {
+        std::fill(Table.begin(), Table.end(), 0);
+        Table.resize(Table.size() * 2);
+        Mask = Table.size() - 1;
+        for (size_t G = 0; G < Groups.size(); G++) {
+          size_t S = Groups[G].Hash & Mask;
+          while (Table[S])
+            S = (S + 1) & Mask;
+          Table[S] = static_cast<uint32_t>(G + 1);
+        }
+      }
+    }
+    std::sort(Groups.begin(), Groups.end(),
+              [this](const Group &A, const Group &B) { return less(A, B); });
   }
-  return Lines;
-}
+
+  template <class Fn> void forEach(Fn Each) const {
+    std::string Line;
+    for (const Group &G : Groups) {
+      Line.clear();
+      for (size_t I = 0; I < G.Len; I++) {
+        if (I)
+          Line += ';';
+        Line += Names[Pool[G.Begin + I]];
+      }
+      Each(Line, G.V);
+    }
+  }
+
+private:
+  struct Group {
+    size_t Begin, Len; // its names in Pool
+    uint64_t Hash, V;
+  };
+  // Whether A's text sorts before B's (bytes unsigned, as std::string
+  // compares).  The names they share from the outermost read the same.
+  bool less(const Group &A, const Group &B) const {
+    size_t K = 0;
+    while (K < A.Len && K < B.Len && Pool[A.Begin + K] == Pool[B.Begin + K])
+      K++;
+    // The texts from name K on: its name, then ';' and the next, ...
+    size_t IA = K, IB = K, PA = 0, PB = 0;
+    auto Next = [this](const Group &G, size_t &I, size_t &Pos) -> int {
+      if (I == G.Len)
+        return -1;
+      const std::string &N = Names[Pool[G.Begin + I]];
+      if (Pos < N.size())
+        return static_cast<unsigned char>(N[Pos++]);
+      I++, Pos = 0;
+      return I == G.Len ? -1 : ';';
+    };
+    for (;;) {
+      int X = Next(A, IA, PA), Y = Next(B, IB, PB);
+      if (X != Y)
+        return X < Y;
+      if (X < 0)
+        return false;
+    }
+  }
+
+  std::vector<std::string> Names; // by number
+  std::vector<uint32_t> Pool;     // the lines' name numbers
+  std::vector<Group> Groups;      // sorted by text
+};
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // The SVG: a tree of frames laid out by weight, the root ("all") at the
@@ -324,11 +425,10 @@ static const char SvgScript[] = R"JS(
 })();
 )JS";
 
-static std::string renderSvg(const std::map<std::string, uint64_t> &Lines,
-                             const FlameOptions &O) {
+static std::string renderSvg(const Collapsed &Lines, const FlameOptions &O) {
   Node Root;
   Root.Name = "all";
-  for (const auto &[Line, V] : Lines) {
+  Lines.forEach([&Root](const std::string &Line, uint64_t V) {
     Root.Value += V;
     Node *N = &Root;
     size_t B = 0;
@@ -340,7 +440,7 @@ static std::string renderSvg(const std::map<std::string, uint64_t> &Lines,
         break;
       B = E + 1;
     }
-  }
+  });
   unsigned Depth = Root.Kids.empty() ? 0 : depthOf(Root);
   double H = TopH + (Depth + 1) * FrameH + BottomH;
   double Bottom = H - BottomH;
@@ -387,13 +487,16 @@ int heapprof::cmdFlamegraph(int Argc, char **Argv) {
     return inputError(O.Inputs[0] + ": the profile does not record " +
                       O.Unit + " (field " +
                       FieldNames[static_cast<unsigned>(O.Weight)] + ")");
-  std::map<std::string, uint64_t> Lines = collapse(P, O.Weight);
-  std::string Out;
-  if (O.Svg) {
-    Out = renderSvg(Lines, O);
-  } else {
-    for (const auto &[Line, V] : Lines)
-      Out += Line + " " + std::to_string(V) + "\n";
-  }
-  return writeOutput(O.Output, Out) ? 0 : 1;
+  Collapsed Lines(P, O.Weight);
+  if (O.Svg)
+    return writeOutput(O.Output, renderSvg(Lines, O)) ? 0 : 1;
+  // Collapsed stacks are the biggest output of a profile: written as the
+  // lines are made, not built whole first.
+  OutputFile Out;
+  if (!Out.open(O.Output))
+    return 1;
+  Lines.forEach([&Out](const std::string &Line, uint64_t V) {
+    Out.write(Line + " " + std::to_string(V) + "\n");
+  });
+  return Out.close() ? 0 : 1;
 }

@@ -148,16 +148,18 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
     printf("  MIB stack id %llu:", (unsigned long long)m->stack_id);
     unsigned nf = d->version == 3 ? 25u : 27u;
     for (unsigned f = 0; f < nf; f++)
-      printf(" %s=%llu", hpr_mib_names[f], (unsigned long long)m->f[f]);
+      printf(" %s=%llu", hpr_mib_names[f],
+             (unsigned long long)hpr_mib_field(d, m, f));
     printf("\n");
-    if (m->has_ext) {
+    if (m->ext) {
       printf("    heapprof:");
       for (uint64_t f = 0; f < d->ext_nfields && f < HP_EXT_MAX_FIELDS; f++) {
         if (f < hpr_num_ext_names)
-          printf(" %s=%llu", hpr_ext_names[f], (unsigned long long)m->ext[f]);
+          printf(" %s=%llu", hpr_ext_names[f],
+                 (unsigned long long)hpr_ext(d, m, f));
         else
           printf(" field%llu=%llu", (unsigned long long)f,
-                 (unsigned long long)m->ext[f]);
+                 (unsigned long long)hpr_ext(d, m, f));
       }
       printf("\n");
     }

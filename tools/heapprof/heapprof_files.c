@@ -234,45 +234,59 @@ static bool fail(char *err, size_t err_size, int e) {
   return false;
 }
 
-/* A stream, a device or a FIFO: written where it is, as it comes. */
-static bool write_stream(int fd, const char *path, const void *data,
-                         size_t len, char *err, size_t err_size) {
-  bool opened = fd < 0;
-  if (opened && (fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
-    return fail(err, err_size, errno);
-  if (!opened && fcntl(fd, F_GETFD) < 0)
-    return fail(err, err_size, errno);
-  bool ok = write_all(fd, data, len);
-  int e = errno;
-  if (opened && close(fd) != 0 && ok) {
-    ok = false;
-    e = errno;
-  }
-  return ok || fail(err, err_size, e);
-}
+/* An output being written: to a stream, device or FIFO where it is, as it
+ * comes; to a regular file through a temporary (tmp) renamed to target by
+ * hpf_close. */
+struct hpf_out {
+  int fd;
+  bool close_fd;   /* opened by hpf_open */
+  bool failed;     /* a write failed: with errno e */
+  int e;
+  char *tmp, *target;
+  bool exists;     /* target did: st is its, the mode and owner it keeps */
+  struct stat st;
+};
 
-bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
-               char *err, size_t err_size) {
+hpf_out_t *hpf_open(const char *path, unsigned mode, char *err,
+                    size_t err_size) {
+  hpf_out_t *o = calloc(1, sizeof(*o));
+  if (!o) {
+    fail(err, err_size, ENOMEM);
+    return NULL;
+  }
   int sfd = stream_fd(path);
-  if (sfd >= 0)
-    return write_stream(sfd, path, data, len, err, err_size);
+  if (sfd >= 0) {
+    if (fcntl(sfd, F_GETFD) < 0) {
+      fail(err, err_size, errno);
+      free(o);
+      return NULL;
+    }
+    o->fd = sfd;
+    return o;
+  }
   long planted_uid = -1;
   char *target = link_target_checked(path, &planted_uid);
-  if (!target)
-    return fail(err, err_size, ENOMEM);
+  if (!target) {
+    free(o);
+    fail(err, err_size, ENOMEM);
+    return NULL;
+  }
   if (planted_uid >= 0) {
     snprintf(err, err_size,
              "%s is a symbolic link of another user (uid %ld) in a shared "
              "sticky directory: not followed",
              strcmp(target, path) ? target : "it", planted_uid);
     free(target);
-    return false;
+    free(o);
+    return NULL;
   }
   struct stat st;
   bool exists = stat(target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) {
     free(target);
-    return fail(err, err_size, EISDIR);
+    free(o);
+    fail(err, err_size, EISDIR);
+    return NULL;
   }
   if (exists && !S_ISREG(st.st_mode) && planted(target, &st)) {
     snprintf(err, err_size,
@@ -280,12 +294,20 @@ bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
              "sticky directory: not written",
              strcmp(target, path) ? target : "it", (unsigned)st.st_uid);
     free(target);
-    return false;
+    free(o);
+    return NULL;
   }
   if (exists && !S_ISREG(st.st_mode)) {
-    bool ok = write_stream(-1, target, data, len, err, err_size);
+    o->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int e = errno;
     free(target);
-    return ok;
+    if (o->fd < 0) {
+      free(o);
+      fail(err, err_size, e);
+      return NULL;
+    }
+    o->close_fd = true;
+    return o;
   }
   /* A name of its own beside the target, never an existing file's (no
    * link followed, nothing truncated): TARGET.tmp.PID.N. */
@@ -309,30 +331,65 @@ bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
       fail(err, err_size, e);
     free(tmp);
     free(target);
-    return false;
+    free(o);
+    return NULL;
   }
-  bool ok = write_all(fd, data, len);
-  int e = errno;
+  o->fd = fd;
+  o->close_fd = true;
+  o->tmp = tmp;
+  o->target = target;
+  o->exists = exists;
+  o->st = st;
+  return o;
+}
+
+bool hpf_put(hpf_out_t *o, const void *data, size_t len) {
+  if (!o->failed && !write_all(o->fd, data, len)) {
+    o->failed = true;
+    o->e = errno;
+  }
+  return !o->failed;
+}
+
+bool hpf_close(hpf_out_t *o, bool keep, char *err, size_t err_size) {
+  bool ok = !o->failed;
+  int e = o->e;
+  if (!keep) {
+    ok = false;
+    e = ECANCELED;
+  }
   /* An existing file keeps its permissions (and, for root, its owner). */
-  if (ok && exists) {
-    if (fchmod(fd, st.st_mode & 07777) != 0) {
+  if (ok && o->tmp && o->exists) {
+    if (fchmod(o->fd, o->st.st_mode & 07777) != 0) {
       ok = false;
       e = errno;
     } else if (geteuid() == 0) {
-      (void)!fchown(fd, st.st_uid, st.st_gid);
+      (void)!fchown(o->fd, o->st.st_uid, o->st.st_gid);
     }
   }
-  if (close(fd) != 0 && ok) {
+  if (o->close_fd && close(o->fd) != 0 && ok) {
     ok = false;
     e = errno;
   }
-  if (ok && rename(tmp, target) != 0) {
-    ok = false;
-    e = errno;
+  if (o->tmp) {
+    if (ok && rename(o->tmp, o->target) != 0) {
+      ok = false;
+      e = errno;
+    }
+    if (!ok)
+      unlink(o->tmp);
+    free(o->tmp);
+    free(o->target);
   }
-  if (!ok)
-    unlink(tmp);
-  free(tmp);
-  free(target);
+  free(o);
   return ok || fail(err, err_size, e);
+}
+
+bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
+               char *err, size_t err_size) {
+  hpf_out_t *o = hpf_open(path, mode, err, err_size);
+  if (!o)
+    return false;
+  hpf_put(o, data, len);
+  return hpf_close(o, true, err, err_size);
 }

@@ -52,6 +52,17 @@ bool hpf_conflict(const char *out, const char *const *inputs, size_t ninputs,
 bool hpf_write(const char *path, const void *data, size_t len, unsigned mode,
                char *err, size_t err_size);
 
+/* hpf_write in pieces, for an output bigger than what it is made from
+ * (flamegraph's collapsed stacks): hpf_open (NULL with ERR set if PATH
+ * cannot be written), hpf_put each piece, hpf_close.  A file appears,
+ * whole, at hpf_close, and only if KEEP and every piece was written (false
+ * with ERR set if one was not); a stream gets the pieces as they come. */
+typedef struct hpf_out hpf_out_t;
+hpf_out_t *hpf_open(const char *path, unsigned mode, char *err,
+                    size_t err_size);
+bool hpf_put(hpf_out_t *out, const void *data, size_t len);
+bool hpf_close(hpf_out_t *out, bool keep, char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

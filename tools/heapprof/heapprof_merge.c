@@ -96,7 +96,7 @@
 #include <unistd.h>
 
 #define NMIB 27
-#define NEXT_OUT HP_EXT_MAX_FIELDS /* room; hpr_num_ext_names are written */
+#define NEXT_OUT HPR_NUM_EXT_NAMES /* the fields a merged profile has */
 #define EXT_MAGIC 0x0076005458455048ull
 #define RAW_MAGIC 0xff6d70726f667281ull
 
@@ -1446,15 +1446,16 @@ int heapprof_merge_main(int argc, char **argv) {
       }
       ids->v[ids->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
       uint64_t f[NMIB];
-      memcpy(f, mib->f, sizeof(f));
+      for (unsigned k = 0; k < NMIB; k++)
+        f[k] = hpr_mib_field(d, mib, k);
       if (!c->counted)
         memcpy(c->f, f, sizeof(f));
       else
         merge_mib(c->f, f);
       c->counted = true;
-      uint64_t nf = mib->has_ext ? d->ext_nfields : 0;
+      uint64_t nf = mib->ext ? d->ext_nfields : 0;
       for (size_t e = 0; e < hpr_num_ext_names && e < nf; e++) {
-        uint64_t v = mib->ext[e];
+        uint64_t v = hpr_ext(d, mib, e);
         if (peak_field(e))
           c->ext[e] = same_peak ? v : c->ext[e];
         else if (state_field(e))
@@ -1469,7 +1470,7 @@ int heapprof_merge_main(int argc, char **argv) {
        * and what remains is the objects inherited at fork (added modulo
        * 2^64 in any order; a sampled estimate below 0 is written as 0). */
       if (!last && live_f < nf && cont_f < nf)
-        c->ext[cont_f] -= mib->ext[live_f];
+        c->ext[cont_f] -= hpr_ext(d, mib, live_f);
     }
     free(by_id);
     free(x);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,22 @@ const char *const hpr_mib_names[27] = {
 #include "heapprof_mib_fields.inc"
 #undef HP_MIB_FIELD
 };
-static const unsigned mib_widths[27] = {
-#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
 #define u32_t_ uint32_t
 #define u64_t_ uint64_t
+/* A raw MIB after its stack id: the fields as the file has them. */
+struct __attribute__((packed)) mib_layout {
+#define HP_MIB_FIELD(type, name, raw) type##_t_ name;
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+_Static_assert(sizeof(struct mib_layout) < 256, "hpr_mib_offsets are bytes");
+const uint8_t hpr_mib_widths[27] = {
+#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+const uint8_t hpr_mib_offsets[27] = {
+#define HP_MIB_FIELD(type, name, raw) offsetof(struct mib_layout, name),
 #include "heapprof_mib_fields.inc"
 #undef HP_MIB_FIELD
 };
@@ -39,6 +52,9 @@ const char *const hpr_ext_names[] = {
     "live_touched_pages", "live_page_bytes",
     "peak_objects", "peak_bytes", "temporary"};
 const size_t hpr_num_ext_names = sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]);
+_Static_assert(sizeof(hpr_ext_names) / sizeof(hpr_ext_names[0]) ==
+                   HPR_NUM_EXT_NAMES,
+               "HPR_NUM_EXT_NAMES counts hpr_ext_names");
 
 typedef struct cursor {
   const uint8_t *base;
@@ -340,7 +356,7 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
   unsigned nfields = d->version == 3 ? 25 : 27;
   unsigned mib_size = 0;
   for (unsigned i = 0; i < nfields; i++)
-    mib_size += mib_widths[i];
+    mib_size += hpr_mib_widths[i];
   c->pos = mib_off;
   if (!get64(c, &d->nmibs, "MIB count") ||
       !check_count(c, d->nmibs, 8 + mib_size, "MIB records"))
@@ -350,10 +366,16 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
     hpr_mib_t *m = &d->mibs[i];
     if (!get64(c, &m->stack_id, "MIB record"))
       return false;
-    for (unsigned f = 0; f < nfields; f++)
-      if (!get(c, mib_widths[f], &m->f[f], "MIB record"))
-        return false;
-    uint64_t hist = d->version == 4 ? m->f[25] : 0;
+    m->fields = c->base + c->pos;
+    if (c->pos <= c->end && c->end - c->pos >= mib_size) {
+      c->pos += mib_size;
+    } else { /* the message names the first field cut off */
+      uint64_t v;
+      for (unsigned f = 0; f < nfields; f++)
+        if (!get(c, hpr_mib_widths[f], &v, "MIB record"))
+          return false;
+    }
+    uint64_t hist = hpr_mib_field(d, m, 25);
     if (hist) { /* histogram entries follow inline */
       if (!check_count(c, hist, 8, "histogram entries"))
         return false;
@@ -417,25 +439,21 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
                           (unsigned long long)d->ext_nfields)
                    : false;
       for (uint64_t r = 0; r < nrec; r++) {
-        uint64_t id, v;
+        uint64_t id;
         if (!get64(c, &id, "extension record"))
           return false;
         /* The runtime writes record r for MIB r: try that first, so a
          * well-formed dump pairs in linear time; search only otherwise. */
         hpr_mib_t *target = NULL;
-        if (r < d->nmibs && d->mibs[r].stack_id == id && !d->mibs[r].has_ext)
+        if (r < d->nmibs && d->mibs[r].stack_id == id && !d->mibs[r].ext)
           target = &d->mibs[r];
         for (uint64_t i = 0; i < d->nmibs && !target; i++)
-          if (d->mibs[i].stack_id == id && !d->mibs[i].has_ext)
+          if (d->mibs[i].stack_id == id && !d->mibs[i].ext)
             target = &d->mibs[i];
-        for (uint64_t f = 0; f < d->ext_nfields; f++) {
-          if (!get64(c, &v, "extension record"))
-            return false;
-          if (target && f < HP_EXT_MAX_FIELDS)
-            target->ext[f] = v;
-        }
+        /* check_count above: the fields are there. */
         if (target)
-          target->has_ext = true;
+          target->ext = c->base + c->pos;
+        c->pos += 8 * d->ext_nfields;
       }
       if (d->ext_version >= 2 && !read_modules_and_bins(c, d))
         return false;

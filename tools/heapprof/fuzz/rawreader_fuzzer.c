@@ -78,12 +78,25 @@ static void check_dump(const uint8_t *data, const hpr_dump_t *d, size_t k) {
            (unsigned long long)i, (unsigned long long)d->segs[i].build_id_size);
   for (uint64_t i = 0; i < d->nmibs; i++) {
     const hpr_mib_t *m = &d->mibs[i];
-    if (d->version == 3 && (m->f[25] || m->f[26]))
+    if (d->version == 3 &&
+        (hpr_mib_field(d, m, 25) || hpr_mib_field(d, m, 26)))
       fail("dump %zu: a version 3 MIB has version 4 fields", k);
-    if (m->has_ext && !d->has_ext)
+    if (m->ext && !d->has_ext)
       fail("dump %zu: a MIB has extension fields but the dump no extension", k);
   }
   const uint8_t *beg = data + d->offset, *end = beg + d->total_size;
+  for (uint64_t i = 0; i < d->nmibs; i++) {
+    const hpr_mib_t *m = &d->mibs[i];
+    if (m->ext && (m->ext < beg || m->ext > end ||
+                   d->ext_nfields > (uint64_t)(end - m->ext) / 8))
+      fail("dump %zu MIB %llu: %llu extension fields at offset %lld are "
+           "outside its dump",
+           k, (unsigned long long)i, (unsigned long long)d->ext_nfields,
+           (long long)(m->ext - data));
+    volatile uint64_t sum = 0;
+    for (uint64_t f = 0; f < HP_EXT_MAX_FIELDS; f++)
+      sum += hpr_ext(d, m, f);
+  }
   for (uint64_t i = 0; i < d->nstacks; i++) {
     const hpr_stack_t *s = &d->stacks[i];
     const uint8_t *p = (const uint8_t *)s->pcs;
@@ -123,8 +136,9 @@ static bool same_dump(const hpr_dump_t *a, const uint8_t *abase,
   }
   for (uint64_t i = 0; i < a->nmibs; i++) {
     const hpr_mib_t *x = &a->mibs[i], *y = &b->mibs[i];
-    if (x->stack_id != y->stack_id || memcmp(x->f, y->f, sizeof(x->f)) ||
-        x->has_ext != y->has_ext || memcmp(x->ext, y->ext, sizeof(x->ext)))
+    if (x->stack_id != y->stack_id || x->fields - abase != y->fields - bbase ||
+        !x->ext != !y->ext ||
+        (x->ext && x->ext - abase != y->ext - bbase))
       return false;
   }
   for (uint64_t i = 0; i < a->nstacks; i++)
