@@ -522,7 +522,17 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
   int err = 0;
   if (old >= 0) {
     /* append_dumps: the old contents first, so even then the file is
-     * always complete (raw dumps concatenated are one valid raw file). */
+     * always complete (raw dumps concatenated are one valid raw file).
+     * copy_file_range copies them inside the kernel (a reflink where the
+     * file system shares blocks); the read and write loop takes over from
+     * where it stopped, if the kernel or the file system cannot. */
+    for (;;) {
+      ssize_t r = copy_file_range(old, NULL, fd, NULL, (size_t)1 << 30, 0);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+    }
     char chunk[8192];
     for (;;) {
       ssize_t r = read(old, chunk, sizeof(chunk));
