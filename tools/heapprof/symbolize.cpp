@@ -178,32 +178,36 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
       }
       continue; // an older profile names no libraries: module+offset
     }
+    // A module that cannot be taken for the profiled one: the error for
+    // the one profiled program, else a warning, its frames unsymbolized.
+    auto Refused = [&](const std::string &Msg, const char *ErrHint,
+                       const char *WarnHint) {
+      if (M.Main && !MainMayFail) {
+        Err = Msg + ErrHint;
+        return true;
+      }
+      Warnings.push_back(Msg + (M.Main ? WarnHint : "") +
+                         "; its frames are not symbolized");
+      return false;
+    };
+    static const char *const RebuiltErr =
+        " (rebuilt since? pass --binary with the profiled program)";
+    static const char *const RebuiltWarn =
+        " (a profiled program, rebuilt since? pass --binary with the "
+        "profiled one)";
     ObjectInfo Info = readObject(M.Path);
     if (!Info.Ok) {
-      std::string Msg = M.Path + ": " + Info.Problem;
-      if (M.Main && !MainMayFail) {
-        Err = Msg + " (the profiled program; pass --binary if it moved)";
+      if (Refused(M.Path + ": " + Info.Problem,
+                  " (the profiled program; pass --binary if it moved)",
+                  " (a profiled program; pass --binary if it moved)"))
         return false;
-      }
-      Warnings.push_back(Msg +
-                         (M.Main ? " (a profiled program; pass --binary if "
-                                   "it moved)"
-                                 : "") +
-                         "; its frames are not symbolized");
       continue;
     }
     if (Info.BuildId != M.BuildId) {
-      std::string Msg = M.Path + ": build id " + idOrNone(Info.BuildId) +
-                        " is not the profiled one, " + idOrNone(M.BuildId);
-      if (M.Main && !MainMayFail) {
-        Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
+      if (Refused(M.Path + ": build id " + idOrNone(Info.BuildId) +
+                      " is not the profiled one, " + idOrNone(M.BuildId),
+                  RebuiltErr, RebuiltWarn))
         return false;
-      }
-      Warnings.push_back(Msg +
-                         (M.Main ? " (a profiled program, rebuilt since? pass "
-                                   "--binary with the profiled one)"
-                                 : "") +
-                         "; its frames are not symbolized");
       continue;
     }
     // Without a build id on either side, a program rebuilt since the run
@@ -212,16 +216,9 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
     // least lie where the profile's did.
     std::string Moved = M.BuildId.empty() ? codeMoved(M, Info) : "";
     if (!Moved.empty()) {
-      std::string Msg = M.Path + ": has no build id, and " + Moved;
-      if (M.Main && !MainMayFail) {
-        Err = Msg + " (rebuilt since? pass --binary with the profiled program)";
+      if (Refused(M.Path + ": has no build id, and " + Moved, RebuiltErr,
+                  RebuiltWarn))
         return false;
-      }
-      Warnings.push_back(Msg +
-                         (M.Main ? " (a profiled program, rebuilt since? pass "
-                                   "--binary with the profiled one)"
-                                 : "") +
-                         "; its frames are not symbolized");
       continue;
     }
     M.File = M.Path;
