@@ -124,6 +124,8 @@ bool hp_primary_owns(uptr p);
  * (false when p is in no block carved so far); how many indices region
  * class_id has now; the block at an index. */
 bool hp_primary_block_index(uptr p, u32 *class_id, u64 *index);
+/* The address range every block lies in ([0, 0) before init). */
+void hp_primary_space(uptr *beg, uptr *end);
 u64 hp_primary_region_blocks(u32 class_id);
 uptr hp_primary_block_addr(u32 class_id, u64 index);
 /* Calls fn(block, class_size, arg) for every block carved (handed to a

@@ -813,6 +813,11 @@ uptr hp_primary_block_of(uptr p, u32 *class_id) {
   return r->beg + idx * r->size;
 }
 
+void hp_primary_space(uptr *beg, uptr *end) {
+  *beg = space_beg;
+  *end = space_end;
+}
+
 bool hp_primary_block_index(uptr p, u32 *class_id, u64 *index) {
   if (p < space_beg || p >= space_end)
     return false;

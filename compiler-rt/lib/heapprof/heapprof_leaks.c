@@ -135,6 +135,10 @@ typedef struct check {
   region_marks_t marks[HP_NUM_REGIONS];
   hp_live_set_t objs; /* the rest: large chunks, another allocator's */
   uptr lo, hi; /* objs' lowest beg and highest hp_live_obj_end */
+  /* Every word reach can take is in [any_lo, any_lo + any_span): the
+   * primary space and [lo, hi).  Most words of data are not (counts,
+   * hashes, characters), and scan_run drops those without a call. */
+  uptr any_lo, any_span;
   maps_t maps;
   const mapping_t *last_map; /* scan_object's: the last object's mapping */
   hp_buf_t globals; /* uptr pairs: the modules' writable segments */
@@ -208,6 +212,20 @@ static void reach(check_t *c, uptr w, u32 mark) {
   push(c, ITEM_OBJS | (u64)k);
 }
 
+static void any_range(check_t *c) {
+  uptr beg, end;
+  hp_primary_space(&beg, &end);
+  if (beg == end) {
+    beg = c->lo;
+    end = c->hi;
+  } else if (c->lo < c->hi) {
+    beg = HP_MIN(beg, c->lo);
+    end = HP_MAX(end, c->hi);
+  }
+  c->any_lo = beg;
+  c->any_span = end - beg;
+}
+
 /* Every aligned word of [beg, end), which must be readable, of the object
  * [obj, obj_end) (for a root, the range itself). An object's pointers into
  * itself do not make it an indirect leak (a std::string's pointer to its
@@ -217,6 +235,8 @@ static void scan_run(check_t *c, uptr beg, uptr end, uptr obj, uptr obj_end,
                      u32 mark) {
   for (uptr p = HP_ROUND_UP(beg, 8); p + 8 <= end; p += 8) {
     uptr w = *(const uptr *)p;
+    if (w - c->any_lo >= c->any_span)
+      continue;
     if (mark == INDIRECT && w - obj < obj_end - obj)
       continue;
     reach(c, w, mark);
@@ -770,6 +790,7 @@ void hp_leaks_check(void) {
       c.lo = c.objs.v[0].beg;
     for (u64 i = 0; i < c.objs.n; i++)
       c.hi = HP_MAX(c.hi, hp_live_obj_end(&c.objs.v[i]));
+    any_range(&c);
     scan_globals(&c);
     scan_startup_block(&c);
     thread_roots(&c, &ts);

@@ -240,12 +240,14 @@ record_strided_granules_pow2(u64 *c0, u64 *c1, u64 in_lo, u64 per,
 
 /* The walk's granules run from the first access's to the last's, in the
  * direction of the stride.  The common walk (a step of 1, 2, 4, 8, 16 or 32
- * bytes, up or down, weight 1, inside user space, up to 18 granules) is
- * done here with few general-purpose registers and no vector one, since
+ * bytes, up or down, inside user space, up to 18 granules) is done here
+ * with few general-purpose registers and no vector one, since
  * preserve_all makes this function save every register it uses (and the
  * instrumented caller none): the first granule gets the accesses from the
  * first to its end (or start, going down), every granule in between
- * 64 / step, and the last the rest; no division.  Everything else goes to
+ * 64 / step, and the last the rest, each access counted `each` times (a
+ * loop that loads and stores its element has weight 2); no division but
+ * the one that finds a weighted walk's length.  Everything else goes to
  * record_strided_slow. */
 __attribute__((preserve_all)) void
 __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
@@ -254,15 +256,24 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
   /* Bit k set for k = 1, 2, 4, 8, 16, 32 (a test the compiler does not turn
    * into a population count, which x86-64 without POPCNT does slowly). */
   const u64 steps_dividing_granule = 0x100010116ull;
-  if (HP_UNLIKELY(each != 1 || step >= HP_GRANULE_SIZE ||
+  if (HP_UNLIKELY(!each || step >= HP_GRANULE_SIZE ||
                   !((steps_dividing_granule >> step) & 1) ||
                   total - 1 >= HP_USER_SPACE_END ||
                   !__heapprof_shadow_memory_dynamic_address)) {
     record_strided_slow(base, stride, total, each);
     return;
   }
-  /* total <= 2^47 and step < 64: no overflow. */
-  uptr span = (total - 1) * step;
+  /* The walk's n accesses, each counted `each` times (the pass's total is
+   * their product; record_strided_slow's rounding, should it not be). */
+  u64 n = total;
+  if (HP_UNLIKELY(each != 1)) {
+    n = total / each;
+    if (!n)
+      return;
+    total = n * each;
+  }
+  /* n <= 2^47 and step < 64: no overflow. */
+  uptr span = (n - 1) * step;
   uptr lo = stride > 0 ? base : base - span;
   if (HP_UNLIKELY(lo > base || lo >= HP_USER_SPACE_END ||
                   lo + span >= HP_USER_SPACE_END)) {
@@ -278,8 +289,8 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
   /* Accesses in the lowest granule and in the highest: the walk's first
    * and last, whichever way it goes. */
   uptr lo_off = lo & (HP_GRANULE_SIZE - 1);
-  u64 in_lo = ((HP_GRANULE_SIZE - 1 - lo_off) >> shift) + 1;
-  u64 per = HP_GRANULE_SIZE >> shift;
+  u64 in_lo = (((HP_GRANULE_SIZE - 1 - lo_off) >> shift) + 1) * each;
+  u64 per = (HP_GRANULE_SIZE >> shift) * each;
   u64 middle = (u64)(c1 - c0) - 1;
   if (middle > 16) {
     record_strided_granules_pow2(c0, c1, in_lo, per, total);
