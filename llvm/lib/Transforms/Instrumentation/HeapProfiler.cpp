@@ -20,7 +20,8 @@
 // compressstore} and of x86's own masked and gathering intrinsics
 // (llvm.x86.avx{,2}.mask{load,store}.*, llvm.x86.sse2.maskmov.dqu,
 // llvm.x86.mmx.maskmovq, llvm.x86.avx2.gather.*,
-// llvm.x86.avx512.mask.{gather,scatter}*), and
+// llvm.x86.avx512.mask.{gather,scatter}*, AVX-512's truncating stores
+// llvm.x86.avx512.mask.pmov{,s,us}.*.mem.*), and
 // llvm.x86.{sse3,avx}.ldu.dq* as loads.  llvm.mem{cpy,move,
 // set} become calls to __heapprof_mem{cpy,move,set}, which count both ranges
 // by the runtime's range rule and then do the operation.  What is not: accesses
@@ -344,6 +345,9 @@ struct InterestingAccess {
   /// The lanes the mask selects are those whose element has its sign bit
   /// set (x86's AVX masks, integer or floating-point), not i1 lanes.
   bool MaskBySign = false;
+  /// The mask is an integer whose bit i selects lane i (AVX-512's
+  /// truncating stores).
+  bool MaskByBit = false;
   /// x86 gathers and scatters: lane i accesses Addr + sext(Index[i]) *
   /// Scale, for the first NumLanes lanes.
   Value *Index = nullptr;
@@ -378,9 +382,11 @@ struct CounterUpdate {
   unsigned LaneIdx = 0;
   FixedVectorType *VecTy = nullptr;
   /// If set, the update happens only when lane LaneIdx of this mask is true
-  /// (or, with MaskBySign, has its sign bit set).
+  /// (or, with MaskBySign, has its sign bit set; with MaskByBit, the mask
+  /// is an integer whose bit LaneIdx is set).
   Value *LaneMask = nullptr;
   bool MaskBySign = false;
+  bool MaskByBit = false;
   Value *Index = nullptr;
   uint64_t Scale = 0;
   /// CompressedLane with a constant mask: the element index, known.
@@ -538,6 +544,11 @@ static unsigned lanesOf(const Value *V) {
 ///   avx2.gather.*(src, ptr, idx, mask, i8 scale)     sign mask
 ///   avx512.mask.gather*(src, ptr, idx, <N x i1> mask, i32 scale)
 ///   avx512.mask.scatter*(ptr, <N x i1> mask, idx, val, i32 scale)
+///   avx512.mask.pmov{,s,us}.{qb,qw,qd,db,dw,wb}.mem.*(ptr, val, iK mask)
+///                                            lanes of val, truncated (or
+///                                            saturated) to bytes, words or
+///                                            dwords; lane i when bit i of
+///                                            the mask is set
 ///   sse3.ldu.dq(ptr), avx.ldu.dq.256(ptr)    one load
 /// A gather's or scatter's lanes are the first min(index, mask) lanes.
 /// Anything else (or of another shape) is not counted.
@@ -628,6 +639,30 @@ static bool getX86Access(IntrinsicInst *II, InterestingAccess &A) {
     }
     A.AccessTy = ByteVec;
     A.MaskBySign = true;
+    return A.Addr != nullptr;
+  }
+  if (N.consume_front("avx512.mask.pmov")) {
+    // The truncating stores: lane i of val, narrowed to the element size
+    // the name's second letter gives, stored at ptr + i * that size when
+    // bit i of the mask is set.  (Without ".mem." the result goes to a
+    // register: no access.)
+    if (!N.consume_front("us"))
+      N.consume_front("s");
+    if (!N.consume_front(".") || N.size() < 7 || !N.substr(2).starts_with(".mem.") ||
+        II->arg_size() != 3)
+      return false;
+    unsigned Bytes = N[1] == 'b' ? 1 : N[1] == 'w' ? 2 : N[1] == 'd' ? 4 : 0;
+    unsigned Lanes = lanesOf(II->getArgOperand(1));
+    Value *M = II->getArgOperand(2);
+    if (!Bytes || !Lanes || !M->getType()->isIntegerTy() ||
+        M->getType()->getIntegerBitWidth() < Lanes)
+      return false;
+    A.Kind = AccessKind::Write;
+    A.Addr = PtrAt(0);
+    A.AccessTy = FixedVectorType::get(
+        Type::getIntNTy(II->getContext(), 8 * Bytes), Lanes);
+    A.Mask = M;
+    A.MaskByBit = true;
     return A.Addr != nullptr;
   }
   bool Avx2Gather = N.starts_with("avx2.gather.");
@@ -973,6 +1008,10 @@ void HeapProfiler::collectUpdates(const InterestingAccess &A,
     // known (undef, poison, an expression).
     auto *ConstMask = dyn_cast<Constant>(A.Mask);
     auto Known = [&](unsigned Idx) -> int {
+      if (A.MaskByBit) {
+        auto *CI = dyn_cast<ConstantInt>(A.Mask);
+        return CI ? CI->getValue()[Idx] : -1;
+      }
       Constant *E = ConstMask ? ConstMask->getAggregateElement(Idx) : nullptr;
       if (auto *CI = dyn_cast_or_null<ConstantInt>(E))
         return A.MaskBySign ? CI->isNegative() : !CI->isZero();
@@ -1001,6 +1040,7 @@ void HeapProfiler::collectUpdates(const InterestingAccess &A,
       if (Bit < 0) {
         U.LaneMask = A.Mask; // decided at run time (also undef/poison lanes)
         U.MaskBySign = A.MaskBySign;
+        U.MaskByBit = A.MaskByBit;
       }
       if (A.Compressed) {
         // Which element an active lane reads: counted at compile time when
@@ -1731,7 +1771,17 @@ void HeapProfiler::emitUpdate(const CounterUpdate &U) {
     // An MMX mask (maskmovq) is read as the bytes of its lanes.
     if (Mask->getType()->isX86_MMXTy())
       Mask = IRB.CreateBitCast(Mask, U.VecTy);
-    Value *Bit = IRB.CreateExtractElement(Mask, U.LaneIdx);
+    Value *Bit;
+    if (U.MaskByBit) {
+      // An integer mask: lane i is its bit i.
+      auto *MT = cast<IntegerType>(Mask->getType());
+      Value *Sel = IRB.CreateAnd(
+          Mask, ConstantInt::get(MT, APInt::getOneBitSet(MT->getBitWidth(),
+                                                         U.LaneIdx)));
+      Bit = IRB.CreateICmpNE(Sel, ConstantInt::get(MT, 0));
+    } else {
+      Bit = IRB.CreateExtractElement(Mask, U.LaneIdx);
+    }
     // Branching on poison is UB; a lane that is poison in the mask is
     // counted or not, but must not break the program.
     if (!isGuaranteedNotToBePoison(U.LaneMask))
