@@ -6,9 +6,7 @@
 #include "heapprof_ext_sections.h"
 
 static void put64(hp_buf_t *b, u64 v) { hp_buf_append(b, &v, 8); }
-static void put32(hp_buf_t *b, u32 v) { hp_buf_append(b, &v, 4); }
-#define put_u64 put64
-#define put_u32 put32
+_Static_assert(sizeof(uptr) == 8, "section 3's frames are the depot's pcs");
 
 _Static_assert(0
 #define HP_MIB_FIELD(type, name, raw) + sizeof(type)
@@ -17,12 +15,24 @@ _Static_assert(0
                    == HP_MEMPROF_MIB_SIZE,
                "MemInfoBlock must be 144 packed bytes (LLVM 19, raw v4)");
 
-static void put_mib(hp_buf_t *b, const hp_mib_t *m) {
-  size_t before = b->len;
-#define HP_MIB_FIELD(type, name, raw) put_##type(b, m->name);
+/* A record of section 2: the stack id, then the block's fields packed,
+ * assembled here and appended once (a dump of 100,000 contexts made 2.8
+ * million appends of 4 and 8 bytes). */
+static void put_mib_record(hp_buf_t *b, u64 stack_id, const hp_mib_t *m) {
+  u8 rec[8 + HP_MEMPROF_MIB_SIZE];
+  u8 *at = rec;
+  hp_memcpy(at, &stack_id, 8);
+  at += 8;
+#define HP_MIB_FIELD(type, name, raw)                                          \
+  {                                                                            \
+    type v = m->name;                                                          \
+    hp_memcpy(at, &v, sizeof(v));                                              \
+    at += sizeof(v);                                                           \
+  }
 #include "heapprof_mib_fields.inc"
 #undef HP_MIB_FIELD
-  HP_CHECK(b->failed || b->len - before == HP_MEMPROF_MIB_SIZE);
+  HP_CHECK(at == rec + sizeof(rec));
+  hp_buf_append(b, rec, sizeof(rec));
 }
 
 /* Extension version 2's per-dump sections: the modules, then the non-empty
@@ -92,18 +102,17 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
     hp_memcpy(&m, &hibs[i].mib, sizeof(m));
     m.access_histogram_size = 0;
     m.access_histogram = 0;
-    put64(b, hibs[i].stack_id);
-    put_mib(b, &m);
+    put_mib_record(b, hibs[i].stack_id, &m);
   }
   size_t stack_off = b->len - start;
   put64(b, n);
   for (u32 i = 0; i < n; i++) {
     u32 k = 0;
     const uptr *pcs = hp_stackdepot_get((u32)hibs[i].stack_id, &k);
-    put64(b, hibs[i].stack_id);
-    put64(b, pcs ? k : 0);
-    for (u32 j = 0; pcs && j < k; j++)
-      put64(b, pcs[j]);
+    u64 head[2] = {hibs[i].stack_id, pcs ? k : 0};
+    hp_buf_append(b, head, sizeof(head));
+    if (pcs)
+      hp_buf_append(b, pcs, (size_t)k * sizeof(uptr));
   }
   if (with_ext) {
     size_t ext_start = b->len;
@@ -121,10 +130,12 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
     put64(b, nfields);
     put64(b, n);
     for (u32 i = 0; i < n; i++) {
-      put64(b, hibs[i].stack_id);
-#define X(name, desc) put64(b, hibs[i].ext.name);
-      HP_HIB_EXT_FIELDS(X)
+      u64 rec[] = {hibs[i].stack_id,
+#define X(name, desc) hibs[i].ext.name,
+                   HP_HIB_EXT_FIELDS(X)
 #undef X
+      };
+      hp_buf_append(b, rec, sizeof(rec));
     }
     put_modules_and_bins(b, map, bins);
     hp_ext_sections_write(b, info);
