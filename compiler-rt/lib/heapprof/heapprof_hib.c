@@ -15,6 +15,8 @@
  *
  *   access density            = accesses * 100 / size        (size 0 -> 1)
  *   lifetime access density   = access density * 1000 / max(lifetime_ms, 1)
+ * where the density's lifetime_ms leaves out the clock's bias
+ * (hp_density_lifetime in heapprof_hib.h).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -24,7 +26,9 @@ static HP_ALWAYS_INLINE void event_mib(hp_mib_t *m, const hp_chunk_event_t *e,
   u64 size = e->size ? e->size : 1;
   u32 lifetime = e->dealloc_ts >= e->alloc_ts ? e->dealloc_ts - e->alloc_ts : 0;
   u64 density, lt_density;
-  hp_hib_densities(e->accesses, size, lifetime, &density, &lt_density);
+  hp_hib_densities(e->accesses, size,
+                   hp_density_lifetime(lifetime, e->continuation), &density,
+                   &lt_density);
   m->alloc_count = e->continuation ? 0 : 1;
   m->total_access_count = m->min_access_count = m->max_access_count = e->accesses;
   m->total_size = e->continuation ? 0 : size;

@@ -200,6 +200,25 @@ static HP_ALWAYS_INLINE void hp_hib_densities(u64 accesses, u64 size,
   *density = d;
   *lt_density = ld;
 }
+/* The lifetime the lifetime access density divides by.  A lifetime is
+ * measured from a start read as the coarse clock's now to an end read as
+ * now + res_ms (heapprof_clock.h), so that it is never short; for the
+ * density, which clang's hot/cold classification compares with its
+ * thresholds (docs/pgo.md), that bias is not harmless: every object freed
+ * within a tick measured 4 ms, and its density came out a quarter of
+ * upstream's (LLVM divides by max(lifetime_ms, 1)), so a context that
+ * upstream's profile and the object's true lifetime make hot came out
+ * notcold.  The end's tick less the start's (the measured lifetime less
+ * res_ms) is the unbiased reading: 0 for most objects freed within a tick,
+ * as upstream's millisecond clock reads them.  A continuation's piece
+ * starts at the previous piece's end, read the same way as its own end:
+ * its length is unbiased already. */
+static HP_ALWAYS_INLINE u32 hp_density_lifetime(u32 lifetime,
+                                                bool continuation) {
+  if (continuation)
+    return lifetime;
+  return lifetime > hp_clock.res_ms ? lifetime - hp_clock.res_ms : 0;
+}
 /* The per-object ranges, min_<f> and max_<f>. */
 #define HP_MIB_RANGES(X)                                                     \
   X(access_count) X(size) X(lifetime) X(access_density)                     \
@@ -213,7 +232,8 @@ static HP_ALWAYS_INLINE void hp_hib_add_body(hp_hib_t *dst, u64 size,
   if (!size)
     size = 1;
   u64 density, lt_density;
-  hp_hib_densities(accesses, size, lifetime, &density, &lt_density);
+  hp_hib_densities(accesses, size, hp_density_lifetime(lifetime, continuation),
+                   &density, &lt_density);
   hp_mib_t *d = &dst->mib;
   hp_hib_ext_t *x = &dst->ext;
   if (!continuation) {

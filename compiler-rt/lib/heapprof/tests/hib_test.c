@@ -28,6 +28,10 @@ static void copy_hib(const hp_hib_t *h, void *arg) {
 
 int main(void) {
   hp_hib_t a, b, c;
+  /* The formulas first, on a clock without resolution; the density's
+   * lifetime with the coarse clock's bias taken out at the end. */
+  u32 res_ms = hp_clock.res_ms;
+  hp_clock.res_ms = 0;
   hp_chunk_event_t e1 = ev(10, 5, 100, 150, 0, 1);
   hp_hib_from_event(&a, &e1);
   /* density 5*100/10 = 50; lifetime 50; lifetime density 50*1000/50 = 1000 */
@@ -279,5 +283,50 @@ int main(void) {
     }
     EXPECT_EQ(hp_memcmp(&plain, &cached, sizeof(plain)), 0);
   }
+
+  /* A 4 ms clock: an end is read a tick late, so the lifetime access
+   * density divides by the lifetime less 4 ms; the lifetime itself keeps
+   * it.  An object freed in the tick it was allocated in (100 to 104)
+   * divides by max(0, 1): density 50, lifetime density 50 * 1000.  One of
+   * 54 ms divides by 50.  A continuation's piece (its start read as the
+   * previous end, a tick late too) by its whole 50 ms.  The table path
+   * (hp_hib_add_body) divides the same way. */
+  hp_clock.res_ms = 4;
+  hp_chunk_event_t t1 = ev(10, 5, 100, 104, 0, 0);
+  hp_hib_from_event(&a, &t1);
+  EXPECT_EQ(a.mib.total_lifetime, 4);
+  EXPECT_EQ(a.mib.total_lifetime_access_density, 50000);
+  hp_chunk_event_t t2 = ev(10, 5, 100, 154, 0, 0);
+  hp_hib_from_event(&b, &t2);
+  EXPECT_EQ(b.mib.total_lifetime, 54);
+  EXPECT_EQ(b.mib.total_lifetime_access_density, 1000);
+  hp_chunk_event_t t3 = ev(10, 5, 104, 154, 0, 0);
+  t3.continuation = true;
+  hp_hib_from_event(&c, &t3);
+  EXPECT_EQ(c.mib.total_lifetime_access_density, 1000);
+  {
+    const hp_chunk_event_t *ts[3] = {&t1, &t2, &t3};
+    static hp_hib_table_t t;
+    static hp_hib_cache_t cache;
+    hp_hib_table_init(&t, 3, 1);
+    hp_hib_t plain, cached;
+    for (u32 i = 0; i < 3; i++) {
+      if (i == 0)
+        hp_hib_from_event(&plain, ts[i]);
+      else
+        hp_hib_add_event(&plain, ts[i]);
+      hp_hib_cache_add_event(&cache, &t, ts[i]);
+    }
+    hp_hib_cache_flush(&cache, &t);
+    hp_hib_table_drain(&t, copy_hib, &cached);
+    const hp_hib_t *hs[2] = {&plain, &cached};
+    for (u32 j = 0; j < 2; j++) {
+      /* Two objects; the continuation adds its density to the total. */
+      EXPECT_EQ(hs[j]->mib.total_lifetime_access_density, 50000 + 1000 + 1000);
+      EXPECT_EQ(hs[j]->mib.min_lifetime_access_density, 1000);
+      EXPECT_EQ(hs[j]->mib.max_lifetime_access_density, 50000);
+    }
+  }
+  hp_clock.res_ms = res_ms;
   return hp_test_done("hib_test");
 }
