@@ -595,10 +595,20 @@ static bool write_to_dir(profile_dest_t *d, const hp_buf_t *b, char *why,
  * written there (then it went to the temporary directory or stderr, or
  * nowhere in secure mode). */
 static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
-  if (!hp_strcmp(hp_flags.log_path, "stdout"))
-    return hp_write_all(1, b->data, b->len);
-  if (!hp_strcmp(hp_flags.log_path, "stderr"))
-    return hp_write_all(2, b->data, b->len);
+  /* A stream that fails (a full disk, /dev/full, closed, a pipe whose
+   * reader has gone: EPIPE, heapprof_signals.c) is said on stderr: the
+   * profile, or its end, is lost (for stderr itself the line mostly is
+   * too).  Nothing else is tried: the user chose the stream. */
+  bool out = !hp_strcmp(hp_flags.log_path, "stdout");
+  if (out || !hp_strcmp(hp_flags.log_path, "stderr")) {
+    if (hp_write_all(out ? 1 : 2, b->data, b->len))
+      return true;
+    int e = errno;
+    hp_printf("HeapProf: WARNING: cannot write profile to %s: %s; it is "
+              "lost\n",
+              hp_flags.log_path, hp_file_errno_text(e));
+    return false;
+  }
   /* append_dumps: every dump of the process goes to the one file. */
   profile_dest_t d;
   profile_dest(&d, hp_flags.append_dumps ? 0 : seq, ext);
@@ -898,9 +908,9 @@ int hp_rtl_dump(const char *reason, u32 seq) {
       &hp_leaks_stack_from, &none, mine, false, __ATOMIC_RELAXED,
       __ATOMIC_RELAXED);
   dump_args_t args = {reason, seq, 0};
-  hp_signals_xfsz_begin();
+  hp_signals_own_writes_begin();
   hp_own_stack_run(&dump_stack, dump_locked, &args);
-  hp_signals_xfsz_end();
+  hp_signals_own_writes_end();
   if (roots_here)
     __atomic_compare_exchange_n(&hp_leaks_stack_from, &mine, 0, false,
                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED);

@@ -48,11 +48,12 @@ void hp_signals_altstack_off(void);
 void hp_signals_guard_begin(int dirfd);
 void hp_signals_guard_file(const char *tmp);
 void hp_signals_guard_end(void);
-/* Around a dump (under the dump lock, inside hp_signals_hold): SIGXFSZ is
- * blocked, so a write past the file size limit fails with EFBIG and
- * neither the default action nor a handler of the program's runs for it. */
-void hp_signals_xfsz_begin(void);
-void hp_signals_xfsz_end(void);
+/* Around a dump (under the dump lock, inside hp_signals_hold): SIGXFSZ and
+ * SIGPIPE are blocked, so a write past the file size limit fails with
+ * EFBIG, one to a pipe nobody reads with EPIPE, and neither the default
+ * action nor a handler of the program's runs for them. */
+void hp_signals_own_writes_begin(void);
+void hp_signals_own_writes_end(void);
 /* The caller is the process this image started in: not a fork child, not a
  * vfork child (which runs in its parent's memory). */
 bool hp_signals_own_image(void);

@@ -55,6 +55,8 @@ const char *hp_file_errno_text(int e) {
   case EDQUOT: return "disk quota exceeded";
   case ELOOP: return "too many symbolic links";
   case EEXIST: return "temporary names kept colliding";
+  case EPIPE: return "broken pipe (nothing reads it any more)";
+  case EBADF: return "not open for writing (closed)";
   default: return "I/O error";
   }
 }

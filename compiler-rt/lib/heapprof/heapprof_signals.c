@@ -34,8 +34,8 @@
  * the file first, then dies of the signal as the default would have.  A
  * SIGXFSZ the kernel sends to the writing thread (RLIMIT_FSIZE) is
  * heapprof's own doing: it is blocked on that thread for the whole dump
- * (hp_signals_xfsz_begin; the guard returns for it too), the write fails
- * with EFBIG and the profile takes the failure path.  No guard can stop
+ * (hp_signals_own_writes_begin, with SIGPIPE; the guard returns for it
+ * too), the write fails with EFBIG and the profile takes the failure path.  No guard can stop
  * SIGKILL.
  *
  * fork: pthread_atfork handlers hold every runtime lock across the fork, so
@@ -568,43 +568,54 @@ void hp_signals_guard_end(void) {
 }
 
 /* A dump writes more than its temporary file: the profile to stderr when
- * no file could take it, warnings, print_stats.  stderr is often a regular
- * file, and past the file size limit (RLIMIT_FSIZE, ulimit -f) such a
- * write raised a SIGXFSZ that killed a program which would have exited
- * normally without heapprof: by the default action (the profile's file hit
- * the limit, then its stderr fallback did), or by the program's own
- * handler, which the guard leaves alone (Debian's sort catches SIGXFSZ to
- * remove its temporary files, then dies of it).  So SIGXFSZ is blocked on
- * the dumping thread for the whole dump: each write past the limit fails
- * with EFBIG and leaves the signal pending, and the end takes back the
- * pending one the kernel sent for those writes (si_code SI_USER from this
- * very process, as send_sig's SEND_SIG_NOINFO gives).  One that was
- * pending before the dump is the program's and stays; one sent meanwhile
- * by someone else is sent again.  Under the dump lock. */
-static bool xfsz_pending_before;
+ * no file could take it, warnings, print_stats, the profile itself with
+ * log_path=stdout or stderr.  stderr is often a regular file, and past the
+ * file size limit (RLIMIT_FSIZE, ulimit -f) such a write raised a SIGXFSZ
+ * that killed a program which would have exited normally without
+ * heapprof: by the default action (the profile's file hit the limit, then
+ * its stderr fallback did), or by the program's own handler, which the
+ * guard leaves alone (Debian's sort catches SIGXFSZ to remove its
+ * temporary files, then dies of it).  A write to a pipe whose reader has
+ * gone (log_path=stdout piped into head, a warning into `2>&1 | head`)
+ * raised a SIGPIPE the same way: a program that wrote nothing more of its
+ * own there died of heapprof's write, exit status 141 instead of its own.
+ * So both are blocked on the dumping thread for the whole dump: each such
+ * write fails (EFBIG, EPIPE) and leaves the signal pending, and the end
+ * takes back the pending one the kernel sent for those writes (si_code
+ * SI_USER from this very process, as send_sig's SEND_SIG_NOINFO gives).
+ * One that was pending before the dump is the program's and stays; one
+ * sent meanwhile by someone else is sent again.  Under the dump lock. */
+static const int own_write_sigs[] = {SIGXFSZ, SIGPIPE};
+static bool pending_before[HP_ARRAY_SIZE(own_write_sigs)];
 
-void hp_signals_xfsz_begin(void) {
+void hp_signals_own_writes_begin(void) {
   sigset_t x, pending;
   sigemptyset(&x);
-  sigaddset(&x, SIGXFSZ);
-  xfsz_pending_before =
-      sigpending(&pending) != 0 || sigismember(&pending, SIGXFSZ) == 1;
+  bool known = sigpending(&pending) == 0;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(own_write_sigs); i++) {
+    int sig = own_write_sigs[i];
+    sigaddset(&x, sig);
+    pending_before[i] = !known || sigismember(&pending, sig) == 1;
+  }
   pthread_sigmask(SIG_BLOCK, &x, NULL);
 }
 
 /* Before the thread's mask is restored (hp_signals_unhold). */
-void hp_signals_xfsz_end(void) {
-  if (xfsz_pending_before)
-    return;
+void hp_signals_own_writes_end(void) {
   int saved = errno;
-  sigset_t x;
-  sigemptyset(&x);
-  sigaddset(&x, SIGXFSZ);
-  siginfo_t si;
-  struct timespec zero = {0, 0};
-  if (sigtimedwait(&x, &si, &zero) == SIGXFSZ &&
-      !(si.si_code == SI_USER && si.si_pid == getpid()))
-    kill(getpid(), SIGXFSZ);
+  for (u32 i = 0; i < HP_ARRAY_SIZE(own_write_sigs); i++) {
+    int sig = own_write_sigs[i];
+    if (pending_before[i])
+      continue;
+    sigset_t x;
+    sigemptyset(&x);
+    sigaddset(&x, sig);
+    siginfo_t si;
+    struct timespec zero = {0, 0};
+    if (sigtimedwait(&x, &si, &zero) == sig &&
+        !(si.si_code == SI_USER && si.si_pid == getpid()))
+      kill(getpid(), sig);
+  }
   errno = saved;
 }
 
@@ -767,9 +778,9 @@ static void install_deadly(int sig, bool only_default) {
  * default action or ignored (no program code runs), heapprof's own
  * handlers (the deadly ones wait for the locks by themselves, and their
  * timer bounds the dump), and the signals the thread raises itself:
- * faults, abort's, SIGXFSZ (blocked for the whole dump by
- * hp_signals_xfsz_begin, whatever its action: the write fails with EFBIG
- * instead). */
+ * faults, abort's, SIGXFSZ and SIGPIPE (blocked for the whole dump by
+ * hp_signals_own_writes_begin, whatever their action: the write fails with
+ * EFBIG or EPIPE instead). */
 static bool raised_by_thread(int sig) {
   return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
          sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT || sig == SIGXFSZ;
