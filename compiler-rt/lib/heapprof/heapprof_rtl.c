@@ -83,6 +83,73 @@ static void start_dir_note(void) {
   errno = saved;
 }
 
+/* stderr as the image started with it, when it is a terminal: its path
+ * and identity.  A program that closes its stderr before heapprof's last
+ * dump (every gnulib program does at exit: close_stdout, so all of
+ * coreutils under heapprof run) had every warning of that dump lost,
+ * "wrote it to '/tmp/...' instead" included; the dump opens the terminal
+ * again (stderr_reopen).  Not a regular file: a file opened again writes
+ * at its end, and the next write through the program's shared offset (the
+ * shell's next command, 2>log) overwrote that line and left a piece of
+ * it.  Not a pipe or socket, which cannot be opened again once closed.
+ * Kept only as a name: a descriptor of our own would keep a pipe open
+ * after the program closed it, and a reader waiting for its end of file
+ * would wait for ever.  Not in secure mode.  Written at init only. */
+static char start_stderr_path[4096];
+static struct stat start_stderr_st;
+
+static void start_stderr_note(void) {
+  int saved = errno;
+  struct stat st;
+  ssize_t n;
+  start_stderr_path[0] = 0;
+  if (!hp_secure_mode() && fstat(2, &st) == 0 && S_ISCHR(st.st_mode) &&
+      isatty(2) &&
+      (n = readlink("/proc/self/fd/2", start_stderr_path,
+                    sizeof(start_stderr_path) - 1)) > 0 &&
+      start_stderr_path[0] == '/') {
+    start_stderr_path[n] = 0;
+    start_stderr_st = st;
+  } else {
+    start_stderr_path[0] = 0;
+  }
+  errno = saved;
+}
+
+/* Opens stderr's terminal again on descriptor 2 when the program has
+ * closed it, if it is still the same one (device number, inode, owner);
+ * true if it did: stderr_drop closes it after the dump, so the program
+ * never sees it.  O_NONBLOCK for the open only: a FIFO put at the name
+ * meanwhile must not hang the dump. */
+static bool stderr_reopen(void) {
+  if (!start_stderr_path[0] || fcntl(2, F_GETFD) >= 0 || errno != EBADF)
+    return false;
+  int saved = errno;
+  int fd = open(start_stderr_path, O_WRONLY | O_NOCTTY | O_NOFOLLOW |
+                                       O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  const struct stat *o = &start_stderr_st;
+  bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+            st.st_rdev == o->st_rdev && st.st_dev == o->st_dev &&
+            st.st_ino == o->st_ino && st.st_uid == o->st_uid &&
+            fcntl(fd, F_SETFL, 0) == 0 &&
+            (fd == 2 || dup3(fd, 2, O_CLOEXEC) == 2);
+  if (fd >= 0 && (fd != 2 || !ok))
+    close(fd);
+  errno = saved;
+  return ok;
+}
+
+static void stderr_drop(void) {
+  int saved = errno;
+  struct stat st;
+  if (fstat(2, &st) == 0 && S_ISCHR(st.st_mode) &&
+      st.st_rdev == start_stderr_st.st_rdev &&
+      st.st_ino == start_stderr_st.st_ino)
+    close(2); /* not one the program put there meanwhile */
+  errno = saved;
+}
+
 /* Says once that the program changed its root directory since it
  * started, so the profile's directory dir is the one inside the new root. */
 static void root_moved(const char *dir) {
@@ -126,6 +193,7 @@ static void init_once(void) {
   init_here = true;
   hp_flags_init();
   start_dir_note();
+  start_stderr_note();
   hp_exe_note_run_name();
   hp_exe_note_command();
   hp_exe_note_path();
@@ -909,7 +977,10 @@ int hp_rtl_dump(const char *reason, u32 seq) {
       __ATOMIC_RELAXED);
   dump_args_t args = {reason, seq, 0};
   hp_signals_own_writes_begin();
+  bool reopened = stderr_reopen();
   hp_own_stack_run(&dump_stack, dump_locked, &args);
+  if (reopened)
+    stderr_drop();
   hp_signals_own_writes_end();
   if (roots_here)
     __atomic_compare_exchange_n(&hp_leaks_stack_from, &mine, 0, false,
