@@ -783,7 +783,8 @@ static void install_deadly(int sig, bool only_default) {
  * EFBIG or EPIPE instead). */
 static bool raised_by_thread(int sig) {
   return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
-         sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT || sig == SIGXFSZ;
+         sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT || sig == SIGXFSZ ||
+         sig == SIGPIPE;
 }
 
 static bool heapprof_handler(const struct sigaction *a) {
