@@ -39,8 +39,12 @@ void hp_pmu_init(void);
 void hp_pmu_begin(u8 op);
 /* It ends in class cls: a sampled call's differences go to the class. */
 void hp_pmu_end(u32 cls);
-/* Thread exit and fork child: close this thread's counters. */
+/* Thread exit: close this thread's counters; the thread opens none again
+ * (its allocations after its state was torn down go unmeasured). */
 void hp_pmu_thread_exit(void);
+/* Fork child: close the parent thread's counters; the next sampled call
+ * opens the child's. */
+void hp_pmu_fork_child(void);
 
 struct hp_profile_info;
 void hp_pmu_write_section(hp_buf_t *b, const struct hp_profile_info *info);

@@ -504,7 +504,7 @@ void hp_thread_fork_child(void) {
    * parent's. */
   hp_thread_t *self = hp_tls_thread;
   hp_primary_fork_child((uptr)self > (uptr)TLS_DEAD ? self->caches : NULL);
-  hp_pmu_thread_exit(); /* the parent's counters */
+  hp_pmu_fork_child(); /* the parent's counters */
   hp_faults_fork_child();
   threads = NULL;
   hp_live_threads = 0;
