@@ -226,7 +226,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   }
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
-  t->last_alloc = user_beg; /* a store, cheaper than testing profiling */
+  hp_last_alloc = ~user_beg; /* a store, cheaper than testing profiling */
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
@@ -614,7 +614,7 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   /* Freed before its thread allocated again (realloc's old half is not:
    * its bytes live on in the new chunk).  Unguarded: e is unused without
    * profiling, and a branch here cost more than the compare. */
-  e.temporary = t->last_alloc == u && op != HP_OP_IN_REALLOC;
+  e.temporary = hp_last_alloc == ~u && op != HP_OP_IN_REALLOC;
   /* Before the block goes: a large chunk's header goes with its mapping.
    * A moving realloc's old half left the peak before its new chunk came
    * (hp_reallocate). */
@@ -784,7 +784,7 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   if (HP_LIKELY(profiling))
-    t->last_alloc = nu; /* a new chunk of the call's context */
+    hp_last_alloc = ~nu; /* a new chunk of the call's context */
   t->stats.reallocs++;
   if (remap)
     t->stats.mremap_reallocs++;

@@ -966,7 +966,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.flags = fentry_gen() | (sampling ? hp_sample_draw_weight(size) : 0);
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);
-  t->last_alloc = (uptr)p;
+  hp_last_alloc = ~(uptr)p;
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
   hp_thread_release(t);
   fentry_t old;
@@ -1021,7 +1021,7 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   hp_thread_t *t = hp_thread_acquire();
   /* Freed before its thread allocated again; not sampled mode's (it sees
    * only the sampled allocations), nor a realloc's old half. */
-  ev->temporary = op && !sampling && t->last_alloc == e->addr;
+  ev->temporary = op && !sampling && hp_last_alloc == ~e->addr;
   count_free(t, size, e->kind, cycles, op);
   if (hp_peak.on)
     hp_peak_free(&t->peak, e->stack_id, size);

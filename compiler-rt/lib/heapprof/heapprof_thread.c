@@ -28,6 +28,7 @@ extern void *__libc_stack_end;
 #define TLS_DEAD ((hp_thread_t *)2) /* torn down: use the fallback */
 
 HP_TLS hp_thread_t *hp_tls_thread;
+HP_TLS uptr hp_last_alloc;
 
 /* Registry of live threads; exited threads' stats fold into dead_stats and
  * their structs go on the free list.  All under registry_lock. */

@@ -29,8 +29,6 @@ typedef struct hp_thread {
   u32 cycle_tick[HP_NUM_OPS]; /* calls of each op since its last sample */
   hp_hib_cache_t hibs; /* freed chunks' HIBs on their way to the table */
   hp_peak_thread_t peak; /* live bytes and live table (heapprof_peak.h) */
-  uptr last_alloc; /* the thread's latest allocation (profiling): a free of
-                    * it before the next is a temporary allocation's */
   u32 tid;
   u16 seq; /* 1, 2, ... in creation order, 16 bits (0 skipped): the
             * allocating thread of allocator=system|PATH's side table */
@@ -54,6 +52,16 @@ static HP_ALWAYS_INLINE uptr hp_thread_pointer(void) {
  * pointer holds the state, or 0 (none yet), 1 (being created) or 2 (torn
  * down), for which the slow path hands out the locked fallback. */
 extern HP_TLS hp_thread_t *hp_tls_thread;
+/* The thread's latest allocation (profiling): a free of it before the
+ * thread's next is a temporary allocation's.  In TLS, not the state: a
+ * thread without one (torn down, its key destructors running after
+ * heapprof's) shares the fallback state with others, whose allocations in
+ * between would make its objects not temporary, and would make an object
+ * another thread frees temporary.  Kept complemented (~address): the
+ * leak check reads every thread's TLS for pointers (heapprof_leaks.h),
+ * and the latest allocation, dropped by the program, would be reachable
+ * from here. */
+extern HP_TLS uptr hp_last_alloc;
 extern hp_thread_t hp_fallback_thread;
 hp_thread_t *hp_thread_acquire_slow(void);
 void hp_thread_release_fallback(void);
