@@ -590,13 +590,15 @@ void Builder::cold() {
     R.ColdInfo.Lacks = "access counts";
     return;
   }
-  // Cold: fewer accesses over the whole lifetime than the object has 8-byte
-  // words (density is accesses per 100 bytes, so < 12.5), worst first by
-  // bytes x lifetime: the memory that sits longest untouched.
+  // Cold: fewer accesses over the whole lifetime than the objects have
+  // 8-byte words (accesses * 8 < bytes), worst first by bytes x lifetime:
+  // the memory that sits longest untouched.  Not the access density: the
+  // runtime rounds each object's down, so 3 accesses to 24 bytes (12.5 per
+  // 100 bytes, a word each) read 12, below the 12.5 of one a word.
   std::vector<std::pair<double, uint32_t>> Rows;
   for (uint32_t I = 0; I < P.Contexts.size(); I++) {
     const Counts &C = P.Contexts[I].C;
-    if (!C.allocs || !C.bytes || C.access_density * 8 >= 100 * C.allocs)
+    if (!C.allocs || !C.bytes || C.accesses * 8 >= C.bytes)
       continue;
     Rows.push_back({static_cast<double>(C.bytes) * (derive(C).LifetimeMs + 1),
                     I});
