@@ -556,8 +556,11 @@ table("opclasses", "Allocator cost by operation class", [
   R.op_classes === null ? (SAMPLED
       ? "sampled mode calls glibc's allocator directly and does not time it (name an allocator to time it: allocator=system or allocator=PATH)"
       : (NOEXT ? older("") : "no dump has the allocator's operation classes (op_classes=0, or an older runtime)"))
+    : CP.per_op === null ? "cost per operation: unknown (" + count(CP.calls, "call, not timed", "calls, none timed") + ")"
     : "cost per operation: " + fmt(CP.per_op) + " cycles in the allocator's calls (" +
-      count(CP.calls, "call", "calls") + ")" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
+      count(CP.calls, "call", "calls") + (CP.calls > CP.timed_calls ? "; left out: " +
+      count(CP.calls - CP.timed_calls, "call", "calls") + " of classes with no timed call" : "") +
+      ")" + (CP.per_op_with_faults !== null ? ", " + fmt(CP.per_op_with_faults) +
       " with the page faults outside them" : ""));
 table("syscalls", "Allocator system calls", [
   num("count", "calls"), {key: "bytes", label: "bytes", get: key("bytes"), show: human},

@@ -264,9 +264,16 @@ static void costs(OStream &J, const Report &R) {
     const OpCost &C = R.Cost;
     J.object([&] {
       J.attribute("calls", static_cast<int64_t>(C.Calls));
+      J.attribute("timed_calls", static_cast<int64_t>(C.TimedCalls));
       J.attributeBegin("cycles_in_calls");
       number(J, C.CallCycles);
       J.attributeEnd();
+      if (!C.TimedCalls) {
+        J.attribute("per_op", nullptr);
+        J.attribute("faults", nullptr);
+        J.attribute("per_op_with_faults", nullptr);
+        return;
+      }
       J.attributeBegin("per_op");
       number(J, C.PerOp);
       J.attributeEnd();

@@ -896,12 +896,22 @@ static void opClasses(const Report &R, raw_ostream &OS) {
   Tab.print(OS);
   OS << "(class: op, small/large, new/reused block (- for frees), "
         "serial/parallel; median: the log2 bucket of the median sample; "
-        "%cycles: mean x calls, of all classes)\n";
+        "%cycles: mean x calls, of the classes with a timed call)\n";
   if (R.Cost.Known) {
     const OpCost &C = R.Cost;
+    if (!C.TimedCalls) {
+      OS << "cost per operation: unknown (" << C.Calls
+         << (C.Calls == 1 ? " call, not timed)\n" : " calls, none timed)\n");
+      return;
+    }
     OS << "cost per operation: " << str("%.0f", C.PerOp)
        << " cycles in the allocator's calls (" << C.Calls
-       << (C.Calls == 1 ? " call)" : " calls)");
+       << (C.Calls == 1 ? " call" : " calls");
+    if (uint64_t Untimed = C.Calls - C.TimedCalls)
+      OS << "; left out: " << Untimed
+         << (Untimed == 1 ? " call" : " calls")
+         << " of classes with no timed call";
+    OS << ")";
     if (C.Faults)
       OS << "; " << str("%.0f", C.PerOpWithFaults)
          << " with the " << C.FaultsOutside

@@ -650,7 +650,7 @@ void Builder::costs() {
                     "before the first call), or an older heapprof runtime "
                     "wrote it";
   } else {
-    uint64_t Calls = 0;
+    uint64_t Calls = 0, Timed = 0;
     double Est = 0;
     for (uint64_t I = 0; I < S[0].nrows; I++) {
       const uint64_t *X = S[0].rows + I * S[0].width;
@@ -673,6 +673,8 @@ void Builder::costs() {
         }
       }
       Calls += Row.Count;
+      if (Row.Sampled)
+        Timed += Row.Count;
       Est += Row.EstCycles;
       R.OpClasses.push_back(std::move(Row));
     }
@@ -682,8 +684,9 @@ void Builder::costs() {
     }
     R.Cost.Known = Calls > 0;
     R.Cost.Calls = Calls;
+    R.Cost.TimedCalls = Timed;
     R.Cost.CallCycles = Est;
-    R.Cost.PerOp = Calls ? Est / Calls : 0;
+    R.Cost.PerOp = Timed ? Est / Timed : 0;
   }
   if (!S[1].tag) {
     R.SyscallInfo.Known = false;
@@ -706,7 +709,7 @@ void Builder::costs() {
     }
     OpCost &C = R.Cost;
     C.FaultCycles = ratio(C.OutsideCycles, C.FaultsOutside);
-    C.PerOpWithFaults = C.Calls ? (C.CallCycles + C.OutsideCycles) / C.Calls : 0;
+    C.PerOpWithFaults = C.PerOp + ratio(C.OutsideCycles, C.Calls);
     C.Faults = C.Faults && C.Known;
   }
   if (S[2].tag) {

@@ -161,13 +161,18 @@ struct SyscallRow {
 };
 // The allocator's cost per operation (docs/allocator-profiler.md, "Cost
 // per operation including faults"): its calls' estimated cycles (each
-// class's mean x calls) over all calls, and the same with the page faults
-// taken outside its calls at their measured cost (section 3's "fault"
-// rows; Faults false when the profile has none: alloc_faults=0, or
-// heapprof's own allocator).
+// class's mean x calls) over the calls of the classes with a timed call
+// (a class none of whose calls was timed has no mean: its calls are left
+// out, not counted as 0 cycles), and that plus the page faults taken
+// outside its calls at their measured cost, spread over all calls
+// (section 3's "fault" rows; Faults false when the profile has none:
+// alloc_faults=0, or heapprof's own allocator).  Known when the profile
+// counted calls; PerOp and PerOpWithFaults mean nothing when none was
+// timed (TimedCalls 0: one call, a thread's first, is never timed).
 struct OpCost {
   bool Known = false;
-  uint64_t Calls = 0;
+  uint64_t Calls = 0;      // all calls
+  uint64_t TimedCalls = 0; // the calls of classes with a timed call
   double CallCycles = 0, PerOp = 0;
   bool Faults = false;
   uint64_t FaultsInCalls = 0, FaultsOutside = 0, OutsideCycles = 0;
