@@ -22,12 +22,6 @@ extern const ptrdiff_t __rseq_offset __attribute__((weak));
 extern const unsigned int __rseq_size __attribute__((weak));
 #define HP_RSEQ_CPU_ID 4
 
-static u64 mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
-
 /* The vDSO's own clock_gettime, found in the image the kernel maps
  * (getauxval(AT_SYSINFO_EHDR); the lookup of the kernel's
  * tools/testing/selftests/vDSO/parse_vdso.c, reduced to DT_HASH, which the
@@ -99,15 +93,9 @@ void hp_clock_init(void) {
     res_ns = (u64)res.tv_sec * 1000000000ull + (u64)res.tv_nsec;
   hp_clock.res_ms = (u32)((res_ns + 999999) / 1000000);
   hp_clock.coarse0_ns = hp_coarse_ns();
-  hp_clock.mono0_ns = mono_ns();
   __atomic_store_n(&hp_clock.ready, true, __ATOMIC_RELEASE);
 }
 
-u32 hp_precise_ms(void) {
-  if (HP_UNLIKELY(!__atomic_load_n(&hp_clock.ready, __ATOMIC_ACQUIRE)))
-    return 0;
-  return (u32)((mono_ns() - hp_clock.mono0_ns) / 1000000u);
-}
 
 u32 hp_cpu_id_slow(void) {
   int c = sched_getcpu();

@@ -21,7 +21,6 @@
 
 /* Written once by hp_clock_init (init, single-threaded), read-only after. */
 typedef struct hp_clock {
-  u64 mono0_ns;   /* CLOCK_MONOTONIC at init */
   u64 coarse0_ns; /* CLOCK_MONOTONIC_COARSE at init */
   u32 res_ms;     /* its resolution, rounded up */
   bool ready;
@@ -35,13 +34,6 @@ static HP_ALWAYS_INLINE u64 hp_rdtsc(void) {
   __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
   return ((u64)hi << 32) | lo;
 }
-
-/* Milliseconds since init by CLOCK_MONOTONIC itself, exact to the
- * millisecond (a vDSO read of ~20 ns): for rare events, the peak's
- * snapshots.  0 before init.  (It was the TSC, converted at a rate that
- * init measured by spinning 2 ms: half of what a short process paid for
- * heapprof at start.) */
-u32 hp_precise_ms(void);
 
 /* clock_gettime: the vDSO's own entry when hp_clock_init found it (a call
  * less than glibc's wrapper, ~1 ns of a coarse read's ~3-5 here), else

@@ -475,9 +475,10 @@ static bool reserve(snapshot_t *s, u64 n) {
 
 /* Adds up the live tables into scratch; keeps it if it beats best, and
  * measures the allocator then if it is a dump's or an eighth above the last
- * one measured.  Lock held. */
-static void take(bool dump) {
-  u32 ms = hp_precise_ms();
+ * one measured.  ms is the moment, by the coarse clock every other time in
+ * the profile is read with (the dump's, the lifetimes', the timeline's): a
+ * peak never reads after the dump that holds it.  Lock held. */
+static void take(bool dump, u32 ms) {
   /* Room for the contexts so far and some made meanwhile. */
   u64 ids = (u64)hp_stackdepot_count() + 1;
   if (!reserve(scratch, ids + ids / 4 + 64))
@@ -526,7 +527,7 @@ void hp_peak_at_top(void) {
      * on with the lock held, and the next dump waited for it for ever. */
     int cancel;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-    take(false);
+    take(false, hp_now_ms());
     pthread_setcancelstate(cancel, NULL);
   }
   errno = saved;
@@ -535,12 +536,12 @@ void hp_peak_at_top(void) {
 
 /* --------------------------------------------------------------- dumps */
 
-void hp_peak_dump_take(void) {
+void hp_peak_dump_take(u32 now_ms) {
   if (!hp_peak.on)
     return;
   hp_spin_lock(&lock);
   int saved = errno;
-  take(true);
+  take(true, now_ms);
   errno = saved;
 }
 

@@ -135,13 +135,14 @@ static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
 void hp_peak_thread_exit(hp_peak_thread_t *pt);
 
 /* Dump support, under the dump lock, in two steps.  hp_peak_dump_take
- * takes a snapshot of the heap now (a candidate like any other) and keeps
+ * takes a snapshot of the heap now, at the dump's time now_ms (a candidate
+ * like any other) and keeps
  * the peak's lock: it runs before the dump folds the live chunks, whose
  * counters the fold clears, so that a peak measured now reads the heap's
  * utilization as the program left it.  hp_peak_dump then calls fn for
  * every context live at the peak so far, keeps the peak's numbers for the
  * section writers and lets the lock go. */
-void hp_peak_dump_take(void);
+void hp_peak_dump_take(u32 now_ms);
 void hp_peak_dump(void (*fn)(u64 stack_id, u64 objects, u64 bytes, void *arg),
                   void *arg);
 /* Section writers (heapprof_ext_sections.c): the peak (tag 1) and the

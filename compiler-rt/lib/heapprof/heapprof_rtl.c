@@ -828,7 +828,7 @@ static void dump_locked(void *arg) {
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
   /* Both before the fold moves live chunks' baselines. */
-  hp_peak_dump_take();
+  hp_peak_dump_take(now_ms);
   hp_util_dump_begin();
   hp_fold_begin(seq == 0); /* hp_rtl_dump_final's */
   hp_for_each_live_chunk(fold_cb, &f);
