@@ -57,7 +57,7 @@ int main(void) {
 }
 
 // CHECK-LABEL: == Cold candidates: fewer accesses than 8-byte words
-// CHECK-NEXT: bytes objects acc/object density lifetime ms site
+// CHECK-NEXT: bytes objects acc/object density lifetime ms call chain
 // CHECK-NEXT: 9.8 KiB 10 124.0 12.0 {{.*}} under_big ({{.*}}report-cold.c:
 // CHECK-NEXT: 240 B 10 2.0 8.0 {{.*}} under ({{.*}}report-cold.c:
 // CHECK-EMPTY:

@@ -142,9 +142,13 @@ int main(void) {
 // CHECK: == Access and allocator measures of the top contexts
 // CHECK-NEXT: # acc/object density lines touched pages touched line util page util
 // CHECK-NEXT: #1 1.0 2.0
+// The cold candidates name each context by its site and callers (--depth),
+// as the leak and peak tables do: the red and the blue widgets are two
+// contexts of one site, whose rows both read "make_widget (...:29:22)".
 // CHECK: == Cold candidates
-// CHECK-NEXT: bytes objects acc/object density lifetime ms site
-// CHECK-NEXT: 199.3 KiB 5103 1.0 2.0 {{[0-9.]+}} make_widget
+// CHECK-NEXT: bytes objects acc/object density lifetime ms call chain
+// CHECK-NEXT: 199.3 KiB 5103 1.0 2.0 {{[0-9.]+}} make_widget ({{.*}}) <- make_red ({{.*}}) <- main (
+// CHECK-NEXT: 78.1 KiB 2000 1.0 2.0 {{[0-9.]+}} make_widget ({{.*}}) <- make_blue ({{.*}}) <- main (
 
 // DEPTH1: == Top contexts by bytes
 // DEPTH1-NEXT: #1 69.8%

@@ -33,7 +33,7 @@ const char heapprof::ReportUsage[] =
     "  --top N            rows per table, and callers and callees per call\n"
     "                     graph entry (default 10; 0: all); the bin table\n"
     "                     sums sizes under 0.5% into 'other' unless 0\n"
-    "  --depth N          frames in a leak or peak call chain (default 3)\n"
+    "  --depth N          frames in a leak, peak or cold call chain (default 3)\n"
     "  --leaks unreachable|live\n"
     "                     the leak table: memory unreachable at exit (the\n"
     "                     default when the profile has the leak check,\n"

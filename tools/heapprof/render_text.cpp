@@ -765,18 +765,22 @@ static void measures(const Report &R, raw_ostream &OS) {
     OS << "(none)\n";
     return;
   }
+  // Each row is a context, named as the leak and peak tables name theirs
+  // (--depth frames): by its site alone, the contexts of one site reached
+  // from several callers (a wrapper's) read as the same row repeated.
   TextTable Tab({"bytes", "objects", "acc/object", "density", "lifetime ms",
-                 "site"},
+                 "call chain"},
                 "rrrrrl");
   for (uint32_t I : R.Cold) {
     const Context &Ctx = P.Contexts[I];
     Derived D = derive(Ctx.C);
-    const Frame &F = P.Locations[Ctx.Stack[0]].Frames[0];
-    std::string W = where(F);
+    std::vector<Frame> Chain;
+    for (const Frame *F : Ctx.frames(P))
+      if (Chain.size() < std::max(R.Opts.Depth, 1u))
+        Chain.push_back(*F);
     Tab.add({humanBytes(Ctx.C.bytes), std::to_string(Ctx.C.allocs),
              str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
-             str("%.1f", D.LifetimeMs),
-             F.Function + (W.empty() ? "" : " (" + W + ")")});
+             str("%.1f", D.LifetimeMs), chain(Chain)});
   }
   Tab.print(OS);
   omitted(OS, R.ColdInfo, "cold context", "cold contexts");
