@@ -460,6 +460,14 @@ bool hp_fd_id_is(int fd, const hp_fd_id_t *id) {
   return hp_fd_id_take(fd, &now) && now.dev == id->dev && now.ino == id->ino;
 }
 
+int hp_fd_above_stdio(int fd) {
+  if (fd < 0 || fd > 2)
+    return fd;
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  close(fd);
+  return moved;
+}
+
 bool hp_fd_limit_raise(u32 extra, struct rlimit *saved) {
   int e = errno;
   bool ok = getrlimit(RLIMIT_NOFILE, saved) == 0 &&

@@ -70,6 +70,14 @@ typedef struct hp_fd_id {
 bool hp_fd_id_take(int fd, hp_fd_id_t *id);
 bool hp_fd_id_is(int fd, const hp_fd_id_t *id);
 
+/* A descriptor heapprof keeps is never 0, 1 or 2: in a program run with
+ * one of them closed (>&-, a daemon that closes them and opens /dev/null
+ * after) it took the number, and the program's writes there and its next
+ * open went astray (the symbolizer's socket, pmu_events' counters).  fd
+ * itself when it is above 2 (or negative); else a close-on-exec duplicate
+ * at 3 or above, fd closed; -1 when no duplicate could be made. */
+int hp_fd_above_stdio(int fd);
+
 /* A program may hold every descriptor its soft limit allows (EMFILE), and
  * a profile or the symbolizer needs a few for a moment: the soft limit
  * raised by up to extra within the hard limit (false if it cannot be), and

@@ -14,7 +14,6 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -87,16 +86,10 @@ static int open_event(u32 i, int group) {
   int saved = errno;
   int fd = (int)syscall(SYS_perf_event_open, &a, (long)0, (long)-1,
                         (long)group, (long)PERF_FLAG_FD_CLOEXEC);
-  /* Never on 0, 1 or 2: in a program running with one of them closed
-   * (>&-, a daemon that closes them and opens /dev/null after) the event
-   * took the number, the program's write(1) failed with EINVAL instead of
-   * EBADF and its open("/dev/null") got 7 instead of 1.  (The symbolizer's
-   * socket is moved the same way.) */
-  if (fd >= 0 && fd < 3) {
-    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    close(fd);
-    fd = moved;
-  }
+  /* Never on 0, 1 or 2: with the program's stdout closed, its write(1)
+   * failed with EINVAL instead of EBADF and its open("/dev/null") got 7
+   * instead of 1. */
+  fd = hp_fd_above_stdio(fd);
   errno = saved;
   return fd;
 }

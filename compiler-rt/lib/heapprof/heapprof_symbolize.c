@@ -189,22 +189,17 @@ static bool sym_start(void) {
       hp_fd_limit_restore(&saved);
     return false;
   }
-  /* Our end never on 0, 1 or 2: in a program that runs with one of them
-   * closed (>&-) it took the number, and the program's writes to its
-   * stdout, which fail with EBADF without heapprof, went to the
-   * symbolizer: they succeeded, and its answers to them spoiled the next
-   * batch (a later dump's stacks unsymbolized); log_path=stdout's profile
-   * went there too, and no warning said it was lost. */
-  if (sv[0] < 3) {
-    int moved = fcntl(sv[0], F_DUPFD_CLOEXEC, 3);
-    close(sv[0]);
-    if (moved < 0) {
-      close(sv[1]);
-      if (raised)
-        hp_fd_limit_restore(&saved);
-      return false;
-    }
-    sv[0] = moved;
+  /* Our end never on 0, 1 or 2: with the program's stdout closed (>&-),
+   * its writes there, which fail with EBADF without heapprof, went to the
+   * symbolizer, and its answers to them spoiled the next batch (a later
+   * dump's stacks unsymbolized); log_path=stdout's profile went there too,
+   * and no warning said it was lost. */
+  sv[0] = hp_fd_above_stdio(sv[0]);
+  if (sv[0] < 0) {
+    close(sv[1]);
+    if (raised)
+      hp_fd_limit_restore(&saved);
+    return false;
   }
   sigset_t all, old;
   sigfillset(&all);
