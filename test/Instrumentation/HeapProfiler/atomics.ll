@@ -65,3 +65,33 @@ define i64 @atomic_load_store(ptr %p, ptr %q) {
 ; CALLS-NEXT:    load atomic
 ; CALLS:         call void @__heapprof_store(i64
 ; CALLS-NEXT:    store atomic
+
+; Atomics the code generator makes calls to libatomic's generic functions
+; (aligned below their size, or over 16 bytes) are left to the runtime's
+; definitions of those, which count them: nothing here.  A non-atomic
+; misaligned load, and an aligned 16-byte atomic (a cmpxchg16b, or
+; libatomic's sized __atomic_load_16, which copies nothing), still count.
+define i64 @misaligned(ptr %p, ptr %q, ptr %r, ptr %s) {
+  %v = load atomic i64, ptr %p seq_cst, align 1
+  store atomic i32 5, ptr %q seq_cst, align 2
+  %o = atomicrmw add ptr %p, i64 3 seq_cst, align 4
+  %x = cmpxchg ptr %q, i32 5, i32 7 seq_cst seq_cst, align 1
+  %w = load i64, ptr %r, align 1
+  %z = load atomic i128, ptr %s seq_cst, align 16
+  %t = trunc i128 %z to i64
+  %a = add i64 %v, %o
+  %b = add i64 %a, %w
+  %c = add i64 %b, %t
+  ret i64 %c
+}
+; CHECK-LABEL: define i64 @misaligned(
+; CHECK-NOT:     ptrtoint ptr %p
+; CHECK-NOT:     ptrtoint ptr %q
+; CHECK:         %v = load atomic i64, ptr %p seq_cst, align 1
+; CHECK-NEXT:    store atomic i32 5, ptr %q seq_cst, align 2
+; CHECK-NEXT:    %o = atomicrmw add ptr %p, i64 3 seq_cst, align 4
+; CHECK-NEXT:    %x = cmpxchg ptr %q, i32 5, i32 7 seq_cst seq_cst, align 1
+; CHECK-NEXT:    ptrtoint ptr %r to i64
+; CHECK:         %w = load i64, ptr %r, align 1
+; CHECK-NEXT:    ptrtoint ptr %s to i64
+; CHECK:         %z = load atomic i128, ptr %s seq_cst, align 16

@@ -694,10 +694,47 @@ static bool getX86Access(IntrinsicInst *II, InterestingAccess &A) {
   return true;
 }
 
+/// Whether I is an atomic access no instruction can do, which the code
+/// generator makes a call to libatomic's generic __atomic_load, _store,
+/// _exchange or _compare_exchange (AtomicExpandPass: an atomic is
+/// expanded to a libcall when it is aligned below its size; the sized
+/// calls, __atomic_load_16 and the rest, need an aligned object, so over
+/// 16 bytes or misaligned it is the generic one).  The runtime defines
+/// those and counts each by the range rule (heapprof_atomic.c); counting
+/// the instruction too would count the operation twice.
+static bool becomesGenericAtomicCall(const Instruction *I,
+                                     const DataLayout &DL) {
+  Type *Ty;
+  Align A;
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (!LI->isAtomic())
+      return false;
+    Ty = LI->getType();
+    A = LI->getAlign();
+  } else if (auto *SI = dyn_cast<StoreInst>(I)) {
+    if (!SI->isAtomic())
+      return false;
+    Ty = SI->getValueOperand()->getType();
+    A = SI->getAlign();
+  } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+    Ty = RMW->getValOperand()->getType();
+    A = RMW->getAlign();
+  } else if (auto *XCHG = dyn_cast<AtomicCmpXchgInst>(I)) {
+    Ty = XCHG->getNewValOperand()->getType();
+    A = XCHG->getAlign();
+  } else {
+    return false;
+  }
+  uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue();
+  return Size > 16 || A.value() < Size;
+}
+
 std::optional<InterestingAccess>
 HeapProfiler::getInterestingAccess(Instruction *I) const {
   // Code other instrumentation inserted (coverage counters, sanitizer checks).
   if (I->hasMetadata(LLVMContext::MD_nosanitize))
+    return std::nullopt;
+  if (becomesGenericAtomicCall(I, M.getDataLayout()))
     return std::nullopt;
 
   InterestingAccess A;
