@@ -48,6 +48,8 @@ static struct {
 } __attribute__((aligned(64))) locks[HP_ATOMIC_LOCKS];
 
 static u64 locks_of(uptr p, size_t n) {
+  if (!n)
+    return 0;
   uptr first = p / 64, last = (p + n - 1) / 64;
   if (last - first >= HP_ATOMIC_LOCKS - 1)
     return ~(u64)0;
