@@ -21,8 +21,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 enum { UNREACHED = 0, REACHABLE = 1, INDIRECT = 2 };
@@ -516,21 +518,124 @@ static void scan_startup_block(check_t *c) {
     scan_root(c, beg, m->end);
 }
 
+/* The return address glibc's makecontext puts at the top of the stack it
+ * starts a coroutine on (its __start_context, which it does not export),
+ * read from a context made on a scrap stack: makecontext writes the
+ * context and that stack, nothing else. */
+static uptr makecontext_return(void) {
+  ucontext_t uc;
+  uptr scrap[32];
+  hp_memset(&uc, 0, sizeof(uc));
+  hp_memset(scrap, 0, sizeof(scrap));
+  uc.uc_stack.ss_sp = scrap;
+  uc.uc_stack.ss_size = sizeof(scrap);
+  makecontext(&uc, (void (*)(void))makecontext_return, 0);
+  uptr sp = (uptr)uc.uc_mcontext.gregs[REG_RSP];
+  return sp >= (uptr)scrap && sp + sizeof(uptr) <= (uptr)(scrap + 32)
+             ? *(const uptr *)sp
+             : 0;
+}
+
+/* The live object holding a, [*beg, *end): marked reachable, not put on
+ * the work list (its words are not read whole); false if there is none. */
+static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
+  u32 r;
+  u64 i;
+  if (hp_primary_block_index(a, &r, &i)) {
+    uptr b, size;
+    u32 id;
+    if (i >= c->marks[r].n || !block_chunk(r, i, &b, &size, &id) ||
+        a < b || a >= b + size)
+      return false;
+    if (mark_of(c, r, i) == UNREACHED)
+      mark_set(c, r, i, REACHABLE);
+    *beg = b;
+    *end = b + size;
+    return true;
+  }
+  if (a < c->lo || a >= c->hi)
+    return false;
+  s64 k = hp_liveset_find(&c->objs, a);
+  if (k < 0)
+    return false;
+  c->objs.v[k].aux = REACHABLE;
+  *beg = c->objs.v[k].beg;
+  *end = c->objs.v[k].end;
+  return true;
+}
+
+/* The exiting thread runs at sp on a stack that is not its own: a
+ * coroutine's (makecontext'd, or switched to by hand), mmap'd, malloc'd
+ * or a global array, or a sigaltstack.  Its live frames are [sp, the
+ * stack's end), and that end is the first of: the end of the live object
+ * holding sp (a malloc'd stack: the object is in use, so reachable, but
+ * its words below sp are dead frames', not read: read whole, they kept 10
+ * objects the coroutine had dropped reachable); the end of the
+ * sigaltstack sp is on;
+ * the two words above the return address makecontext put at the top
+ * (__start_context's, then uc_link); the end of the readable mapping
+ * (the kernel merges a mapping with a neighbour alike, mapped before it:
+ * 256 KiB of another mapping went on above an mmap'd coroutine stack
+ * here, under heapprof's allocator and glibc's).  Found before any root
+ * is read, so that a pointer to the object holding the stack, in a root
+ * or in the stack's own frames, does not read it whole. */
+static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
+  *beg = *end = 0;
+  const mapping_t *m = maps_find(&c->maps, sp);
+  if (!m)
+    return;
+  uptr e = m->end, ob, oe;
+  if (object_in_use(c, sp, &ob, &oe))
+    e = HP_MIN(e, oe);
+  stack_t ss;
+  /* sigaltstack may be a call the program's seccomp filter kills. */
+  if (!hp_in_sandbox() && sigaltstack(NULL, &ss) == 0 &&
+      !(ss.ss_flags & SS_DISABLE) && sp >= (uptr)ss.ss_sp &&
+      sp - (uptr)ss.ss_sp < ss.ss_size)
+    e = HP_MIN(e, (uptr)ss.ss_sp + ss.ss_size);
+  uptr ret = makecontext_return();
+  for (uptr p = HP_ROUND_UP(sp, 8); ret && p + 8 <= e; p += 8)
+    if (*(const uptr *)p == ret) {
+      e = HP_MIN(e, p + 2 * sizeof(uptr));
+      break;
+    }
+  *beg = sp;
+  *end = e;
+}
+
 /* The stacks and TLS of every thread with heapprof state; the calling
  * thread's stack from where the exit path said, else from its own frame
- * up (its callee-saved registers spilled there first). */
+ * up (its callee-saved registers spilled there first). Read before any
+ * other root (foreign_stack). */
 static void __attribute__((noinline)) thread_roots(check_t *c,
                                                    threads_t *ts) {
   uptr sp = hp_leaks_stack_from;
   if (!sp)
     HP_LEAKS_FRAME_WITH_REGS(sp);
   u32 self = (u32)syscall(SYS_gettid);
+  uptr exit_sp = sp;
   if (hp_main_returned_at && self == (u32)getpid())
     sp = HP_MAX(sp, hp_main_returned_at);
   bool self_listed = false;
+  uptr fbeg = 0, fend = 0; /* the exiting thread's other stack, if on one */
   for (u64 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     self_listed |= t->tid == self;
+    const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
+                                      : NULL;
+    if (!m || t->tid != self)
+      continue;
+    /* On its own stack: its mapping (up to the top: above it the main
+     * thread's argv and environment, a thread's control block), or the
+     * stack the program gave it. */
+    uptr lo = HP_MAX(m->beg, t->stack_bottom);
+    bool own = (exit_sp >= lo && exit_sp < t->stack_top) ||
+               (!t->stack_bottom && exit_sp >= m->beg && exit_sp < m->end);
+    if (!own)
+      foreign_stack(c, exit_sp, &fbeg, &fend);
+  }
+  for (u64 i = 0; i < ts->n; i++) {
+    const thread_root_t *t = &ts->v[i];
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
                                       : NULL;
     /* Up to the thread's top (the mapping may go on: the kernel merges
@@ -538,11 +643,16 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
      * the bottom of a stack the program gave, whose mapping is the heap's
      * or the program's own below it (10 leaked 64 KiB blocks below a
      * malloc'd stack were read as its roots, and the objects they alone
-     * held as reachable). */
+     * held as reachable).  The exiting thread's from its stack pointer,
+     * unless that is on another stack: then all of it, as another
+     * thread's (where its frames stopped when it switched is not known),
+     * and the other stack from the stack pointer up (5000 objects a
+     * coroutine held in a local array when it called exit were leaks). */
     if (m)
       scan_root(c,
-                t->tid == self ? HP_MAX(sp, m->beg)
-                               : HP_MAX(m->beg, t->stack_bottom),
+                t->tid == self && (!fend || sp != exit_sp)
+                    ? HP_MAX(sp, m->beg)
+                    : HP_MAX(m->beg, t->stack_bottom),
                 t->stack_top);
     if (t->tp)
       scan_tls(c, t->tp);
@@ -560,6 +670,9 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
       scan_root(c, sp, m->end);
     scan_tls(c, hp_thread_pointer());
   }
+  /* Cut out heapprof's own globals: a coroutine stack in the program's
+   * .bss has them in its mapping, the runtime linked in. */
+  scan_root_but_runtime(c, fbeg, fend);
 }
 
 /* What the dynamic linker allocated counts as reachable, as under
@@ -791,9 +904,9 @@ void hp_leaks_check(void) {
     for (u64 i = 0; i < c.objs.n; i++)
       c.hi = HP_MAX(c.hi, hp_live_obj_end(&c.objs.v[i]));
     any_range(&c);
+    thread_roots(&c, &ts);
     scan_globals(&c);
     scan_startup_block(&c);
-    thread_roots(&c, &ts);
     pending_t pend = {&c, 0};
     hp_thread_pending_args(pending_arg, &pend);
     ts.running += pend.n; /* created, not started: running soon */

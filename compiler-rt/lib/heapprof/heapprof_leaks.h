@@ -5,7 +5,8 @@
  * live objects no pointer reaches any more: LeakSanitizer's conservative
  * reachability.  Roots are the loaded modules' writable segments (globals),
  * every thread's stack, its static thread-local storage, and the exiting
- * thread's registers; an aligned 8-byte word that holds the address of any
+ * thread's registers, with the stack it runs on when that is not its own
+ * (a coroutine's, from its stack pointer up); an aligned 8-byte word that holds the address of any
  * byte of a live object reaches it, and what a reached object holds
  * reaches further; what the dynamic linker allocated counts as reached
  * (LeakSanitizer's rule: the dtv of an exited thread, kept in glibc's
@@ -16,8 +17,9 @@
  *
  * Not read: other threads' registers (they keep running; the count is in
  * the section), which can only make an object look leaked, never hide a
- * leak; and memory the program mapped itself (a pointer kept only there
- * makes its object look leaked too, as under LeakSanitizer).  Not in
+ * leak; and memory the program mapped itself (a pointer kept only there,
+ * as on a switched-out coroutine's mmap'd stack, makes its object look
+ * leaked too, as under LeakSanitizer).  Not in
  * sampled mode: the objects it does not sample are not known, so what
  * they point to cannot be followed.
  *===----------------------------------------------------------------------===*/
