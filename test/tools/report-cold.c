@@ -8,7 +8,10 @@
 // rounded down: 3 to 24 bytes is 12.5, kept as 12, and 126 to 1000 bytes
 // 12.6, kept as 12, both below the 12.5 of one access a word; the list
 // took them from it and named exact and over cold too.  The JSON (whose
-// list the HTML page shows) has the same two.
+// list the HTML page shows) has the same two.  The density column is the
+// context's 100 x accesses / bytes: 1240 stores to 10000 bytes, 12.4, and
+// 20 to 240 bytes, 8.3 (8.0 when it was the mean of the runtime's rounded
+// per-object densities).
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %clang_heapprof -O0 -g %s -o %t
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
@@ -58,8 +61,8 @@ int main(void) {
 
 // CHECK-LABEL: == Cold candidates: fewer accesses than 8-byte words
 // CHECK-NEXT: bytes objects acc/object density lifetime ms call chain
-// CHECK-NEXT: 9.8 KiB 10 124.0 12.0 {{.*}} under_big ({{.*}}report-cold.c:
-// CHECK-NEXT: 240 B 10 2.0 8.0 {{.*}} under ({{.*}}report-cold.c:
+// CHECK-NEXT: 9.8 KiB 10 124.0 12.4 {{.*}} under_big ({{.*}}report-cold.c:
+// CHECK-NEXT: 240 B 10 2.0 8.3 {{.*}} under ({{.*}}report-cold.c:
 // CHECK-EMPTY:
 
 // JSON: cold 2 [240, 10000]

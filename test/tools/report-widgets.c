@@ -137,18 +137,18 @@ int main(void) {
 // CHECK-NEXT: 199.3 KiB 5103 make_widget [2]
 
 // A widget is 40 bytes and gets one store: 1 access per object, density
-// 100/40 = 2.5 per 100 bytes (integer per object: 2), one of its granules
-// touched.
+// 100/40 = 2.5 per 100 bytes (of the context's totals; the runtime's
+// integer per object, 2, averaged read 2.0), one of its granules touched.
 // CHECK: == Access and allocator measures of the top contexts
 // CHECK-NEXT: # acc/object density lines touched pages touched line util page util
-// CHECK-NEXT: #1 1.0 2.0
+// CHECK-NEXT: #1 1.0 2.5
 // The cold candidates name each context by its site and callers (--depth),
 // as the leak and peak tables do: the red and the blue widgets are two
 // contexts of one site, whose rows both read "make_widget (...:29:22)".
 // CHECK: == Cold candidates
 // CHECK-NEXT: bytes objects acc/object density lifetime ms call chain
-// CHECK-NEXT: 199.3 KiB 5103 1.0 2.0 {{[0-9.]+}} make_widget ({{.*}}) <- make_red ({{.*}}) <- main (
-// CHECK-NEXT: 78.1 KiB 2000 1.0 2.0 {{[0-9.]+}} make_widget ({{.*}}) <- make_blue ({{.*}}) <- main (
+// CHECK-NEXT: 199.3 KiB 5103 1.0 2.5 {{[0-9.]+}} make_widget ({{.*}}) <- make_red ({{.*}}) <- main (
+// CHECK-NEXT: 78.1 KiB 2000 1.0 2.5 {{[0-9.]+}} make_widget ({{.*}}) <- make_blue ({{.*}}) <- main (
 
 // DEPTH1: == Top contexts by bytes
 // DEPTH1-NEXT: #1 69.8%

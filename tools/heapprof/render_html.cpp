@@ -445,10 +445,10 @@ table("top", "Top contexts by " + R.options.sort, [
   num("rank", "#"), num("bytes"), num("allocs"), num("frees"), num("live_objects"),
   num("live_bytes"), num("accesses"), num("temporary"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
-  // Accesses per 100 bytes, as the runtime records it (each object's
-  // accesses * 100 / size, an integer) and as the text report's "density"
-  // column shows it, with one decimal: a column of accesses per byte would
-  // read 0.125 here and 12.0 there for the same objects.
+  // Accesses per 100 bytes of the context (100 x accesses / bytes), as the
+  // text report's "density" column shows it, with one decimal: a column of
+  // accesses per byte would read 0.125 here and 12.5 there for the same
+  // objects.
   {key: "density", label: "accesses/100 B", get: function (r) { return r.derived.access_density; },
    show: function (v) { return v === null ? "\u2014" : v.toFixed(1); }},
   {key: "stack", label: "stack (allocation site first)", stack: true, get: key("stack")}],

@@ -59,7 +59,8 @@ struct TableOptions {
 
 // Averages and ratios of one context's Counts, for people.
 struct Derived {
-  double AccessesPerObject = 0, Density = 0, LifetimeMs = 0;
+  double AccessesPerObject = 0, LifetimeMs = 0;
+  double Density = 0; // accesses per 100 bytes: 100 x accesses / bytes
   // Per object: of the lines/pages each object spanned, the share it
   // touched (summed over objects).
   double LinesTouched = -1, PagesTouched = -1; // -1: unknown
