@@ -10,13 +10,21 @@
 // its 1 store 1.5625, kept as 1; the mean of those, (400 x 3 + 100) / 500 =
 // 2.6, is what the report printed, and --sort density put even (2.7, no
 // rounding at 100 bytes) above spread.
+// Under --sort density (and lifetime) the percentage is the share of the
+// bytes, since an average doesn't add up over contexts, and the row says
+// so: 32000 of 42000 bytes is 76.2%, 10000 is 23.8%.  It read "#1  76.2%
+// 2.81 accesses per 100 bytes", under "Top contexts by density".  Under an
+// additive measure it is the measure's own share: 900 of 1170 accesses is
+// 76.9%, 270 is 23.1%.
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %clang_heapprof -O0 -g %s -o %t
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: heapprof report %t.d | FileCheck %s
 // RUN: heapprof report --sort density %t.d | FileCheck %s --check-prefix=SORT
+// RUN: heapprof report --sort lifetime %t.d | FileCheck %s --check-prefix=LIFE
+// RUN: heapprof report --sort accesses %t.d | FileCheck %s --check-prefix=ACC
 // RUN: heapprof report --format json --sort density %t.d > %t.json
-// RUN: %python -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join(str(c["derived"]["access_density"]) for c in r["contexts"]))' %t.json | FileCheck %s --check-prefix=JSON
+// RUN: %python -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join("%%s %%s" %% (c["derived"]["access_density"], c["percent"]) for c in r["contexts"]))' %t.json | FileCheck %s --check-prefix=JSON
 #include <stdlib.h>
 
 char *volatile spread_objs[500], *volatile even_objs[100];
@@ -58,11 +66,20 @@ int main(void) {
 // CHECK-NEXT: #2 2.7 2.7 {{.*}}
 
 // SORT: == Top contexts by density
-// SORT-NEXT: #1 {{.*}}% 2.81 accesses per 100 bytes, 31.2 KiB in 500 objects (64 B each), 0 live (0 B), 900 accesses (1.8 per object)
+// SORT-NEXT: #1 76.2% of bytes 2.81 accesses per 100 bytes, 31.2 KiB in 500 objects (64 B each), 0 live (0 B), 900 accesses (1.8 per object)
 // SORT-NEXT: spread
-// SORT: #2 {{.*}}% 2.70 accesses per 100 bytes, 9.8 KiB in 100 objects (100 B each), 0 live (0 B), 270 accesses (2.7 per object)
+// SORT: #2 23.8% of bytes 2.70 accesses per 100 bytes, 9.8 KiB in 100 objects (100 B each), 0 live (0 B), 270 accesses (2.7 per object)
 // SORT-NEXT: even
 
 
-// The JSON has two decimals: 2.81 and 2.70 per 100 bytes.
-// JSON: 2.81 2.7
+// LIFE: == Top contexts by lifetime
+// LIFE-NEXT: #1 {{76.2|23.8}}% of bytes {{[0-9.]+}} ms average lifetime,
+// LIFE: #2 {{76.2|23.8}}% of bytes {{[0-9.]+}} ms average lifetime,
+
+// ACC: == Top contexts by accesses
+// ACC-NEXT: #1 76.9% 31.2 KiB in 500 objects
+// ACC: #2 23.1% 9.8 KiB in 100 objects
+
+// The JSON has two decimals: 2.81 and 2.70 per 100 bytes, 76.19% and
+// 23.81% of the bytes.
+// JSON: 2.81 76.19 2.7 23.81

@@ -476,7 +476,12 @@ static void top(const Report &R, raw_ostream &OS) {
     const Context &Ctx = P.Contexts[Row.Context];
     const Counts &C = Ctx.C;
     Derived D = derive(C);
-    OS << "#" << I + 1 << "  " << percent(Row.Percent) << "  ";
+    OS << "#" << I + 1 << "  " << percent(Row.Percent);
+    // An average doesn't add up over contexts: its rows give their share
+    // of the bytes (TopRow::Percent), and say so.
+    if (R.Opts.Sort == SortKey::density || R.Opts.Sort == SortKey::lifetime)
+      OS << " of bytes";
+    OS << "  ";
     switch (R.Opts.Sort) {
     case SortKey::density:
       OS << str("%.2f", Row.Value) << " accesses per 100 bytes, ";
