@@ -24,9 +24,9 @@
 // 1,020,000 B = 996.1 KiB, 99.9% of the 1,020,528 unreachable bytes; the
 // list's 528 B the other 0.1%.  Reachable: the 300 records.
 // CHECK: == Memory leaks: unreachable at exit, by allocation site and 2 callers
-// CHECK-NEXT: bytes % objects indirect call chain
-// CHECK-NEXT: 996.1 KiB 99.9% 5000 0 B make_widget ({{.*}}leaks.c:{{[0-9:]+}}) <- main ({{.*}}leaks.c:{{[0-9:]+}}){{$}}
-// CHECK-NEXT: 528 B 0.1% 11 480 B new_node ({{.*}}leaks.c:{{[0-9:]+}}) <- make_list ({{.*}}) <- main ({{.*}}){{$}}
+// CHECK-NEXT: bytes % objects direct indirect call chain
+// CHECK-NEXT: 996.1 KiB 99.9% 5000 996.1 KiB 0 B make_widget ({{.*}}leaks.c:{{[0-9:]+}}) <- main ({{.*}}leaks.c:{{[0-9:]+}}){{$}}
+// CHECK-NEXT: 528 B 0.1% 11 48 B 480 B new_node ({{.*}}leaks.c:{{[0-9:]+}}) <- make_list ({{.*}}) <- main ({{.*}}){{$}}
 // CHECK-NEXT: (still reachable at exit, not listed: 28800 bytes (28.1 KiB) in 300 objects; --leaks=live lists all live memory)
 // CHECK-EMPTY:
 // CHECK-NEXT: == Allocation bins
@@ -75,8 +75,8 @@
 // RUN: printf 'leak:make_widget\n' > %t.supp
 // RUN: heapprof report --suppressions %t.supp %t.d | FileCheck %s --check-prefix=SUPP
 // SUPP: == Memory leaks: unreachable at exit
-// SUPP-NEXT: bytes % objects indirect call chain
-// SUPP-NEXT: 528 B 100.0% 11 480 B new_node (
+// SUPP-NEXT: bytes % objects direct indirect call chain
+// SUPP-NEXT: 528 B 100.0% 11 48 B 480 B new_node (
 // SUPP-NEXT: (still reachable at exit, not listed: 28800 bytes (28.1 KiB) in 300 objects; --leaks=live lists all live memory)
 // SUPP-NEXT: suppressed (--suppressions):
 // SUPP-NEXT: bytes objects contexts rule
@@ -106,9 +106,9 @@
 // RUN: %env_heapprof_opts=profile_dir=%t.th %run %t thread
 // RUN: heapprof report %t.th | FileCheck %s --check-prefix=THREAD
 // THREAD: == Memory leaks: unreachable at exit
-// THREAD-NEXT: bytes % objects indirect call chain
-// THREAD-NEXT: 996.1 KiB {{.*}} 5000 0 B make_widget
-// THREAD-NEXT: 528 B {{.*}} 11 480 B new_node
+// THREAD-NEXT: bytes % objects direct indirect call chain
+// THREAD-NEXT: 996.1 KiB {{.*}} 5000 996.1 KiB 0 B make_widget
+// THREAD-NEXT: 528 B {{.*}} 11 48 B 480 B new_node
 // THREAD-NEXT: (still reachable at exit, not listed:
 // THREAD-NEXT: (1 other thread was running at the check: an object only its registers held is counted as leaked)
 //
@@ -127,9 +127,9 @@
 // 2,040,000 B = 1.9 MiB.
 // RUN: heapprof report %t.m/merged.profraw | FileCheck %s --check-prefix=MERGEDTEXT
 // MERGEDTEXT: == Memory leaks: unreachable at exit
-// MERGEDTEXT-NEXT: bytes % objects indirect call chain
-// MERGEDTEXT-NEXT: 1.9 MiB 99.9% 10000 0 B make_widget (
-// MERGEDTEXT-NEXT: 1056 B 0.1% 22 960 B new_node (
+// MERGEDTEXT-NEXT: bytes % objects direct indirect call chain
+// MERGEDTEXT-NEXT: 1.9 MiB 99.9% 10000 1.9 MiB 0 B make_widget (
+// MERGEDTEXT-NEXT: 1056 B 0.1% 22 96 B 960 B new_node (
 // MERGEDTEXT-NEXT: (still reachable at exit, not listed: 57600 bytes (56.2 KiB) in 600 objects;
 // A process without the check makes the merge's leak check unknown: the
 // section is left out (the other's live memory would read as reachable)

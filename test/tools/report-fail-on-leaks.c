@@ -15,8 +15,8 @@
 // LEAKY: exit status 3
 // RUN: FileCheck %s --check-prefix=REPORT < %t.txt
 // REPORT: == Memory leaks: unreachable at exit
-// REPORT: 996.1 KiB 100.0% 5000 0 B make_widget
-// REPORT: 500 B 0.0% 10 0 B make_gadget
+// REPORT: 996.1 KiB 100.0% 5000 996.1 KiB 0 B make_widget
+// REPORT: 500 B 0.0% 10 500 B 0 B make_gadget
 // RUN: %python %S/Inputs/exit-status.py heapprof report --fail-on-leaks %t.clean 2>&1 | FileCheck %s --check-prefix=CLEAN
 // CLEAN-NOT: heapprof: leaks
 // CLEAN: still reachable at exit, not listed: 192 bytes (192 B) in 3 objects

@@ -24,8 +24,8 @@
 // SYS-LEAKS-NOT: GiB {{.*}} 1 main
 // SYS-LEAKS: == Allocation bins
 // CHECK: == Memory leaks
-// CHECK-NEXT: bytes % objects indirect call chain
-// CHECK-NEXT: 24 B 100.0% 1 0 B leak
+// CHECK-NEXT: bytes % objects direct indirect call chain
+// CHECK-NEXT: 24 B 100.0% 1 24 B 0 B leak
 // CHECK-NEXT: (still reachable at exit, not listed: 1073741872 bytes (1.0 GiB) in 2 objects;
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 // CHECK: leaks: head_words=10 objects=1008 root_bytes={{[1-9][0-9]*}} direct_objects=1000 direct_bytes=1000 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
 // CHECK-NEXT: stack id {{[0-9]+}}: direct_objects=1000 direct_bytes=1000 indirect_objects=0 indirect_bytes=0{{$}}
 // REPORT: == Memory leaks: unreachable at exit
-// REPORT: 1000 B  100.0%     1000       0 B  leak
+// REPORT: 1000 B  100.0%     1000    1000 B       0 B  leak
 // REPORT-NEXT: (still reachable at exit, not listed: 29 bytes (29 B) in 8 objects;
 #include <stdlib.h>
 #include <string.h>
