@@ -379,16 +379,20 @@ if (R.missing.length)
     return;
   }
   var NS = "http://www.w3.org/2000/svg", w = 800, h = 200, pad = 70;
-  var B = T.buckets, end = B[B.length - 1].ms + T.bucket_ms, max = 1;
+  // The axis ends at the run's span, the last dump of the timeline's
+  // process (the summary's time span), not at the end of the bucket that
+  // holds it, up to a bucket later; the last bucket is drawn up to it.
+  var B = T.buckets, last = B[B.length - 1].ms, end = last, max = 1;
+  S.processes.forEach(function (p) { if (p.pid === T.pid) end = Math.max(end, p.last_ms); });
   B.forEach(function (b) { max = Math.max(max, b.highest); });
-  function x(ms) { return pad + ms / end * (w - pad - 10); }
+  function x(ms) { return pad + (end ? ms / end : 1) * (w - pad - 10); }
   function y(v) { return 10 + (1 - v / max) * (h - 40); }
   function area(key) {
     var pts = [x(0) + "," + y(0)], carry = 0, next = 0;
-    for (var ms = 0; ms < end; ms += T.bucket_ms) {
+    for (var ms = 0; ms <= last; ms += T.bucket_ms) {
       var v = carry;
       if (next < B.length && B[next].ms === ms) { v = B[next][key]; carry = B[next].last; next++; }
-      pts.push(x(ms) + "," + y(v), x(ms + T.bucket_ms) + "," + y(v));
+      pts.push(x(ms) + "," + y(v), x(Math.min(ms + T.bucket_ms, end)) + "," + y(v));
     }
     pts.push(x(end) + "," + y(0));
     return pts.join(" ");

@@ -1108,6 +1108,14 @@ static void timeline(const Report &R, raw_ostream &OS) {
                          "sampled objects");
   constexpr uint64_t MaxColumns = 64, Rows = 10, MinColumns = 8;
   uint64_t Slots = T.Buckets.back().Ms / T.BucketMs + 1;
+  // The run's span, as the summary's "time span" gives it: the last dump
+  // of the timeline's process (whose snapshot is its last note), not the
+  // end of the bucket or column that holds it, which is up to a column
+  // later (a run of 92 ms in 2 ms columns read "94 ms").
+  uint64_t SpanMs = T.Buckets.back().Ms;
+  for (const Process &Proc : P.Processes)
+    if (Proc.Pid == T.Pid)
+      SpanMs = std::max(SpanMs, Proc.LastMs);
   if (Slots < MinColumns) {
     // Too short a run for a chart (the clock ticks every few ms): a line.
     uint64_t Low = T.Buckets[0].Lowest, High = 0;
@@ -1115,7 +1123,7 @@ static void timeline(const Report &R, raw_ostream &OS) {
       Low = std::min(Low, X.Lowest);
       High = std::max(High, X.Highest);
     }
-    OS << "(" << Slots * T.BucketMs << " ms recorded, too short for a chart: "
+    OS << "(" << SpanMs << " ms recorded, too short for a chart: "
        << "the live heap went from " << humanBytes(Low) << " up to "
        << humanBytes(High) << " and ended at "
        << humanBytes(T.Buckets.back().Last) << ")\n";
@@ -1160,7 +1168,7 @@ static void timeline(const Report &R, raw_ostream &OS) {
     OS << Line << "\n";
   }
   OS << Pad(Zero) << " +" << std::string(Columns, '-') << "\n";
-  std::string End = std::to_string(Columns * ColumnMs) + " ms";
+  std::string End = std::to_string(SpanMs) + " ms";
   std::string Axis = std::string(W + 2, ' ') + "0 ms";
   if (Axis.size() + 1 + End.size() < W + 2 + Columns)
     Axis += std::string(W + 2 + Columns - Axis.size() - End.size(), ' ');

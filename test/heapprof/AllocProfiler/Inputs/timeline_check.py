@@ -11,8 +11,10 @@ test/heapprof/AllocProfiler/timeline.c, or corrupts a profile's timeline.
       first one found) set to N.
   timeline_check.py --text REPORT.json REPORT.txt
       the text report shows the timeline as a chart when it spans 8
-      buckets or more, else as one line with the lowest, highest and last
-      sizes (in the report's units).  Prints "chart" or "line"."""
+      buckets or more, its axis ending at the run's span (the last dump of
+      the timeline's process), else as one line with the span and the
+      lowest, highest and last sizes (in the report's units).  Prints
+      "chart" or "line"."""
 import json
 import struct
 import sys
@@ -43,14 +45,18 @@ if sys.argv[1] == "--text":
     text = open(sys.argv[3]).read().split("== The heap over time")[1]
     b = t["buckets"]
     slots = b[-1]["ms"] // t["bucket_ms"] + 1
+    span = max([b[-1]["ms"]] + [p["last_ms"] for p in json.load(open(sys.argv[2]))["summary"]["processes"]
+                                 if p["pid"] == t["pid"]])
     if slots < 8:
         want = "(%d ms recorded, too short for a chart: the live heap went from %s up to %s and ended at %s)" % (
-            slots * t["bucket_ms"], human(min(x["lowest"] for x in b)),
+            span, human(min(x["lowest"] for x in b)),
             human(max(x["highest"] for x in b)), human(b[-1]["last"]))
         assert want in text, (want, text)
         print("line")
     else:
         assert " +--" in text and "(each column" in text, text
+        axis = text.split(" +--")[1].split("\n")[1].split()
+        assert axis[:2] == ["0", "ms"] and axis[-2:] == [str(span), "ms"], (axis, span)
         print("chart")
     sys.exit(0)
 
