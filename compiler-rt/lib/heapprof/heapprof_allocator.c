@@ -227,7 +227,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   t->stats.mallocs++;
   t->stats.malloced_bytes += size;
   hp_last_alloc = ~user_beg; /* a store, cheaper than testing profiling */
-  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size);
+  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, stack_id, size, now_ms);
   /* 0 means "not sampled"; a measured call takes at least 1 cycle.  A
    * moving realloc's halves are measured as one call by hp_reallocate. */
   h->alloc_cycles = 0;
@@ -794,7 +794,7 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   bool arm = false;
   if (hp_peak.on) {
     hp_peak_free(&t->peak, old_id, old);
-    arm = hp_peak_alloc(&t->peak, stack_id, size);
+    arm = hp_peak_alloc(&t->peak, stack_id, size, now_ms);
   }
   h->alloc_cycles = 0;
   /* A remap that moved counts as a new block, one that stayed as reused. */
@@ -822,7 +822,7 @@ static HP_NOINLINE void peak_realloc_old(u32 id, uptr size, bool away) {
   if (away)
     hp_peak_free(&t->peak, id, size);
   else
-    arm = hp_peak_alloc(&t->peak, id, size);
+    arm = hp_peak_alloc(&t->peak, id, size, hp_now_ms());
   hp_thread_release(t);
   if (HP_UNLIKELY(arm))
     hp_peak_arm();

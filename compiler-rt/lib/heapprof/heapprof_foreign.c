@@ -967,7 +967,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);
   hp_last_alloc = ~(uptr)p;
-  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size);
+  bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size, e.ts_ms);
   hp_thread_release(t);
   fentry_t old;
   if (table_insert(&e, &old))

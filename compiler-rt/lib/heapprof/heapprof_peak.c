@@ -89,6 +89,10 @@ static u64 dumped_snapshots;
 static hp_peak_table_t *tables;
 static hp_peak_table_t *free_tables;
 static hp_spinlock_t tables_lock;
+/* A fork child's start (coarse ms; 0 in the first process): its inherited
+ * heap dates from then, not from the parent's last allocation.  Written by
+ * hp_peak_fork_child (one thread), read by snapshots (lock). */
+static u32 fork_ms;
 
 void hp_peak_init(void) {
   hp_peak.on = hp_flags.profiling && hp_flags.peak;
@@ -473,12 +477,27 @@ static bool reserve(snapshot_t *s, u64 n) {
   return true;
 }
 
+/* When the heap as the tables hold it now came to be: the latest
+ * allocation of any thread (a snapshot comes at the first free after a
+ * top, or at a dump, so nothing grew the heap since), but not before a
+ * fork child's start, whose heap it got then. */
+static u32 grown_ms(u32 now_ms) {
+  u32 ms = fork_ms;
+  for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
+       t = t->all)
+    ms = HP_MAX(ms, __atomic_load_n(&t->last_alloc_ms, __ATOMIC_RELAXED));
+  return HP_MIN(ms, now_ms);
+}
+
 /* Adds up the live tables into scratch; keeps it if it beats best, and
  * measures the allocator then if it is a dump's or an eighth above the last
- * one measured.  ms is the moment, by the coarse clock every other time in
- * the profile is read with (the dump's, the lifetimes', the timeline's): a
- * peak never reads after the dump that holds it.  Lock held. */
-static void take(bool dump, u32 ms) {
+ * one measured.  now_ms is the moment of the snapshot (the free's or the
+ * dump's), by the coarse clock every other time in the profile is read with
+ * (the dump's, the lifetimes', the timeline's); the peak's time is when the
+ * heap grew to what the snapshot holds (grown_ms), at most now_ms: a peak
+ * never reads after the dump that holds it, nor after the free that found
+ * it (a top at 30 ms freed at 60 ms read 60).  Lock held. */
+static void take(bool dump, u32 now_ms) {
   /* Room for the contexts so far and some made meanwhile. */
   u64 ids = (u64)hp_stackdepot_count() + 1;
   if (!reserve(scratch, ids + ids / 4 + 64))
@@ -486,7 +505,7 @@ static void take(bool dump, u32 ms) {
   hp_memset(scratch->ctx, 0, scratch->cap * sizeof(peak_ctx_t));
   scratch->objects = scratch->bytes = scratch->contexts = 0;
   sum_tables(scratch);
-  scratch->ms = ms;
+  scratch->ms = grown_ms(now_ms);
   hp_timeline_note((s64)scratch->bytes); /* exact, where the view is not */
   nsnapshots++;
   u64 now = scratch->bytes;
@@ -615,6 +634,7 @@ void hp_peak_fork_child(void) {
    * chunks, which are the child's now. */
   hp_spin_unlock(&tables_lock);
   nsnapshots = 0;
+  fork_ms = hp_now_ms();
   hp_timeline_fork_child();
   __atomic_store_n(&hp_peak.armed, 0, __ATOMIC_RELAXED);
   if (hp_peak.on)

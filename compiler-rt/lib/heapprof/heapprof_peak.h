@@ -21,7 +21,10 @@
  * minus free ones, plus large mappings).  One is taken
  *   - at the top: an allocation that brings the view to arm_level arms
  *     the tracker; the first free (or shrinking realloc) after that sums
- *     the tables before its chunk goes, i.e. at the local maximum;
+ *     the tables before its chunk goes, i.e. at the local maximum, which
+ *     the heap reached at the latest allocation before it (the latest
+ *     last_alloc_ms of the tables): that is the peak's time, not the
+ *     free's;
  *   - at every dump (the dump's state is a candidate too).
  * A snapshot that holds more bytes than the best so far replaces it.  After
  * each one arm_level = max(best, view) + step, step = max(64 bytes,
@@ -60,6 +63,10 @@ typedef struct hp_peak_entry {
 typedef struct hp_peak_table {
   struct hp_peak_table *all;     /* every table, newest first */
   struct hp_peak_table *next_free;
+  /* The coarse clock at the owning thread's latest allocation (its
+   * hp_peak_alloc), read by snapshots: the latest over all tables is when
+   * the heap last grew, the time of a top that a later free finds. */
+  u32 last_alloc_ms;
   hp_peak_entry_t *pages[HP_PEAK_PAGES];
 } hp_peak_table_t;
 
@@ -97,15 +104,17 @@ static HP_ALWAYS_INLINE hp_peak_entry_t *hp_peak_entry(hp_peak_thread_t *pt,
   return hp_peak_entry_slow(pt, id);
 }
 
-/* A chunk of context id with size requested bytes comes to life.  True
- * when the caller must call hp_peak_arm (after releasing its thread
- * state).  The entries are the thread's own: plain adds, read racily by
- * snapshots (aligned words: never torn). */
+/* A chunk of context id with size requested bytes comes to life at now_ms
+ * (the coarse clock).  True when the caller must call hp_peak_arm (after
+ * releasing its thread state).  The entries are the thread's own: plain
+ * adds, read racily by snapshots (aligned words: never torn). */
 static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
-                                           uptr size) {
+                                           uptr size, u32 now_ms) {
   hp_peak_entry_t *e = hp_peak_entry(pt, id);
   e->objects++;
   e->bytes += (s64)size;
+  if (HP_LIKELY(pt->table)) /* none after the tracker gave up */
+    __atomic_store_n(&pt->table->last_alloc_ms, now_ms, __ATOMIC_RELAXED);
   s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
     hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
