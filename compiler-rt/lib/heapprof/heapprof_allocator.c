@@ -635,10 +635,14 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
   }
   if (HP_LIKELY(profiling)) {
     e.free_cycles = cycles;
-    if (HP_LIKELY(sec))
+    if (HP_UNLIKELY((w >> 24) & HP_CHUNK_LAST)) {
+      if (sec) /* the last profile has it live: no event */
+        hp_hib_cache_leave(sec);
+    } else if (HP_LIKELY(sec)) {
       hp_hib_cache_add_entered(sec, &hp_hib_table, &e);
-    else
+    } else {
       hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    }
     if (HP_LIKELY(op != HP_OP_IN_REALLOC))
       count_op(t, op, l.large != NULL, HP_BLOCK_NONE, cycles, general);
   }
@@ -754,7 +758,8 @@ static void *realloc_keep(const lookup_t *l, uptr u, uptr old, uptr size,
   u32 stack_id = 0;
   if (HP_LIKELY(profiling)) {
     e.free_cycles = 0;
-    hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
+    if (!((w >> 24) & HP_CHUNK_LAST)) /* else the last profile has it live */
+      hp_hib_cache_add_event(&t->hibs, &hp_hib_table, &e);
     stack_id = hp_stack_id(fp, t->stack_lo, t->stack_top,
                            (u32)hp_flags.malloc_context_size,
                            hp_flags.fold_recursion);
@@ -1022,9 +1027,18 @@ void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg) {
  * which no dump follows (no 16 TiB reserved, no baseline written at
  * exit).  Under the dump lock. */
 static bool fold_moves;
+/* The last profile's fold has begun: set once, by its dumping thread, and
+ * never cleared (no dump follows). */
+static bool fold_last;
+
+bool hp_fold_last_begun(void) {
+  return __atomic_load_n(&fold_last, __ATOMIC_RELAXED);
+}
 
 void hp_fold_begin(bool last) {
   fold_moves = !last;
+  if (last)
+    __atomic_store_n(&fold_last, true, __ATOMIC_RELAXED);
   if (fold_moves)
     hp_shadow_baseline_init();
   __atomic_store_n(&folding_tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);
@@ -1043,7 +1057,8 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
       __atomic_store_n(&folding, NULL, __ATOMIC_RELEASE);
       return false; /* freed meanwhile: its free reports it */
     }
-    u32 nw = w | (u32)HP_CHUNK_REPORTED << 24;
+    u32 nw = w | (u32)(HP_CHUNK_REPORTED | (fold_moves ? 0 : HP_CHUNK_LAST))
+                     << 24;
     if (__atomic_compare_exchange_n(word0(h), &w, nw, false, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE))
       break;

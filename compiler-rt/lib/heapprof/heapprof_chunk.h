@@ -50,6 +50,12 @@ enum {
   /* A dump already counted this live chunk (alloc_count, size); what it
    * does afterwards is a continuation. */
   HP_CHUNK_REPORTED = 1,
+  /* The process's last profile (the exit one) folded this chunk live: it
+   * is in that profile, and what it does afterwards goes into none.  Its
+   * free records no event: the last dump writes back the threads' events
+   * once more after its walk (heapprof_rtl.c), which would count it as
+   * freed as well as live. */
+  HP_CHUNK_LAST = 2,
   /* Sampled modes: the object's integer weight is 1/p(size) rounded up,
    * not down (hp_sample_draw_weight, drawn once when it is sampled). */
   HP_CHUNK_WEIGHT_UP = 0x40,

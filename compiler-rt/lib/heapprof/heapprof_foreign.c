@@ -384,6 +384,10 @@ typedef struct stripe {
   hp_spinlock_t lock;
   fentry_t *slots;
   u64 cap, n;
+  /* The last profile's fold went over this stripe (hp_foreign_for_each_live,
+   * under the lock): its entries are in that profile live, and their frees
+   * record no event (HP_CHUNK_LAST, which the entry has no bit for). */
+  bool last_folded;
 } __attribute__((aligned(64))) stripe_t;
 
 static stripe_t stripes[NSTRIPES];
@@ -449,7 +453,7 @@ static bool grow(stripe_t *s) {
  * object was freed behind the runtime's back (__libc_free, jemalloc's
  * sdallocx or dallocx, mimalloc's mi_free) and its memory handed out
  * again. */
-static bool table_insert(const fentry_t *e, fentry_t *old) {
+static bool table_insert(const fentry_t *e, fentry_t *old, bool *old_last) {
   stripe_t *s = stripe_of(e->addr);
   hp_spin_lock(&s->lock);
   if ((s->n + 1) * 4 > s->cap * 3 && !grow(s)) {
@@ -463,6 +467,7 @@ static bool table_insert(const fentry_t *e, fentry_t *old) {
   bool replaced = s->slots[i].addr != 0;
   if (replaced) {
     *old = s->slots[i];
+    *old_last = s->last_folded;
   } else {
     s->n++;
     if (sampling)
@@ -473,8 +478,9 @@ static bool table_insert(const fentry_t *e, fentry_t *old) {
   return replaced;
 }
 
-/* Takes addr's entry out into *out; false if it is not there. */
-static bool table_remove(uptr addr, fentry_t *out) {
+/* Takes addr's entry out into *out; false if it is not there.  *last: the
+ * last profile has it live (stripe_t's last_folded). */
+static bool table_remove(uptr addr, fentry_t *out, bool *last) {
   u64 h = hash_addr(addr);
   stripe_t *s = stripe_of(addr);
   hp_spin_lock(&s->lock);
@@ -491,6 +497,7 @@ static bool table_remove(uptr addr, fentry_t *out) {
     i = (i + 1) & mask;
   }
   *out = s->slots[i];
+  *last = s->last_folded;
   /* Backward shift: move up every later entry of the run that may live in
    * the hole (its home is not cyclically in (hole, j]). */
   for (u64 j = (i + 1) & mask; s->slots[j].addr; j = (j + 1) & mask) {
@@ -551,7 +558,9 @@ static void visit_live(fentry_t *e, hp_chunk_fn fn, void *arg) {
   h.fork_gen = fentry_inherited(e) ? ~hp_fork_gen : hp_fork_gen;
   h.alloc_cycles = e->cycles;
   fn(&h, e->addr, e->size, arg);
-  e->flags = h.flags;
+  /* The generation's bits are the entry's: the fold's HP_CHUNK_LAST is one
+   * of them (the stripe keeps it instead). */
+  e->flags = (u8)((h.flags & ~FENTRY_GEN_MASK) | (e->flags & FENTRY_GEN_MASK));
   e->ts_ms = h.timestamp_ms;
   e->cpu = (u16)h.cpu_id;
 }
@@ -573,6 +582,8 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
       if (e->addr && !(e->flags & FENTRY_COST_ONLY))
         visit_live(e, fn, arg);
     }
+    if (hp_fold_last_begun())
+      s->last_folded = true;
     if (!held)
       hp_spin_unlock(&s->lock);
   }
@@ -911,7 +922,7 @@ static void count_free(hp_thread_t *t, uptr size, u8 kind, u64 cycles,
     foreign_op_cost(t, HP_FOREIGN_OP_FREE, kind, size, cycles);
 }
 
-static void record_unseen_free(const fentry_t *old);
+static void record_unseen_free(const fentry_t *old, bool last);
 
 /* sampling: an allocation the countdown passed over: its call's count and
  * cycles, and for a large one a cost-only entry. */
@@ -930,8 +941,9 @@ static void record_unsampled(void *p, uptr size, u8 kind, u64 cycles,
     e.kind = kind;
     e.flags = FENTRY_COST_ONLY;
     fentry_t old;
-    if (table_insert(&e, &old))
-      record_unseen_free(&old);
+    bool old_last;
+    if (table_insert(&e, &old, &old_last))
+      record_unseen_free(&old, old_last);
   }
   busy--;
   errno = saved;
@@ -970,8 +982,9 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   bool arm = hp_peak.on && hp_peak_alloc(&t->peak, e.stack_id, size, e.ts_ms);
   hp_thread_release(t);
   fentry_t old;
-  if (table_insert(&e, &old))
-    record_unseen_free(&old);
+  bool old_last;
+  if (table_insert(&e, &old, &old_last))
+    record_unseen_free(&old, old_last);
   if (HP_UNLIKELY(hp_flags.false_sharing))
     hp_fshare_real_alloc(e.addr, size, e.stack_id);
   busy--;
@@ -1009,9 +1022,10 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
 }
 
 /* Merges a freed entry's event; cycles: the freeing call's, or 0; op: the
- * call's class is counted (a free; not the freeing half of a realloc). */
+ * call's class is counted (a free; not the freeing half of a realloc);
+ * last: the last profile has the object live (no event). */
 static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
-                        u64 cycles, bool op) {
+                        u64 cycles, bool op, bool last) {
   uptr size = e->size; /* read once: a bit-field */
   int saved = errno;
   busy++;
@@ -1025,10 +1039,10 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
   count_free(t, size, e->kind, cycles, op);
   if (hp_peak.on)
     hp_peak_free(&t->peak, e->stack_id, size);
-  if (!sampling)
+  if (!sampling && !last)
     hp_hib_cache_add_event(&t->hibs, &hp_hib_table, ev);
   hp_thread_release(t);
-  if (sampling)
+  if (sampling && !last)
     hp_sample_record_event(ev, e->flags);
   busy--;
   errno = saved;
@@ -1037,7 +1051,7 @@ static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
 /* An object freed behind the runtime's back (table_insert), found when its
  * address came back from the allocator: its free is recorded now, as a
  * free of no call (heapprof saw none: the operation classes count none). */
-static void record_unseen_free(const fentry_t *old) {
+static void record_unseen_free(const fentry_t *old, bool last) {
   if (old->flags & FENTRY_COST_ONLY)
     return;
   hp_chunk_event_t ev;
@@ -1046,7 +1060,7 @@ static void record_unseen_free(const fentry_t *old) {
   if (HP_UNLIKELY(hp_flags.false_sharing))
     hp_fshare_real_free(old->addr, old->size);
   busy--;
-  record_free(&ev, old, hp_now_ms(), 0, false);
+  record_free(&ev, old, hp_now_ms(), 0, false, last);
 }
 
 /* sampling: a free of no sampled object: its call's count and cycles
@@ -1386,7 +1400,14 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
     hp_peak_at_top();
   fentry_t e;
   busy++;
-  bool found = may_have((uptr)p) && table_remove((uptr)p, &e);
+  /* From before the entry leaves the table (its stripe's lock orders the
+   * store before a dump's walk of it) until its event is merged: the last
+   * dump waits for it (hp_thread_flush_hibs_settled). */
+  hp_thread_t *own = hp_thread_own();
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 1, __ATOMIC_RELAXED);
+  bool last = false;
+  bool found = may_have((uptr)p) && table_remove((uptr)p, &e, &last);
   bool object = found && !(e.flags & FENTRY_COST_ONLY);
   hp_chunk_event_t ev;
   if (object)
@@ -1401,9 +1422,11 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   release(p, kind);
   u64 cycles = op_end(&o);
   if (object)
-    record_free(&ev, &e, op_now(&o), cycles, true);
+    record_free(&ev, &e, op_now(&o), cycles, true, last);
   else if (sampling)
     record_free_unsampled(found ? e.size : 0, found ? e.kind : kind, cycles);
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
   faults_leave();
 }
 
@@ -1432,7 +1455,11 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     hp_peak_at_top();
   fentry_t e;
   busy++;
-  bool found = p && may_have((uptr)p) && table_remove((uptr)p, &e);
+  hp_thread_t *own = hp_thread_own(); /* as hp_foreign_free's */
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 1, __ATOMIC_RELAXED);
+  bool last = false;
+  bool found = p && may_have((uptr)p) && table_remove((uptr)p, &e, &last);
   bool object = found && !(e.flags & FENTRY_COST_ONLY);
   hp_chunk_event_t ev;
   if (object)
@@ -1460,17 +1487,22 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
     if (found) {
       busy++;
       fentry_t old; /* p's own entry, taken out above: none */
-      (void)table_insert(&e, &old);
+      bool old_last;
+      (void)table_insert(&e, &old, &old_last);
       if (HP_UNLIKELY(hp_flags.false_sharing) && object)
         hp_fshare_real_alloc(e.addr, e.size, e.stack_id);
       busy--;
     }
+    if (own)
+      __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
     count_failure();
     faults_leave();
     return NULL;
   }
   if (object)
-    record_free(&ev, &e, op_now(&o), 0, false);
+    record_free(&ev, &e, op_now(&o), 0, false, last);
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
   if (n)
     record_alloc(n, size, HP_ALLOC_MALLOC, fp, &o, cycles,
                  HP_FOREIGN_OP_REALLOC);

@@ -331,4 +331,5 @@ void hp_hib_cache_clear(hp_hib_cache_t *c) {
   hp_memset(&c->bins, 0, sizeof(c->bins));
   c->lock.state = 0;
   c->busy = 0;
+  c->merging = 0;
 }

@@ -107,6 +107,10 @@ typedef struct hp_hib_pending {
 typedef struct hp_hib_cache {
   hp_spinlock_t lock;
   u32 busy; /* the owner is in a section (hp_hib_cache_enter) */
+  /* The owner left its section to merge under the lock (a flush was on):
+   * set before busy is cleared, cleared once merged.  The last dump waits
+   * for it (hp_thread_flush_hibs_settled). */
+  u32 merging;
   hp_hib_t slots[HP_HIB_CACHE_SLOTS]; /* stack_id 0 = empty */
   hp_hib_pending_t pending[HP_HIB_CACHE_SLOTS];
   hp_size_bins_t bins;
@@ -209,9 +213,11 @@ static HP_ALWAYS_INLINE void hp_hib_cache_add_entered(hp_hib_cache_t *c,
   if (HP_LIKELY(!__atomic_load_n(&hp_hib_cache_foreign, __ATOMIC_RELAXED))) {
     hp_hib_cache_merge(c, t, e);
   } else {
+    __atomic_store_n(&c->merging, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&c->busy, 0, __ATOMIC_RELEASE);
     hp_spin_acquire(&c->lock); /* counted by hp_hib_cache_enter */
     hp_hib_cache_merge(c, t, e);
+    __atomic_store_n(&c->merging, 0, __ATOMIC_RELEASE);
     hp_spin_release(&c->lock);
   }
   hp_hib_cache_leave(c);

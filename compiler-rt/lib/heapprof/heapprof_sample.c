@@ -357,7 +357,8 @@ static void record_sampled_free(const hp_chunk_event_t *e, u8 flags) {
   t->stats.frees++;
   t->stats.freed_bytes += e->size;
   hp_thread_release(t);
-  hp_sample_record_event(e, flags);
+  if (!(flags & HP_CHUNK_LAST)) /* else the last profile has it live */
+    hp_sample_record_event(e, flags);
 }
 
 /* Takes a live sampled object out of the profile: its weighted record goes
@@ -368,6 +369,12 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   u8 alloc_kind = o->h.alloc_kind;
   if (HP_UNLIKELY(alloc_kind != kind && hp_flags.check_dealloc_mismatch))
     hp_report_dealloc_mismatch(q, fp, alloc_name(alloc_kind), free_name(kind));
+  /* Until its record is in the table, the last dump waits for it
+   * (hp_thread_flush_hibs_settled): the list's lock orders the store
+   * before a dump's walk. */
+  hp_thread_t *own = hp_thread_own();
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 1, __ATOMIC_RELAXED);
   list_remove(o); /* after this, no dump sees it */
   o->mark = mark_of(q, false);
   hp_chunk_event_t e;
@@ -378,6 +385,8 @@ static void free_sampled(uptr q, u8 kind, uptr fp) {
   o->h.state = HP_CHUNK_AVAILABLE;
   __libc_free((void *)o->base);
   record_sampled_free(&e, flags);
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
   errno = saved;
 }
 
@@ -404,6 +413,9 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
     hp_report_dealloc_mismatch(q, fp, alloc_name(alloc_kind),
                                free_name(HP_ALLOC_MALLOC));
   /* Out of the list first: a dump's fold of it is over, and none begins. */
+  hp_thread_t *own = hp_thread_own(); /* as free_sampled's */
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 1, __ATOMIC_RELAXED);
   list_remove(o);
   hp_chunk_event_t e;
   sampled_event(o, q, &e); /* before the bytes can move */
@@ -414,12 +426,16 @@ static void *realloc_sampled(uptr q, uptr size, uptr fp) {
   if (!base) {
     o->mark = mark_of(q, true);
     list_add(o);
+    if (own)
+      __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
     return NULL;
   }
   int saved = errno;
   if (o_flags & HP_CHUNK_REPORTED)
     hp_shadow_unfold(q, old_size, NULL); /* the old object's baselines */
   record_sampled_free(&e, o_flags);
+  if (own)
+    __atomic_store_n(&own->hibs.merging, 0, __ATOMIC_RELEASE);
   hp_thread_t *t = hp_thread_acquire();
   t->stats.reallocs++;
   hp_thread_release(t);

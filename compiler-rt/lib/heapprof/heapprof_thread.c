@@ -312,6 +312,23 @@ void hp_thread_flush_hibs(void) {
   hp_spin_unlock(&fallback_lock);
 }
 
+void hp_thread_flush_hibs_settled(void) {
+  hp_thread_flush_hibs();
+  /* A free whose section met the flush merges under the lock after it
+   * (heapprof_hib_table.h): wait for those, then take them. */
+  hp_spin_lock(&registry_lock);
+  for (hp_thread_t *t = threads; t; t = t->next)
+    for (unsigned i = 0; __atomic_load_n(&t->hibs.merging, __ATOMIC_ACQUIRE);
+         i++) {
+      if (i < 64)
+        __builtin_ia32_pause();
+      else
+        sched_yield();
+    }
+  hp_spin_unlock(&registry_lock);
+  hp_thread_flush_hibs();
+}
+
 /* --------------------------------------------- pthread_create interceptor */
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,

@@ -114,6 +114,10 @@ void hp_thread_pending_args(void (*fn)(uptr arg, void *ctx), void *ctx);
 bool hp_thread_start_internal(void (*fn)(void), pthread_t *joinable);
 /* Writes every thread's cached HIBs back into the table (profile writing). */
 void hp_thread_flush_hibs(void);
+/* The same, and then once more after every merge a flush sent under the
+ * lock (hp_hib_cache_t's merging) has landed: for the last dump, which no
+ * later dump follows to take such an event. */
+void hp_thread_flush_hibs_settled(void);
 void hp_thread_fork_parent(void);
 void hp_thread_fork_child(void);
 
