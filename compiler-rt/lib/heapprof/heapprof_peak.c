@@ -156,6 +156,9 @@ hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
     hp_peak_table_t *tab = table_get();
     if (!tab)
       return give_up();
+    hp_spin_lock(&tables_lock);
+    tab->owner = pt;
+    hp_spin_unlock(&tables_lock);
     pt->table = tab;
     pt->flat = pt->table->pages[0];
     pt->flat_ids = HP_PEAK_FLAT;
@@ -181,6 +184,8 @@ void hp_peak_thread_exit(hp_peak_thread_t *pt) {
   pt->flat = NULL;
   pt->flat_ids = 0;
   hp_spin_lock(&tables_lock);
+  tab->last_alloc_ms = HP_MAX(tab->last_alloc_ms, pt->last_alloc_ms);
+  tab->owner = NULL;
   tab->next_free = free_tables;
   free_tables = tab;
   hp_spin_unlock(&tables_lock);
@@ -483,9 +488,14 @@ static bool reserve(snapshot_t *s, u64 n) {
  * fork child's start, whose heap it got then. */
 static u32 grown_ms(u32 now_ms) {
   u32 ms = fork_ms;
-  for (hp_peak_table_t *t = __atomic_load_n(&tables, __ATOMIC_ACQUIRE); t;
-       t = t->all)
-    ms = HP_MAX(ms, __atomic_load_n(&t->last_alloc_ms, __ATOMIC_RELAXED));
+  hp_spin_lock(&tables_lock); /* owners stay until they leave their table */
+  for (hp_peak_table_t *t = tables; t; t = t->all) {
+    ms = HP_MAX(ms, t->last_alloc_ms);
+    if (t->owner)
+      ms = HP_MAX(ms, __atomic_load_n(&t->owner->last_alloc_ms,
+                                      __ATOMIC_RELAXED));
+  }
+  hp_spin_unlock(&tables_lock);
   return HP_MIN(ms, now_ms);
 }
 
