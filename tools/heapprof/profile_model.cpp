@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "profile_model.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemAlloc.h"
 #include "progress.h"
 #include "heapprof_opcost.h"
 
@@ -29,34 +30,95 @@ extern "C" {
 using namespace heapprof;
 
 const char *const heapprof::FieldNames[NumFields] = {
-#define X(Name, Desc) #Name,
+#define X(Name, Kind, Desc) #Name,
     HEAPPROF_COUNTS(X)
 #undef X
 };
 
-uint64_t Counts::get(Field F) const {
-  switch (F) {
-#define X(Name, Desc)                                                          \
-  case Field::Name:                                                            \
-    return Name;
-    HEAPPROF_COUNTS(X)
-#undef X
-  case Field::NumFields:
-    break;
+Counts::Counts(const Counts &O) : Mask(O.Mask), MinSize(O.MinSize) {
+  std::copy(O.Inline, O.Inline + NumInline, Inline);
+  if (size_t N = __builtin_popcount(Mask)) {
+    Sparse = static_cast<uint64_t *>(llvm::safe_malloc(N * sizeof(uint64_t)));
+    std::copy(O.Sparse, O.Sparse + N, Sparse);
   }
-  return 0;
 }
 
-void Counts::add(const Counts &O) {
-  uint64_t Min = !allocs     ? O.min_size
-                 : !O.allocs ? min_size
-                             : std::min(min_size, O.min_size);
-#define X(Name, Desc) Name += O.Name;
-  HEAPPROF_COUNTS(X)
-#undef X
-  min_size = Min;
-  max_size -= O.max_size; // the list above summed it
-  max_size = std::max(max_size, O.max_size);
+void Counts::unpack(uint64_t (&V)[NumFields]) const {
+  unsigned K = 0; // the next present sparse value
+  for (unsigned I = 0; I < NumFields; I++)
+    switch (FieldStore[I]) {
+    case Store::Inline:
+      V[I] = Inline[FieldSlot.Of[I]];
+      break;
+    case Store::Min32:
+      V[I] = MinSize;
+      break;
+    case Store::Sparse:
+      V[I] = Mask >> FieldSlot.Of[I] & 1 ? Sparse[K++] : 0;
+      break;
+    }
+}
+
+void Counts::pack(const uint64_t (&V)[NumFields]) {
+  uint32_t NewMask = 0;
+  for (unsigned I = 0; I < NumFields; I++)
+    if (FieldStore[I] == Store::Sparse && V[I])
+      NewMask |= 1u << FieldSlot.Of[I];
+  if (NewMask != Mask) {
+    uint64_t *New = nullptr;
+    if (NewMask)
+      New = static_cast<uint64_t *>(
+          llvm::safe_malloc(__builtin_popcount(NewMask) * sizeof(uint64_t)));
+    std::free(Sparse);
+    Sparse = New;
+    Mask = NewMask;
+  }
+  unsigned K = 0;
+  for (unsigned I = 0; I < NumFields; I++)
+    switch (FieldStore[I]) {
+    case Store::Inline:
+      Inline[FieldSlot.Of[I]] = V[I];
+      break;
+    case Store::Min32:
+      // The least of u32 fields; saturated as the format saturates them.
+      MinSize = static_cast<uint32_t>(std::min<uint64_t>(V[I], UINT32_MAX));
+      break;
+    case Store::Sparse:
+      if (V[I])
+        Sparse[K++] = V[I];
+      break;
+    }
+}
+
+void Counts::set(Field F, uint64_t Value) {
+  unsigned I = static_cast<unsigned>(F);
+  if (FieldStore[I] == Store::Inline) {
+    Inline[FieldSlot.Of[I]] = Value;
+    return;
+  }
+  uint64_t V[NumFields];
+  unpack(V);
+  V[I] = Value;
+  pack(V);
+}
+
+void Counts::add(const Counts &Other) {
+  uint64_t V[NumFields], O[NumFields];
+  unpack(V);
+  Other.unpack(O);
+  auto At = [](uint64_t(&A)[NumFields], Field F) -> uint64_t & {
+    return A[static_cast<unsigned>(F)];
+  };
+  uint64_t Min = !At(V, Field::allocs) ? At(O, Field::min_size)
+                 : !At(O, Field::allocs)
+                     ? At(V, Field::min_size)
+                     : std::min(At(V, Field::min_size), At(O, Field::min_size));
+  uint64_t Max = std::max(At(V, Field::max_size), At(O, Field::max_size));
+  for (unsigned I = 0; I < NumFields; I++)
+    V[I] += O[I];
+  At(V, Field::min_size) = Min;
+  At(V, Field::max_size) = Max;
+  pack(V);
 }
 
 uint64_t Peak::overhead(const char *Name) const {
@@ -93,6 +155,17 @@ namespace {
 struct ModuleRec {
   uint64_t Bias;
   std::string BuildId, Path;
+};
+} // namespace
+
+// A context's Counts unpacked for a loader to add a record's numbers to,
+// by Field, then stored back whole (Counts::pack).
+namespace {
+struct Unpacked {
+  uint64_t V[NumFields];
+  explicit Unpacked(const Counts &C) { C.unpack(V); }
+  uint64_t &operator[](Field F) { return V[static_cast<unsigned>(F)]; }
+  void store(Counts &C) const { C.pack(V); }
 };
 } // namespace
 
@@ -546,11 +619,12 @@ bool Loader::addLeaks(std::string &Err) {
               ", which no record of its process has";
         return false;
       }
-      Counts &C = P.Contexts[It->second].C;
-      C.leaked_objects += Row.direct_objects + Row.indirect_objects;
-      C.leaked_bytes += Row.direct_bytes + Row.indirect_bytes;
-      C.indirect_objects += Row.indirect_objects;
-      C.indirect_bytes += Row.indirect_bytes;
+      Unpacked C(P.Contexts[It->second].C);
+      C[Field::leaked_objects] += Row.direct_objects + Row.indirect_objects;
+      C[Field::leaked_bytes] += Row.direct_bytes + Row.indirect_bytes;
+      C[Field::indirect_objects] += Row.indirect_objects;
+      C[Field::indirect_bytes] += Row.indirect_bytes;
+      C.store(P.Contexts[It->second].C);
     }
   }
   return true;
@@ -681,24 +755,18 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     LimitLoc = It->second;
   }
 
-  // Room for every record's context at once: the vector's doubling held
-  // its old and new arrays together, a third of the report's peak on a
-  // 48 MB profile of 60,000 contexts. Grown by half at least, so that many
-  // dumps that each add a few contexts do not move the array each time.
-  if (P.Contexts.size() + D.nmibs > P.Contexts.capacity()) {
-    size_t Cap = std::max<size_t>(P.Contexts.size() + D.nmibs,
-                                  P.Contexts.capacity() * 3 / 2);
-    P.Contexts.reserve(Cap);
-    MinSizeSeen.reserve(Cap);
-    FreesSeen.reserve(Cap);
-  }
+  // Each record's context, found or made: every record's first (a new
+  // context's stack is its key in ContextIds, whose nodes stay put), then
+  // room for the new ones (not for every record: records of contexts an
+  // earlier dump or process made need none; a second process of the same
+  // 100,000 contexts reserved 100,000 more), then the records' numbers.
+  std::vector<uint32_t> Ids(D.nmibs);
+  std::vector<const std::string *> NewKeys;
+  const size_t First = P.Contexts.size();
   std::vector<uint32_t> Stack;
   std::string Key;
   for (uint64_t I = 0; I < D.nmibs; I++) {
     const hpr_mib_t &M = D.mibs[I];
-    uint64_t MF[27]; // its fields
-    for (unsigned K = 0; K < 27; K++)
-      MF[K] = hpr_mib_field(&D, &M, K);
     const hpr_stack_t *SP = FindStack(M.stack_id);
     if (!SP) {
       Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
@@ -741,68 +809,92 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       Stack.push_back(LimitLoc);
     Key.assign(reinterpret_cast<const char *>(Stack.data()),
                Stack.size() * sizeof(uint32_t));
-    auto [CIt, NewC] = ContextIds.try_emplace(Key, P.Contexts.size());
-    if (NewC) {
-      Context C;
-      C.Stack = Stack;
-      P.Contexts.push_back(std::move(C));
-      MinSizeSeen.push_back(UINT64_MAX);
-      FreesSeen.push_back(0);
-    }
+    auto [CIt, NewC] = ContextIds.try_emplace(Key, First + NewKeys.size());
+    if (NewC)
+      NewKeys.push_back(&CIt->first);
     ProcContexts[R.Process][M.stack_id] = CIt->second;
-    Counts &C = P.Contexts[CIt->second].C;
+    Ids[I] = CIt->second;
+  }
+  // The vector's doubling held its old and new arrays together, a third
+  // of the report's peak on a 48 MB profile of 60,000 contexts. Grown by
+  // half at least, so that many dumps that each add a few contexts do not
+  // move the array each time.
+  if (First + NewKeys.size() > P.Contexts.capacity()) {
+    size_t Cap = std::max<size_t>(First + NewKeys.size(),
+                                  P.Contexts.capacity() * 3 / 2);
+    P.Contexts.reserve(Cap);
+    MinSizeSeen.reserve(Cap);
+    FreesSeen.reserve(Cap);
+  }
+  for (const std::string *K : NewKeys) {
+    Context C;
+    C.Stack.resize(K->size() / sizeof(uint32_t));
+    memcpy(C.Stack.data(), K->data(), K->size());
+    P.Contexts.push_back(std::move(C));
+    MinSizeSeen.push_back(UINT64_MAX);
+    FreesSeen.push_back(0);
+  }
+  NewKeys = {};
+  for (uint64_t I = 0; I < D.nmibs; I++) {
+    const hpr_mib_t &M = D.mibs[I];
+    const uint32_t Id = Ids[I];
+    uint64_t MF[27]; // its fields
+    for (unsigned K = 0; K < 27; K++)
+      MF[K] = hpr_mib_field(&D, &M, K);
+    Unpacked C(P.Contexts[Id].C);
     // Deltas since the previous dump of the process: summed.
-    C.allocs += MF[0];
-    C.accesses += MF[1];
-    C.bytes += MF[4];
-    C.lifetime_ms += MF[9];
-    C.migrated += MF[14];
-    C.lifetime_overlaps += MF[15];
-    C.access_density += MF[19];
+    C[Field::allocs] += MF[0];
+    C[Field::accesses] += MF[1];
+    C[Field::bytes] += MF[4];
+    C[Field::lifetime_ms] += MF[9];
+    C[Field::migrated] += MF[14];
+    C[Field::lifetime_overlaps] += MF[15];
+    C[Field::access_density] += MF[19];
     if (MF[0]) { // continuations (alloc count 0) carry no sizes
-      uint64_t &Min = MinSizeSeen[CIt->second];
+      uint64_t &Min = MinSizeSeen[Id];
       Min = std::min(Min, MF[5]);
       uint64_t Max = ExtHas(Ext.MaxSize64) && M.ext
                          ? hpr_ext(&D, &M, static_cast<uint64_t>(Ext.MaxSize64))
                          : MF[6];
-      C.max_size = std::max(C.max_size, Max);
+      C[Field::max_size] = std::max(C[Field::max_size], Max);
     }
-    C.granules += ExtGet(M, Ext.Granules);
-    C.touched_granules += ExtGet(M, Ext.TouchedGranules);
-    C.pages += ExtGet(M, Ext.Pages);
-    C.touched_pages += ExtGet(M, Ext.TouchedPages);
-    C.malloc_cycles += ExtGet(M, Ext.MallocCycles);
-    C.free_cycles += ExtGet(M, Ext.FreeCycles);
-    C.malloc_samples += ExtGet(M, Ext.MallocSamples);
-    C.free_samples += ExtGet(M, Ext.FreeSamples);
-    C.temporary += ExtGet(M, Ext.Temporary);
-    C.bytes_small += ExtGet(M, Ext.Class[0]);
-    C.bytes_medium += ExtGet(M, Ext.Class[1]);
-    C.bytes_large += ExtGet(M, Ext.Class[2]);
-    C.bytes_xlarge += ExtGet(M, Ext.Class[3]);
-    FreesSeen[CIt->second] += static_cast<int64_t>(
+    C[Field::granules] += ExtGet(M, Ext.Granules);
+    C[Field::touched_granules] += ExtGet(M, Ext.TouchedGranules);
+    C[Field::pages] += ExtGet(M, Ext.Pages);
+    C[Field::touched_pages] += ExtGet(M, Ext.TouchedPages);
+    C[Field::malloc_cycles] += ExtGet(M, Ext.MallocCycles);
+    C[Field::free_cycles] += ExtGet(M, Ext.FreeCycles);
+    C[Field::malloc_samples] += ExtGet(M, Ext.MallocSamples);
+    C[Field::free_samples] += ExtGet(M, Ext.FreeSamples);
+    C[Field::temporary] += ExtGet(M, Ext.Temporary);
+    C[Field::bytes_small] += ExtGet(M, Ext.Class[0]);
+    C[Field::bytes_medium] += ExtGet(M, Ext.Class[1]);
+    C[Field::bytes_large] += ExtGet(M, Ext.Class[2]);
+    C[Field::bytes_xlarge] += ExtGet(M, Ext.Class[3]);
+    FreesSeen[Id] += static_cast<int64_t>(
         MF[0] + ExtGet(M, Ext.Continuations) - ExtGet(M, Ext.LiveAtDump));
     // State at the dump: only the process's last dump counts.
     if (Last) {
-      C.live_objects += ExtGet(M, Ext.LiveAtDump);
-      C.live_bytes += ExtGet(M, Ext.LiveBytes);
-      C.live_bytes_small += ExtGet(M, Ext.LiveClass[0]);
-      C.live_bytes_medium += ExtGet(M, Ext.LiveClass[1]);
-      C.live_bytes_large += ExtGet(M, Ext.LiveClass[2]);
-      C.live_bytes_xlarge += ExtGet(M, Ext.LiveClass[3]);
-      C.live_lines += ExtGet(M, Ext.Util[0]);
-      C.live_touched_lines += ExtGet(M, Ext.Util[1]);
-      C.live_line_bytes += ExtGet(M, Ext.Util[2]);
-      C.live_pages += ExtGet(M, Ext.Util[3]);
-      C.live_touched_pages += ExtGet(M, Ext.Util[4]);
-      C.live_page_bytes += ExtGet(M, Ext.Util[5]);
+      C[Field::live_objects] += ExtGet(M, Ext.LiveAtDump);
+      C[Field::live_bytes] += ExtGet(M, Ext.LiveBytes);
+      C[Field::live_bytes_small] += ExtGet(M, Ext.LiveClass[0]);
+      C[Field::live_bytes_medium] += ExtGet(M, Ext.LiveClass[1]);
+      C[Field::live_bytes_large] += ExtGet(M, Ext.LiveClass[2]);
+      C[Field::live_bytes_xlarge] += ExtGet(M, Ext.LiveClass[3]);
+      C[Field::live_lines] += ExtGet(M, Ext.Util[0]);
+      C[Field::live_touched_lines] += ExtGet(M, Ext.Util[1]);
+      C[Field::live_line_bytes] += ExtGet(M, Ext.Util[2]);
+      C[Field::live_pages] += ExtGet(M, Ext.Util[3]);
+      C[Field::live_touched_pages] += ExtGet(M, Ext.Util[4]);
+      C[Field::live_page_bytes] += ExtGet(M, Ext.Util[5]);
     }
     // Every dump that holds the same peak holds the same values for the
     // contexts it has a record of.
     if (PeakDump) {
-      C.peak_objects = ExtGet(M, Ext.PeakObjects);
-      C.peak_bytes = ExtGet(M, Ext.PeakBytes);
+      C[Field::peak_objects] = ExtGet(M, Ext.PeakObjects);
+      C[Field::peak_bytes] = ExtGet(M, Ext.PeakBytes);
     }
+    C.store(P.Contexts[Id].C);
   }
 
   // Extension v2 always has its bin section (empty if nothing happened).
@@ -1114,15 +1206,17 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;
-    C.min_size = MinSizeSeen[I] == UINT64_MAX ? 0 : MinSizeSeen[I];
+    C.set(Field::min_size, MinSizeSeen[I] == UINT64_MAX ? 0 : MinSizeSeen[I]);
     // Objects counted, or inherited at a fork, and not live at the end
     // were freed.  Without the continuations field (runtimes before it)
     // inherited objects are not known: allocs - live_objects.  (Without
     // live_at_dump this is allocs, and the field is marked unknown.)
     if (FreesExact)
-      C.frees = FreesSeen[I] > 0 ? static_cast<uint64_t>(FreesSeen[I]) : 0;
+      C.set(Field::frees,
+            FreesSeen[I] > 0 ? static_cast<uint64_t>(FreesSeen[I]) : 0);
     else
-      C.frees = C.allocs >= C.live_objects ? C.allocs - C.live_objects : 0;
+      C.set(Field::frees,
+            C.allocs() >= C.live_objects() ? C.allocs() - C.live_objects() : 0);
     P.Total.add(C);
   }
   if (P.HaveBins)

@@ -28,7 +28,9 @@
 #ifndef HEAPPROF_TOOL_PROFILE_MODEL_H
 #define HEAPPROF_TOOL_PROFILE_MODEL_H
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -37,53 +39,60 @@
 namespace heapprof {
 
 // Every number a context carries, summed over its objects.  Name = JSON
-// key; the comment says where it comes from (MIB field or extension field,
-// docs/formats.md).  The renderers iterate this list.
+// key; Kind = how Counts stores it (below); the comment says where it comes
+// from (MIB field or extension field, docs/formats.md).  The renderers
+// iterate this list.
 #define HEAPPROF_COUNTS(X)                                                     \
-  X(allocs, "objects allocated (AllocCount)")                                  \
-  X(bytes, "requested bytes (TotalSize)")                                      \
-  X(frees, "objects freed: allocs + inherited at fork - live_objects")        \
-  X(live_objects, "objects live at the last dump (live_at_dump)")              \
-  X(live_bytes, "bytes live at the last dump (live_bytes)")                    \
-  X(accesses, "loads and stores (TotalAccessCount)")                           \
-  X(lifetime_ms, "lifetimes, summed (TotalLifetime)")                          \
-  X(access_density, "accesses per 100 bytes, summed (TotalAccessDensity)")     \
-  X(migrated, "objects freed on another cpu (NumMigratedCpu)")                 \
-  X(lifetime_overlaps, "NumLifetimeOverlaps")                                  \
-  X(min_size, "smallest object (MinSize)")                                     \
-  X(max_size, "largest object (max_size64)")                                   \
-  X(granules, "64-byte lines the objects spanned, summed per object")          \
-  X(touched_granules, "of those, touched")                                     \
-  X(pages, "4 KiB pages the objects spanned, summed per object")               \
-  X(touched_pages, "of those, touched")                                        \
-  X(malloc_cycles, "TSC cycles in the measured allocating calls")              \
-  X(malloc_samples, "allocating calls measured")                               \
-  X(free_cycles, "TSC cycles in the measured freeing calls")                   \
-  X(free_samples, "freeing calls measured")                                    \
-  X(bytes_small, "bytes in objects of 0-32 bytes")                             \
-  X(bytes_medium, "bytes in objects of 33-256 bytes")                          \
-  X(bytes_large, "bytes in objects of 257-2048 bytes")                         \
-  X(bytes_xlarge, "bytes in objects over 2048 bytes")                          \
-  X(live_bytes_small, "live bytes in objects of 0-32 bytes")                   \
-  X(live_bytes_medium, "live bytes in objects of 33-256 bytes")                \
-  X(live_bytes_large, "live bytes in objects of 257-2048 bytes")               \
-  X(live_bytes_xlarge, "live bytes in objects over 2048 bytes")                \
-  X(live_lines, "lines holding live objects at the last dump, each once")      \
-  X(live_touched_lines, "of those, touched")                                   \
-  X(live_line_bytes, "live bytes on the touched lines")                        \
-  X(live_pages, "pages holding live objects at the last dump, each once")      \
-  X(live_touched_pages, "of those, where a live object's line was touched")    \
-  X(live_page_bytes, "live bytes on the touched pages")  \
-  X(peak_objects, "objects live at the heap's peak (peak_objects)")           \
-  X(peak_bytes, "their requested bytes (peak_bytes)")                          \
-  X(temporary, "objects freed before their thread allocated again")          \
-  X(leaked_objects, "objects unreachable at exit (tag 10: direct + indirect)") \
-  X(leaked_bytes, "their requested bytes")                                     \
-  X(indirect_objects, "of those, pointed to by another unreachable object")    \
-  X(indirect_bytes, "their requested bytes")
+  X(allocs, Inline, "objects allocated (AllocCount)")                          \
+  X(bytes, Inline, "requested bytes (TotalSize)")                              \
+  X(frees, Inline, "objects freed: allocs + inherited at fork - live_objects") \
+  X(live_objects, Sparse, "objects live at the last dump (live_at_dump)")      \
+  X(live_bytes, Sparse, "bytes live at the last dump (live_bytes)")            \
+  X(accesses, Inline, "loads and stores (TotalAccessCount)")                   \
+  X(lifetime_ms, Inline, "lifetimes, summed (TotalLifetime)")                  \
+  X(access_density, Inline,                                                    \
+    "accesses per 100 bytes, summed (TotalAccessDensity)")                     \
+  X(migrated, Sparse, "objects freed on another cpu (NumMigratedCpu)")         \
+  X(lifetime_overlaps, Sparse, "NumLifetimeOverlaps")                          \
+  X(min_size, Min32, "smallest object (MinSize)")                              \
+  X(max_size, Inline, "largest object (max_size64)")                           \
+  X(granules, Inline, "64-byte lines the objects spanned, summed per object")  \
+  X(touched_granules, Inline, "of those, touched")                             \
+  X(pages, Inline, "4 KiB pages the objects spanned, summed per object")       \
+  X(touched_pages, Inline, "of those, touched")                                \
+  X(malloc_cycles, Sparse, "TSC cycles in the measured allocating calls")      \
+  X(malloc_samples, Sparse, "allocating calls measured")                       \
+  X(free_cycles, Sparse, "TSC cycles in the measured freeing calls")           \
+  X(free_samples, Sparse, "freeing calls measured")                            \
+  X(bytes_small, Sparse, "bytes in objects of 0-32 bytes")                     \
+  X(bytes_medium, Sparse, "bytes in objects of 33-256 bytes")                  \
+  X(bytes_large, Sparse, "bytes in objects of 257-2048 bytes")                 \
+  X(bytes_xlarge, Sparse, "bytes in objects over 2048 bytes")                  \
+  X(live_bytes_small, Sparse, "live bytes in objects of 0-32 bytes")           \
+  X(live_bytes_medium, Sparse, "live bytes in objects of 33-256 bytes")        \
+  X(live_bytes_large, Sparse, "live bytes in objects of 257-2048 bytes")       \
+  X(live_bytes_xlarge, Sparse, "live bytes in objects over 2048 bytes")        \
+  X(live_lines, Sparse,                                                        \
+    "lines holding live objects at the last dump, each once")                  \
+  X(live_touched_lines, Sparse, "of those, touched")                           \
+  X(live_line_bytes, Sparse, "live bytes on the touched lines")                \
+  X(live_pages, Sparse,                                                        \
+    "pages holding live objects at the last dump, each once")                  \
+  X(live_touched_pages, Sparse,                                                \
+    "of those, where a live object's line was touched")                        \
+  X(live_page_bytes, Sparse, "live bytes on the touched pages")                \
+  X(peak_objects, Sparse, "objects live at the heap's peak (peak_objects)")    \
+  X(peak_bytes, Sparse, "their requested bytes (peak_bytes)")                  \
+  X(temporary, Inline, "objects freed before their thread allocated again")    \
+  X(leaked_objects, Sparse,                                                    \
+    "objects unreachable at exit (tag 10: direct + indirect)")                 \
+  X(leaked_bytes, Sparse, "their requested bytes")                             \
+  X(indirect_objects, Sparse,                                                  \
+    "of those, pointed to by another unreachable object")                      \
+  X(indirect_bytes, Sparse, "their requested bytes")
 
 enum class Field : unsigned {
-#define X(Name, Desc) Name,
+#define X(Name, Kind, Desc) Name,
   HEAPPROF_COUNTS(X)
 #undef X
       NumFields
@@ -91,14 +100,100 @@ enum class Field : unsigned {
 constexpr unsigned NumFields = static_cast<unsigned>(Field::NumFields);
 extern const char *const FieldNames[NumFields];
 
-struct Counts {
-#define X(Name, Desc) uint64_t Name = 0;
+// How Counts keeps a field.  Inline: a u64 in every Counts.  Min32: a u32
+// in every Counts (min_size, the least of the format's u32 MinSize fields,
+// so never above 2^32-1).  Sparse: a u64 only in the Counts where it is not
+// zero: the state at the end (live_*), the peak's and the leak check's
+// counts, the cycle samples, the size classes (one of four in a context of
+// one size) and the per-cpu counts are zero in most contexts of a big
+// profile.
+enum class Store : uint8_t { Inline, Min32, Sparse };
+constexpr Store FieldStore[NumFields] = {
+#define X(Name, Kind, Desc) Store::Kind,
+    HEAPPROF_COUNTS(X)
+#undef X
+};
+namespace detail {
+constexpr unsigned countStore(Store S, unsigned Below = NumFields) {
+  unsigned N = 0;
+  for (unsigned I = 0; I < Below; I++)
+    N += FieldStore[I] == S;
+  return N;
+}
+struct Slots {
+  uint8_t Of[NumFields] = {};
+  constexpr Slots() {
+    for (unsigned I = 0; I < NumFields; I++)
+      Of[I] = static_cast<uint8_t>(countStore(FieldStore[I], I));
+  }
+};
+} // namespace detail
+// Each field's index among the fields of its Store.
+constexpr detail::Slots FieldSlot{};
+constexpr unsigned NumInline = detail::countStore(Store::Inline);
+constexpr unsigned NumSparse = detail::countStore(Store::Sparse);
+static_assert(detail::countStore(Store::Min32) == 1, "one u32 field");
+static_assert(NumSparse <= 32, "Counts::Mask has a bit per sparse field");
+
+// A context's numbers (and the profile's total), read by field: get(F), or
+// C.bytes() and so on.  112 bytes and the sparse fields' 8 each, where
+// every field as a u64 was 328: a profile of a million contexts holds a
+// million of these at once (docs/performance.md).
+class Counts {
+public:
+  Counts() = default;
+  Counts(const Counts &O);
+  Counts(Counts &&O) noexcept
+      : Mask(O.Mask), MinSize(O.MinSize), Sparse(O.Sparse) {
+    std::copy(O.Inline, O.Inline + NumInline, Inline);
+    O.Mask = 0;
+    O.Sparse = nullptr;
+  }
+  Counts &operator=(const Counts &O) {
+    Counts Copy(O);
+    return *this = std::move(Copy);
+  }
+  Counts &operator=(Counts &&O) noexcept {
+    std::swap(Mask, O.Mask);
+    std::swap(Sparse, O.Sparse);
+    MinSize = O.MinSize;
+    std::copy(O.Inline, O.Inline + NumInline, Inline);
+    return *this;
+  }
+  ~Counts() { std::free(Sparse); }
+
+  uint64_t get(Field F) const {
+    unsigned I = static_cast<unsigned>(F);
+    switch (FieldStore[I]) {
+    case Store::Inline:
+      return Inline[FieldSlot.Of[I]];
+    case Store::Min32:
+      return MinSize;
+    case Store::Sparse:
+      break;
+    }
+    uint32_t Bit = 1u << FieldSlot.Of[I];
+    return Mask & Bit ? Sparse[__builtin_popcount(Mask & (Bit - 1))] : 0;
+  }
+#define X(Name, Kind, Desc)                                                    \
+  uint64_t Name() const { return get(Field::Name); }
   HEAPPROF_COUNTS(X)
 #undef X
-  uint64_t get(Field F) const;
+  void set(Field F, uint64_t V);
+  // Every field at once, by Field: a loader adds a record's numbers to
+  // the unpacked values and packs them back (one allocation at most).
+  void unpack(uint64_t (&V)[NumFields]) const;
+  void pack(const uint64_t (&V)[NumFields]);
   // Adds Other's numbers (min_size/max_size take the min/max).
   void add(const Counts &Other);
+
+private:
+  uint64_t Inline[NumInline] = {};
+  uint32_t Mask = 0;          // the sparse fields present, by slot
+  uint32_t MinSize = 0;       // the Min32 field
+  uint64_t *Sparse = nullptr; // the present ones' values, by slot (malloc)
 };
+static_assert(sizeof(Counts) == 8 * NumInline + 16, "Counts' layout");
 
 constexpr uint32_t NoModule = ~0u;
 // The name of a stack without frames (Location::Marker).

@@ -124,13 +124,13 @@ static void summary(OStream &J, const Report &R) {
       J.attribute(Key, nullptr);
   };
   J.attributeObject("summary", [&] {
-    J.attribute("allocs", static_cast<int64_t>(P.Total.allocs));
-    J.attribute("bytes", static_cast<int64_t>(P.Total.bytes));
-    Count("frees", Field::frees, P.Total.frees);
-    Count("live_objects", Field::live_objects, P.Total.live_objects);
-    Count("live_bytes", Field::live_bytes, P.Total.live_bytes);
-    J.attribute("accesses", static_cast<int64_t>(P.Total.accesses));
-    Count("temporary", Field::temporary, P.Total.temporary);
+    J.attribute("allocs", static_cast<int64_t>(P.Total.allocs()));
+    J.attribute("bytes", static_cast<int64_t>(P.Total.bytes()));
+    Count("frees", Field::frees, P.Total.frees());
+    Count("live_objects", Field::live_objects, P.Total.live_objects());
+    Count("live_bytes", Field::live_bytes, P.Total.live_bytes());
+    J.attribute("accesses", static_cast<int64_t>(P.Total.accesses()));
+    Count("temporary", Field::temporary, P.Total.temporary());
     J.attribute("contexts", static_cast<int64_t>(P.Contexts.size()));
     // Stacks that reached malloc_context_size (tag 12): null if unknown.
     if (P.StackLimit)

@@ -193,11 +193,11 @@ static void omitted(raw_ostream &OS, const Table &T, const char *One,
 }
 
 static std::string sizes(const Counts &C) {
-  if (!C.allocs)
+  if (!C.allocs())
     return "";
-  if (C.min_size == C.max_size)
-    return humanBytes(C.min_size) + " each";
-  return humanBytes(C.min_size) + " to " + humanBytes(C.max_size);
+  if (C.min_size() == C.max_size())
+    return humanBytes(C.min_size()) + " each";
+  return humanBytes(C.min_size()) + " to " + humanBytes(C.max_size());
 }
 
 static std::string objects(uint64_t N) {
@@ -306,28 +306,28 @@ static void summary(const Report &R, raw_ostream &OS) {
   TextTable Tab({"", ""}, "ll");
   if (P.Sampled)
     Tab.add({"sampled", sampledNote(P)});
-  Tab.add({"allocations", objects(T.allocs) + ", " +
-                              std::to_string(T.bytes) + " bytes (" +
-                              humanBytes(T.bytes) + ")"});
+  Tab.add({"allocations", objects(T.allocs()) + ", " +
+                              std::to_string(T.bytes()) + " bytes (" +
+                              humanBytes(T.bytes()) + ")"});
   if (P.has(Field::frees)) {
-    Tab.add({"frees", objects(T.frees)});
-    std::string Live = objects(T.live_objects);
+    Tab.add({"frees", objects(T.frees())});
+    std::string Live = objects(T.live_objects());
     if (P.has(Field::live_bytes))
-      Live += ", " + std::to_string(T.live_bytes) + " bytes (" +
-              humanBytes(T.live_bytes) + ")";
+      Live += ", " + std::to_string(T.live_bytes()) + " bytes (" +
+              humanBytes(T.live_bytes()) + ")";
     Tab.add({"live at the end", Live});
   } else {
     Tab.add({"frees", "unknown (the profile lacks live_at_dump)"});
   }
   Tab.add({"accesses",
-           T.accesses ? std::to_string(T.accesses)
-                      : std::string("0 (none counted: the program was not "
-                                    "compiled with -fheapprof, as under "
-                                    "heapprof run, or its instrumented code "
-                                    "never touched the heap)")});
-  if (P.has(Field::temporary) && T.allocs)
-    Tab.add({"temporary", objects(T.temporary) + " (" +
-                              percent(100.0 * T.temporary / T.allocs) +
+           T.accesses() ? std::to_string(T.accesses())
+                        : std::string("0 (none counted: the program was not "
+                                      "compiled with -fheapprof, as under "
+                                      "heapprof run, or its instrumented code "
+                                      "never touched the heap)")});
+  if (P.has(Field::temporary) && T.allocs())
+    Tab.add({"temporary", objects(T.temporary()) + " (" +
+                              percent(100.0 * T.temporary() / T.allocs()) +
                               " of the allocations): freed before their "
                               "thread allocated again"});
   Tab.add({"contexts", std::to_string(P.Contexts.size())});
@@ -493,23 +493,24 @@ static void top(const Report &R, raw_ostream &OS) {
       OS << str("%.0f", Row.Value) << " allocator cycles (estimated), ";
       break;
     case SortKey::temporary:
-      OS << C.temporary << " temporary, ";
+      OS << C.temporary() << " temporary, ";
       break;
     default:
       break;
     }
-    OS << humanBytes(C.bytes) << " in " << objects(C.allocs);
+    OS << humanBytes(C.bytes()) << " in " << objects(C.allocs());
     std::string Sz = sizes(C);
     if (!Sz.empty())
       OS << " (" << Sz << ")";
     if (Live) {
-      OS << ", " << C.live_objects << " live";
+      OS << ", " << C.live_objects() << " live";
       if (LiveBytes)
-        OS << " (" << humanBytes(C.live_bytes) << ")";
+        OS << " (" << humanBytes(C.live_bytes()) << ")";
     }
-    if (P.Total.accesses) // else the summary says why there are none
-      OS << ", " << C.accesses << (C.accesses == 1 ? " access" : " accesses")
-         << " (" << str("%.1f", D.AccessesPerObject) << " per object)";
+    if (P.Total.accesses()) // else the summary says why there are none
+      OS << ", " << C.accesses()
+         << (C.accesses() == 1 ? " access" : " accesses") << " ("
+         << str("%.1f", D.AccessesPerObject) << " per object)";
     OS << "\n";
     stack(R, Ctx, OS);
   }
@@ -562,7 +563,7 @@ static void unreachable(const Report &R, raw_ostream &OS) {
     return lacks(OS, R.LeakInfo, *R.P);
   const Profile &P = *R.P;
   if (R.Leaks.empty()) {
-    OS << (P.Total.leaked_objects
+    OS << (P.Total.leaked_objects()
                ? "(everything unreachable at exit was suppressed)\n"
                : "(no object was unreachable at exit)\n");
   } else {
@@ -598,8 +599,9 @@ static void leaks(const Report &R, raw_ostream &OS) {
   if (!R.LeakInfo.Known)
     return lacks(OS, R.LeakInfo, *R.P);
   if (R.Leaks.empty()) {
-    OS << (R.P->Total.live_objects ? "(everything live at the end was suppressed)\n"
-                                  : "(nothing was live at the end)\n");
+    OS << (R.P->Total.live_objects()
+               ? "(everything live at the end was suppressed)\n"
+               : "(nothing was live at the end)\n");
     suppressed(R, OS);
     return;
   }
@@ -746,11 +748,11 @@ static void measures(const Report &R, raw_ostream &OS) {
                orDash(D.LineUtilization * 100, "%.1f%%"),
                orDash(D.PageUtilization * 100, "%.1f%%"),
                str("%.1f", D.LifetimeMs),
-               P.has(Field::temporary) && C.allocs
-                   ? percent(100.0 * C.temporary / C.allocs)
+               P.has(Field::temporary) && C.allocs()
+                   ? percent(100.0 * C.temporary() / C.allocs())
                    : std::string("-"),
-               std::to_string(C.migrated),
-               orDash(D.MallocCycles, "%.0f"), orDash(D.FreeCycles, "%.0f")});
+               std::to_string(C.migrated()), orDash(D.MallocCycles, "%.0f"),
+               orDash(D.FreeCycles, "%.0f")});
     }
     Tab.print(OS);
     OS << "(density: accesses per 100 bytes; lines/pages touched: of the "
@@ -788,7 +790,7 @@ static void measures(const Report &R, raw_ostream &OS) {
     for (const Frame *F : Ctx.frames(P))
       if (Chain.size() < std::max(R.Opts.Depth, 1u))
         Chain.push_back(*F);
-    Tab.add({humanBytes(Ctx.C.bytes), std::to_string(Ctx.C.allocs),
+    Tab.add({humanBytes(Ctx.C.bytes()), std::to_string(Ctx.C.allocs()),
              str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
              str("%.1f", D.LifetimeMs), chain(Chain)});
   }

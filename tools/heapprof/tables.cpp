@@ -42,30 +42,31 @@ static double ratio(uint64_t A, uint64_t B) {
 
 Derived heapprof::derive(const Counts &C) {
   Derived D;
-  D.AccessesPerObject = ratio(C.accesses, C.allocs);
+  D.AccessesPerObject = ratio(C.accesses(), C.allocs());
   // From the context's totals, rounded only where it is printed: not the
   // mean of the runtime's per-object densities (TotalAccessDensity), each
   // rounded down to an integer, which read 2.6 for 500 objects of 64 bytes
   // with 900 accesses (2.8125 per 100 bytes): an object's 1 access is 1.56,
   // kept as 1, its 2 are 3.125, kept as 3.
-  D.Density = 100 * ratio(C.accesses, C.bytes);
-  D.LifetimeMs = ratio(C.lifetime_ms, C.allocs);
-  if (C.granules)
-    D.LinesTouched = ratio(C.touched_granules, C.granules);
-  if (C.pages)
-    D.PagesTouched = ratio(C.touched_pages, C.pages);
-  if (C.live_touched_lines)
-    D.LineUtilization = ratio(C.live_line_bytes, 64 * C.live_touched_lines);
-  if (C.live_touched_pages)
-    D.PageUtilization = ratio(C.live_page_bytes, 4096 * C.live_touched_pages);
-  if (C.malloc_samples)
-    D.MallocCycles = ratio(C.malloc_cycles, C.malloc_samples);
-  if (C.free_samples)
-    D.FreeCycles = ratio(C.free_cycles, C.free_samples);
+  D.Density = 100 * ratio(C.accesses(), C.bytes());
+  D.LifetimeMs = ratio(C.lifetime_ms(), C.allocs());
+  if (C.granules())
+    D.LinesTouched = ratio(C.touched_granules(), C.granules());
+  if (C.pages())
+    D.PagesTouched = ratio(C.touched_pages(), C.pages());
+  if (C.live_touched_lines())
+    D.LineUtilization = ratio(C.live_line_bytes(), 64 * C.live_touched_lines());
+  if (C.live_touched_pages())
+    D.PageUtilization =
+        ratio(C.live_page_bytes(), 4096 * C.live_touched_pages());
+  if (C.malloc_samples())
+    D.MallocCycles = ratio(C.malloc_cycles(), C.malloc_samples());
+  if (C.free_samples())
+    D.FreeCycles = ratio(C.free_cycles(), C.free_samples());
   // Cycles are measured in one call of cycle_sample_every: the average
   // times the number of calls estimates the total.
-  D.Cycles = std::max(D.MallocCycles, 0.0) * C.allocs +
-             std::max(D.FreeCycles, 0.0) * C.frees;
+  D.Cycles = std::max(D.MallocCycles, 0.0) * C.allocs() +
+             std::max(D.FreeCycles, 0.0) * C.frees();
   return D;
 }
 
@@ -77,7 +78,7 @@ public:
     R.Opts = O;
   }
   Report build() {
-    R.AccessesCounted = P.Total.accesses != 0;
+    R.AccessesCounted = P.Total.accesses() != 0;
     top();
     leaks();
     bins();
@@ -101,8 +102,8 @@ private:
     return P.Locations[C.Stack[0]].Frames[0];
   }
   void top();
-  std::vector<ChainRow> chains(uint64_t Counts::*Objects,
-                               uint64_t Counts::*Bytes, bool HasBytes,
+  std::vector<ChainRow> chains(uint64_t (Counts::*Objects)() const,
+                               uint64_t (Counts::*Bytes)() const, bool HasBytes,
                                uint64_t Total, bool Suppress = false,
                                bool Indirect = false);
   void leaks();
@@ -145,13 +146,13 @@ void Builder::top() {
   auto Value = [&](const Counts &C) -> double {
     switch (K) {
     case SortKey::bytes:
-      return C.bytes;
+      return C.bytes();
     case SortKey::allocs:
-      return C.allocs;
+      return C.allocs();
     case SortKey::accesses:
-      return C.accesses;
+      return C.accesses();
     case SortKey::live:
-      return LiveBytes ? C.live_bytes : C.live_objects;
+      return LiveBytes ? C.live_bytes() : C.live_objects();
     case SortKey::density:
       return derive(C).Density;
     case SortKey::lifetime:
@@ -159,7 +160,7 @@ void Builder::top() {
     case SortKey::cycles:
       return derive(C).Cycles;
     case SortKey::temporary:
-      return C.temporary;
+      return C.temporary();
     }
     return 0;
   };
@@ -182,20 +183,20 @@ void Builder::top() {
   }
   double Total = 0;
   for (const Context &C : P.Contexts)
-    Total += Additive ? Value(C.C) : C.C.bytes;
+    Total += Additive ? Value(C.C) : C.C.bytes();
   for (uint32_t I = 0; I < P.Contexts.size(); I++) {
     double V = Value(P.Contexts[I].C);
     if (V <= 0)
       continue;
-    double Share = Additive ? V : P.Contexts[I].C.bytes;
+    double Share = Additive ? V : P.Contexts[I].C.bytes();
     R.Top.push_back({I, V, Total > 0 ? 100.0 * Share / Total : 0});
   }
   std::stable_sort(R.Top.begin(), R.Top.end(),
                    [&](const TopRow &A, const TopRow &B) {
                      if (A.Value != B.Value)
                        return A.Value > B.Value;
-                     return P.Contexts[A.Context].C.bytes >
-                            P.Contexts[B.Context].C.bytes;
+                     return P.Contexts[A.Context].C.bytes() >
+                            P.Contexts[B.Context].C.bytes();
                    });
   cut(R.Top, R.TopInfo);
 }
@@ -207,24 +208,24 @@ void Builder::top() {
 // Suppress, contexts a --suppressions rule matches are left out, counted
 // under their rule, and taken out of Total.  With Indirect, the rows add up
 // their contexts' indirect leaks too.
-std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
-                                      uint64_t Counts::*Bytes, bool HasBytes,
-                                      uint64_t Total, bool Suppress,
-                                      bool Indirect) {
+std::vector<ChainRow> Builder::chains(uint64_t (Counts::*Objects)() const,
+                                      uint64_t (Counts::*Bytes)() const,
+                                      bool HasBytes, uint64_t Total,
+                                      bool Suppress, bool Indirect) {
   std::vector<ChainRow> Rows;
   std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
       Index;
   for (const Context &C : P.Contexts) {
-    if (!(C.C.*Objects))
+    if (!(C.C.*Objects)())
       continue;
     if (Suppress) {
       int Rule = suppressedBy(R.Opts.Suppressions, P, C);
       if (Rule >= 0) {
         Report::Suppressed &S = R.LeaksSuppressed[Rule];
-        S.Objects += C.C.*Objects;
-        S.Bytes += C.C.*Bytes;
+        S.Objects += (C.C.*Objects)();
+        S.Bytes += (C.C.*Bytes)();
         S.Contexts++;
-        Total -= std::min(Total, HasBytes ? C.C.*Bytes : C.C.*Objects);
+        Total -= std::min(Total, HasBytes ? (C.C.*Bytes)() : (C.C.*Objects)());
         continue;
       }
     }
@@ -242,12 +243,12 @@ std::vector<ChainRow> Builder::chains(uint64_t Counts::*Objects,
       Rows.push_back(std::move(Row));
     }
     ChainRow &Row = Rows[It->second];
-    Row.Objects += C.C.*Objects;
-    Row.Bytes += C.C.*Bytes;
+    Row.Objects += (C.C.*Objects)();
+    Row.Bytes += (C.C.*Bytes)();
     Row.Contexts++;
     if (Indirect) {
-      Row.IndirectObjects += C.C.indirect_objects;
-      Row.IndirectBytes += C.C.indirect_bytes;
+      Row.IndirectObjects += C.C.indirect_objects();
+      Row.IndirectBytes += C.C.indirect_bytes();
     }
   }
   for (ChainRow &Row : Rows)
@@ -264,8 +265,9 @@ void Builder::leaks() {
   const Counts &T = P.Total;
   if (P.Leaks.Known) {
     R.ReachableObjects =
-        T.live_objects - std::min(T.live_objects, T.leaked_objects);
-    R.ReachableBytes = T.live_bytes - std::min(T.live_bytes, T.leaked_bytes);
+        T.live_objects() - std::min(T.live_objects(), T.leaked_objects());
+    R.ReachableBytes =
+        T.live_bytes() - std::min(T.live_bytes(), T.leaked_bytes());
   }
   R.LeaksUnreachable = R.Opts.Leaks == LeakView::Unreachable ||
                        (R.Opts.Leaks == LeakView::Default && P.Leaks.Known);
@@ -285,7 +287,7 @@ void Builder::leaks() {
     }
     R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
     R.Leaks = chains(&Counts::leaked_objects, &Counts::leaked_bytes, true,
-                     T.leaked_bytes, true, true);
+                     T.leaked_bytes(), true, true);
     leakTotals();
     cut(R.Leaks, R.LeakInfo);
     return;
@@ -300,7 +302,7 @@ void Builder::leaks() {
     R.LeakInfo.Lacks = "live_bytes";
   R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
   R.Leaks = chains(&Counts::live_objects, &Counts::live_bytes, Bytes,
-                   Bytes ? P.Total.live_bytes : P.Total.live_objects, true);
+                   Bytes ? P.Total.live_bytes() : P.Total.live_objects(), true);
   leakTotals();
   cut(R.Leaks, R.LeakInfo);
 }
@@ -383,20 +385,20 @@ void Builder::direct() {
       R.Direct.push_back(Row);
     }
     DirectRow &Row = R.Direct[It->second];
-    Row.Bytes += C.C.bytes;
-    Row.KeptBytes += C.C.live_bytes;
-    Row.Calls += C.C.allocs;
-    uint64_t Cls[4] = {C.C.bytes_small, C.C.bytes_medium, C.C.bytes_large,
-                       C.C.bytes_xlarge};
-    uint64_t Kept[4] = {C.C.live_bytes_small, C.C.live_bytes_medium,
-                        C.C.live_bytes_large, C.C.live_bytes_xlarge};
+    Row.Bytes += C.C.bytes();
+    Row.KeptBytes += C.C.live_bytes();
+    Row.Calls += C.C.allocs();
+    uint64_t Cls[4] = {C.C.bytes_small(), C.C.bytes_medium(), C.C.bytes_large(),
+                       C.C.bytes_xlarge()};
+    uint64_t Kept[4] = {C.C.live_bytes_small(), C.C.live_bytes_medium(),
+                        C.C.live_bytes_large(), C.C.live_bytes_xlarge()};
     for (int I = 0; I < 4; I++) {
       Row.Class[I] += Cls[I];
       Row.KeptClass[I] += Kept[I];
     }
   }
   for (DirectRow &Row : R.Direct)
-    Row.Percent = 100.0 * ratio(Row.Bytes, P.Total.bytes);
+    Row.Percent = 100.0 * ratio(Row.Bytes, P.Total.bytes());
   std::stable_sort(R.Direct.begin(), R.Direct.end(),
                    [](const DirectRow &A, const DirectRow &B) {
                      return std::tie(A.Bytes, A.Calls) >
@@ -519,15 +521,15 @@ void Builder::callGraph() {
     // each entry and edge of Seq is distinct: a context counts once each.
     if (Seq.empty())
       continue;
-    E[Seq[0]].SelfBytes += C.bytes;
-    E[Seq[0]].SelfCalls += C.allocs;
+    E[Seq[0]].SelfBytes += C.bytes();
+    E[Seq[0]].SelfCalls += C.allocs();
     for (size_t I = 0; I < Seq.size(); I++) {
-      E[Seq[I]].TotalBytes += C.bytes;
-      E[Seq[I]].TotalCalls += C.allocs;
+      E[Seq[I]].TotalBytes += C.bytes();
+      E[Seq[I]].TotalCalls += C.allocs();
       if (I + 1 < Seq.size()) {
         CallEdge &Edge = Edges[{Seq[I + 1], Seq[I]}];
-        Edge.Bytes += C.bytes;
-        Edge.Calls += C.allocs;
+        Edge.Bytes += C.bytes();
+        Edge.Calls += C.allocs();
       }
     }
   }
@@ -553,7 +555,7 @@ void Builder::callGraph() {
     Entry.Index = I + 1;
     if (!Entry.Members.empty())
       Entry.Name = "<cycle " + std::to_string(++Cycles) + ">";
-    Entry.Percent = 100.0 * ratio(Entry.TotalBytes, P.Total.bytes);
+    Entry.Percent = 100.0 * ratio(Entry.TotalBytes, P.Total.bytes());
   }
   for (auto &[Key, Edge] : Edges) {
     CallEdge Caller = Edge, Callee = Edge;
@@ -602,10 +604,10 @@ void Builder::cold() {
   std::vector<std::pair<double, uint32_t>> Rows;
   for (uint32_t I = 0; I < P.Contexts.size(); I++) {
     const Counts &C = P.Contexts[I].C;
-    if (!C.allocs || !C.bytes || C.accesses * 8 >= C.bytes)
+    if (!C.allocs() || !C.bytes() || C.accesses() * 8 >= C.bytes())
       continue;
-    Rows.push_back({static_cast<double>(C.bytes) * (derive(C).LifetimeMs + 1),
-                    I});
+    Rows.push_back(
+        {static_cast<double>(C.bytes()) * (derive(C).LifetimeMs + 1), I});
   }
   std::stable_sort(Rows.begin(), Rows.end(),
                    [](const auto &A, const auto &B) { return A.first > B.first; });
