@@ -315,15 +315,26 @@ void hp_thread_flush_hibs(void) {
 void hp_thread_flush_hibs_settled(void) {
   hp_thread_flush_hibs();
   /* A free whose section met the flush merges under the lock after it
-   * (heapprof_hib_table.h): wait for those, then take them. */
+   * (heapprof_hib_table.h): wait for those, then take them.  Not for the
+   * dumping thread's own (an exit from a signal handler that interrupted
+   * one of its frees: that free cannot go on before the exit ends), nor
+   * for more than a second in all (a thread stopped, or blocked inside
+   * the wrapped allocator's free: its one object is lost rather than the
+   * process hung at exit). */
+  hp_thread_t *self = hp_tls_thread;
+  u32 until = hp_now_ms() + 1000;
   hp_spin_lock(&registry_lock);
   for (hp_thread_t *t = threads; t; t = t->next)
-    for (unsigned i = 0; __atomic_load_n(&t->hibs.merging, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; t != self &&
+                         __atomic_load_n(&t->hibs.merging, __ATOMIC_ACQUIRE);
          i++) {
-      if (i < 64)
+      if (i < 64) {
         __builtin_ia32_pause();
-      else
+      } else {
+        if ((int32_t)(hp_now_ms() - until) >= 0)
+          break;
         sched_yield();
+      }
     }
   hp_spin_unlock(&registry_lock);
   hp_thread_flush_hibs();
