@@ -479,7 +479,13 @@ if (R.leaks !== null && R.leaks_suppressed.length)
       count(s.contexts, "context", "contexts");
   }).join("; "));
 table("leaks", UNREACHABLE ? "Memory leaks: unreachable at exit" : "Memory leaks",
-  [num("bytes"), num("objects")].concat(UNREACHABLE ? [num("indirect_bytes")] : [],
+  // The direct bytes in a column of their own, as the text report's: a
+  // 24-byte direct leak beside 120,000 indirect bytes showed only as the
+  // difference of two columns.
+  [num("bytes"), num("objects")].concat(UNREACHABLE ? [
+    {key: "direct_bytes", label: "direct bytes",
+     get: function (r) { return r.bytes - r.indirect_bytes; }},
+    num("indirect_bytes")] : [],
   [num("percent", "%"), num("contexts"),
    {key: "chain", label: "call chain", stack: true, get: key("chain")}]),
   R.leaks, R.leaks === null ? (UNREACHABLE ? "the profile has no leak check at exit: " +
