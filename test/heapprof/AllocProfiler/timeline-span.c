@@ -6,7 +6,7 @@
 // ends after it, so the old axis, the end of the last column
 // (columns x column width), always read more than the span: 94 ms for a
 // run of 92 ms in 2 ms columns.  The HTML page's axis (data-end-ms) ends
-// there too.
+// there too (tools/html-timeline-span.test runs this program).
 // RUN: %clang_heapprof -O0 -g %s -o %t
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
