@@ -84,11 +84,6 @@ static size_t lock_free(const void *p, size_t n) {
              : 0;
 }
 
-static void count(const void *p, size_t n) {
-  if (n)
-    hp_shadow_record_range((uptr)p, n);
-}
-
 /* Copies between an object and a caller's buffer, lock-free when the
  * object allows (the buffer is the caller's own, aligned or not). */
 #define LF_CASES(X)                                                          \
@@ -177,14 +172,14 @@ static bool compare_exchange_obj(size_t n, void *obj, void *expected,
 void hp_atomic_load(size_t n, void *obj, void *ret, int order)
     HP_ATOMIC_ENTRY("__atomic_load");
 void hp_atomic_load(size_t n, void *obj, void *ret, int order) {
-  count(obj, n);
+  hp_shadow_record_range((uptr)obj, n); /* 0 bytes: nothing */
   load_obj(n, obj, ret);
 }
 
 void hp_atomic_store(size_t n, void *obj, void *val, int order)
     HP_ATOMIC_ENTRY("__atomic_store");
 void hp_atomic_store(size_t n, void *obj, void *val, int order) {
-  count(obj, n);
+  hp_shadow_record_range((uptr)obj, n); /* 0 bytes: nothing */
   exchange_obj(n, obj, val, NULL);
 }
 
@@ -192,7 +187,7 @@ void hp_atomic_exchange(size_t n, void *obj, void *val, void *ret, int order)
     HP_ATOMIC_ENTRY("__atomic_exchange");
 void hp_atomic_exchange(size_t n, void *obj, void *val, void *ret,
                         int order) {
-  count(obj, n);
+  hp_shadow_record_range((uptr)obj, n); /* 0 bytes: nothing */
   exchange_obj(n, obj, val, ret);
 }
 
@@ -201,7 +196,7 @@ bool hp_atomic_compare_exchange(size_t n, void *obj, void *expected,
     HP_ATOMIC_ENTRY("__atomic_compare_exchange");
 bool hp_atomic_compare_exchange(size_t n, void *obj, void *expected,
                                 void *desired, int success, int failure) {
-  count(obj, n);
+  hp_shadow_record_range((uptr)obj, n); /* 0 bytes: nothing */
   return compare_exchange_obj(n, obj, expected, desired);
 }
 

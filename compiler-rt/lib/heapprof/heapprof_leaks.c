@@ -621,9 +621,11 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   for (u64 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     self_listed |= t->tid == self;
+    if (t->tid != self)
+      continue;
     const mapping_t *m = t->stack_top ? maps_find(&c->maps, t->stack_top - 1)
                                       : NULL;
-    if (!m || t->tid != self)
+    if (!m)
       continue;
     /* On its own stack: its mapping (up to the top: above it the main
      * thread's argv and environment, a thread's control block), or the
