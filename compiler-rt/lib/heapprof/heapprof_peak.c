@@ -516,7 +516,7 @@ static void take(bool dump, u32 now_ms) {
   scratch->objects = scratch->bytes = scratch->contexts = 0;
   sum_tables(scratch);
   scratch->ms = grown_ms(now_ms);
-  hp_timeline_note((s64)scratch->bytes); /* exact, where the view is not */
+  hp_timeline_note((s64)scratch->bytes, now_ms); /* exact, where the view is not */
   nsnapshots++;
   u64 now = scratch->bytes;
   if (now > best->bytes) {

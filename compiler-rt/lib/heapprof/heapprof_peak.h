@@ -124,7 +124,8 @@ static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
   __atomic_store_n(&pt->last_alloc_ms, now_ms, __ATOMIC_RELAXED);
   s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
-    hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
+    hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED),
+                     now_ms);
     p = 0;
   }
   pt->pending = p;
@@ -140,7 +141,8 @@ static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
   e->bytes -= (s64)size;
   s64 p = pt->pending - (s64)size;
   if (HP_UNLIKELY(p <= -HP_PEAK_STEP)) {
-    hp_timeline_note(__atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
+    hp_timeline_note_now(
+        __atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
     p = 0;
   }
   pt->pending = p;

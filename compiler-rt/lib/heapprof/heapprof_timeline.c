@@ -35,9 +35,8 @@ static void coarsen(void) {
   tl.width_ms *= 2;
 }
 
-void hp_timeline_note(s64 live) {
+void hp_timeline_note(s64 live, u32 ms) {
   u64 v = live > 0 ? (u64)live : 0;
-  u64 ms = hp_now_ms();
   if (!hp_spin_trylock(&tl.lock))
     return;
   if (!tl.width_ms)
@@ -52,18 +51,24 @@ void hp_timeline_note(s64 live) {
   hp_spin_unlock(&tl.lock);
 }
 
+void hp_timeline_note_now(s64 live) { hp_timeline_note(live, hp_now_ms()); }
+
 void hp_timeline_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
-  (void)info;
   if (!hp_peak.on)
     return;
   hp_spin_lock(&tl.lock);
+  /* Buckets that start after the dump's time hold notes of frees other
+   * threads made while it was written: they belong to the next dump (the
+   * timeline is the run's so far), and a chart ending at this one would
+   * end after its span. */
+  u64 end = tl.width_ms ? info->now_ms / tl.width_ms : 0;
   u64 n = 0;
-  for (u32 i = 0; i < HP_TIMELINE_BUCKETS; i++)
+  for (u32 i = 0; i < HP_TIMELINE_BUCKETS && i <= end; i++)
     n += tl.b[i].set != 0;
   if (n) {
     u64 head[2] = {tl.width_ms, n};
     hp_buf_append(b, head, sizeof(head));
-    for (u32 i = 0; i < HP_TIMELINE_BUCKETS; i++) {
+    for (u32 i = 0; i < HP_TIMELINE_BUCKETS && i <= end; i++) {
       if (!tl.b[i].set)
         continue;
       u64 row[4] = {i, tl.b[i].lo, tl.b[i].hi, tl.b[i].last};

@@ -21,8 +21,14 @@
 
 #define HP_TIMELINE_BUCKETS 256
 
-/* Notes the live heap's size now (negative sums count as 0). */
-void hp_timeline_note(s64 live);
+/* Notes the live heap's size at ms, the snapshot's time by the coarse clock
+ * (negative sums count as 0).  The snapshot's own time, not a later read:
+ * a dump's note read a millisecond after the dump's time fell in a bucket
+ * after the run's span, and the chart's axis ended after the summary's
+ * "time span". */
+void hp_timeline_note(s64 live, u32 ms);
+/* The same at the clock's time now (a free's publish, which has no time). */
+void hp_timeline_note_now(s64 live);
 
 /* Tag 9: u64 bucket width in ms, u64 n, then n buckets with a note in
  * ascending order, each u64 index (it covers [index x width, (index + 1) x
