@@ -14,6 +14,7 @@
  * meanwhile stays mapped and only reads as an object still live.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_coroutine.h"
 #include "heapprof_ext_sections.h"
 #include "heapprof_leaks.h"
 #include "heapprof_liveset.h"
@@ -536,31 +537,44 @@ static uptr makecontext_return(void) {
              : 0;
 }
 
-/* The live object holding a, [*beg, *end): marked reachable, not put on
- * the work list (its words are not read whole); false if there is none. */
-static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
-  u32 r;
-  u64 i;
-  if (hp_primary_block_index(a, &r, &i)) {
+/* The live object holding a, [*beg, *end), and its mark's place (*r, *i
+ * of a primary block; else *k, its index in the sorted objects); false if
+ * there is none. */
+static bool object_holding(check_t *c, uptr a, uptr *beg, uptr *end, u32 *r,
+                           u64 *i, s64 *k) {
+  *k = -1;
+  if (hp_primary_block_index(a, r, i)) {
     uptr b, size;
     u32 id;
-    if (i >= c->marks[r].n || !block_chunk(r, i, &b, &size, &id) ||
+    if (*i >= c->marks[*r].n || !block_chunk(*r, *i, &b, &size, &id) ||
         a < b || a >= b + size)
       return false;
-    if (mark_of(c, r, i) == UNREACHED)
-      mark_set(c, r, i, REACHABLE);
     *beg = b;
     *end = b + size;
     return true;
   }
   if (a < c->lo || a >= c->hi)
     return false;
-  s64 k = hp_liveset_find(&c->objs, a);
-  if (k < 0)
+  *k = hp_liveset_find(&c->objs, a);
+  if (*k < 0)
     return false;
-  c->objs.v[k].aux = REACHABLE;
-  *beg = c->objs.v[k].beg;
-  *end = c->objs.v[k].end;
+  *beg = c->objs.v[*k].beg;
+  *end = c->objs.v[*k].end;
+  return true;
+}
+
+/* The live object holding a, [*beg, *end): marked reachable, not put on
+ * the work list (its words are not read whole); false if there is none. */
+static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
+  u32 r;
+  u64 i;
+  s64 k;
+  if (!object_holding(c, a, beg, end, &r, &i, &k))
+    return false;
+  if (k >= 0)
+    c->objs.v[k].aux = REACHABLE;
+  else if (mark_of(c, r, i) == UNREACHED)
+    mark_set(c, r, i, REACHABLE);
   return true;
 }
 
@@ -601,6 +615,48 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
     }
   *beg = sp;
   *end = e;
+}
+
+/* The stacks makecontext started coroutines on (heapprof_coroutine.h)
+ * but the one the exiting thread runs on (foreign_stack's): a coroutine
+ * switched out, or one another thread is parked on, holds objects in its
+ * frames.  Its stack pointer is not known (it is in a context somewhere),
+ * so the stack is read from its start up to the two words above the
+ * return address makecontext put at its top: dead frames too, which can
+ * only keep an object reachable.  Not one whose top no longer holds that
+ * address (the program unmapped or reused the memory: where the address
+ * is, found within the words makecontext may put above it for arguments
+ * past the sixth), nor one inside a live object (a malloc'd stack is an
+ * object of its own, read whole when something holds it). */
+typedef struct coroutine_roots {
+  check_t *c;
+  uptr ret, exit_sp;
+} coroutine_roots_t;
+
+enum { TOP_WORDS = 256 };
+
+static void coroutine_root(uptr beg, uptr end, void *arg) {
+  coroutine_roots_t *cr = arg;
+  check_t *c = cr->c;
+  if (end - beg < 64 || (cr->exit_sp >= beg && cr->exit_sp < end))
+    return;
+  const mapping_t *m = maps_find(&c->maps, end - 8);
+  if (!m)
+    return;
+  uptr lo = HP_MAX(HP_MAX(m->beg, beg), end - TOP_WORDS * 8);
+  uptr top = 0;
+  for (uptr p = (end - 8) & ~(uptr)7; p >= lo; p -= 8)
+    if (*(const uptr *)p == cr->ret) {
+      top = p;
+      break;
+    }
+  uptr ob, oe;
+  u64 i;
+  u32 r;
+  s64 k;
+  if (!top || object_holding(c, top, &ob, &oe, &r, &i, &k))
+    return;
+  scan_root_but_runtime(c, HP_MAX(beg, m->beg), HP_MIN(top + 16, end));
 }
 
 /* The stacks and TLS of every thread with heapprof state; the calling
@@ -675,6 +731,9 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   /* Cut out heapprof's own globals: a coroutine stack in the program's
    * .bss has them in its mapping, the runtime linked in. */
   scan_root_but_runtime(c, fbeg, fend);
+  coroutine_roots_t cr = {c, makecontext_return(), exit_sp};
+  if (cr.ret)
+    hp_coroutine_stacks_for_each(coroutine_root, &cr);
 }
 
 /* What the dynamic linker allocated counts as reachable, as under

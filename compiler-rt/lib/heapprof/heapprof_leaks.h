@@ -15,11 +15,12 @@
  * direct otherwise.  Section 10 of the raw profile carries the result per
  * context (docs/formats.md).
  *
- * Not read: other threads' registers (they keep running; the count is in
- * the section), which can only make an object look leaked, never hide a
- * leak; and memory the program mapped itself (a pointer kept only there,
- * as on a switched-out coroutine's mmap'd stack, makes its object look
- * leaked too, as under LeakSanitizer).  Not in
+ * The stacks makecontext started coroutines on are roots too, whole
+ * (heapprof_coroutine.h).  Not read: other threads' registers (they keep
+ * running; the count is in the section), which can only make an object
+ * look leaked, never hide a leak; and other memory the program mapped
+ * itself (a pointer kept only there, as on a stack it switched to by hand
+ * and switched out of, makes its object look leaked too).  Not in
  * sampled mode: the objects it does not sample are not known, so what
  * they point to cannot be followed.
  *===----------------------------------------------------------------------===*/

@@ -1,0 +1,173 @@
+/*===- heapprof_coroutine.c - the stacks coroutines run on --------------===
+ *
+ * Part of heapprof.  See heapprof_coroutine.h.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+#include "heapprof_coroutine.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+typedef struct {
+  uptr beg, size; /* beg 0: an empty slot */
+} costack_t;
+
+/* Open addressing by beg, at most a quarter full. */
+static struct {
+  u32 lock;
+  costack_t *v;
+  u64 cap, n;
+} set;
+
+/* The lock, taken by a bounded spin: one holder keeps it for a few
+ * stores.  A signal handler that interrupted its own thread's note, or a
+ * child forked while another thread held it, gives up after the spin and
+ * notes nothing (that stack's objects may then read as leaked, as before
+ * there were notes) rather than wait for ever. */
+static bool set_lock(void) {
+  for (u32 i = 0; i < (1u << 20); i++) {
+    if (!__atomic_exchange_n(&set.lock, 1, __ATOMIC_ACQUIRE))
+      return true;
+    __builtin_ia32_pause();
+  }
+  return false;
+}
+
+static void set_unlock(void) { __atomic_store_n(&set.lock, 0, __ATOMIC_RELEASE); }
+
+static u64 slot_of(uptr beg, u64 cap) {
+  return ((u64)beg * 0x9E3779B97F4A7C15ull >> 20) & (cap - 1);
+}
+
+static void put(costack_t *v, u64 cap, costack_t s, u64 *n) {
+  for (u64 i = slot_of(s.beg, cap);; i = (i + 1) & (cap - 1)) {
+    if (v[i].beg == s.beg) {
+      v[i].size = s.size;
+      return;
+    }
+    if (!v[i].beg) {
+      v[i] = s;
+      (*n)++;
+      return;
+    }
+  }
+}
+
+/* A stack the program has unmapped is dropped when the set grows: a loop
+ * of coroutines on fresh mappings keeps the set at the ones still mapped.
+ * Not in a sandbox, whose filter may kill a call it did not expect. */
+static bool still_mapped(const costack_t *s) {
+  if (hp_in_sandbox())
+    return true;
+  unsigned char in_core;
+  uptr page = (s->beg + s->size - 1) & ~(uptr)(HP_PAGE_SIZE - 1);
+  return mincore((void *)page, HP_PAGE_SIZE, &in_core) == 0 ||
+         errno != ENOMEM;
+}
+
+static bool grow(void) {
+  u64 keep = 0;
+  for (u64 i = 0; i < set.cap; i++)
+    keep += set.v[i].beg && still_mapped(&set.v[i]);
+  u64 cap = 64;
+  while (cap < 4 * (keep + 1))
+    cap *= 2;
+  costack_t *v = hp_mmap(cap * sizeof(costack_t));
+  if (!v)
+    return false;
+  u64 n = 0;
+  for (u64 i = 0; i < set.cap; i++)
+    if (set.v[i].beg && still_mapped(&set.v[i]))
+      put(v, cap, set.v[i], &n);
+  if (set.v)
+    hp_munmap(set.v, set.cap * sizeof(costack_t));
+  set.v = v;
+  set.cap = cap;
+  set.n = n;
+  return true;
+}
+
+static void note(uptr beg, uptr size) {
+  if (!beg || !size || beg + size < beg || !set_lock())
+    return;
+  if (4 * (set.n + 1) <= set.cap || grow())
+    put(set.v, set.cap, (costack_t){beg, size}, &set.n);
+  set_unlock();
+}
+
+void hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
+                                  void *arg) {
+  if (!set_lock())
+    return;
+  for (u64 i = 0; i < set.cap; i++)
+    if (set.v[i].beg)
+      fn(set.v[i].beg, set.v[i].beg + set.v[i].size, arg);
+  set_unlock();
+}
+
+typedef void (*makecontext_fn)(void);
+static void nothing(void) {}
+
+/* Called by the entry below with makecontext's first argument: notes the
+ * stack, and returns libc's makecontext for the entry to jump to. */
+__attribute__((used)) makecontext_fn hp_coroutine_note(ucontext_t *uc) {
+  static makecontext_fn real;
+  int saved = errno;
+  if (uc)
+    note((uptr)uc->uc_stack.ss_sp, uc->uc_stack.ss_size);
+  makecontext_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+  if (!f) {
+    f = (makecontext_fn)dlsym(RTLD_NEXT, "makecontext");
+    if (!f)
+      f = nothing; /* no libc one: makecontext was no function to call */
+    __atomic_store_n(&real, f, __ATOMIC_RELEASE);
+  }
+  errno = saved;
+  return f;
+}
+
+/* makecontext(ucp, func, argc, ...): saves the argument registers (and
+ * al, the count of vector registers a variadic call passes), calls
+ * hp_coroutine_note with ucp, restores them and jumps to libc's
+ * makecontext, which sees the call as the program made it.  Seven pushes
+ * over the return address leave the stack 16-byte aligned for the call. */
+__asm__(".text\n"
+        ".globl makecontext\n"
+        ".type makecontext, @function\n"
+        "makecontext:\n"
+        "  .cfi_startproc\n"
+        "  push %rdi\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %rsi\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %rdx\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %rcx\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %r8\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %r9\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  push %rax\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  call hp_coroutine_note\n"
+        "  mov %rax, %r11\n"
+        "  pop %rax\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r9\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %r8\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rcx\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rdx\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rsi\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  pop %rdi\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  jmp *%r11\n"
+        "  .cfi_endproc\n"
+        ".size makecontext, .-makecontext\n");

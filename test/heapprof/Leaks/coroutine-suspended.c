@@ -1,0 +1,114 @@
+// Coroutines no thread exits on: their mmap'd stacks hold objects in live
+// frames, and no thread's stack range covers them.  main leaks 5 objects
+// of 333 bytes (their only pointers are in a dead frame it overwrites), so
+// the right answer is 5 direct leaks of 1665 bytes in every mode:
+//   suspended  10 coroutines on mmap'd stacks of 64 KiB, each made with 8
+//              arguments (past the 6 that go in registers: makecontext
+//              takes them from the stack), keep 100 objects of 204 bytes
+//              in a local array and switch back to main, which exits.
+//              Before the stacks were noted: 995 direct leaks (10 of
+//              the 1000 were reached through stale words elsewhere).
+//   parked     a worker thread runs a coroutine on an mmap'd stack that
+//              keeps 100 objects of 300 bytes in a local array and waits
+//              there while main exits.  Before: 105.  (The worker's dtv,
+//              the dynamic linker's, is the 106th object; the worker is a
+//              thread running.)
+// A coroutine checks the arguments makecontext gave it and exits with
+// status 3 if one is wrong (run would fail).
+// RUN: %clang_heapprof -O0 -g -pthread %s -o %t
+// RUN: rm -rf %t.s && %env_heapprof_opts=profile_dir=%t.s %run %t suspended
+// RUN: heapprof show %t.s | FileCheck %s --check-prefix=SUSPENDED
+// RUN: rm -rf %t.p && %env_heapprof_opts=profile_dir=%t.p %run %t parked
+// RUN: heapprof show %t.p | FileCheck %s --check-prefix=PARKED
+// The same program not rebuilt, under heapprof run on glibc's allocator:
+// RUN: %clang_plain -O0 -g -pthread %s -o %t.plain
+// RUN: rm -rf %t.ss && env -u LD_PRELOAD heapprof run -o %t.ss --allocator=system -- %t.plain suspended
+// RUN: heapprof show %t.ss | FileCheck %s --check-prefix=SUSPENDED
+// RUN: rm -rf %t.sp && env -u LD_PRELOAD heapprof run -o %t.sp --allocator=system -- %t.plain parked
+// RUN: heapprof show %t.sp | FileCheck %s --check-prefix=PARKED
+// SUSPENDED: leaks: head_words=10 objects=1005 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
+// PARKED: leaks: head_words=10 objects=106 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=1 row_words=5 nrows=1{{$}}
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define COROUTINES 10
+#define STACK_BYTES (64 * 1024)
+
+static ucontext_t back, co[COROUTINES];
+static volatile int ready;
+
+static void *map_stack(void) {
+  return mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+static void body(int i, int a1, int a2, int a3, int a4, int a5, int a6,
+                 int a7) {
+  if (a1 != i + 1 || a2 != i + 2 || a3 != i + 3 || a4 != i + 4 ||
+      a5 != i + 5 || a6 != i + 6 || a7 != i + 7)
+    _exit(3);
+  void *volatile objs[100];
+  for (int k = 0; k < 100; k++)
+    objs[k] = malloc(204);
+  swapcontext(&co[i], &back);
+}
+
+static void parked_body(void) {
+  void *volatile objs[100];
+  for (int k = 0; k < 100; k++)
+    objs[k] = malloc(300);
+  ready = 1;
+  for (;;)
+    pause();
+}
+
+static void *worker(void *arg) {
+  swapcontext(&back, &co[0]);
+  return arg;
+}
+
+__attribute__((noinline)) static void leak(void) {
+  void *volatile lost[5];
+  for (int k = 0; k < 5; k++)
+    lost[k] = malloc(333);
+}
+
+// Overwrites the stack below main's frame, where leak's frame was.
+__attribute__((noinline)) static void clobber(void) {
+  volatile char buf[16384];
+  memset((char *)buf, 0, sizeof buf);
+}
+
+static void make(int i, void (*fn)(void), int args) {
+  getcontext(&co[i]);
+  co[i].uc_stack.ss_sp = map_stack();
+  co[i].uc_stack.ss_size = STACK_BYTES;
+  co[i].uc_link = NULL;
+  if (args)
+    makecontext(&co[i], fn, 8, i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6,
+                i + 7);
+  else
+    makecontext(&co[i], fn, 0);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "parked")) {
+    make(0, parked_body, 0);
+    pthread_t t;
+    pthread_create(&t, NULL, worker, NULL);
+    while (!ready)
+      usleep(1000);
+  } else {
+    for (int i = 0; i < COROUTINES; i++) {
+      make(i, (void (*)(void))body, 1);
+      swapcontext(&back, &co[i]);
+    }
+  }
+  leak();
+  clobber();
+  return 0;
+}
