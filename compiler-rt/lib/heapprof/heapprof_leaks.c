@@ -627,7 +627,9 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
  * address (the program unmapped or reused the memory: where the address
  * is, found within the words makecontext may put above it for arguments
  * past the sixth), nor one inside a live object (a malloc'd stack is an
- * object of its own, read whole when something holds it). */
+ * object of its own, read whole when something holds it) or a block of
+ * heapprof's heap at all (a malloc'd stack freed keeps the address, and
+ * its stale words would hide leaks). */
 typedef struct coroutine_roots {
   check_t *c;
   uptr ret, exit_sp;
@@ -654,7 +656,8 @@ static void coroutine_root(uptr beg, uptr end, void *arg) {
   u64 i;
   u32 r;
   s64 k;
-  if (!top || object_holding(c, top, &ob, &oe, &r, &i, &k))
+  if (!top || object_holding(c, top, &ob, &oe, &r, &i, &k) ||
+      hp_primary_block_index(top, &r, &i))
     return;
   scan_root_but_runtime(c, HP_MAX(beg, m->beg), HP_MIN(top + 16, end));
 }
