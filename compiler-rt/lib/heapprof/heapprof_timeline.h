@@ -27,7 +27,8 @@
  * after the run's span, and the chart's axis ended after the summary's
  * "time span". */
 void hp_timeline_note(s64 live, u32 ms);
-/* The same at the clock's time now (a free's publish, which has no time). */
+/* The same at the clock's time now (a thread's publish of its pending
+ * bytes: the moment it publishes). */
 void hp_timeline_note_now(s64 live);
 
 /* Tag 9: u64 bucket width in ms, u64 n, then n buckets with a note in
