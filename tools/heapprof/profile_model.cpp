@@ -6,6 +6,7 @@
 #include "profile_model.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemAlloc.h"
+#include "llvm/Support/xxhash.h"
 #include "progress.h"
 #include "heapprof_opcost.h"
 
@@ -290,6 +291,119 @@ struct PairHash {
   }
 };
 
+// The load's two tables with an entry per context: context by stack (over
+// all processes) and, per process, context by the process's stack id.  As
+// std::unordered_maps they held a node per entry (a stack as a std::string
+// key, 64 bytes, and the string's own block past 15 bytes; a stack id's
+// 32) and a bucket array: about 125 MB at a million contexts, while the
+// file was still in memory (docs/performance.md).  These hold numbers in
+// one or two arrays of a power of two slots, at most 3/4 full, probed
+// linearly; a slot is empty when its context is NoId.
+constexpr uint32_t NoId = UINT32_MAX;
+
+// Context ids by stack: each slot holds an id and 32 bits of its stack's
+// hash (enough to grow without the stacks); the stacks are compared
+// through the caller's Same(Id), so the table keeps no copy of them.
+class ContextTable {
+public:
+  static uint32_t hash(const std::vector<uint32_t> &Stack) {
+    uint64_t H = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(Stack.data()),
+        Stack.size() * sizeof(uint32_t)));
+    return static_cast<uint32_t>(H ^ H >> 32);
+  }
+  // The id of the context of hash H that Same(Id) says has the stack, or
+  // NewId, inserted (second: true).
+  template <typename SameFn>
+  std::pair<uint32_t, bool> insert(uint32_t H, uint32_t NewId, SameFn Same) {
+    size_t Mask = Slots.size() - 1, I = H & Mask;
+    for (; !Slots.empty() && Slots[I].Id != NoId; I = (I + 1) & Mask)
+      if (Slots[I].Hash == H && Same(Slots[I].Id))
+        return {Slots[I].Id, false};
+    if ((Used + 1) * 4 > Slots.size() * 3) {
+      grow();
+      I = empty(H);
+    }
+    Slots[I] = {H, NewId};
+    Used++;
+    return {NewId, true};
+  }
+
+private:
+  struct Slot {
+    uint32_t Hash = 0, Id = NoId;
+  };
+  size_t empty(uint32_t H) const {
+    size_t Mask = Slots.size() - 1, I = H & Mask;
+    while (Slots[I].Id != NoId)
+      I = (I + 1) & Mask;
+    return I;
+  }
+  void grow() {
+    std::vector<Slot> Old = std::move(Slots);
+    Slots.assign(std::max<size_t>(16, Old.size() * 2), Slot());
+    for (const Slot &S : Old)
+      if (S.Id != NoId)
+        Slots[empty(S.Hash)] = S;
+  }
+  std::vector<Slot> Slots;
+  size_t Used = 0;
+};
+
+// A process's contexts by its stack ids: 12 bytes a slot (the id, and the
+// context in an array of its own).
+class StackIdTable {
+public:
+  void set(uint64_t Key, uint32_t Id) {
+    size_t I = Ids.empty() ? 0 : find(Key);
+    if (Ids.empty() || Ids[I] == NoId) {
+      if ((Used + 1) * 4 > Ids.size() * 3) {
+        grow();
+        I = find(Key);
+      }
+      Keys[I] = Key;
+      Used++;
+    }
+    Ids[I] = Id;
+  }
+  // Key's context, or NoId.
+  uint32_t get(uint64_t Key) const {
+    return Ids.empty() ? NoId : Ids[find(Key)];
+  }
+
+private:
+  // Key's slot, or the empty one where it would go.
+  size_t find(uint64_t Key) const {
+    size_t Mask = Ids.size() - 1;
+    size_t I = mix(Key) & Mask;
+    while (Ids[I] != NoId && Keys[I] != Key)
+      I = (I + 1) & Mask;
+    return I;
+  }
+  // Stack ids are the runtime's hashes, but a damaged or foreign file's
+  // need not be: their bits are mixed (splitmix64's finalizer).
+  static uint64_t mix(uint64_t K) {
+    K = (K ^ K >> 30) * 0xbf58476d1ce4e5b9ULL;
+    K = (K ^ K >> 27) * 0x94d049bb133111ebULL;
+    return K ^ K >> 31;
+  }
+  void grow() {
+    std::vector<uint64_t> OldKeys = std::move(Keys);
+    std::vector<uint32_t> OldIds = std::move(Ids);
+    Keys.assign(std::max<size_t>(16, OldIds.size() * 2), 0);
+    Ids.assign(Keys.size(), NoId);
+    for (size_t I = 0; I < OldIds.size(); I++)
+      if (OldIds[I] != NoId) {
+        size_t J = find(OldKeys[I]);
+        Keys[J] = OldKeys[I];
+        Ids[J] = OldIds[I];
+      }
+  }
+  std::vector<uint64_t> Keys;
+  std::vector<uint32_t> Ids;
+  size_t Used = 0;
+};
+
 class Loader {
 public:
   Loader(Profile &P, const FirstCheckpoints *From) : P(P), From(From) {}
@@ -318,7 +432,7 @@ private:
   std::map<std::string, uint32_t> ModuleIds;
   std::unordered_map<std::pair<uint32_t, uint64_t>, uint32_t, PairHash>
       LocationIds;
-  std::unordered_map<std::string, uint32_t> ContextIds;
+  ContextTable ContextIds;
   std::map<uint64_t, uint32_t> LimitLocations; // malloc_context_size -> marker
   uint32_t NoFramesLoc = UINT32_MAX;           // the empty stack's marker
   bool StackLimitSeen = false; // P.StackLimit holds the first dump's
@@ -334,7 +448,7 @@ private:
   // Per process: its stack ids' contexts (ids are stable in a process),
   // and its last dump's false-sharing (tag 6) and leak check (tag 10)
   // sections, if any, with the file and dump the latter is in.
-  std::vector<std::unordered_map<uint64_t, uint32_t>> ProcContexts;
+  std::vector<StackIdTable> ProcContexts;
   std::vector<KeptSection> ProcSharing, ProcLeaks;
   Bin Bins[1026];
   hpo_section_t Cost[3] = {}; // tags 2-4 added up
@@ -567,13 +681,12 @@ void Loader::addFalseSharing() {
     for (uint64_t I = 0; I < N; I++) {
       uint64_t Row[5];
       memcpy(Row, S->data + 8 * (Head + I * RowWords), sizeof(Row));
-      auto A = Ids.find(Row[0]), B = Ids.find(Row[1]);
-      if (A == Ids.end() || B == Ids.end()) {
+      uint32_t A = Ids.get(Row[0]), B = Ids.get(Row[1]);
+      if (A == NoId || B == NoId) {
         FS.DroppedPairs++; // a stack no dump of the process recorded
         continue;
       }
-      Sum &X = Pairs[{std::min(A->second, B->second),
-                      std::max(A->second, B->second)}];
+      Sum &X = Pairs[{std::min(A, B), std::max(A, B)}];
       X.Lines += Row[2];
       X.Events += Row[3];
       X.ALines += Row[4];
@@ -611,20 +724,20 @@ bool Loader::addLeaks(std::string &Err) {
     const auto &Ids = ProcContexts[Proc];
     for (uint64_t I = 0; I < H.nrows; I++) {
       hpr_leak_row_t Row = hpr_leaks_row(&S, I);
-      auto It = Ids.find(Row.stack_id);
-      if (It == Ids.end()) {
+      uint32_t Id = Ids.get(Row.stack_id);
+      if (Id == NoId) {
         Err = X.Path + ": corrupt: dump " + std::to_string(X.Dump) +
               ": the leaks section (tag 10) has a row for stack id " +
               std::to_string(Row.stack_id) +
               ", which no record of its process has";
         return false;
       }
-      Unpacked C(P.Contexts[It->second].C);
+      Unpacked C(P.Contexts[Id].C);
       C[Field::leaked_objects] += Row.direct_objects + Row.indirect_objects;
       C[Field::leaked_bytes] += Row.direct_bytes + Row.indirect_bytes;
       C[Field::indirect_objects] += Row.indirect_objects;
       C[Field::indirect_bytes] += Row.indirect_bytes;
-      C.store(P.Contexts[It->second].C);
+      C.store(P.Contexts[Id].C);
     }
   }
   return true;
@@ -756,15 +869,22 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   }
 
   // Each record's context, found or made: every record's first (a new
-  // context's stack is its key in ContextIds, whose nodes stay put), then
-  // room for the new ones (not for every record: records of contexts an
-  // earlier dump or process made need none; a second process of the same
-  // 100,000 contexts reserved 100,000 more), then the records' numbers.
+  // context's stack waits in NewFrames, from NewStarts[K] for context
+  // First + K), then room for the new ones (not for every record: records
+  // of contexts an earlier dump or process made need none; a second process
+  // of the same 100,000 contexts reserved 100,000 more), then the records'
+  // numbers.
   std::vector<uint32_t> Ids(D.nmibs);
-  std::vector<const std::string *> NewKeys;
+  std::vector<uint32_t> NewFrames, NewStarts{0};
   const size_t First = P.Contexts.size();
   std::vector<uint32_t> Stack;
-  std::string Key;
+  auto SameStack = [&](uint32_t Id) {
+    if (Id < First)
+      return P.Contexts[Id].Stack == Stack;
+    auto B = NewFrames.begin() + NewStarts[Id - First],
+         E = NewFrames.begin() + NewStarts[Id - First + 1];
+    return std::equal(B, E, Stack.begin(), Stack.end());
+  };
   for (uint64_t I = 0; I < D.nmibs; I++) {
     const hpr_mib_t &M = D.mibs[I];
     const hpr_stack_t *SP = FindStack(M.stack_id);
@@ -807,34 +927,39 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     }
     if (Limit && S.n == Limit)
       Stack.push_back(LimitLoc);
-    Key.assign(reinterpret_cast<const char *>(Stack.data()),
-               Stack.size() * sizeof(uint32_t));
-    auto [CIt, NewC] = ContextIds.try_emplace(Key, First + NewKeys.size());
-    if (NewC)
-      NewKeys.push_back(&CIt->first);
-    ProcContexts[R.Process][M.stack_id] = CIt->second;
-    Ids[I] = CIt->second;
+    auto [Id, NewC] =
+        ContextIds.insert(ContextTable::hash(Stack),
+                          First + NewStarts.size() - 1, SameStack);
+    if (NewC) {
+      NewFrames.insert(NewFrames.end(), Stack.begin(), Stack.end());
+      NewStarts.push_back(NewFrames.size());
+    }
+    ProcContexts[R.Process].set(M.stack_id, Id);
+    Ids[I] = Id;
   }
+  const size_t NumNew = NewStarts.size() - 1;
   // The vector's doubling held its old and new arrays together, a third
   // of the report's peak on a 48 MB profile of 60,000 contexts. Grown by
   // half at least, so that many dumps that each add a few contexts do not
   // move the array each time.
-  if (First + NewKeys.size() > P.Contexts.capacity()) {
-    size_t Cap = std::max<size_t>(First + NewKeys.size(),
+  if (First + NumNew > P.Contexts.capacity()) {
+    size_t Cap = std::max<size_t>(First + NumNew,
                                   P.Contexts.capacity() * 3 / 2);
     P.Contexts.reserve(Cap);
     MinSizeSeen.reserve(Cap);
     FreesSeen.reserve(Cap);
   }
-  for (const std::string *K : NewKeys) {
+  for (size_t K = 0; K < NumNew; K++) {
     Context C;
-    C.Stack.resize(K->size() / sizeof(uint32_t));
-    memcpy(C.Stack.data(), K->data(), K->size());
+    C.Stack.assign(NewFrames.begin() + NewStarts[K],
+                   NewFrames.begin() + NewStarts[K + 1]);
     P.Contexts.push_back(std::move(C));
     MinSizeSeen.push_back(UINT64_MAX);
     FreesSeen.push_back(0);
   }
-  NewKeys = {};
+  // Freed, not just emptied (`= {}` keeps the capacity).
+  std::vector<uint32_t>().swap(NewFrames);
+  std::vector<uint32_t>().swap(NewStarts);
   for (uint64_t I = 0; I < D.nmibs; I++) {
     const hpr_mib_t &M = D.mibs[I];
     const uint32_t Id = Ids[I];
