@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static hp_spinlock_t report_lock;
@@ -175,16 +176,26 @@ void hp_report_mmap_failure(uptr size, const char *what) {
   abort();
 }
 
+/* The options were refused at start: the program never ran, and there is
+ * no profile to write.  Not the _exit heapprof interposes, which writes the
+ * exit profile once the runtime is up: the checks made late in its start
+ * (dump_signal, allocator=PATH, sampled mode's glibc) left a profile of 0
+ * allocations in the profile directory, and the other option errors none. */
+static HP_NORETURN void exit_refused(void) {
+  for (;;)
+    syscall(SYS_exit_group, 1);
+}
+
 void hp_report_bad_option(const char *message) {
   hp_printf("HeapProf: ERROR: %s\n", message);
-  _exit(1);
+  exit_refused();
 }
 
 void hp_report_foreign_missing(const char *allocator, const char *why) {
   hp_printf("HeapProf: ERROR: allocator=%s: cannot profile this allocator: "
             "%s\n",
             allocator, why);
-  _exit(1);
+  exit_refused();
 }
 
 void hp_report_allocator_options_ignored(const char *where,
