@@ -822,7 +822,8 @@ int main(int argc, char **argv) {
       added[n_added++] = "-load";
       added[n_added++] = "-Xclang";
       added[n_added++] = plugin;
-      /* The runtime unwinds allocation stacks by frame pointers. */
+      /* The runtime's stack walk follows each frame's CFI; a frame with a
+       * frame pointer takes its quickest step (docs/design.md). */
       added[n_added++] = "-fno-omit-frame-pointer";
       added[n_added++] = "-mno-omit-leaf-frame-pointer";
       added[n_added++] = "-fno-optimize-sibling-calls";
