@@ -621,15 +621,19 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
  * but the one the exiting thread runs on (foreign_stack's): a coroutine
  * switched out, or one another thread is parked on, holds objects in its
  * frames.  Its stack pointer is not known (it is in a context somewhere),
- * so the stack is read from its start up to the two words above the
- * return address makecontext put at its top: dead frames too, which can
- * only keep an object reachable.  Not one whose top no longer holds that
- * address (the program unmapped or reused the memory: where the address
- * is, found within the words makecontext may put above it for arguments
- * past the sixth), nor one inside a live object (a malloc'd stack is an
- * object of its own, read whole when something holds it) or a block of
- * heapprof's heap at all (a malloc'd stack freed keeps the address, and
- * its stale words would hide leaks). */
+ * so the stack is read whole, from its start to its end: dead frames too,
+ * which can only keep an object reachable.  Above the return address
+ * makecontext put near the top are the arguments past the sixth, then
+ * uc_link (and at most a word of alignment): a pointer passed as the
+ * eighth argument is only there, in the called function's frame once it
+ * runs (read up to two words above the address, 10 such arguments of
+ * coroutines not yet run were 10 leaks).  Not one whose top no longer
+ * holds that address (the program unmapped or reused the memory: where
+ * the address is, found within the words makecontext may put above it
+ * for arguments past the sixth), nor one inside a live object (a malloc'd
+ * stack is an object of its own, read whole when something holds it) or
+ * a block of heapprof's heap at all (a malloc'd stack freed keeps the
+ * address, and its stale words would hide leaks). */
 typedef struct coroutine_roots {
   check_t *c;
   uptr ret, exit_sp;
@@ -659,7 +663,7 @@ static void coroutine_root(uptr beg, uptr end, void *arg) {
   if (!top || object_holding(c, top, &ob, &oe, &r, &i, &k) ||
       hp_primary_block_index(top, &r, &i))
     return;
-  scan_root_but_runtime(c, HP_MAX(beg, m->beg), HP_MIN(top + 16, end));
+  scan_root_but_runtime(c, HP_MAX(beg, m->beg), end);
 }
 
 /* The stacks and TLS of every thread with heapprof state; the calling

@@ -21,6 +21,13 @@
 //              left heapprof's heap out, the freed stack was read: none.
 //              (Not under allocator=system: glibc's heap is not told from
 //              a mapping of the program's, see the user guide.)
+//   pending    10 coroutines on mmap'd stacks, made with 8 arguments, the
+//              eighth a pointer to a new object of 50 bytes (glibc passes
+//              64-bit values), and never run: the pointer is on the stack
+//              only, the second word above __start_context's address (the
+//              first is the seventh argument, the third uc_link).  The 10
+//              are reachable: 5 direct leaks of 1665 bytes.  Before the
+//              words past the two above that address were read: 15, 2165.
 // A coroutine checks the arguments makecontext gave it and exits with
 // status 3 if one is wrong (run would fail).
 // RUN: %clang_heapprof -O0 -g -pthread %s -o %t
@@ -30,6 +37,8 @@
 // RUN: heapprof show %t.p | FileCheck %s --check-prefix=PARKED
 // RUN: rm -rf %t.f && %env_heapprof_opts=profile_dir=%t.f %run %t freed
 // RUN: heapprof show %t.f | FileCheck %s --check-prefix=FREED
+// RUN: rm -rf %t.a && %env_heapprof_opts=profile_dir=%t.a %run %t pending
+// RUN: heapprof show %t.a | FileCheck %s --check-prefix=PENDING
 // The same program not rebuilt, under heapprof run on glibc's allocator:
 // RUN: %clang_plain -O0 -g -pthread %s -o %t.plain
 // RUN: rm -rf %t.ss && env -u LD_PRELOAD heapprof run -o %t.ss --allocator=system -- %t.plain suspended
@@ -37,6 +46,7 @@
 // RUN: rm -rf %t.sp && env -u LD_PRELOAD heapprof run -o %t.sp --allocator=system -- %t.plain parked
 // RUN: heapprof show %t.sp | FileCheck %s --check-prefix=PARKED
 // SUSPENDED: leaks: head_words=10 objects=1005 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
+// PENDING: leaks: head_words=10 objects=15 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
 // FREED: leaks: head_words=10 objects=25 root_bytes={{[1-9][0-9]*}} direct_objects=25 direct_bytes=3885 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=2{{$}}
 // PARKED: leaks: head_words=10 objects=106 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=1 row_words=5 nrows=1{{$}}
 #include <pthread.h>
@@ -73,6 +83,11 @@ static void freed_body(void) {
   for (int k = 0; k < 20; k++)
     objs[k] = malloc(111);
   swapcontext(&co[0], &back);
+}
+
+static void pending_body(int i, int a1, int a2, int a3, int a4, int a5,
+                         int a6, void *obj) {
+  body(i, a1, a2, a3, a4, a5, a6, i + 7);
 }
 
 static void parked_body(void) {
@@ -114,7 +129,16 @@ static void make(int i, void (*fn)(void), int args) {
 }
 
 int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "freed")) {
+  if (argc > 1 && !strcmp(argv[1], "pending")) {
+    for (int i = 0; i < COROUTINES; i++) {
+      getcontext(&co[i]);
+      co[i].uc_stack.ss_sp = map_stack();
+      co[i].uc_stack.ss_size = STACK_BYTES;
+      co[i].uc_link = NULL;
+      makecontext(&co[i], (void (*)(void))pending_body, 8, i, i + 1, i + 2,
+                  i + 3, i + 4, i + 5, i + 6, malloc(50));
+    }
+  } else if (argc > 1 && !strcmp(argv[1], "freed")) {
     void *stack = malloc(STACK_BYTES);
     getcontext(&co[0]);
     co[0].uc_stack.ss_sp = stack;
