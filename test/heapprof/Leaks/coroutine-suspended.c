@@ -28,6 +28,15 @@
 //              first is the seventh argument, the third uc_link).  The 10
 //              are reachable: 5 direct leaks of 1665 bytes.  Before the
 //              words past the two above that address were read: 15, 2165.
+//   returned   10 coroutines on mmap'd stacks, made with 8 arguments,
+//              keep 100 objects of 204 bytes in a local array and return
+//              to main (uc_link); their stacks stay mapped, and hold only
+//              dead frames.  The 1000 are leaks: 1005 direct leaks of
+//              205665 bytes.  Before, such a stack was read as a
+//              coroutine's while __start_context's address was still
+//              there, and only with 6 arguments or fewer did the call
+//              __start_context makes when the function returns write over
+//              it: 5 direct leaks.
 // A coroutine checks the arguments makecontext gave it and exits with
 // status 3 if one is wrong (run would fail).
 // RUN: %clang_heapprof -O0 -g -pthread %s -o %t
@@ -39,14 +48,19 @@
 // RUN: heapprof show %t.f | FileCheck %s --check-prefix=FREED
 // RUN: rm -rf %t.a && %env_heapprof_opts=profile_dir=%t.a %run %t pending
 // RUN: heapprof show %t.a | FileCheck %s --check-prefix=PENDING
+// RUN: rm -rf %t.r && %env_heapprof_opts=profile_dir=%t.r %run %t returned
+// RUN: heapprof show %t.r | FileCheck %s --check-prefix=RETURNED
 // The same program not rebuilt, under heapprof run on glibc's allocator:
 // RUN: %clang_plain -O0 -g -pthread %s -o %t.plain
 // RUN: rm -rf %t.ss && env -u LD_PRELOAD heapprof run -o %t.ss --allocator=system -- %t.plain suspended
 // RUN: heapprof show %t.ss | FileCheck %s --check-prefix=SUSPENDED
 // RUN: rm -rf %t.sp && env -u LD_PRELOAD heapprof run -o %t.sp --allocator=system -- %t.plain parked
 // RUN: heapprof show %t.sp | FileCheck %s --check-prefix=PARKED
+// RUN: rm -rf %t.sr && env -u LD_PRELOAD heapprof run -o %t.sr --allocator=system -- %t.plain returned
+// RUN: heapprof show %t.sr | FileCheck %s --check-prefix=RETURNED
 // SUSPENDED: leaks: head_words=10 objects=1005 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
 // PENDING: leaks: head_words=10 objects=15 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=1{{$}}
+// RETURNED: leaks: head_words=10 objects=1005 root_bytes={{[1-9][0-9]*}} direct_objects=1005 direct_bytes=205665 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=2{{$}}
 // FREED: leaks: head_words=10 objects=25 root_bytes={{[1-9][0-9]*}} direct_objects=25 direct_bytes=3885 indirect_objects=0 indirect_bytes=0 threads_running=0 row_words=5 nrows=2{{$}}
 // PARKED: leaks: head_words=10 objects=106 root_bytes={{[1-9][0-9]*}} direct_objects=5 direct_bytes=1665 indirect_objects=0 indirect_bytes=0 threads_running=1 row_words=5 nrows=1{{$}}
 #include <pthread.h>
@@ -76,6 +90,16 @@ static void body(int i, int a1, int a2, int a3, int a4, int a5, int a6,
   for (int k = 0; k < 100; k++)
     objs[k] = malloc(204);
   swapcontext(&co[i], &back);
+}
+
+static void returned_body(int i, int a1, int a2, int a3, int a4, int a5,
+                          int a6, int a7) {
+  if (a1 != i + 1 || a2 != i + 2 || a3 != i + 3 || a4 != i + 4 ||
+      a5 != i + 5 || a6 != i + 6 || a7 != i + 7)
+    _exit(3);
+  void *volatile objs[100];
+  for (int k = 0; k < 100; k++)
+    objs[k] = malloc(204);
 }
 
 static void freed_body(void) {
@@ -137,6 +161,16 @@ int main(int argc, char **argv) {
       co[i].uc_link = NULL;
       makecontext(&co[i], (void (*)(void))pending_body, 8, i, i + 1, i + 2,
                   i + 3, i + 4, i + 5, i + 6, malloc(50));
+    }
+  } else if (argc > 1 && !strcmp(argv[1], "returned")) {
+    for (int i = 0; i < COROUTINES; i++) {
+      getcontext(&co[i]);
+      co[i].uc_stack.ss_sp = map_stack();
+      co[i].uc_stack.ss_size = STACK_BYTES;
+      co[i].uc_link = &back; // makecontext puts it on the stack
+      makecontext(&co[i], (void (*)(void))returned_body, 8, i, i + 1, i + 2,
+                  i + 3, i + 4, i + 5, i + 6, i + 7);
+      swapcontext(&back, &co[i]);
     }
   } else if (argc > 1 && !strcmp(argv[1], "freed")) {
     void *stack = malloc(STACK_BYTES);
