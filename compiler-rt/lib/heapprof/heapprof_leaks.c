@@ -653,10 +653,16 @@ static bool coroutine_returned(check_t *c, uptr ret, uptr top, uptr end) {
  * stack is an object of its own, read whole when something holds it) or
  * a block of heapprof's heap at all (a malloc'd stack freed keeps the
  * address, and its stale words would hide leaks), nor one whose
- * coroutine returned (coroutine_returned). */
+ * coroutine returned (coroutine_returned), nor one in the exiting
+ * thread's own stack: above its stack pointer that is read already, and
+ * below it dead (a local array of a function that returned, whose lower
+ * 64 KiB a coroutine had switched out of holding 100 objects: read, they
+ * were no leaks), or the thread is on another stack and all of its own
+ * is read. */
 typedef struct coroutine_roots {
   check_t *c;
   uptr ret, exit_sp;
+  uptr own_beg, own_end; /* the exiting thread's own stack */
 } coroutine_roots_t;
 
 enum { TOP_WORDS = 256 };
@@ -664,7 +670,8 @@ enum { TOP_WORDS = 256 };
 static void coroutine_root(uptr beg, uptr end, void *arg) {
   coroutine_roots_t *cr = arg;
   check_t *c = cr->c;
-  if (end - beg < 64 || (cr->exit_sp >= beg && cr->exit_sp < end))
+  if (end - beg < 64 || (cr->exit_sp >= beg && cr->exit_sp < end) ||
+      (end - 8 >= cr->own_beg && end - 8 < cr->own_end))
     return;
   const mapping_t *m = maps_find(&c->maps, end - 8);
   if (!m)
@@ -702,6 +709,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
     sp = HP_MAX(sp, hp_main_returned_at);
   bool self_listed = false;
   uptr fbeg = 0, fend = 0; /* the exiting thread's other stack, if on one */
+  coroutine_roots_t cr = {c, 0, exit_sp, 0, 0};
   for (u64 i = 0; i < ts->n; i++) {
     const thread_root_t *t = &ts->v[i];
     self_listed |= t->tid == self;
@@ -717,6 +725,8 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
     uptr lo = HP_MAX(m->beg, t->stack_bottom);
     bool own = (exit_sp >= lo && exit_sp < t->stack_top) ||
                (!t->stack_bottom && exit_sp >= m->beg && exit_sp < m->end);
+    cr.own_beg = lo;
+    cr.own_end = t->stack_top;
     if (!own)
       foreign_stack(c, exit_sp, &fbeg, &fend);
   }
@@ -759,7 +769,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   /* Cut out heapprof's own globals: a coroutine stack in the program's
    * .bss has them in its mapping, the runtime linked in. */
   scan_root_but_runtime(c, fbeg, fend);
-  coroutine_roots_t cr = {c, makecontext_return(), exit_sp};
+  cr.ret = makecontext_return();
   if (cr.ret)
     hp_coroutine_stacks_for_each(coroutine_root, &cr);
 }
