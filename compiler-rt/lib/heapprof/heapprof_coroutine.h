@@ -20,6 +20,9 @@
 
 #include "heapprof_internal.h"
 
+/* At start: the fork handlers that hold the set's lock across a fork. */
+void hp_coroutine_init(void);
+
 /* Calls fn with each noted stack, [beg, end), under the set's lock (a
  * makecontext meanwhile waits); none when this thread holds it (a signal
  * handler that interrupted a note). */

@@ -14,6 +14,7 @@
  * temporary name and rename, so a profile file is complete or absent.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
+#include "heapprof_coroutine.h"
 #include "heapprof_leaks.h"
 
 #include <errno.h>
@@ -223,6 +224,7 @@ static void init_once(void) {
   hp_interceptors_resolve();
   hp_exec_init();
   hp_signals_init();
+  hp_coroutine_init();
   if (hp_flags.verbosity)
     hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
               "%lld sets\n",
