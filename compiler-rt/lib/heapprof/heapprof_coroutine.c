@@ -14,7 +14,8 @@ typedef struct {
   uptr beg, size; /* beg 0: an empty slot */
 } costack_t;
 
-/* Open addressing by beg, at most a quarter full. */
+/* Open addressing by beg, at most a quarter full (an eighth after it
+ * grows). */
 static struct {
   u32 lock;
   costack_t *v;
@@ -78,7 +79,12 @@ static void put(costack_t *v, u64 cap, costack_t s, u64 *n) {
 
 /* A stack the program has unmapped is dropped when the set grows: a loop
  * of coroutines on fresh mappings keeps the set at the ones still mapped.
- * Not in a sandbox, whose filter may kill a call it did not expect. */
+ * Not in a sandbox, whose filter may kill a call it did not expect.  The
+ * set that is left is at most an eighth full, so as many stacks again as
+ * it kept come before the next growth: at a quarter, when the stacks
+ * still mapped stayed just under a power of two's quarter (63 of a ring
+ * of fresh ones, each made then unmapped 63 later), every makecontext
+ * grew the set again, 128 mincore calls each. */
 static bool still_mapped(const costack_t *s) {
   if (hp_in_sandbox())
     return true;
@@ -93,7 +99,7 @@ static bool grow(void) {
   for (u64 i = 0; i < set.cap; i++)
     keep += set.v[i].beg && still_mapped(&set.v[i]);
   u64 cap = 64;
-  while (cap < 4 * (keep + 1))
+  while (cap < 8 * (keep + 1))
     cap *= 2;
   costack_t *v = hp_mmap(cap * sizeof(costack_t));
   if (!v)
