@@ -578,6 +578,22 @@ static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
   return true;
 }
 
+/* How far below a coroutine stack's end makecontext may put
+ * __start_context's address: the arguments past the sixth go above it. */
+enum { TOP_WORDS = 256 };
+
+/* The end of the noted stack holding sp whose top holds the return
+ * address found at top (heapprof_coroutine.h), or 0. */
+typedef struct noted_end {
+  uptr sp, top, end;
+} noted_end_t;
+
+static void noted_end_of(uptr beg, uptr end, void *arg) {
+  noted_end_t *n = arg;
+  if (n->sp >= beg && n->top < end && end - n->top <= TOP_WORDS * 8)
+    n->end = end;
+}
+
 /* The exiting thread runs at sp on a stack that is not its own: a
  * coroutine's (makecontext'd, or switched to by hand), mmap'd, malloc'd
  * or a global array, or a sigaltstack.  Its live frames are [sp, the
@@ -585,10 +601,10 @@ static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
  * holding sp (a malloc'd stack: the object is in use, so reachable, but
  * its words below sp are dead frames', not read: read whole, they kept 10
  * objects the coroutine had dropped reachable); the end of the
- * sigaltstack sp is on;
- * the two words above the return address makecontext put at the top
- * (__start_context's, then uc_link); the end of the readable mapping
- * (the kernel merges a mapping with a neighbour alike, mapped before it:
+ * sigaltstack sp is on; when the return address makecontext put near the
+ * top (__start_context's) is there, the end of the stack makecontext was
+ * given, noted (else the two words above that address: uc_link, with 6
+ * arguments or fewer); the end of the readable mapping (the kernel merges a mapping with a neighbour alike, mapped before it:
  * 256 KiB of another mapping went on above an mmap'd coroutine stack
  * here, under heapprof's allocator and glibc's).  Found before any root
  * is read, so that a pointer to the object holding the stack, in a root
@@ -610,7 +626,13 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
   uptr ret = makecontext_return();
   for (uptr p = HP_ROUND_UP(sp, 8); ret && p + 8 <= e; p += 8)
     if (*(const uptr *)p == ret) {
-      e = HP_MIN(e, p + 2 * sizeof(uptr));
+      /* To the end of the stack makecontext was given: above the address
+       * are the arguments past the sixth (the running function's own, in
+       * its caller's frame), then uc_link.  Read to two words above it, a
+       * pointer passed as the eighth argument was a leak. */
+      noted_end_t n = {sp, p, 0};
+      hp_coroutine_stacks_for_each(noted_end_of, &n);
+      e = HP_MIN(e, n.end ? n.end : p + 2 * sizeof(uptr));
       break;
     }
   *beg = sp;
@@ -664,8 +686,6 @@ typedef struct coroutine_roots {
   uptr ret, exit_sp;
   uptr own_beg, own_end; /* the exiting thread's own stack */
 } coroutine_roots_t;
-
-enum { TOP_WORDS = 256 };
 
 static void coroutine_root(uptr beg, uptr end, void *arg) {
   coroutine_roots_t *cr = arg;
