@@ -13,6 +13,21 @@
 // RUN: %python %S/Inputs/check-diff-checkpoint.py %t.both.json 2000 1500
 // Checkpoint 1 to 2 is still phase 2: 1000 allocations, 500 more live.
 // RUN: heapprof diff %t.dir/heapprof.*.1.profraw %t.dir/heapprof.*.2.profraw | FileCheck %s --check-prefix=ONE
+// Given the other way round, NEW (checkpoint 1) ends before BASE
+// (checkpoint 2): read from BASE's first checkpoint on, NEW was BASE
+// itself, and the diff said "(no change)" of two checkpoints 1000
+// allocations and 500 live objects apart.  An error says which comes
+// first, for two files as for two selections of the directory.
+// RUN: not heapprof diff %t.dir/heapprof.*.2.profraw %t.dir/heapprof.*.1.profraw 2>&1 | FileCheck %s --check-prefix=REVERSED
+// RUN: not heapprof diff %t.dir@2 %t.dir@1 2>&1 | FileCheck %s --check-prefix=REVERSED
+// REVERSED: heapprof: error: NEW ends before BASE: of process {{[0-9]+}}, NEW's last dump is checkpoint 1 and BASE's checkpoint 2, so nothing in NEW comes after BASE (give the earlier checkpoint as BASE)
+// The same checkpoint on both sides is no change, and the whole run as
+// BASE (its exit dump read) is a run of its own, compared from the start:
+// RUN: heapprof diff %t.dir@2 %t.dir/heapprof.*.2.profraw | FileCheck %s --check-prefix=SAME
+// SAME: allocations 2000 2000 0
+// SAME: changed contexts: 0 new, 0 gone, 0 grew, 0 shrank, 0 changed otherwise; 2 unchanged
+// RUN: heapprof diff %t.dir %t.dir@1 | FileCheck %s --check-prefix=BACK
+// BACK: allocations 2010 1000 -1010
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>
 

@@ -628,6 +628,22 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
                               "libraries (no build id matches)");
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
+    // NEW must go on from BASE.  Given the other way round (checkpoint 2,
+    // then 1), NEW read from BASE's first checkpoint would be BASE itself,
+    // and the diff "no change" where the later checkpoint had 120 more
+    // live objects.
+    for (const Process &BP : B.Processes)
+      for (const Process &NP : N.Processes)
+        if (BP.Pid && !BP.Ended && !NP.Ended && NP.Pid == BP.Pid &&
+            NP.LastCheckpoint < BP.LastCheckpoint &&
+            processKey(N, NP) == processKey(B, BP))
+          return inputError(
+              "NEW ends before BASE: of process " + std::to_string(BP.Pid) +
+              ", NEW's last dump is checkpoint " +
+              std::to_string(NP.LastCheckpoint) + " and BASE's checkpoint " +
+              std::to_string(BP.LastCheckpoint) +
+              ", so nothing in NEW comes after BASE (give the earlier "
+              "checkpoint as BASE)");
     // NEW's checkpoints count from BASE's: read NEW with BASE's files (a
     // dump in both is counted once), and without the checkpoints before
     // BASE's first of each process, which BASE does not count: BASE

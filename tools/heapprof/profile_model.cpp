@@ -1193,6 +1193,8 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         if (D.has_ext && D.ext_seq &&
             (!Proc.FirstCheckpoint || D.ext_seq < Proc.FirstCheckpoint))
           Proc.FirstCheckpoint = D.ext_seq;
+        if (D.has_ext && D.ext_seq > Proc.LastCheckpoint)
+          Proc.LastCheckpoint = D.ext_seq;
         if (D.has_ext && D.ext_ms >= Proc.LastMs) {
           Proc.LastMs = D.ext_ms;
           Proc.Evictions = D.ext_evictions;

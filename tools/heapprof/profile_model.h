@@ -257,6 +257,7 @@ struct Process {
   bool Ended = false;          // its exit dump (checkpoint 0) was read: no
                                // dump of it can follow (a merge's is one)
   uint64_t FirstCheckpoint = 0; // the lowest checkpoint number read (0: none)
+  uint64_t LastCheckpoint = 0;  // the highest (0: none)
   uint64_t LastMs = 0;         // when its last dump was written
   uint64_t Evictions = 0;      // HIB table evictions (last dump)
   // The command line it started with (tag 14), empty if no dump says;
