@@ -158,6 +158,7 @@ hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
       return give_up();
     hp_spin_lock(&tables_lock);
     tab->owner = pt;
+    tab->others_ms = 0; /* its last owner's reading is not this thread's */
     hp_spin_unlock(&tables_lock);
     pt->table = tab;
     pt->flat = pt->table->pages[0];
@@ -174,16 +175,42 @@ hp_peak_entry_t *hp_peak_entry_slow(hp_peak_thread_t *pt, u32 id) {
   return &pg[id & (HP_PEAK_PAGE - 1)];
 }
 
+void hp_peak_publish(hp_peak_thread_t *pt, s64 p) {
+  u32 now_ms = hp_now_ms();
+  s64 live = __atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED);
+  hp_peak_table_t *own = pt->table; /* NULL only past give_up() */
+  if (!own || own->others_ms != now_ms + 1) {
+    s64 others = 0;
+    hp_spin_lock(&tables_lock); /* owners stay until they leave their table */
+    for (hp_peak_table_t *t = tables; t; t = t->all)
+      if (t->owner && t->owner != pt)
+        others += __atomic_load_n(&t->owner->pending, __ATOMIC_RELAXED);
+    hp_spin_unlock(&tables_lock);
+    if (!own) {
+      hp_timeline_note(live + others, now_ms);
+      return;
+    }
+    own->others = others;
+    own->others_ms = now_ms + 1;
+  }
+  hp_timeline_note(live + own->others, now_ms);
+}
+
 void hp_peak_thread_exit(hp_peak_thread_t *pt) {
-  __atomic_fetch_add(&hp_peak.live, pt->pending, __ATOMIC_RELAXED);
-  pt->pending = 0;
   hp_peak_table_t *tab = pt->table;
-  if (!tab)
+  if (!tab) { /* no table: no publish counts its pending */
+    __atomic_fetch_add(&hp_peak.live, pt->pending, __ATOMIC_RELAXED);
+    pt->pending = 0;
     return;
+  }
   pt->table = NULL;
   pt->flat = NULL;
   pt->flat_ids = 0;
   hp_spin_lock(&tables_lock);
+  /* Published and left its table at once: a publish's walk counts these
+   * bytes either in the total or in this thread's pending, not both. */
+  __atomic_fetch_add(&hp_peak.live, pt->pending, __ATOMIC_RELAXED);
+  pt->pending = 0;
   tab->last_alloc_ms = HP_MAX(tab->last_alloc_ms, pt->last_alloc_ms);
   tab->owner = NULL;
   tab->next_free = free_tables;

@@ -8,7 +8,8 @@
  * The live total is kept without a shared write per malloc/free: each
  * thread adds its requests to its own `pending` and publishes it to the
  * global `live` only once it moved by HP_PEAK_STEP either way (and notes
- * the sum on the timeline, heapprof_timeline.h).  A thread's
+ * on the timeline, heapprof_timeline.h, the sum plus the other threads'
+ * pending bytes, read from their tables' owners).  A thread's
  * view of the heap is live + its own pending: exact when one thread
  * allocates, off by less than HP_PEAK_STEP per other thread otherwise.
  *
@@ -70,6 +71,13 @@ typedef struct hp_peak_table {
    * top that a later free finds. */
   struct hp_peak_thread *owner;
   u32 last_alloc_ms;
+  /* The owner's: the other threads' pending bytes as its last publish
+   * read them, and the coarse clock then, plus 1 (0: not read since it
+   * took the table); its publishes within that tick reuse them
+   * (hp_peak_publish).  Here, not in the thread's own line, which every
+   * malloc reads. */
+  u32 others_ms;
+  s64 others;
   hp_peak_entry_t *pages[HP_PEAK_PAGES];
 } hp_peak_table_t;
 
@@ -112,6 +120,17 @@ static HP_ALWAYS_INLINE hp_peak_entry_t *hp_peak_entry(hp_peak_thread_t *pt,
   return hp_peak_entry_slow(pt, id);
 }
 
+/* Adds p, the thread's pending bytes, to the live total and notes the
+ * heap's size at now_ms on the timeline: the new total plus the bytes the
+ * other threads have not published yet (their pending, read under
+ * tables_lock).  The total alone lacked them: with four threads holding
+ * 60000 bytes each (none published), a 1 MB block allocated and freed by a
+ * fifth was noted at 1000000 and then 0 bytes, where the heap had 1240000
+ * and 240000.  The walk reads a line per thread; a thread that publishes
+ * at every call (blocks of 64 KiB and more) makes it once per tick of the
+ * coarse clock and reuses what it read for the rest of the tick. */
+void hp_peak_publish(hp_peak_thread_t *pt, s64 p);
+
 /* A chunk of context id with size requested bytes comes to life at now_ms
  * (the coarse clock).  True when the caller must call hp_peak_arm (after
  * releasing its thread state).  The entries are the thread's own: plain
@@ -124,10 +143,8 @@ static HP_ALWAYS_INLINE bool hp_peak_alloc(hp_peak_thread_t *pt, u32 id,
   __atomic_store_n(&pt->last_alloc_ms, now_ms, __ATOMIC_RELAXED);
   s64 p = pt->pending + (s64)size;
   if (HP_UNLIKELY(p >= HP_PEAK_STEP)) {
-    /* Not now_ms: kept for this call, it cost 5 instructions a malloc
-     * (callgrind); the clock read again there is the same moment. */
-    hp_timeline_note_now(
-        __atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
+    hp_peak_publish(pt, p); /* reads the clock: now_ms kept for the call
+                             * cost 5 instructions a malloc (callgrind) */
     p = 0;
   }
   pt->pending = p;
@@ -143,8 +160,7 @@ static HP_ALWAYS_INLINE void hp_peak_free(hp_peak_thread_t *pt, u32 id,
   e->bytes -= (s64)size;
   s64 p = pt->pending - (s64)size;
   if (HP_UNLIKELY(p <= -HP_PEAK_STEP)) {
-    hp_timeline_note_now(
-        __atomic_add_fetch(&hp_peak.live, p, __ATOMIC_RELAXED));
+    hp_peak_publish(pt, p);
     p = 0;
   }
   pt->pending = p;

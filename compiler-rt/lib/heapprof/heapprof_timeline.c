@@ -51,8 +51,6 @@ void hp_timeline_note(s64 live, u32 ms) {
   hp_spin_unlock(&tl.lock);
 }
 
-void hp_timeline_note_now(s64 live) { hp_timeline_note(live, hp_now_ms()); }
-
 void hp_timeline_write_section(hp_buf_t *b, const hp_profile_info_t *info) {
   if (!hp_peak.on)
     return;

@@ -10,7 +10,8 @@
  *
  * The sizes are the peak tracker's (heapprof_peak.h): noted when a thread
  * publishes its pending bytes (every HP_PEAK_STEP of its net allocation),
- * so a heap that moves by less between notes shows as flat, and exactly at
+ * the published total plus the bytes the other threads have not published
+ * yet, so a heap that moves by less between notes shows as flat, and exactly at
  * every snapshot of the tracker (the peak, each dump).  Noting takes a try
  * lock: a thread that finds it busy (another thread noting, a signal
  * handler interrupting its own note) skips its note.  Recorded with the
@@ -27,9 +28,6 @@
  * after the run's span, and the chart's axis ended after the summary's
  * "time span". */
 void hp_timeline_note(s64 live, u32 ms);
-/* The same at the clock's time now (a thread's publish of its pending
- * bytes: the moment it publishes). */
-void hp_timeline_note_now(s64 live);
 
 /* Tag 9: u64 bucket width in ms, u64 n, then n buckets with a note in
  * ascending order, each u64 index (it covers [index x width, (index + 1) x
