@@ -12,11 +12,16 @@
 // constructor (glibc's: not in the profile).  The program frees 5 blocks
 // of 204 bytes from lib_alloc, has the library free 3 of its own 48-byte
 // blocks (main_site), reallocates the constructor's block to 600 bytes and
-// frees it, has the library grow a 10-byte block of its own (grow_site) to
+// frees it, has the library grow a 40-byte block of its own (grow_site) to
 // 100 bytes with realloc, and the library news and deletes 2 arrays of 64
 // bytes (lib_new_array; libstdc++ is loaded by this dlopen).
 // Same in the instrumented program, under heapprof run, on glibc's
-// allocator, and in sampled mode (every object sampled).
+// allocator, and in sampled mode.  sample_bytes=1 samples an allocation of
+// s bytes with p = 1 - e^-s, with weight 1 or (with probability about
+// e^-s) 2: every object here is of 40 bytes or more, so every one is
+// sampled with weight 1 but once in 10^17 runs.  grow_site's block was of
+// 10 bytes: missed (allocs=0) in e^-10, one run in 22000, and counted
+// twice in as many.
 // REQUIRES: heapprof-driver
 // RUN: %clangxx_plain -x c++ -O0 -shared -fPIC -DLIB %s -o %t.so
 // RUN: %clang_heapprof -O0 -g %s -o %t -ldl
@@ -30,7 +35,7 @@
 // RUN: rm -rf %t.d3 && heapprof run --allocator=system -o %t.d3 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d3 > %t.j3
 // RUN: %python %S/Inputs/site-accesses.py %t.j3 lib_alloc main_site grow_site lib_grow lib_new_array lib_init | FileCheck %s --check-prefixes=CHECK,PRELOAD
-// RUN: rm -rf %t.d4 && %env_heapprof_opts=sample_bytes=1 heapprof run -o %t.d4 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
+// RUN: rm -rf %t.d4 && %env_heapprof_opts=sample_bytes=1:sample_seed=1 heapprof run -o %t.d4 -- %t.plain %t.so | FileCheck %s --check-prefix=OUT
 // RUN: heapprof report --top 0 --format json %t.d4 > %t.j4
 // RUN: %python %S/Inputs/site-accesses.py %t.j4 lib_alloc main_site grow_site lib_grow lib_new_array lib_init | FileCheck %s --check-prefixes=CHECK,PRELOAD
 // No heapprof frame in any stack (the dlopen went through heapprof's):
@@ -39,8 +44,8 @@
 // OUT-NEXT: done
 // CHECK: lib_alloc allocs=5 bytes=1020 frees=5
 // CHECK: main_site allocs=3 bytes=144 frees=3
-// The realloc: the 10 bytes' life ends, a 100-byte one of lib_grow's begins.
-// CHECK: grow_site allocs=1 bytes=10 frees=1
+// The realloc: the 40 bytes' life ends, a 100-byte one of lib_grow's begins.
+// CHECK: grow_site allocs=1 bytes=40 frees=1
 // CHECK: lib_grow allocs=1 bytes=100 frees=1
 // The arrays: under heapprof run the library's operator new[] is
 // heapprof's; a C program built with -fheapprof has none, and libstdc++'s
@@ -77,7 +82,7 @@ void lib_delete_array(char *p) { delete[] p; }
 #include <string.h>
 
 __attribute__((noinline)) static void *main_site(void) { return malloc(48); }
-__attribute__((noinline)) static void *grow_site(void) { return malloc(10); }
+__attribute__((noinline)) static void *grow_site(void) { return malloc(40); }
 
 static void *sym(void *h, const char *name) {
   void *f = dlsym(h, name);
