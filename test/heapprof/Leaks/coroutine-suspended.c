@@ -91,11 +91,17 @@ static void *map_stack(void) {
               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
 
-static void body(int i, int a1, int a2, int a3, int a4, int a5, int a6,
-                 int a7) {
+// The arguments makecontext was given: i, i + 1, ..., i + 7.
+static void check_args(int i, int a1, int a2, int a3, int a4, int a5, int a6,
+                       int a7) {
   if (a1 != i + 1 || a2 != i + 2 || a3 != i + 3 || a4 != i + 4 ||
       a5 != i + 5 || a6 != i + 6 || a7 != i + 7)
     _exit(3);
+}
+
+static void body(int i, int a1, int a2, int a3, int a4, int a5, int a6,
+                 int a7) {
+  check_args(i, a1, a2, a3, a4, a5, a6, a7);
   void *volatile objs[100];
   for (int k = 0; k < 100; k++)
     objs[k] = malloc(204);
@@ -104,9 +110,7 @@ static void body(int i, int a1, int a2, int a3, int a4, int a5, int a6,
 
 static void returned_body(int i, int a1, int a2, int a3, int a4, int a5,
                           int a6, int a7) {
-  if (a1 != i + 1 || a2 != i + 2 || a3 != i + 3 || a4 != i + 4 ||
-      a5 != i + 5 || a6 != i + 6 || a7 != i + 7)
-    _exit(3);
+  check_args(i, a1, a2, a3, a4, a5, a6, a7);
   void *volatile objs[100];
   for (int k = 0; k < 100; k++)
     objs[k] = malloc(204);
@@ -145,12 +149,17 @@ static void local_body(void) {
   swapcontext(&co[0], &back);
 }
 
+// co[i] made ready for makecontext on the stack given.
+static void prepare(int i, void *stack, ucontext_t *link) {
+  getcontext(&co[i]);
+  co[i].uc_stack.ss_sp = stack;
+  co[i].uc_stack.ss_size = STACK_BYTES;
+  co[i].uc_link = link;
+}
+
 __attribute__((noinline)) static void on_local_array(void) {
   char array[4 * STACK_BYTES] __attribute__((aligned(16)));
-  getcontext(&co[0]);
-  co[0].uc_stack.ss_sp = array;
-  co[0].uc_stack.ss_size = STACK_BYTES;
-  co[0].uc_link = NULL;
+  prepare(0, array, NULL);
   makecontext(&co[0], local_body, 0);
   swapcontext(&back, &co[0]);
 }
@@ -168,10 +177,7 @@ __attribute__((noinline)) static void clobber(void) {
 }
 
 static void make(int i, void (*fn)(void), int args) {
-  getcontext(&co[i]);
-  co[i].uc_stack.ss_sp = map_stack();
-  co[i].uc_stack.ss_size = STACK_BYTES;
-  co[i].uc_link = NULL;
+  prepare(i, map_stack(), NULL);
   if (args)
     makecontext(&co[i], fn, 8, i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6,
                 i + 7);
@@ -182,19 +188,13 @@ static void make(int i, void (*fn)(void), int args) {
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "pending")) {
     for (int i = 0; i < COROUTINES; i++) {
-      getcontext(&co[i]);
-      co[i].uc_stack.ss_sp = map_stack();
-      co[i].uc_stack.ss_size = STACK_BYTES;
-      co[i].uc_link = NULL;
+      prepare(i, map_stack(), NULL);
       makecontext(&co[i], (void (*)(void))pending_body, 8, i, i + 1, i + 2,
                   i + 3, i + 4, i + 5, i + 6, malloc(50));
     }
   } else if (argc > 1 && !strcmp(argv[1], "returned")) {
     for (int i = 0; i < COROUTINES; i++) {
-      getcontext(&co[i]);
-      co[i].uc_stack.ss_sp = map_stack();
-      co[i].uc_stack.ss_size = STACK_BYTES;
-      co[i].uc_link = &back; // makecontext puts it on the stack
+      prepare(i, map_stack(), &back); // makecontext puts uc_link on it
       makecontext(&co[i], (void (*)(void))returned_body, 8, i, i + 1, i + 2,
                   i + 3, i + 4, i + 5, i + 6, i + 7);
       swapcontext(&back, &co[i]);
@@ -204,10 +204,7 @@ int main(int argc, char **argv) {
     memset(&co[0], 0, sizeof co[0]); // its saved registers: never resumed
   } else if (argc > 1 && !strcmp(argv[1], "freed")) {
     void *stack = malloc(STACK_BYTES);
-    getcontext(&co[0]);
-    co[0].uc_stack.ss_sp = stack;
-    co[0].uc_stack.ss_size = STACK_BYTES;
-    co[0].uc_link = NULL;
+    prepare(0, stack, NULL);
     makecontext(&co[0], freed_body, 0);
     swapcontext(&back, &co[0]);
     memset(&co[0], 0, sizeof co[0]); // its saved registers: never resumed
