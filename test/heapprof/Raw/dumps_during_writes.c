@@ -26,7 +26,7 @@
 
 #define STORES 20000000L
 static long *volatile obj;
-static int started, done;
+static int started, dumped, done;
 
 __attribute__((noinline)) long *make(void) { return malloc(4000); }
 
@@ -34,8 +34,16 @@ static void *writer(void *arg) {
   (void)arg;
   volatile long *p = obj;
   __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
-  for (long i = 0; i < STORES; i++)
+  for (long i = 0; i < STORES / 2; i++)
     p[0] = i; /* one store, one access */
+  /* At least one checkpoint falls inside the writes: on a loaded machine
+   * the writer could run all 20 million stores before main was scheduled
+   * (1 checkpoint, after them: "checkpoints none", 1 run in 90 with two
+   * busy loops on two cores). */
+  while (!__atomic_load_n(&dumped, __ATOMIC_ACQUIRE))
+    ;
+  for (long i = STORES / 2; i < STORES; i++)
+    p[0] = i;
   __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
@@ -52,6 +60,7 @@ int main(void) {
       return 1;
     dumps++;
     during += !__atomic_load_n(&done, __ATOMIC_ACQUIRE);
+    __atomic_store_n(&dumped, 1, __ATOMIC_RELEASE);
   }
   pthread_join(t, NULL);
   printf("checkpoints %s\n", during > 0 ? "during the writes" : "none");
