@@ -17,13 +17,15 @@ typedef struct {
 /* Open addressing by beg, at most a quarter full (an eighth after it
  * grows). */
 static struct {
-  u32 lock;
+  hp_spinlock_t lock;
   costack_t *v;
   u64 cap, n;
 } set;
 
-/* The lock, taken by a bounded spin: one holder keeps it for a few
- * stores.  A signal handler that interrupted its own thread's note gives
+/* The lock, taken by a bounded spin of the runtime's try lock (counted
+ * as every lock of the runtime's is: a deadly signal waits for its
+ * release, a fork from a signal handler that interrupted a note runs no
+ * handler): one holder keeps it for a few stores.  A signal handler that interrupted its own thread's note gives
  * up after the spin and notes nothing (that stack's objects may then read
  * as leaked, as before there were notes) rather than wait for ever.  A
  * fork holds it across the copy (hp_coroutine_init): a child made while
@@ -34,14 +36,14 @@ static struct {
  * leaked). */
 static bool set_lock(void) {
   for (u32 i = 0; i < (1u << 20); i++) {
-    if (!__atomic_exchange_n(&set.lock, 1, __ATOMIC_ACQUIRE))
+    if (hp_spin_trylock(&set.lock))
       return true;
     __builtin_ia32_pause();
   }
   return false;
 }
 
-static void set_unlock(void) { __atomic_store_n(&set.lock, 0, __ATOMIC_RELEASE); }
+static void set_unlock(void) { hp_spin_unlock(&set.lock); }
 
 /* Whether the fork under way holds the lock: written by the forking
  * thread's prepare handler, read by its parent and child handlers. */
@@ -137,22 +139,52 @@ void hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
 typedef void (*makecontext_fn)(void);
 static void nothing(void) {}
 
-/* Called by the entry below with makecontext's first argument: notes the
- * stack, and returns libc's makecontext for the entry to jump to. */
-__attribute__((used)) makecontext_fn hp_coroutine_note(ucontext_t *uc) {
+/* libc's makecontext (nothing when there is none: makecontext was no
+ * function to call). */
+static makecontext_fn real_makecontext(void) {
   static makecontext_fn real;
-  int saved = errno;
-  if (uc)
-    note((uptr)uc->uc_stack.ss_sp, uc->uc_stack.ss_size);
   makecontext_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
   if (!f) {
     f = (makecontext_fn)dlsym(RTLD_NEXT, "makecontext");
     if (!f)
-      f = nothing; /* no libc one: makecontext was no function to call */
+      f = nothing;
     __atomic_store_n(&real, f, __ATOMIC_RELEASE);
   }
+  return f;
+}
+
+/* Called by the entry below with makecontext's first argument: notes the
+ * stack, and returns libc's makecontext for the entry to jump to. */
+__attribute__((used)) makecontext_fn hp_coroutine_note(ucontext_t *uc) {
+  int saved = errno;
+  if (uc)
+    note((uptr)uc->uc_stack.ss_sp, uc->uc_stack.ss_size);
+  makecontext_fn f = real_makecontext();
   errno = saved;
   return f;
+}
+
+uptr hp_coroutine_start_return(void) {
+  static uptr ret;
+  uptr r = __atomic_load_n(&ret, __ATOMIC_RELAXED);
+  makecontext_fn f = real_makecontext();
+  if (r || f == nothing)
+    return r;
+  /* A context made on a scrap stack by libc's own makecontext (not the
+   * entry below: the scrap stack is no coroutine's to note), which writes
+   * the context and that stack, nothing else. */
+  ucontext_t uc;
+  uptr scrap[32];
+  hp_memset(&uc, 0, sizeof(uc));
+  hp_memset(scrap, 0, sizeof(scrap));
+  uc.uc_stack.ss_sp = scrap;
+  uc.uc_stack.ss_size = sizeof(scrap);
+  ((void (*)(ucontext_t *, void (*)(void), int, ...))f)(&uc, nothing, 0);
+  uptr sp = (uptr)uc.uc_mcontext.gregs[REG_RSP];
+  if (sp >= (uptr)scrap && sp + sizeof(uptr) <= (uptr)(scrap + 32))
+    r = *(const uptr *)sp;
+  __atomic_store_n(&ret, r, __ATOMIC_RELAXED);
+  return r;
 }
 
 /* makecontext(ucp, func, argc, ...): saves the argument registers (and

@@ -24,6 +24,12 @@
 /* At start: the fork handlers that hold the set's lock across a fork. */
 void hp_coroutine_init(void);
 
+/* The return address glibc's makecontext puts near the top of the stack
+ * it starts a coroutine on (its __start_context, which it does not
+ * export), found once with libc's makecontext on a scrap stack, which is
+ * not noted; 0 if there is no makecontext. */
+uptr hp_coroutine_start_return(void);
+
 /* Calls fn with each noted stack, [beg, end), under the set's lock (a
  * makecontext meanwhile waits); none when the lock stays busy past a
  * bounded spin (this thread's own note, interrupted by a signal handler). */

@@ -25,7 +25,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 enum { UNREACHED = 0, REACHABLE = 1, INDIRECT = 2 };
@@ -519,24 +518,6 @@ static void scan_startup_block(check_t *c) {
     scan_root(c, beg, m->end);
 }
 
-/* The return address glibc's makecontext puts at the top of the stack it
- * starts a coroutine on (its __start_context, which it does not export),
- * read from a context made on a scrap stack: makecontext writes the
- * context and that stack, nothing else. */
-static uptr makecontext_return(void) {
-  ucontext_t uc;
-  uptr scrap[32];
-  hp_memset(&uc, 0, sizeof(uc));
-  hp_memset(scrap, 0, sizeof(scrap));
-  uc.uc_stack.ss_sp = scrap;
-  uc.uc_stack.ss_size = sizeof(scrap);
-  makecontext(&uc, (void (*)(void))makecontext_return, 0);
-  uptr sp = (uptr)uc.uc_mcontext.gregs[REG_RSP];
-  return sp >= (uptr)scrap && sp + sizeof(uptr) <= (uptr)(scrap + 32)
-             ? *(const uptr *)sp
-             : 0;
-}
-
 /* The live object holding a, [*beg, *end), and its mark's place (*r, *i
  * of a primary block; else *k, its index in the sorted objects); false if
  * there is none. */
@@ -623,7 +604,7 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
       !(ss.ss_flags & SS_DISABLE) && sp >= (uptr)ss.ss_sp &&
       sp - (uptr)ss.ss_sp < ss.ss_size)
     e = HP_MIN(e, (uptr)ss.ss_sp + ss.ss_size);
-  uptr ret = makecontext_return();
+  uptr ret = hp_coroutine_start_return();
   for (uptr p = HP_ROUND_UP(sp, 8); ret && p + 8 <= e; p += 8)
     if (*(const uptr *)p == ret) {
       /* To the end of the stack makecontext was given: above the address
@@ -789,7 +770,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   /* Cut out heapprof's own globals: a coroutine stack in the program's
    * .bss has them in its mapping, the runtime linked in. */
   scan_root_but_runtime(c, fbeg, fend);
-  cr.ret = makecontext_return();
+  cr.ret = hp_coroutine_start_return();
   if (cr.ret)
     hp_coroutine_stacks_for_each(coroutine_root, &cr);
 }
