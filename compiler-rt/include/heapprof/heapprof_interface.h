@@ -45,6 +45,19 @@ void __heapprof_record_access(const volatile void *p);
 /// per 8-byte word the range touches.
 void __heapprof_record_access_range(const volatile void *p, size_t size);
 
+/// Makes [\p p, \p p + \p size) a root of the leak check at exit, as
+/// LeakSanitizer's __lsan_register_root_region does: its readable parts
+/// are read for pointers to objects like a thread's stack.  For memory
+/// that holds the only pointers to some objects yet is no thread's stack,
+/// no global and no live object: a coroutine stack the program switches to
+/// by hand (makecontext's are known already) on memory it mapped itself,
+/// an arena of its own.  A region registered twice is there twice.
+void __heapprof_register_root_region(const void *p, size_t size);
+
+/// Takes back one registration of exactly [\p p, \p p + \p size) (a
+/// `HeapProf: WARNING:` line if there is none).
+void __heapprof_unregister_root_region(const void *p, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,14 +34,7 @@ static struct {
  * leak check read a noted stack (5 of 6 children of a program whose
  * thread made contexts in a loop read their coroutine's object as
  * leaked). */
-static bool set_lock(void) {
-  for (u32 i = 0; i < (1u << 20); i++) {
-    if (hp_spin_trylock(&set.lock))
-      return true;
-    __builtin_ia32_pause();
-  }
-  return false;
-}
+static bool set_lock(void) { return hp_spin_lock_bounded(&set.lock); }
 
 static void set_unlock(void) { hp_spin_unlock(&set.lock); }
 

@@ -15,6 +15,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_coroutine.h"
+#include "heapprof_roots.h"
 #include "heapprof_ext_sections.h"
 #include "heapprof_leaks.h"
 #include "heapprof_liveset.h"
@@ -818,6 +819,12 @@ static void linker_roots(check_t *c) {
     hp_munmap(l.is, l.n);
 }
 
+/* The regions the program registered (heapprof_roots.h), their readable
+ * parts, but the runtime's own globals. */
+static void registered_root(uptr beg, uptr end, void *arg) {
+  scan_root_but_runtime(arg, beg, end);
+}
+
 typedef struct pending {
   check_t *c;
   u64 n;
@@ -1011,6 +1018,7 @@ void hp_leaks_check(void) {
     hp_thread_pending_args(pending_arg, &pend);
     ts.running += pend.n; /* created, not started: running soon */
     linker_roots(&c);
+    hp_roots_for_each(registered_root, &c);
     for_each_object(&c, indirect_from, NULL);
     ok = !c.work.failed && tally(&c);
   }

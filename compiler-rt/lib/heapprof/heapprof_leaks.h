@@ -16,11 +16,13 @@
  * context (docs/formats.md).
  *
  * The stacks makecontext started coroutines on are roots too, whole
- * (heapprof_coroutine.h).  Not read: other threads' registers (they keep
+ * (heapprof_coroutine.h), and the regions the program registered
+ * (heapprof_roots.h).  Not read: other threads' registers (they keep
  * running; the count is in the section), which can only make an object
  * look leaked, never hide a leak; and other memory the program mapped
- * itself (a pointer kept only there, as on a stack it switched to by hand
- * and switched out of, makes its object look leaked too).  Not in
+ * itself and did not register (a pointer kept only there, as on a stack
+ * it switched to by hand and switched out of, makes its object look
+ * leaked too).  Not in
  * sampled mode: the objects it does not sample are not known, so what
  * they point to cannot be followed.
  *===----------------------------------------------------------------------===*/

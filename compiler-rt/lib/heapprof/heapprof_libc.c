@@ -595,6 +595,15 @@ void hp_spin_lock_slow(hp_spinlock_t *l) {
   }
 }
 
+bool hp_spin_lock_bounded(hp_spinlock_t *l) {
+  for (u32 i = 0; i < (1u << 20); i++) {
+    if (hp_spin_trylock(l))
+      return true;
+    __builtin_ia32_pause();
+  }
+  return false;
+}
+
 bool hp_parse_u64(const char *s, size_t len, u64 *out) {
   if (!len)
     return false;

@@ -167,6 +167,11 @@ static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
   hp_spin_release(l);
   hp_locks_count_down();
 }
+/* The try lock, tried for a bounded time (about 2^20 pauses): for a
+ * lock whose holder keeps it for a few stores, taken where a signal
+ * handler may have interrupted the holder on this very thread, which then
+ * gives up rather than wait for ever (false: not taken). */
+bool hp_spin_lock_bounded(hp_spinlock_t *l);
 
 /* Decimal parsing for flags: returns false on junk or overflow. */
 bool hp_parse_u64(const char *s, size_t len, u64 *out);

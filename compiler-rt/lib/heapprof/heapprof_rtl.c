@@ -16,6 +16,7 @@
 #include "heapprof_internal.h"
 #include "heapprof_coroutine.h"
 #include "heapprof_leaks.h"
+#include "heapprof_roots.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -225,6 +226,7 @@ static void init_once(void) {
   hp_exec_init();
   hp_signals_init();
   hp_coroutine_init();
+  hp_roots_init();
   if (hp_flags.verbosity)
     hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
               "%lld sets\n",

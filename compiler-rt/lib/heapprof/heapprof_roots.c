@@ -1,0 +1,100 @@
+/*===- heapprof_roots.c - memory the program names as leak-check roots --===
+ *
+ * Part of heapprof.  See heapprof_roots.h.
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+#include "heapprof_roots.h"
+
+typedef struct {
+  uptr beg, size;
+} region_t;
+
+/* In registration order; an unregistration moves the last one into the
+ * hole. */
+static struct {
+  hp_spinlock_t lock;
+  region_t *v;
+  u64 cap, n;
+} list;
+
+/* Whether the fork under way holds the lock (the forking thread's prepare
+ * handler writes it, its parent and child handlers read it): a child made
+ * while another thread held it would find it held for good. */
+static bool fork_locked;
+
+static void fork_prepare(void) { fork_locked = hp_spin_lock_bounded(&list.lock); }
+
+static void fork_release(void) {
+  if (fork_locked)
+    hp_spin_unlock(&list.lock);
+  fork_locked = false;
+}
+
+void hp_roots_init(void) {
+  hp_atfork(fork_prepare, fork_release, fork_release);
+}
+
+static bool grow(void) {
+  u64 cap = list.cap ? 2 * list.cap : HP_PAGE_SIZE / sizeof(region_t);
+  region_t *v = hp_mmap(cap * sizeof(region_t));
+  if (!v)
+    return false;
+  if (list.v) {
+    hp_memcpy(v, list.v, list.n * sizeof(region_t));
+    hp_munmap(list.v, list.cap * sizeof(region_t));
+  }
+  list.v = v;
+  list.cap = cap;
+  return true;
+}
+
+HP_INTERFACE void __heapprof_register_root_region(const void *p, size_t size) {
+  uptr beg = (uptr)p;
+  if (!size)
+    return;
+  if (beg + size < beg) {
+    hp_printf("HeapProf: WARNING: __heapprof_register_root_region(%p, %zu): "
+              "the region wraps around the end of the address space; not "
+              "registered\n",
+              p, size);
+    return;
+  }
+  if (!hp_spin_lock_bounded(&list.lock))
+    return;
+  bool ok = list.n < list.cap || grow();
+  if (ok)
+    list.v[list.n++] = (region_t){beg, size};
+  hp_spin_unlock(&list.lock);
+  if (!ok)
+    hp_printf("HeapProf: WARNING: __heapprof_register_root_region(%p, %zu): "
+              "out of memory; not registered\n",
+              p, size);
+}
+
+HP_INTERFACE void __heapprof_unregister_root_region(const void *p,
+                                                    size_t size) {
+  if (!size)
+    return;
+  bool found = false;
+  if (!hp_spin_lock_bounded(&list.lock))
+    return;
+  for (u64 i = list.n; i-- > 0;)
+    if (list.v[i].beg == (uptr)p && list.v[i].size == size) {
+      list.v[i] = list.v[--list.n];
+      found = true;
+      break;
+    }
+  hp_spin_unlock(&list.lock);
+  if (!found)
+    hp_printf("HeapProf: WARNING: __heapprof_unregister_root_region(%p, %zu): "
+              "no such region is registered; nothing done\n",
+              p, size);
+}
+
+void hp_roots_for_each(void (*fn)(uptr beg, uptr end, void *arg), void *arg) {
+  if (!hp_spin_lock_bounded(&list.lock))
+    return;
+  for (u64 i = 0; i < list.n; i++)
+    fn(list.v[i].beg, list.v[i].beg + list.v[i].size, arg);
+  hp_spin_unlock(&list.lock);
+}
