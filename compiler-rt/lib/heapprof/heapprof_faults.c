@@ -16,7 +16,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-bool hp_faults_on;
+/* What hp_faults_init decided, and where it is read (heapprof_faults.h). */
+static bool wanted;
+bool *hp_faults_flag = &wanted;
 static u64 fault_cycles; /* the measured cost of one fault */
 static u64 totals[3];    /* print_stats: by bucket */
 static u64 desched_calls, desched_cycles; /* sampled calls off the CPU */
@@ -50,10 +52,20 @@ static u64 measure_fault(void) {
 }
 
 void hp_faults_init(void) {
-  hp_faults_on = hp_flags.alloc_faults && hp_flags.alloc_syscalls &&
-                 hp_flags.profiling && hp_foreign_state == HP_FOREIGN_ON;
-  if (hp_faults_on)
-    fault_cycles = measure_fault();
+  wanted = hp_flags.alloc_faults && hp_flags.alloc_syscalls &&
+           hp_flags.profiling && hp_foreign_state == HP_FOREIGN_ON;
+  if (!wanted)
+    return;
+  fault_cycles = measure_fault();
+  /* Before Linux 4.14 (no MADV_WIPEONFORK) the flag stays where it is, and
+   * such a copy dies as it did. */
+  bool *page = hp_mmap(HP_PAGE_SIZE);
+  if (page && madvise(page, HP_PAGE_SIZE, MADV_WIPEONFORK) == 0) {
+    *page = true;
+    hp_faults_flag = page;
+  } else if (page) {
+    hp_munmap(page, HP_PAGE_SIZE);
+  }
 }
 
 static void open_ring(void) {
@@ -181,7 +193,7 @@ void hp_faults_quick_faulted(void) {
 }
 
 void hp_faults_flush(void) {
-  if (!hp_faults_on || ft.depth || !ft.ring)
+  if (!hp_faults_on() || ft.depth || !ft.ring)
     return;
   u64 n = since_mark();
   if (n)
@@ -189,7 +201,7 @@ void hp_faults_flush(void) {
 }
 
 void hp_faults_skip(void) {
-  if (!hp_faults_on || ft.depth || !ft.ring)
+  if (!hp_faults_on() || ft.depth || !ft.ring)
     return;
   u64 n = since_mark();
   if (n)
@@ -203,7 +215,7 @@ static void drop_ring(void) {
 }
 
 void hp_faults_thread_exit(void) {
-  if (!hp_faults_on)
+  if (!hp_faults_on())
     return;
   int saved = errno;
   ft.depth = 0;
@@ -214,15 +226,16 @@ void hp_faults_thread_exit(void) {
 }
 
 void hp_faults_fork_child(void) {
-  if (!hp_faults_on)
+  if (!wanted)
     return;
+  *hp_faults_flag = true; /* the fork wiped its page */
   int saved = errno;
   drop_ring(); /* the parent thread's event: not this process's faults */
   errno = saved;
 }
 
 void hp_faults_print_stats(void) {
-  if (!hp_faults_on)
+  if (!hp_faults_on())
     return;
   hp_faults_skip(); /* printed by a dump: its faults so far are its own */
   static const char *const names[3] = {"faults_outside", "faults_heapprof",

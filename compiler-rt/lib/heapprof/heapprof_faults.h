@@ -23,8 +23,14 @@
 #include <linux/perf_event.h>
 
 /* alloc_faults && alloc_syscalls && a foreign allocator is profiled; set
- * once by hp_faults_init. */
-extern bool hp_faults_on;
+ * once by hp_faults_init, in a page every copy of the process gets wiped
+ * (MADV_WIPEONFORK) where the kernel has one, and set again by a fork's
+ * child handler (hp_faults_fork_child).  A copy made without heapprof's
+ * handlers (the clone instruction without CLONE_VM) reads false: it has
+ * no ring, since the kernel does not copy one into a child, and reading
+ * its thread's ring killed it with SIGSEGV at its first allocator call. */
+extern bool *hp_faults_flag;
+static HP_ALWAYS_INLINE bool hp_faults_on(void) { return *hp_faults_flag; }
 
 /* A thread's state; heapprof_faults.c's but for the quick calls below. */
 typedef struct hp_fault_thread {
@@ -68,7 +74,7 @@ bool hp_faults_call_end(u64 cycles);
 void hp_faults_quick_faulted(void);
 static HP_ALWAYS_INLINE bool hp_faults_quick_begin(void) {
   hp_fault_thread_t *f = &hp_faults_thread;
-  if (!hp_faults_on)
+  if (!hp_faults_on())
     return true;
   if (!f->ring)
     return f->tried; /* none, and none will be opened: nothing to count */
@@ -80,7 +86,7 @@ static HP_ALWAYS_INLINE bool hp_faults_quick_begin(void) {
 }
 static HP_ALWAYS_INLINE bool hp_faults_quick_end(void) {
   hp_fault_thread_t *f = &hp_faults_thread;
-  if (!hp_faults_on || !f->ring)
+  if (!hp_faults_on() || !f->ring)
     return true;
   if (HP_LIKELY(__atomic_load_n(&f->ring->data_head, __ATOMIC_ACQUIRE) ==
                 f->mark)) {
@@ -91,7 +97,7 @@ static HP_ALWAYS_INLINE bool hp_faults_quick_end(void) {
   return false;
 }
 static HP_ALWAYS_INLINE void hp_faults_quick_enter(void) {
-  if (hp_faults_on && !hp_faults_thread.depth)
+  if (hp_faults_on() && !hp_faults_thread.depth)
     hp_faults_enter();
 }
 

@@ -112,7 +112,7 @@ static HP_ALWAYS_INLINE u32 foreign_class(int op, u8 kind, uptr size) {
  * and the system calls it made (noted by count_syscall). */
 static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
                             u64 cycles) {
-  if (HP_UNLIKELY(hp_faults_on))
+  if (HP_UNLIKELY(hp_faults_on()))
     hp_faults_note_call(); /* its page faults, as pending system calls */
   bool sys = hp_sys_pending;
   if (!hp_flags.op_classes && !sys)
@@ -863,7 +863,7 @@ static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
    * Redis's pipelined requests. */
   if (!sampling)
     o->now_ms = hp_now_ms();
-  if (HP_UNLIKELY(hp_faults_on))
+  if (HP_UNLIKELY(hp_faults_on()))
     hp_faults_call_begin();
   o->t0 = o->sampled ? hp_rdtsc() : 0;
 }
@@ -879,7 +879,7 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
   /* A sampled call during which the thread lost the CPU is not a sample:
    * its cycles are the scheduler's as much as the allocator's
    * (heapprof_faults.h; counted apart). */
-  bool off_cpu = HP_UNLIKELY(hp_faults_on) && hp_faults_call_end(c);
+  bool off_cpu = HP_UNLIKELY(hp_faults_on()) && hp_faults_call_end(c);
   in_wrapped--;
   if (HP_UNLIKELY(c > HP_FOREIGN_SLOW_CYCLES) && !off_cpu) {
     __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
@@ -1085,11 +1085,11 @@ static void count_failure(void) {
 
 /* Page-fault boundaries of a profiled entry point (heapprof_faults.h). */
 static HP_ALWAYS_INLINE void faults_enter(void) {
-  if (HP_UNLIKELY(hp_faults_on))
+  if (HP_UNLIKELY(hp_faults_on()))
     hp_faults_enter();
 }
 static HP_ALWAYS_INLINE void faults_leave(void) {
-  if (HP_UNLIKELY(hp_faults_on))
+  if (HP_UNLIKELY(hp_faults_on()))
     hp_faults_leave();
 }
 

@@ -51,6 +51,11 @@
 // RUN: heapprof report %t.d --depth 1 | FileCheck %s --check-prefix=PARENT
 // RUN: rm -rf %t.r && env -u LD_PRELOAD heapprof run -o %t.r -- %t-plain instruction 2>&1 | FileCheck %s --check-prefix=INSN
 // RUN: heapprof report %t.r --depth 1 | FileCheck %s --check-prefix=PARENT
+// On glibc's allocator too: the copy has no page-fault ring (the kernel
+// copies none into a child), and it died of SIGSEGV at its first malloc
+// reading its thread's (alloc_faults=1, the default):
+// RUN: rm -rf %t.r && env -u LD_PRELOAD heapprof run --allocator=system -o %t.r -- %t-plain instruction 2>&1 | FileCheck %s --check-prefix=INSN
+// RUN: heapprof report %t.r --depth 1 | FileCheck %s --check-prefix=PARENT
 // INSN: HeapProf: WARNING: process [[#]] is a copy of process [[#]] made without fork's handlers (the clone instruction without CLONE_VM, or a fork from a signal handler that interrupted heapprof): its profile is not written, since it would count its parent's allocations again
 // INSN: child: status 0
 // PARENT: allocations 11 objects, 5096 bytes
