@@ -14,6 +14,11 @@
 // CHECK: temporary 300 ? ?
 // RUN: heapprof diff %t.new %t.base | FileCheck %s --check-prefix=REVERSED
 // REVERSED: temporary ? 300 ?
+// Ranking by a measure a side lacks would rank by nothing: an error.
+// RUN: not heapprof diff --by temporary %t.base %t.new 2>&1 | FileCheck %s --check-prefix=BYTEMP
+// BYTEMP: heapprof: error: --by temporary: NEW's profile does not record temporary allocations
+// RUN: not heapprof diff --by temporary %t.new %t.new 2>&1 | FileCheck %s --check-prefix=BYTEMP2
+// BYTEMP2: heapprof: error: --by temporary: neither profile records temporary allocations
 // The same program built without -fheapprof under heapprof run counts no
 // accesses (0, not unknown); make() stores 10 ints into each object when
 // STORE is defined: 3000 accesses on the instrumented side.  The summary

@@ -4,8 +4,9 @@
 // `heapprof report` does (cli.h's loadSymbolized), matches their
 // contexts by symbolized stack (so two runs, or two builds, of a program
 // compare) and prints per context the change of allocs, bytes, live
-// objects, live bytes and accesses, sorted by growth of bytes (--sort:
-// or the biggest shrink first, or the biggest change either way).
+// objects, live bytes and accesses, sorted by growth of bytes (--by: of
+// live bytes, allocations, accesses or temporary allocations; --sort: or
+// the biggest shrink first, or the biggest change either way).
 //
 // Checkpoints of one process: each checkpoint dump holds what happened
 // since the previous one, so "the profile as of checkpoint k" is the sum
@@ -46,10 +47,15 @@ const char heapprof::DiffUsage[] =
     "  of bytes; BASE and NEW may be checkpoints of one process (NEW then\n"
     "  counts from BASE's first); FILE@N is FILE as of its checkpoint N (one\n"
     "  file of append_dumps=1: FILE@2 FILE@3)\n"
+    "  --by bytes|live|allocs|accesses|temporary\n"
+    "                     the measure contexts are ranked by: requested bytes\n"
+    "                     (default), live bytes at the last dump (the leak\n"
+    "                     between two checkpoints), allocations, accesses or\n"
+    "                     temporary allocations\n"
     "  --sort growth|shrink|change\n"
-    "                     the biggest growth of bytes first (default), the\n"
-    "                     biggest shrink first, or the biggest change either\n"
-    "                     way first\n"
+    "                     the biggest growth of that measure first (default),\n"
+    "                     the biggest shrink first, or the biggest change\n"
+    "                     either way first\n"
     "  --base PATH        a BASE file or DIR (then give NEW only); may be\n"
     "                     repeated\n"
     "  --new PATH         a NEW file or DIR (then give BASE only); may be\n"
@@ -69,16 +75,6 @@ const char heapprof::DiffUsage[] =
     "                     and parameters, e.g. std::map::operator[])\n";
 
 namespace {
-struct DiffOptions {
-  std::vector<std::string> Base, New;
-  SymbolizeOptions Sym;
-  bool Functions = false; // --match functions
-  enum SortBy { Growth, Shrink, Change } Sort = Growth;
-  unsigned Top = 10;
-  bool Json = false;
-  std::string Output;
-};
-
 // The measures a diff compares, in output order.
 #define HEAPPROF_DIFF_MEASURES(X)                                              \
   X(allocs) X(bytes) X(live_objects) X(live_bytes) X(accesses) X(temporary)
@@ -100,6 +96,21 @@ const Field MeasureFields[NumMeasures] = {
 #undef X
 };
 
+// --by's names, flamegraph --weight's: what a context can be ranked by.
+const char *const ByNames[NumMeasures] = {"allocs",   "bytes",    nullptr,
+                                          "live",     "accesses", "temporary"};
+
+struct DiffOptions {
+  std::vector<std::string> Base, New;
+  SymbolizeOptions Sym;
+  bool Functions = false; // --match functions
+  enum SortBy { Growth, Shrink, Change } Sort = Growth;
+  unsigned By = M_bytes; // --by
+  unsigned Top = 10;
+  bool Json = false;
+  std::string Output;
+};
+
 struct Side {
   uint64_t V[NumMeasures] = {};
   bool Present = false; // the context is in this profile
@@ -119,16 +130,17 @@ struct Row {
         return true;
     return Base.Present != New.Present;
   }
-  const char *status() const {
+  // Grew or shrank by the measure the rows are ranked by (--by), else by
+  // bytes, else by live bytes: under --by live, a context that allocated
+  // 1 MB more but holds 15 KB less at the end shrank.
+  const char *status(unsigned By) const {
     if (!Base.Present)
       return "new";
     if (!New.Present)
       return "gone";
-    int64_t B = delta(M_bytes), L = delta(M_live_bytes);
-    if (B > 0 || (B == 0 && L > 0))
-      return "grew";
-    if (B < 0 || (B == 0 && L < 0))
-      return "shrank";
+    for (unsigned M : {By, unsigned(M_bytes), unsigned(M_live_bytes)})
+      if (int64_t V = delta(M))
+        return V > 0 ? "grew" : "shrank";
     return changed() ? "changed" : "same";
   }
 };
@@ -187,6 +199,15 @@ static int parseArgs(int Argc, char **Argv, DiffOptions &O) {
     else
       return "unknown order '" + V + "' (growth, shrink or change)";
     return std::string();
+  });
+  Opts.value("--by", nullptr, [&O](const std::string &V) {
+    for (unsigned M = 0; M < NumMeasures; M++)
+      if (ByNames[M] && V == ByNames[M]) {
+        O.By = M;
+        return std::string();
+      }
+    return "unknown measure '" + V +
+           "' (bytes, live, allocs, accesses or temporary)";
   });
   Opts.top(O.Top);
   bool FormatGiven = false;
@@ -317,17 +338,22 @@ static Diff compare(const Profile &B, const Profile &N, const DiffOptions &O) {
     else
       D.Unchanged++;
   }
-  // By growth of bytes, then of live bytes, allocs, accesses (--sort
-  // shrink: the opposite; change: the size of the change either way); the
-  // stack last, so the order is the same every time.
+  // By growth of the --by measure (bytes by default), then of bytes, live
+  // bytes, allocs, accesses (--sort shrink: the opposite; change: the size
+  // of the change either way); the stack last, so the order is the same
+  // every time.
   auto Order = [&O](const Row &R, unsigned M) -> int64_t {
     int64_t V = R.delta(M);
     return O.Sort == DiffOptions::Growth   ? V
            : O.Sort == DiffOptions::Shrink ? -V
                                            : (V < 0 ? -V : V);
   };
-  std::sort(D.Rows.begin(), D.Rows.end(), [&Order](const Row &X, const Row &Y) {
-    for (unsigned M : {M_bytes, M_live_bytes, M_allocs, M_accesses})
+  std::vector<unsigned> Keys = {O.By};
+  for (unsigned M : {M_bytes, M_live_bytes, M_allocs, M_accesses})
+    if (M != O.By)
+      Keys.push_back(M);
+  std::sort(D.Rows.begin(), D.Rows.end(), [&](const Row &X, const Row &Y) {
+    for (unsigned M : Keys)
       if (Order(X, M) != Order(Y, M))
         return Order(X, M) > Order(Y, M);
     if (X.Stack.size() != Y.Stack.size())
@@ -420,10 +446,12 @@ static const char *const MeasureLabels[NumMeasures] = {
     "allocations", "bytes", "live objects", "live bytes", "accesses",
     "temporary"};
 
-static const char *const SortHeadings[] = {
-    "Contexts by growth of bytes", "Contexts by shrink of bytes",
-    "Contexts by change of bytes, either way"};
+// The heading says the order and the --by measure: "Contexts by growth of
+// live bytes".
 static const char *const SortNames[] = {"growth", "shrink", "change"};
+static const char *const ByLabels[NumMeasures] = {
+    "allocations", "bytes", "live objects", "live bytes", "accesses",
+    "temporary allocations"};
 
 static void renderDiffText(const Diff &D, const DiffOptions &O,
                            llvm::raw_ostream &OS) {
@@ -455,7 +483,7 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
   printTable(OS, T, false);
   std::map<std::string, size_t> Count;
   for (const Row &R : D.Rows)
-    Count[R.status()]++;
+    Count[R.status(O.By)]++;
   OS << "changed contexts: " << Count["new"] << " new, " << Count["gone"]
      << " gone, " << Count["grew"] << " grew, " << Count["shrank"]
      << " shrank, " << Count["changed"] << " changed otherwise; "
@@ -478,14 +506,15 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
        << std::min(D.StackLimit[0], D.StackLimit[1])
        << " frames is a different context on each side)\n";
 
-  OS << "\n== " << SortHeadings[O.Sort] << "\n";
+  OS << "\n== Contexts by " << SortNames[O.Sort] << " of " << ByLabels[O.By]
+     << (O.Sort == DiffOptions::Change ? ", either way" : "") << "\n";
   if (D.Rows.empty()) {
     OS << "(no change)\n";
     return;
   }
   for (size_t I = 0; I < D.Shown; I++) {
     const Row &R = D.Rows[I];
-    OS << "#" << I + 1 << "  " << R.status() << "  bytes "
+    OS << "#" << I + 1 << "  " << R.status(O.By) << "  bytes "
        << deltaCell(D, M_bytes, R.delta(M_bytes)) << " ("
        << cell(D, 0, M_bytes, R.Base.V[M_bytes]) << " -> "
        << cell(D, 1, M_bytes, R.New.V[M_bytes]) << "), allocs "
@@ -509,10 +538,10 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
     printTable(OS, S, true);
   }
   if (D.Shown < D.Rows.size()) {
-    // In the default order the biggest shrinks come last: say where they
-    // are when --top cut some of them off.
+    // In the default order the biggest shrinks (of the --by measure) come
+    // last: say where they are when --top cut some of them off.
     bool ShrinksCut = O.Sort == DiffOptions::Growth &&
-                      D.Rows.back().delta(M_bytes) < 0;
+                      D.Rows.back().delta(O.By) < 0;
     OS << "(" << D.Rows.size() - D.Shown << " more changed "
        << (D.Rows.size() - D.Shown == 1 ? "context" : "contexts")
        << "; --top 0 shows all"
@@ -552,6 +581,7 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
     J.attributeObject("options", [&] {
       J.attribute("match", O.Functions ? "functions" : "lines");
       J.attribute("sort", SortNames[O.Sort]);
+      J.attribute("by", MeasureNames[O.By]);
       J.attribute("top", static_cast<int64_t>(O.Top));
     });
     J.attributeArray("base_inputs", [&] {
@@ -598,7 +628,7 @@ static void renderDiffJson(const Diff &D, const DiffOptions &O,
         const Row &R = D.Rows[I];
         J.object([&] {
           J.attribute("rank", static_cast<int64_t>(I + 1));
-          J.attribute("status", R.status());
+          J.attribute("status", R.status(O.By));
           J.attributeArray("stack", [&] {
             for (const Frame *F : R.Stack)
               jsonFrame(J, *F);
@@ -662,6 +692,14 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
       return 1;
   }
   Diff D = compare(B, N, O);
+  // Ranked by a measure one side does not record, every row would tie
+  // at 0: say so rather than print an order of nothing.
+  if (O.By != M_bytes && !D.Known[O.By])
+    return inputError(std::string("--by ") + ByNames[O.By] + ": " +
+                      (D.Has[0][O.By]   ? "NEW's profile does not record "
+                       : D.Has[1][O.By] ? "BASE's profile does not record "
+                                        : "neither profile records ") +
+                      ByLabels[O.By]);
   D.CumulativeNew = Cumulative;
   D.StackLimit[0] = B.StackLimit;
   D.StackLimit[1] = N.StackLimit;
