@@ -38,7 +38,7 @@ static std::string scriptSafe(const std::string &Json) {
 }
 
 // The flame graph's frames: every context's stack, root first, merged by
-// function name into one tree whose nodes carry the five weights the page
+// function name into one tree whose nodes carry the six weights the page
 // offers, summed over the contexts under them.  A frame under FlameMinShare
 // of every recorded weight's total is left out (its weight stays in the
 // frame above it): the page draws nothing under 0.05% of the view anyway,
@@ -46,13 +46,14 @@ static std::string scriptSafe(const std::string &Json) {
 // frames (docs/performance.md).  JSON (docs/formats.md, "HTML page"):
 // {"names": [...], "weights": [the recorded ones], "frames": all,
 // "min_share": FlameMinShare, "nodes": [[parent, name, bytes, allocs,
-// accesses, live_bytes, temporary], ...]}, node 0 the root (parent and name
-// -1), every parent before its children.
+// accesses, live_bytes, temporary, leaked_bytes], ...]}, node 0 the root
+// (parent and name -1), every parent before its children.
 constexpr double FlameMinShare = 1e-4;
 
 static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
-  const Field Weights[] = {Field::bytes, Field::allocs, Field::accesses,
-                           Field::live_bytes, Field::temporary};
+  const Field Weights[] = {Field::bytes,      Field::allocs,
+                           Field::accesses,   Field::live_bytes,
+                           Field::temporary,  Field::leaked_bytes};
   constexpr unsigned NW = sizeof(Weights) / sizeof(Weights[0]);
   struct Node {
     uint32_t Parent, Name;
@@ -642,7 +643,10 @@ if (shown < F.frames)
     fmt(F.frames) + " frames: the others weigh under " + F.min_share * 100 +
     "% of every weight's total (they count in the frame above them)";
 var zoomPath = [];
-var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5, temporary: 6};
+var weightColumn = {bytes: 2, allocs: 3, accesses: 4, live_bytes: 5, temporary: 6,
+                    leaked_bytes: 7};
+// #weight= takes heapprof flamegraph --weight's names too.
+var weightAlias = {live: "live_bytes", leaked: "leaked_bytes"};
 // A frame's children by name in a Map: a plain object would answer a
 // function named "constructor" or "__proto__" (or a #zoom path naming one)
 // with Object.prototype's members.
@@ -723,7 +727,10 @@ location.hash.replace(/^#/, "").split("&").forEach(function (kv) {
   var eq = kv.indexOf("="), k = eq < 0 ? kv : kv.slice(0, eq), raw = eq < 0 ? "" : kv.slice(eq + 1);
   var v = decode(raw);
   if (k === "sort") { var tc = v.split(":"); if (sortHooks[tc[0]]) sortHooks[tc[0]](tc[1]); }
-  if (k === "weight" && weights.indexOf(v) >= 0) wsel.value = v;
+  if (k === "weight") {
+    if (Object.prototype.hasOwnProperty.call(weightAlias, v)) v = weightAlias[v];
+    if (weights.indexOf(v) >= 0) wsel.value = v;
+  }
   if (k === "zoom") zoomPath = raw.split("/").map(decode);
 });
 if (weights.length) drawFlame();
