@@ -52,12 +52,12 @@
 // RUN: heapprof diff --by live --top 1 %t.base %t.many | FileCheck %s --check-prefix=TOPLIVE
 // TOPLIVE: #1  new
 // TOPLIVE-NEXT: keep_b
-// TOPLIVE-NEXT: main
+// TOPLIVE-NEXT: {{^ +main }}
 // TOPLIVE-NEXT: (2 more changed contexts; --top 0 shows all, --sort shrink the biggest shrinks first)
 // RUN: heapprof diff --top 1 %t.base %t.many | FileCheck %s --check-prefix=TOPBYTES
 // TOPBYTES: #1  new
 // TOPBYTES-NEXT: churn_a
-// TOPBYTES-NEXT: main
+// TOPBYTES-NEXT: {{^ +main }}
 // TOPBYTES-NEXT: (2 more changed contexts; --top 0 shows all){{$}}
 //
 // RUN: heapprof diff --by live --sort shrink %t.base %t.many | FileCheck %s --check-prefix=SHRINK
@@ -77,7 +77,7 @@
 // CHANGE-NEXT: keep_c
 // CHANGE: #2  new  {{.*}} live +9.8 KiB in +50 objects
 // CHANGE-NEXT: keep_b
-// CHANGE-NEXT: main
+// CHANGE-NEXT: {{^ +main }}
 // CHANGE-NEXT: (1 more changed context; --top 0 shows all)
 //
 // By allocations: churn_a's 1000, keep_b's 50, keep_c's 10.
