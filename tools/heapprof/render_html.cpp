@@ -47,10 +47,14 @@ static std::string scriptSafe(const std::string &Json) {
 // {"names": [...], "weights": [the recorded ones], "frames": all,
 // "min_share": FlameMinShare, "nodes": [[parent, name, bytes, allocs,
 // accesses, live_bytes, temporary, leaked_bytes], ...]}, node 0 the root
-// (parent and name -1), every parent before its children.
+// (parent and name -1), every parent before its children.  A context a
+// --suppressions rule matches has no leaked bytes, as the leak table
+// leaves it out.
 constexpr double FlameMinShare = 1e-4;
 
-static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
+static void flameJson(const Profile &P,
+                      const std::vector<Suppression> &Suppressions,
+                      llvm::raw_ostream &OS) {
   const Field Weights[] = {Field::bytes,      Field::allocs,
                            Field::accesses,   Field::live_bytes,
                            Field::temporary,  Field::leaked_bytes};
@@ -69,6 +73,8 @@ static void flameJson(const Profile &P, llvm::raw_ostream &OS) {
     uint64_t V[NW];
     for (unsigned I = 0; I < NW; I++)
       V[I] = P.has(Weights[I]) ? Ctx.C.get(Weights[I]) : 0;
+    if (V[NW - 1] && suppressedBy(Suppressions, P, Ctx) >= 0)
+      V[NW - 1] = 0; // leaked_bytes
     std::vector<const Frame *> Fs = Ctx.frames(P);
     uint32_t N = 0;
     for (unsigned I = 0; I < NW; I++)
@@ -744,7 +750,7 @@ void heapprof::renderHtml(const Report &R, const Profile &P,
   std::string Json, Flame;
   llvm::raw_string_ostream JS(Json), FS(Flame);
   renderJson(R, JS);
-  flameJson(P, FS);
+  flameJson(P, R.Opts.Suppressions, FS);
   JS.flush();
   FS.flush();
   OS << PageHead << scriptSafe(Json) << PageMiddle << scriptSafe(Flame)
