@@ -36,65 +36,98 @@ const char *const heapprof::FieldNames[NumFields] = {
 #undef X
 };
 
-Counts::Counts(const Counts &O) : Mask(O.Mask), MinSize(O.MinSize) {
+Counts::Counts(const Counts &O) : MinSize(O.MinSize), Mask(O.Mask), One(O.One) {
   std::copy(O.Inline, O.Inline + NumInline, Inline);
-  if (size_t N = __builtin_popcount(Mask)) {
-    Sparse = static_cast<uint64_t *>(llvm::safe_malloc(N * sizeof(uint64_t)));
-    std::copy(O.Sparse, O.Sparse + N, Sparse);
+  if (Mask & InBlock) {
+    size_t N = O.blockSize();
+    Block = static_cast<uint64_t *>(llvm::safe_malloc(N * sizeof(uint64_t)));
+    std::copy(O.Block, O.Block + N, Block);
   }
 }
 
+size_t Counts::blockSize() const {
+  size_t N = __builtin_popcount(Mask & ~InBlock);
+  for (unsigned S = 0; S < NumInline; S++)
+    N += Inline[S] == Wide;
+  return N;
+}
+
+uint64_t Counts::wide(unsigned S) const {
+  size_t K = __builtin_popcount(Mask & ~InBlock);
+  for (unsigned J = 0; J < S; J++)
+    K += Inline[J] == Wide;
+  return values()[K];
+}
+
 void Counts::unpack(uint64_t (&V)[NumFields]) const {
-  unsigned K = 0; // the next present sparse value
+  const uint64_t *Values = values();
+  unsigned K = 0; // the next value: the sparse ones, then the wide
+  for (unsigned I = 0; I < NumFields; I++)
+    if (FieldStore[I] == Store::Sparse)
+      V[I] = Mask >> FieldSlot.Of[I] & 1 ? Values[K++] : 0;
   for (unsigned I = 0; I < NumFields; I++)
     switch (FieldStore[I]) {
     case Store::Inline:
       V[I] = Inline[FieldSlot.Of[I]];
+      if (V[I] == Wide)
+        V[I] = Values[K++];
       break;
     case Store::Min32:
       V[I] = MinSize;
       break;
     case Store::Sparse:
-      V[I] = Mask >> FieldSlot.Of[I] & 1 ? Sparse[K++] : 0;
       break;
     }
 }
 
 void Counts::pack(const uint64_t (&V)[NumFields]) {
   uint32_t NewMask = 0;
+  size_t N = 0, Old = blockSize();
+  for (unsigned I = 0; I < NumFields; I++)
+    if (FieldStore[I] == Store::Sparse && V[I]) {
+      NewMask |= 1u << FieldSlot.Of[I];
+      N++;
+    } else if (FieldStore[I] == Store::Inline && V[I] >= Wide) {
+      N++;
+    }
+  if (N != Old) {
+    if (Mask & InBlock)
+      std::free(Block);
+    One = 0;
+    if (N >= 2)
+      Block = static_cast<uint64_t *>(
+          llvm::safe_malloc(N * sizeof(uint64_t)));
+  }
+  Mask = NewMask | (N >= 2 ? InBlock : 0);
+  uint64_t *Values = N >= 2 ? Block : &One;
+  unsigned K = 0;
   for (unsigned I = 0; I < NumFields; I++)
     if (FieldStore[I] == Store::Sparse && V[I])
-      NewMask |= 1u << FieldSlot.Of[I];
-  if (NewMask != Mask) {
-    uint64_t *New = nullptr;
-    if (NewMask)
-      New = static_cast<uint64_t *>(
-          llvm::safe_malloc(__builtin_popcount(NewMask) * sizeof(uint64_t)));
-    std::free(Sparse);
-    Sparse = New;
-    Mask = NewMask;
-  }
-  unsigned K = 0;
+      Values[K++] = V[I];
   for (unsigned I = 0; I < NumFields; I++)
     switch (FieldStore[I]) {
     case Store::Inline:
-      Inline[FieldSlot.Of[I]] = V[I];
+      if (V[I] >= Wide) {
+        Inline[FieldSlot.Of[I]] = Wide;
+        Values[K++] = V[I];
+      } else {
+        Inline[FieldSlot.Of[I]] = static_cast<uint32_t>(V[I]);
+      }
       break;
     case Store::Min32:
       // The least of u32 fields; saturated as the format saturates them.
       MinSize = static_cast<uint32_t>(std::min<uint64_t>(V[I], UINT32_MAX));
       break;
     case Store::Sparse:
-      if (V[I])
-        Sparse[K++] = V[I];
       break;
     }
 }
 
 void Counts::set(Field F, uint64_t Value) {
   unsigned I = static_cast<unsigned>(F);
-  if (FieldStore[I] == Store::Inline) {
-    Inline[FieldSlot.Of[I]] = Value;
+  if (FieldStore[I] == Store::Inline && Value < Wide &&
+      Inline[FieldSlot.Of[I]] != Wide) {
+    Inline[FieldSlot.Of[I]] = static_cast<uint32_t>(Value);
     return;
   }
   uint64_t V[NumFields];
@@ -142,6 +175,36 @@ uint64_t Profile::contextsAtStackLimit() const {
   for (const Context &C : Contexts)
     N += C.Stack.size() >= 2 && !Locations[C.Stack.back()].Marker.empty();
   return N;
+}
+
+void LocStack::assign(const uint32_t *B, const uint32_t *E) {
+  size_t Size = E - B;
+  if (Size <= 3) {
+    uint32_t Tmp[3];
+    std::copy(B, E, Tmp); // B may be in this stack's own block
+    release();
+    std::copy(Tmp, Tmp + Size, In);
+  } else {
+    auto *H = static_cast<uint32_t *>(llvm::safe_malloc(Size * sizeof(uint32_t)));
+    std::copy(B, E, H);
+    release();
+    std::memcpy(&In[1], &H, sizeof H);
+  }
+  N = static_cast<uint32_t>(Size);
+}
+
+void LocStack::trim(size_t K, size_t L) {
+  if (K + L >= N) {
+    release();
+    return;
+  }
+  if (N > 3 && N - K - L > 3) { // stays in its block
+    uint32_t *H = heap();
+    std::memmove(H, H + K, (N - K - L) * sizeof(uint32_t));
+    N -= static_cast<uint32_t>(K + L);
+    return;
+  }
+  assign(begin() + K, end() - L);
 }
 
 std::vector<const Frame *> Context::frames(const Profile &P) const {
@@ -291,14 +354,12 @@ struct PairHash {
   }
 };
 
-// The load's two tables with an entry per context: context by stack (over
-// all processes) and, per process, context by the process's stack id.  As
-// std::unordered_maps they held a node per entry (a stack as a std::string
-// key, 64 bytes, and the string's own block past 15 bytes; a stack id's
-// 32) and a bucket array: about 125 MB at a million contexts, while the
-// file was still in memory (docs/performance.md).  These hold numbers in
-// one or two arrays of a power of two slots, at most 3/4 full, probed
-// linearly; a slot is empty when its context is NoId.
+// The load's table of contexts by stack (over all processes).  As a
+// std::unordered_map it held a node per context (a stack as a std::string
+// key, 64 bytes, and the string's own block past 15 bytes) and a bucket
+// array, while the file was still in memory (docs/performance.md).  It
+// holds numbers in an array of a power of two slots, at most 3/4 full,
+// probed linearly; a slot is empty when its context is NoId.
 constexpr uint32_t NoId = UINT32_MAX;
 
 // Context ids by stack: each slot holds an id and 32 bits of its stack's
@@ -350,59 +411,68 @@ private:
   size_t Used = 0;
 };
 
-// A process's contexts by its stack ids: 12 bytes a slot (the id, and the
-// context in an array of its own).
+// A process's contexts by the stack ids its last dump's leak check (tag
+// 10) and false-sharing (tag 6) sections name, the only use of stack ids
+// past a dump: the ids, sorted, and each one's context.  A table of every
+// stack id was 25 MB at a million contexts, where such sections name none
+// or a few (a leak section is in every exit dump, empty when nothing
+// leaked).
 class StackIdTable {
 public:
-  void set(uint64_t Key, uint32_t Id) {
-    size_t I = Ids.empty() ? 0 : find(Key);
-    if (Ids.empty() || Ids[I] == NoId) {
-      if ((Used + 1) * 4 > Ids.size() * 3) {
-        grow();
-        I = find(Key);
-      }
-      Keys[I] = Key;
-      Used++;
-    }
-    Ids[I] = Id;
+  // The ids to keep (the sections' rows, read in the first pass).
+  void want(std::vector<uint64_t> Named) {
+    std::sort(Named.begin(), Named.end());
+    Named.erase(std::unique(Named.begin(), Named.end()), Named.end());
+    Keys = std::move(Named);
+    Ids.assign(Keys.size(), NoId);
   }
-  // Key's context, or NoId.
+  void set(uint64_t Key, uint32_t Id) {
+    if (Keys.empty())
+      return;
+    auto It = std::lower_bound(Keys.begin(), Keys.end(), Key);
+    if (It != Keys.end() && *It == Key)
+      Ids[It - Keys.begin()] = Id;
+  }
+  // Key's context: NoId if no record of the process has it (or it is not
+  // one of the ids wanted).
   uint32_t get(uint64_t Key) const {
-    return Ids.empty() ? NoId : Ids[find(Key)];
+    auto It = std::lower_bound(Keys.begin(), Keys.end(), Key);
+    return It != Keys.end() && *It == Key ? Ids[It - Keys.begin()] : NoId;
   }
 
 private:
-  // Key's slot, or the empty one where it would go.
-  size_t find(uint64_t Key) const {
-    size_t Mask = Ids.size() - 1;
-    size_t I = mix(Key) & Mask;
-    while (Ids[I] != NoId && Keys[I] != Key)
-      I = (I + 1) & Mask;
-    return I;
-  }
-  // Stack ids are the runtime's hashes, but a damaged or foreign file's
-  // need not be: their bits are mixed (splitmix64's finalizer).
-  static uint64_t mix(uint64_t K) {
-    K = (K ^ K >> 30) * 0xbf58476d1ce4e5b9ULL;
-    K = (K ^ K >> 27) * 0x94d049bb133111ebULL;
-    return K ^ K >> 31;
-  }
-  void grow() {
-    std::vector<uint64_t> OldKeys = std::move(Keys);
-    std::vector<uint32_t> OldIds = std::move(Ids);
-    Keys.assign(std::max<size_t>(16, OldIds.size() * 2), 0);
-    Ids.assign(Keys.size(), NoId);
-    for (size_t I = 0; I < OldIds.size(); I++)
-      if (OldIds[I] != NoId) {
-        size_t J = find(OldKeys[I]);
-        Keys[J] = OldKeys[I];
-        Ids[J] = OldIds[I];
-      }
-  }
   std::vector<uint64_t> Keys;
   std::vector<uint32_t> Ids;
-  size_t Used = 0;
 };
+
+// Appends the stack ids that D's leak check and false-sharing sections
+// name, for StackIdTable::want.  A damaged section names none here; the
+// second pass reports it (leaks) or leaves it out (false sharing), as it
+// did.
+static void namedStackIds(const hpr_dump_t &D, std::vector<uint64_t> &Out) {
+  if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_LEAKS)) {
+    char Msg[256];
+    if (hpr_leaks_check(S, Msg, sizeof(Msg))) {
+      hpr_leak_head_t H = hpr_leaks_head(S);
+      for (uint64_t I = 0; I < H.nrows; I++)
+        Out.push_back(hpr_leaks_row(S, I).stack_id);
+    }
+  }
+  // Loader::addFalseSharing's layout and checks.
+  const uint64_t Head = 10;
+  if (const hpr_section_t *S = hpr_section(&D, 6); S && S->size >= Head * 8) {
+    uint64_t W[10];
+    memcpy(W, S->data, sizeof(W));
+    uint64_t RowWords = W[8], N = W[9];
+    if (RowWords < 5 || N > (S->size / 8 - Head) / RowWords)
+      return;
+    for (uint64_t I = 0; I < N; I++) {
+      uint64_t Row[2];
+      memcpy(Row, S->data + 8 * (Head + I * RowWords), sizeof(Row));
+      Out.insert(Out.end(), Row, Row + 2);
+    }
+  }
+}
 
 class Loader {
 public:
@@ -437,16 +507,16 @@ private:
   uint32_t NoFramesLoc = UINT32_MAX;           // the empty stack's marker
   bool StackLimitSeen = false; // P.StackLimit holds the first dump's
   bool AllocatorSeen = false;  // P.Allocator holds the first dump's
-  std::vector<uint64_t> MinSizeSeen; // per context, UINT64_MAX = none yet
-  // Per context, the frees: each dump's events (objects it counts and
-  // continuations) less those still live at it, summed (signed: in sampled
-  // mode each dump's are estimates).  Over a process's dumps this is its
-  // allocations, plus the objects it inherited at fork, less its live ones
-  // at the end.  FreesExact: every dump had the continuations field.
-  std::vector<int64_t> FreesSeen;
+  // While loading, a context's frees field holds the sum of each dump's
+  // events (objects it counts and continuations) less those still live at
+  // it, as an int64 (in sampled mode each dump's are estimates); over a
+  // process's dumps this is its allocations, plus the objects it inherited
+  // at fork, less its live ones at the end.  FreesExact: every dump had the
+  // continuations field.  (Two arrays of a u64 per context held this and
+  // the least size until the end: 16 MB at a million contexts.)
   bool FreesExact = true;
-  // Per process: its stack ids' contexts (ids are stable in a process),
-  // and its last dump's false-sharing (tag 6) and leak check (tag 10)
+  // Per process: the contexts of the stack ids its last dump's sections
+  // name (ids are stable in a process), and its last dump's false-sharing (tag 6) and leak check (tag 10)
   // sections, if any, with the file and dump the latter is in.
   std::vector<StackIdTable> ProcContexts;
   std::vector<KeptSection> ProcSharing, ProcLeaks;
@@ -880,7 +950,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   std::vector<uint32_t> Stack;
   auto SameStack = [&](uint32_t Id) {
     if (Id < First)
-      return P.Contexts[Id].Stack == Stack;
+      return std::equal(P.Contexts[Id].Stack.begin(),
+                        P.Contexts[Id].Stack.end(), Stack.begin(), Stack.end());
     auto B = NewFrames.begin() + NewStarts[Id - First],
          E = NewFrames.begin() + NewStarts[Id - First + 1];
     return std::equal(B, E, Stack.begin(), Stack.end());
@@ -946,16 +1017,12 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     size_t Cap = std::max<size_t>(First + NumNew,
                                   P.Contexts.capacity() * 3 / 2);
     P.Contexts.reserve(Cap);
-    MinSizeSeen.reserve(Cap);
-    FreesSeen.reserve(Cap);
   }
   for (size_t K = 0; K < NumNew; K++) {
     Context C;
-    C.Stack.assign(NewFrames.begin() + NewStarts[K],
-                   NewFrames.begin() + NewStarts[K + 1]);
+    C.Stack.assign(NewFrames.data() + NewStarts[K],
+                   NewFrames.data() + NewStarts[K + 1]);
     P.Contexts.push_back(std::move(C));
-    MinSizeSeen.push_back(UINT64_MAX);
-    FreesSeen.push_back(0);
   }
   // Freed, not just emptied (`= {}` keeps the capacity).
   std::vector<uint32_t>().swap(NewFrames);
@@ -967,6 +1034,13 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     for (unsigned K = 0; K < 27; K++)
       MF[K] = hpr_mib_field(&D, &M, K);
     Unpacked C(P.Contexts[Id].C);
+    // The least size of the records that count objects (continuations,
+    // alloc count 0, carry no sizes): none before this one when the
+    // context has no allocation yet.
+    if (MF[0])
+      C[Field::min_size] = C[Field::allocs]
+                               ? std::min(C[Field::min_size], MF[5])
+                               : MF[5];
     // Deltas since the previous dump of the process: summed.
     C[Field::allocs] += MF[0];
     C[Field::accesses] += MF[1];
@@ -975,9 +1049,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     C[Field::migrated] += MF[14];
     C[Field::lifetime_overlaps] += MF[15];
     C[Field::access_density] += MF[19];
-    if (MF[0]) { // continuations (alloc count 0) carry no sizes
-      uint64_t &Min = MinSizeSeen[Id];
-      Min = std::min(Min, MF[5]);
+    if (MF[0]) {
       uint64_t Max = ExtHas(Ext.MaxSize64) && M.ext
                          ? hpr_ext(&D, &M, static_cast<uint64_t>(Ext.MaxSize64))
                          : MF[6];
@@ -996,8 +1068,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     C[Field::bytes_medium] += ExtGet(M, Ext.Class[1]);
     C[Field::bytes_large] += ExtGet(M, Ext.Class[2]);
     C[Field::bytes_xlarge] += ExtGet(M, Ext.Class[3]);
-    FreesSeen[Id] += static_cast<int64_t>(
-        MF[0] + ExtGet(M, Ext.Continuations) - ExtGet(M, Ext.LiveAtDump));
+    C[Field::frees] +=
+        MF[0] + ExtGet(M, Ext.Continuations) - ExtGet(M, Ext.LiveAtDump);
     // State at the dump: only the process's last dump counts.
     if (Last) {
       C[Field::live_objects] += ExtGet(M, Ext.LiveAtDump);
@@ -1111,6 +1183,10 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   using ProcKey = std::tuple<uint64_t, std::string, uint64_t, std::string>;
   std::map<ProcKey, size_t> ProcIds;
   std::map<std::tuple<size_t, uint64_t>, size_t> Seen; // (process, seq)
+  // Per process, its last dump so far (an index in Refs) and the stack ids
+  // that dump's sections name.
+  std::vector<size_t> NamedBy;
+  std::vector<std::vector<uint64_t>> Named;
   // The last file read stays for the second pass, which begins with it
   // when it is the only file with dumps to add (one big profile: read and
   // parsed once, not twice); else it is freed before the next is read.
@@ -1201,6 +1277,18 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         }
         Ref.Process = PIt->second;
         Refs.push_back(Ref);
+        // The stack ids the process's last dump (so far: LastRef's rule,
+        // below) names in its sections.
+        size_t Pr = PIt->second;
+        if (NamedBy.size() <= Pr) {
+          NamedBy.resize(Pr + 1, SIZE_MAX);
+          Named.resize(Pr + 1);
+        }
+        if (NamedBy[Pr] == SIZE_MAX || Order >= Refs[NamedBy[Pr]].Order) {
+          NamedBy[Pr] = Refs.size() - 1;
+          Named[Pr].clear();
+          namedStackIds(D, Named[Pr]);
+        }
       }
       Kept = std::move(F);
       KeptFI = FI;
@@ -1280,6 +1368,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
            R.HasPeak && R.PeakBytes == P.Peak.Bytes;
   };
   ProcContexts.resize(P.Processes.size());
+  for (size_t Pr = 0; Pr < Named.size(); Pr++)
+    ProcContexts[Pr].want(std::move(Named[Pr]));
+  std::vector<std::vector<uint64_t>>().swap(Named);
   ProcSharing.resize(P.Processes.size());
   ProcLeaks.resize(P.Processes.size());
   {
@@ -1333,14 +1424,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
     Counts &C = P.Contexts[I].C;
-    C.set(Field::min_size, MinSizeSeen[I] == UINT64_MAX ? 0 : MinSizeSeen[I]);
     // Objects counted, or inherited at a fork, and not live at the end
     // were freed.  Without the continuations field (runtimes before it)
     // inherited objects are not known: allocs - live_objects.  (Without
     // live_at_dump this is allocs, and the field is marked unknown.)
     if (FreesExact)
-      C.set(Field::frees,
-            FreesSeen[I] > 0 ? static_cast<uint64_t>(FreesSeen[I]) : 0);
+      C.set(Field::frees, static_cast<int64_t>(C.frees()) > 0 ? C.frees() : 0);
     else
       C.set(Field::frees,
             C.allocs() >= C.live_objects() ? C.allocs() - C.live_objects() : 0);
@@ -1406,7 +1495,7 @@ void heapprof::dropRuntimeFrames(Profile &P) {
     size_t K = 0;
     while (K + 1 < C.Stack.size() && runtimeFrame(P, P.Locations[C.Stack[K]]))
       K++;
-    C.Stack.erase(C.Stack.begin(), C.Stack.begin() + K);
+    C.Stack.trim(K, 0);
   }
 }
 

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <utility>
@@ -100,13 +101,15 @@ enum class Field : unsigned {
 constexpr unsigned NumFields = static_cast<unsigned>(Field::NumFields);
 extern const char *const FieldNames[NumFields];
 
-// How Counts keeps a field.  Inline: a u64 in every Counts.  Min32: a u32
-// in every Counts (min_size, the least of the format's u32 MinSize fields,
-// so never above 2^32-1).  Sparse: a u64 only in the Counts where it is not
-// zero: the state at the end (live_*), the peak's and the leak check's
-// counts, the cycle samples, the size classes (one of four in a context of
-// one size) and the per-cpu counts are zero in most contexts of a big
-// profile.
+// How Counts keeps a field.  Inline: a u32 in every Counts, the value
+// itself below 2^32-1; a value of 2^32-1 or more (a big context's bytes,
+// its summed lifetimes) is kept in the block of the sparse fields, after
+// them, and the u32 says 2^32-1.  Min32: a u32 in every Counts (min_size,
+// the least of the format's u32 MinSize fields, so never above 2^32-1).
+// Sparse: a u64 only in the Counts where it is not zero: the state at the
+// end (live_*), the peak's and the leak check's counts, the cycle samples,
+// the size classes (one of four in a context of one size) and the per-cpu
+// counts are zero in most contexts of a big profile.
 enum class Store : uint8_t { Inline, Min32, Sparse };
 constexpr Store FieldStore[NumFields] = {
 #define X(Name, Kind, Desc) Store::Kind,
@@ -133,21 +136,26 @@ constexpr detail::Slots FieldSlot{};
 constexpr unsigned NumInline = detail::countStore(Store::Inline);
 constexpr unsigned NumSparse = detail::countStore(Store::Sparse);
 static_assert(detail::countStore(Store::Min32) == 1, "one u32 field");
-static_assert(NumSparse <= 32, "Counts::Mask has a bit per sparse field");
+static_assert(NumSparse <= 31,
+              "Counts::Mask has a bit per sparse field, and InBlock");
 
 // A context's numbers (and the profile's total), read by field: get(F), or
-// C.bytes() and so on.  112 bytes and the sparse fields' 8 each, where
-// every field as a u64 was 328: a profile of a million contexts holds a
-// million of these at once (docs/performance.md).
+// C.bytes() and so on.  64 bytes, where every field as a u64 was 328 (and
+// the inline ones as u64, 112): a profile of a million contexts holds a
+// million of these at once (docs/performance.md).  The values of the
+// non-zero sparse fields and the inline ones past 2^32-2 are a block of
+// their own, 8 bytes each; when there is one (in a big profile most
+// contexts have one sparse field, their size class) it is kept in place of
+// the block's address.
 class Counts {
 public:
   Counts() = default;
   Counts(const Counts &O);
   Counts(Counts &&O) noexcept
-      : Mask(O.Mask), MinSize(O.MinSize), Sparse(O.Sparse) {
+      : MinSize(O.MinSize), Mask(O.Mask), One(O.One) {
     std::copy(O.Inline, O.Inline + NumInline, Inline);
+    std::fill(O.Inline, O.Inline + NumInline, 0);
     O.Mask = 0;
-    O.Sparse = nullptr;
   }
   Counts &operator=(const Counts &O) {
     Counts Copy(O);
@@ -155,25 +163,30 @@ public:
   }
   Counts &operator=(Counts &&O) noexcept {
     std::swap(Mask, O.Mask);
-    std::swap(Sparse, O.Sparse);
-    MinSize = O.MinSize;
-    std::copy(O.Inline, O.Inline + NumInline, Inline);
+    std::swap(One, O.One);
+    std::swap(MinSize, O.MinSize);
+    for (unsigned I = 0; I < NumInline; I++)
+      std::swap(Inline[I], O.Inline[I]);
     return *this;
   }
-  ~Counts() { std::free(Sparse); }
+  ~Counts() {
+    if (Mask & InBlock)
+      std::free(Block);
+  }
 
   uint64_t get(Field F) const {
     unsigned I = static_cast<unsigned>(F);
     switch (FieldStore[I]) {
     case Store::Inline:
-      return Inline[FieldSlot.Of[I]];
+      return Inline[FieldSlot.Of[I]] != Wide ? Inline[FieldSlot.Of[I]]
+                                             : wide(FieldSlot.Of[I]);
     case Store::Min32:
       return MinSize;
     case Store::Sparse:
       break;
     }
     uint32_t Bit = 1u << FieldSlot.Of[I];
-    return Mask & Bit ? Sparse[__builtin_popcount(Mask & (Bit - 1))] : 0;
+    return Mask & Bit ? values()[__builtin_popcount(Mask & (Bit - 1))] : 0;
   }
 #define X(Name, Kind, Desc)                                                    \
   uint64_t Name() const { return get(Field::Name); }
@@ -188,12 +201,26 @@ public:
   void add(const Counts &Other);
 
 private:
-  uint64_t Inline[NumInline] = {};
-  uint32_t Mask = 0;          // the sparse fields present, by slot
-  uint32_t MinSize = 0;       // the Min32 field
-  uint64_t *Sparse = nullptr; // the present ones' values, by slot (malloc)
+  // An inline field's u32 when its value is in Block.
+  static constexpr uint32_t Wide = UINT32_MAX;
+  // Mask's bit saying that the values are in Block (two or more), not One.
+  static constexpr uint32_t InBlock = 1u << 31;
+  const uint64_t *values() const { return Mask & InBlock ? Block : &One; }
+  // Inline slot S's value, in Block after the sparse fields and the wide
+  // inline values of the slots before it.
+  uint64_t wide(unsigned S) const;
+  size_t blockSize() const;
+  uint32_t Inline[NumInline] = {};
+  uint32_t MinSize = 0;      // the Min32 field
+  uint32_t Mask = 0;         // the sparse fields present, by slot; InBlock
+  union {
+    uint64_t One = 0;        // the only value
+    uint64_t *Block;         // the values (malloc): the sparse fields' by
+                             // slot, then the wide inline ones by slot
+  };
 };
-static_assert(sizeof(Counts) == 8 * NumInline + 16, "Counts' layout");
+static_assert(sizeof(Counts) == 4 * NumInline + 16 && NumInline % 2 == 0,
+              "Counts' layout");
 
 constexpr uint32_t NoModule = ~0u;
 // The name of a stack without frames (Location::Marker).
@@ -241,8 +268,61 @@ struct Location {
   std::string Marker;
 };
 
+// A context's stack of Locations: up to three in the object itself (16
+// bytes), more in a block of their own.  A std::vector was 24 bytes and
+// always a block (32 with malloc's header for 3 frames): a big profile
+// holds one per context (docs/performance.md).
+class LocStack {
+public:
+  LocStack() = default;
+  LocStack(const LocStack &O) { assign(O.begin(), O.end()); }
+  LocStack(LocStack &&O) noexcept : N(O.N) {
+    std::copy(O.In, O.In + 3, In);
+    O.N = 0;
+  }
+  LocStack &operator=(const LocStack &O) {
+    if (this != &O)
+      assign(O.begin(), O.end());
+    return *this;
+  }
+  LocStack &operator=(LocStack &&O) noexcept {
+    std::swap(N, O.N);
+    for (int I = 0; I < 3; I++)
+      std::swap(In[I], O.In[I]);
+    return *this;
+  }
+  ~LocStack() { release(); }
+
+  size_t size() const { return N; }
+  bool empty() const { return N == 0; }
+  const uint32_t *begin() const { return N <= 3 ? In : heap(); }
+  const uint32_t *end() const { return begin() + N; }
+  uint32_t operator[](size_t I) const { return begin()[I]; }
+  uint32_t back() const { return begin()[N - 1]; }
+  void assign(const uint32_t *B, const uint32_t *E);
+  // Leaves out the first K and the last L.
+  void trim(size_t K, size_t L);
+  void pop_back() { trim(0, 1); }
+
+private:
+  uint32_t *heap() const {
+    uint32_t *H;
+    std::memcpy(&H, &In[1], sizeof H);
+    return H;
+  }
+  void release() {
+    if (N > 3)
+      std::free(heap());
+    N = 0;
+  }
+  uint32_t N = 0;
+  uint32_t In[3] = {}; // the Locations, or (past 3) In[1..2] the block's
+                       // address
+};
+static_assert(sizeof(LocStack) == 16, "LocStack's layout");
+
 struct Context {
-  std::vector<uint32_t> Stack; // Locations, allocation site first
+  LocStack Stack; // Locations, allocation site first
   Counts C;
   // The symbolized stack: the Frames of Stack's Locations in order.
   std::vector<const Frame *> frames(const struct Profile &P) const;
