@@ -191,6 +191,16 @@ public:
               [this](const Group &A, const Group &B) { return less(A, B); });
   }
 
+  // Each line as its names' numbers, outermost first (name(N) spells one),
+  // in the same order.
+  template <class Fn> void forEachNumbers(Fn Each) const {
+    for (const Group &G : Groups)
+      Each(Pool.data() + G.Begin, G.Len, G.V);
+  }
+  const std::string &name(uint32_t N) const { return Names[N]; }
+  // The lines' names, all told: no tree of the lines has more frames.
+  size_t frames() const { return Pool.size(); }
+
   template <class Fn> void forEach(Fn Each) const {
     std::string Line;
     for (const Group &G : Groups) {
@@ -248,18 +258,34 @@ private:
 // frame to the full width, and a hover shows name, value and share.
 //===----------------------------------------------------------------------===//
 
+// The lines as a tree: a node per frame, in one array, its kids a list in
+// the order they first appear (the lines' order, which is their text's).
+// A node of its own with the name as a std::string and a vector of its
+// kids took about 100 bytes a frame: 1 GiB more than report at a million
+// contexts of 8 frames (docs/performance.md); 24 here.
 namespace {
-struct Node {
-  std::string Name;
-  uint64_t Value = 0;
-  std::vector<std::unique_ptr<Node>> Kids; // in name order
-  Node *kid(const std::string &N) {
-    for (auto &K : Kids)
-      if (K->Name == N)
-        return K.get();
-    Kids.push_back(std::make_unique<Node>());
-    Kids.back()->Name = N;
-    return Kids.back().get();
+struct Tree {
+  static constexpr uint32_t None = UINT32_MAX;
+  struct Node {
+    uint32_t Name = None; // Collapsed::name's number; the root's None
+    uint32_t FirstKid = None, LastKid = None, Next = None;
+    uint64_t Value = 0;
+  };
+  std::vector<Node> Nodes; // the root first
+  unsigned Depth = 0;      // of the deepest line
+  uint32_t kid(uint32_t N, uint32_t Name) {
+    for (uint32_t K = Nodes[N].FirstKid; K != None; K = Nodes[K].Next)
+      if (Nodes[K].Name == Name)
+        return K;
+    uint32_t K = static_cast<uint32_t>(Nodes.size());
+    Nodes.emplace_back();
+    Nodes[K].Name = Name;
+    if (Nodes[N].LastKid == None)
+      Nodes[N].FirstKid = K;
+    else
+      Nodes[Nodes[N].LastKid].Next = K;
+    Nodes[N].LastKid = K;
+    return K;
   }
 };
 } // namespace
@@ -324,22 +350,18 @@ static std::string color(const std::string &Name) {
 static const double SvgWidth = 1200, Pad = 10, FrameH = 17, TopH = 48,
                     BottomH = 28, CharW = 6.6, MinW = 0.1;
 
-static unsigned depthOf(const Node &N) {
-  unsigned D = 0;
-  for (auto &K : N.Kids)
-    D = std::max(D, depthOf(*K) + 1);
-  return D;
-}
-
-static void drawFrames(const Node &N, uint64_t X0, unsigned Depth,
-                       uint64_t Total, double Bottom, const char *Unit,
-                       std::string &Out) {
+static void drawFrames(const Tree &T, uint32_t Id, const Collapsed &Lines,
+                       uint64_t X0, unsigned Depth, uint64_t Total,
+                       double Bottom, const char *Unit, std::string &Out) {
+  const Tree::Node &N = T.Nodes[Id];
   double Scale = (SvgWidth - 2 * Pad) / static_cast<double>(Total);
   double W = N.Value * Scale;
   if (W < MinW)
     return;
+  static const std::string All = "all";
+  const std::string &NodeName = Id ? Lines.name(N.Name) : All;
   double X = Pad + X0 * Scale, Y = Bottom - (Depth + 1) * FrameH;
-  std::string Name = xmlEscape(N.Name);
+  std::string Name = xmlEscape(NodeName);
   double Pct = 100.0 * N.Value / Total;
   char Info[96];
   snprintf(Info, sizeof Info, " (%llu %s, %.2f%%)",
@@ -347,7 +369,7 @@ static void drawFrames(const Node &N, uint64_t X0, unsigned Depth,
   // Fit is in characters: count UTF-8 lead bytes, and cut after a whole
   // character (a cut inside one left a byte that is not UTF-8).
   size_t Fit = W > 6 ? static_cast<size_t>((W - 6) / CharW) : 0;
-  std::string Label = validUTF8(N.Name);
+  std::string Label = validUTF8(NodeName);
   auto IsLead = [](char C) {
     return (static_cast<unsigned char>(C) & 0xc0) != 0x80;
   };
@@ -367,13 +389,13 @@ static void drawFrames(const Node &N, uint64_t X0, unsigned Depth,
          std::to_string(N.Value) + "\" data-d=\"" + std::to_string(Depth) +
          "\"><title>" + Name + Info + "</title><rect x=\"" + fmt(X) +
          "\" y=\"" + fmt(Y) + "\" width=\"" + fmt(W) + "\" height=\"" +
-         fmt(FrameH - 1) + "\" fill=\"" + color(N.Name) +
+         fmt(FrameH - 1) + "\" fill=\"" + color(NodeName) +
          "\" rx=\"2\"/><text x=\"" + fmt(X + 3) + "\" y=\"" +
          fmt(Y + FrameH - 5) + "\">" + xmlEscape(Label) + "</text></g>\n";
   uint64_t KX = X0;
-  for (auto &K : N.Kids) {
-    drawFrames(*K, KX, Depth + 1, Total, Bottom, Unit, Out);
-    KX += K->Value;
+  for (uint32_t K = N.FirstKid; K != Tree::None; K = T.Nodes[K].Next) {
+    drawFrames(T, K, Lines, KX, Depth + 1, Total, Bottom, Unit, Out);
+    KX += T.Nodes[K].Value;
   }
 }
 
@@ -426,22 +448,22 @@ static const char SvgScript[] = R"JS(
 )JS";
 
 static std::string renderSvg(const Collapsed &Lines, const FlameOptions &O) {
-  Node Root;
-  Root.Name = "all";
-  Lines.forEach([&Root](const std::string &Line, uint64_t V) {
-    Root.Value += V;
-    Node *N = &Root;
-    size_t B = 0;
-    while (true) {
-      size_t E = Line.find(';', B);
-      N = N->kid(Line.substr(B, E == std::string::npos ? E : E - B));
-      N->Value += V;
-      if (E == std::string::npos)
-        break;
-      B = E + 1;
+  Tree T;
+  // Room for a node per name of every line: what is not used is not
+  // touched (a block this big is mapped), and the array is not moved.
+  T.Nodes.reserve(Lines.frames() + 1);
+  T.Nodes.emplace_back();
+  Lines.forEachNumbers([&T](const uint32_t *Names, size_t Len, uint64_t V) {
+    T.Nodes[0].Value += V;
+    uint32_t N = 0;
+    for (size_t I = 0; I < Len; I++) {
+      N = T.kid(N, Names[I]);
+      T.Nodes[N].Value += V;
     }
+    T.Depth = std::max(T.Depth, static_cast<unsigned>(Len));
   });
-  unsigned Depth = Root.Kids.empty() ? 0 : depthOf(Root);
+  unsigned Depth = T.Depth;
+  uint64_t RootValue = T.Nodes[0].Value;
   double H = TopH + (Depth + 1) * FrameH + BottomH;
   double Bottom = H - BottomH;
   std::string Title = O.Title.empty()
@@ -468,8 +490,8 @@ static std::string renderSvg(const Collapsed &Lines, const FlameOptions &O) {
        "\" y=\"40\" style=\"display:none\">Reset zoom</text>\n";
   S += "<text id=\"details\" x=\"" + fmt(Pad) + "\" y=\"" + fmt(H - 9) +
        "\"> </text>\n";
-  if (Root.Value)
-    drawFrames(Root, 0, 0, Root.Value, Bottom, O.Unit, S);
+  if (RootValue)
+    drawFrames(T, 0, Lines, 0, 0, RootValue, Bottom, O.Unit, S);
   S += "<script type=\"text/ecmascript\"><![CDATA[";
   S += SvgScript;
   S += "]]></script>\n</svg>\n";

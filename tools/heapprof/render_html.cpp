@@ -65,10 +65,49 @@ static void flameJson(const Profile &P,
   };
   std::map<std::string, uint32_t> NameIds;
   std::vector<const std::string *> AllNames;
-  std::vector<Node> Nodes = {{~0u, ~0u, {}}};
+  std::vector<Node> Nodes;
+  // Room for a node per frame of every context: what is not used is not
+  // touched (a block this big is mapped), and the array is not moved (its
+  // doubling held the old and the new array at once).
+  size_t MaxNodes = 1;
+  for (const Context &Ctx : P.Contexts)
+    for (uint32_t L : Ctx.Stack)
+      MaxNodes += P.Locations[L].Frames.size();
+  Nodes.reserve(MaxNodes);
+  Nodes.push_back({~0u, ~0u, {}});
   std::unordered_map<const Frame *, uint32_t> FrameIds;
-  std::unordered_map<uint64_t, uint32_t> Kids; // parent << 32 | name
-  Kids.reserve(P.Contexts.size() * 4);
+  // Each node's kids by name: an open-addressed array of node numbers (0,
+  // the root, is nobody's kid: an empty slot), a power of two at most 3/4
+  // full, probed linearly.  A std::unordered_map of (parent, name) held a
+  // node of 32 bytes per frame and its buckets: about 300 MB at a million
+  // contexts of 8 frames.
+  std::vector<uint32_t> Kids(1024);
+  auto KidHash = [&Nodes](uint32_t Parent, uint32_t Name) {
+    uint64_t K = static_cast<uint64_t>(Parent) << 32 | Name;
+    K = (K ^ K >> 30) * 0xbf58476d1ce4e5b9ULL;
+    K = (K ^ K >> 27) * 0x94d049bb133111ebULL;
+    return K ^ K >> 31;
+  };
+  auto Kid = [&](uint32_t Parent, uint32_t Name) -> uint32_t {
+    size_t Mask = Kids.size() - 1, I = KidHash(Parent, Name) & Mask;
+    for (; Kids[I]; I = (I + 1) & Mask)
+      if (Nodes[Kids[I]].Parent == Parent && Nodes[Kids[I]].Name == Name)
+        return Kids[I];
+    uint32_t New = static_cast<uint32_t>(Nodes.size());
+    Nodes.push_back({Parent, Name, {}});
+    Kids[I] = New;
+    if ((Nodes.size() - 1) * 4 > Kids.size() * 3) {
+      std::vector<uint32_t>(Kids.size() * 2).swap(Kids);
+      Mask = Kids.size() - 1;
+      for (uint32_t N = 1; N < Nodes.size(); N++) {
+        size_t J = KidHash(Nodes[N].Parent, Nodes[N].Name) & Mask;
+        while (Kids[J])
+          J = (J + 1) & Mask;
+        Kids[J] = N;
+      }
+    }
+    return New;
+  };
   for (const Context &Ctx : P.Contexts) {
     uint64_t V[NW];
     for (unsigned I = 0; I < NW; I++)
@@ -89,11 +128,7 @@ static void flameJson(const Profile &P,
           AllNames.push_back(&Name.first->first);
         ByFrame.first->second = Name.first->second;
       }
-      uint64_t Key = static_cast<uint64_t>(N) << 32 | ByFrame.first->second;
-      auto Kid = Kids.try_emplace(Key, static_cast<uint32_t>(Nodes.size()));
-      if (Kid.second)
-        Nodes.push_back({N, ByFrame.first->second, {}});
-      N = Kid.first->second;
+      N = Kid(N, ByFrame.first->second);
       for (unsigned I = 0; I < NW; I++)
         Nodes[N].W[I] += V[I];
     }
