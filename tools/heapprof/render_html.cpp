@@ -82,7 +82,7 @@ static void flameJson(const Profile &P,
   // node of 32 bytes per frame and its buckets: about 300 MB at a million
   // contexts of 8 frames.
   std::vector<uint32_t> Kids(1024);
-  auto KidHash = [&Nodes](uint32_t Parent, uint32_t Name) {
+  auto KidHash = [](uint32_t Parent, uint32_t Name) {
     uint64_t K = static_cast<uint64_t>(Parent) << 32 | Name;
     K = (K ^ K >> 30) * 0xbf58476d1ce4e5b9ULL;
     K = (K ^ K >> 27) * 0x94d049bb133111ebULL;
