@@ -31,9 +31,10 @@
 
 #include "heapprof_internal.h"
 
-/* Runs the check (the exit dump calls it before writing the profile); its
- * result waits for the section's writer. */
-void hp_leaks_check(void);
+/* Runs the check (the exit dump calls it before writing the profile, on
+ * stack, its own: see registered_root); its result waits for the
+ * section's writer. */
+void hp_leaks_check(const hp_own_stack_t *stack);
 /* Set by the exit's destructor (and _exit, and exec) to its own frame: the
  * calling thread's stack is scanned from there up, leaving out the frames
  * of the dump itself, whose unwritten slots hold stale words of the

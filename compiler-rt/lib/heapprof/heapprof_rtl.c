@@ -929,7 +929,7 @@ static void dump_locked(void *arg) {
     if ((!seq && (!hp_strcmp(reason, "exit") || !hp_strcmp(reason, "_exit") ||
                   !hp_strcmp(reason, "quick_exit"))) ||
         !hp_strcmp(reason, "exec") || !hp_strcmp(reason, "daemon"))
-      hp_leaks_check();
+      hp_leaks_check(&dump_stack);
     else
       hp_leaks_forget();
     hp_buf_t b = {0};
