@@ -53,13 +53,25 @@ static void add_thread(hp_thread_t *t, void *arg) {
  * parent's other threads, so a total may go down: that is no change. */
 static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; }
 
+/* sum: every thread's table and the exited threads'. */
+static void add_all(void) {
+  hp_memset(&sum, 0, sizeof(sum));
+  sum_ctx_t c = {&sum, false};
+  hp_thread_for_each(add_thread, &c);
+}
+
+void hp_opclass_fork_child(void) {
+  if (!hp_flags.op_classes)
+    return;
+  add_all();
+  hp_memcpy(&last, &sum, sizeof(last));
+}
+
 void hp_opclass_write_section(hp_buf_t *b,
                               const struct hp_profile_info *info) {
   if (!hp_flags.op_classes)
     return;
-  hp_memset(&sum, 0, sizeof(sum));
-  sum_ctx_t c = {&sum, false};
-  hp_thread_for_each(add_thread, &c);
+  add_all();
   u64 nrows = 0;
   for (u32 k = 0; k < HP_OPC_NUM_CLASSES; k++)
     nrows += delta(sum.rows[k].count, last.rows[k].count) ||

@@ -78,6 +78,11 @@ void hp_opclass_sample(hp_opc_table_t *t, u32 cls, u64 cycles);
  * exited threads. */
 void hp_opclass_thread_exit(const hp_opc_table_t *t);
 
+/* A fork's child handler (registry lock free, dump lock held): the totals
+ * so far are the parent's to write, so the child's first dump counts from
+ * here. */
+void hp_opclass_fork_child(void);
+
 /* Section 2's writer (heapprof_ext_sections.c). */
 struct hp_profile_info;
 void hp_opclass_write_section(hp_buf_t *b, const struct hp_profile_info *info);

@@ -998,6 +998,10 @@ static void fork_child(void) {
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_child();
+  /* The parent's allocator calls and system calls (sections 2 and 3): a
+   * child repeated them, page faults and all. */
+  hp_opclass_fork_child();
+  hp_syscalls_fork_child();
   hp_peak_fork_child();
   hp_rtl_unlock();
   owner_pid = (u32)syscall(SYS_getpid);

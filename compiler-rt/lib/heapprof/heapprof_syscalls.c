@@ -119,6 +119,13 @@ void hp_syscalls_drop(void) {
   hp_sys_pending = false;
 }
 
+void hp_syscalls_fork_child(void) {
+  for (u32 c = 0; c < NROWS; c++)
+    for (u32 s = 0; s < HP_NUM_SYSCALLS; s++)
+      last[c][s] = table[c][s];
+  hp_syscalls_drop();
+}
+
 static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; }
 
 void hp_syscalls_write_section(hp_buf_t *b,

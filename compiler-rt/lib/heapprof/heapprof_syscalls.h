@@ -55,6 +55,11 @@ static HP_ALWAYS_INLINE void hp_syscalls_charge_outside(void) {
  * allocator is the one profiled (its reservations at init). */
 void hp_syscalls_drop(void);
 
+/* A fork's child handler: the totals so far and the forking thread's
+ * pending calls are the parent's to write, so the child's first dump
+ * counts from here. */
+void hp_syscalls_fork_child(void);
+
 /* Section 3's writer (heapprof_ext_sections.c). */
 struct hp_profile_info;
 void hp_syscalls_write_section(hp_buf_t *b, const struct hp_profile_info *info);
