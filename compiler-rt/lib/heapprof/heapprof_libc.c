@@ -604,6 +604,13 @@ bool hp_spin_lock_bounded(hp_spinlock_t *l) {
   return false;
 }
 
+bool hp_spin_lock_unless_nested(hp_spinlock_t *l) {
+  if (hp_locks_held > 0)
+    return hp_spin_lock_bounded(l);
+  hp_spin_lock(l);
+  return true;
+}
+
 bool hp_parse_u64(const char *s, size_t len, u64 *out) {
   if (!len)
     return false;

@@ -172,6 +172,12 @@ static HP_ALWAYS_INLINE void hp_spin_unlock(hp_spinlock_t *l) {
  * handler may have interrupted the holder on this very thread, which then
  * gives up rather than wait for ever (false: not taken). */
 bool hp_spin_lock_bounded(hp_spinlock_t *l);
+/* The lock for a call the program makes (makecontext, the root-region
+ * calls): waits as long as another thread holds it, unless this thread
+ * holds a lock of the runtime's already (a signal handler that interrupted
+ * the runtime, maybe inside this very lock; the check at exit, under the
+ * allocator's locks): then the bounded spin.  False: not taken. */
+bool hp_spin_lock_unless_nested(hp_spinlock_t *l);
 
 /* Decimal parsing for flags: returns false on junk or overflow. */
 bool hp_parse_u64(const char *s, size_t len, u64 *out);
