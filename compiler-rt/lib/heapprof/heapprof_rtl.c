@@ -975,9 +975,16 @@ int hp_rtl_dump(const char *reason, u32 seq) {
   sigset_t held;
   hp_signals_hold(&held);
   hp_spin_lock(&dump_lock);
-  /* Once the last profile is under way (a deadly signal waits for this
-   * lock), checkpoints stand aside: back-to-back ones would starve it. */
-  if (seq && __atomic_load_n(&hp_rtl.final_done, __ATOMIC_ACQUIRE)) {
+  /* Once the last profile is wanted (its writer waits for this lock),
+   * checkpoints stand aside: back-to-back ones would starve it.  The last
+   * profile is claimed here, under the lock, not before it: a deadly
+   * signal that finds it claimed waits for the lock (the handler in
+   * heapprof_signals.c), which then must be the writer's.  Claimed before
+   * the lock, a SIGTERM landing between the claim and the lock (on the
+   * exiting thread, or on another) found the lock free and killed the
+   * process with no profile. */
+  if (seq ? __atomic_load_n(&hp_rtl.final_wanted, __ATOMIC_ACQUIRE)
+          : __atomic_exchange_n(&hp_rtl.final_done, true, __ATOMIC_ACQ_REL)) {
     hp_spin_unlock(&dump_lock);
     hp_signals_unhold(&held);
     pthread_setcancelstate(cancel, NULL);
@@ -1040,10 +1047,10 @@ void hp_rtl_dump_final(const char *reason) {
     return;
   }
   if (!hp_rtl.inited ||
-      (hp_signals_vfork_child() && hp_strcmp(reason, "exit")) ||
-      __atomic_exchange_n(&hp_rtl.final_done, true, __ATOMIC_ACQ_REL))
+      (hp_signals_vfork_child() && hp_strcmp(reason, "exit")))
     return;
-  hp_rtl_dump(reason, 0);
+  __atomic_store_n(&hp_rtl.final_wanted, true, __ATOMIC_RELEASE);
+  hp_rtl_dump(reason, 0); /* at most once: final_done, under the lock */
 }
 
 int hp_rtl_checkpoint(const char *reason) {

@@ -9,7 +9,10 @@
 
 typedef struct hp_rtl {
   bool inited;      /* set at the end of the runtime's init */
-  bool final_done;  /* the last profile (exit, error) was written */
+  bool final_wanted; /* a last profile (exit, error, deadly signal) waits
+                      * for the dump lock: checkpoints stand aside */
+  bool final_done;  /* the last profile is claimed: set under the dump
+                     * lock by its writer */
   u32 checkpoints;  /* __heapprof_dump calls so far */
 } hp_rtl_t;
 
@@ -22,7 +25,8 @@ extern hp_rtl_t hp_rtl;
  * written from now on (hp_shadow_mark_in_use). */
 void hp_rtl_init(void);
 
-/* Writes a profile; returns 0 on success.  seq 0 names the exit profile. */
+/* Writes a profile; returns 0 on success.  seq 0 names the last profile,
+ * written once (-1 when it was already claimed). */
 int hp_rtl_dump(const char *reason, u32 seq);
 /* The last profile, at most once (exit, fatal error). */
 void hp_rtl_dump_final(const char *reason);
