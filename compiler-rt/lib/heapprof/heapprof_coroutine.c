@@ -22,33 +22,33 @@ static struct {
   u64 cap, n;
 } set;
 
-/* The lock, taken by a bounded spin of the runtime's try lock (counted
- * as every lock of the runtime's is: a deadly signal waits for its
- * release, a fork from a signal handler that interrupted a note runs no
- * handler): one holder keeps it for a few stores.  A signal handler that interrupted its own thread's note gives
- * up after the spin and notes nothing (that stack's objects may then read
- * as leaked, as before there were notes) rather than wait for ever.  A
- * fork holds it across the copy (hp_coroutine_init): a child made while
- * another thread held it found it held for good, and each makecontext
- * there spun the whole bound (0.12 s here) and noted nothing, nor did its
- * leak check read a noted stack (5 of 6 children of a program whose
- * thread made contexts in a loop read their coroutine's object as
- * leaked). */
-static bool set_lock(void) { return hp_spin_lock_bounded(&set.lock); }
+/* The lock (counted as every lock of the runtime's is: a deadly signal
+ * waits for its release, a fork from a signal handler that interrupted a
+ * note runs no handler): one holder keeps it for a few stores.  A
+ * makecontext waits for it (hp_spin_lock_unless_nested): a bounded spin
+ * gave up under contention and noted nothing, as the root-region calls
+ * dropped registrations (heapprof_roots.c).  A signal handler that
+ * interrupted its own thread inside the runtime, maybe inside this note,
+ * gives up after a bounded spin and notes nothing (that stack's objects
+ * may then read as leaked, as before there were notes) rather than wait
+ * for ever.  A fork holds it across the copy (hp_coroutine_init): a child
+ * made while another thread held it found it held for good, and each
+ * makecontext there spun the whole bound (0.12 s here) and noted nothing,
+ * nor did its leak check read a noted stack (5 of 6 children of a program
+ * whose thread made contexts in a loop read their coroutine's object as
+ * leaked).  The fork waits for it without a bound: its holder is another
+ * thread (a fork from a handler that interrupted this thread's note runs
+ * no handler, hp_fork_prepare), which lets go once it runs again.  With
+ * the bounded spin, a holder descheduled for longer than the bound (a
+ * loaded machine; or its grow's mincore slow) was given up on, and the
+ * child again found the lock held for good. */
+static bool set_lock(void) { return hp_spin_lock_unless_nested(&set.lock); }
 
 static void set_unlock(void) { hp_spin_unlock(&set.lock); }
 
-/* Whether the fork under way holds the lock: written by the forking
- * thread's prepare handler, read by its parent and child handlers. */
-static bool fork_locked;
+static void fork_prepare(void) { hp_spin_lock(&set.lock); }
 
-static void fork_prepare(void) { fork_locked = set_lock(); }
-
-static void fork_release(void) {
-  if (fork_locked)
-    set_unlock();
-  fork_locked = false;
-}
+static void fork_release(void) { set_unlock(); }
 
 void hp_coroutine_init(void) {
   hp_atfork(fork_prepare, fork_release, fork_release);

@@ -23,18 +23,14 @@ static struct {
  * the 6,400 were not registered, and their objects read as leaks). */
 static bool list_lock(void) { return hp_spin_lock_unless_nested(&list.lock); }
 
-/* Whether the fork under way holds the lock (the forking thread's prepare
- * handler writes it, its parent and child handlers read it): a child made
- * while another thread held it would find it held for good. */
-static bool fork_locked;
+/* A fork holds the lock across the copy, waiting for it without a bound
+ * (its holder is another thread: a fork from a signal handler that
+ * interrupted this thread inside the runtime runs no handler), as the
+ * coroutine set's fork does: a child made while another thread held it
+ * would find it held for good. */
+static void fork_prepare(void) { hp_spin_lock(&list.lock); }
 
-static void fork_prepare(void) { fork_locked = list_lock(); }
-
-static void fork_release(void) {
-  if (fork_locked)
-    hp_spin_unlock(&list.lock);
-  fork_locked = false;
-}
+static void fork_release(void) { hp_spin_unlock(&list.lock); }
 
 void hp_roots_init(void) {
   hp_atfork(fork_prepare, fork_release, fork_release);
