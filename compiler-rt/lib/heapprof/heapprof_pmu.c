@@ -190,7 +190,17 @@ void hp_pmu_thread_exit(void) {
   pt.opened = true;
 }
 
-void hp_pmu_fork_child(void) { close_group(); }
+/* The parent's samples up to the fork are the parent's: the child's
+ * first profile counts from here (it repeated them, as sections 2 and 3
+ * did: heapprof_opclass.c, heapprof_syscalls.c). */
+void hp_pmu_fork_child(void) {
+  close_group();
+  for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++) {
+    last[c].samples = __atomic_load_n(&table[c].samples, __ATOMIC_RELAXED);
+    for (u32 e = 0; e < HP_NUM_PMU_EVENTS; e++)
+      last[c].sums[e] = __atomic_load_n(&table[c].sums[e], __ATOMIC_RELAXED);
+  }
+}
 
 static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; }
 
