@@ -225,9 +225,15 @@ static void init_once(void) {
   /* dlsym may allocate: only now that malloc works. */
   hp_interceptors_resolve();
   hp_exec_init();
-  hp_signals_init();
+  /* Before hp_signals_init: a fork runs the prepare handlers last
+   * registered first, and must take the dump lock before these sets'
+   * locks, in the order the leak check at exit takes them (with the sets'
+   * first, a thread forking while main exited held the coroutine set's
+   * lock waiting for the dump's, and the check gave up on the set after
+   * its bounded spin: a switched-out coroutine's objects read as leaks). */
   hp_coroutine_init();
   hp_roots_init();
+  hp_signals_init();
   if (hp_flags.verbosity)
     hp_printf("HeapProf: initialized: shadow at %p, %lld-way HIB table of "
               "%lld sets\n",
