@@ -190,16 +190,21 @@ void hp_pmu_thread_exit(void) {
   pt.opened = true;
 }
 
+/* The totals so far, into out. */
+static void read_table(pmu_row_t out[HP_OPC_NUM_CLASSES]) {
+  for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++) {
+    out[c].samples = __atomic_load_n(&table[c].samples, __ATOMIC_RELAXED);
+    for (u32 e = 0; e < HP_NUM_PMU_EVENTS; e++)
+      out[c].sums[e] = __atomic_load_n(&table[c].sums[e], __ATOMIC_RELAXED);
+  }
+}
+
 /* The parent's samples up to the fork are the parent's: the child's
  * first profile counts from here (it repeated them, as sections 2 and 3
  * did: heapprof_opclass.c, heapprof_syscalls.c). */
 void hp_pmu_fork_child(void) {
   close_group();
-  for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++) {
-    last[c].samples = __atomic_load_n(&table[c].samples, __ATOMIC_RELAXED);
-    for (u32 e = 0; e < HP_NUM_PMU_EVENTS; e++)
-      last[c].sums[e] = __atomic_load_n(&table[c].sums[e], __ATOMIC_RELAXED);
-  }
+  read_table(last);
 }
 
 static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; }
@@ -208,13 +213,10 @@ void hp_pmu_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
   if (!hp_pmu_on)
     return;
   static pmu_row_t now[HP_OPC_NUM_CLASSES]; /* under the dump lock */
+  read_table(now);
   u64 nrows = 0;
-  for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++) {
-    now[c].samples = __atomic_load_n(&table[c].samples, __ATOMIC_RELAXED);
-    for (u32 e = 0; e < HP_NUM_PMU_EVENTS; e++)
-      now[c].sums[e] = __atomic_load_n(&table[c].sums[e], __ATOMIC_RELAXED);
+  for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++)
     nrows += delta(now[c].samples, last[c].samples) != 0;
-  }
   u64 head[4] = {HP_NUM_PMU_EVENTS,
                  __atomic_load_n(&flags_word, __ATOMIC_RELAXED),
                  __atomic_load_n(&counted_mask, __ATOMIC_RELAXED), nrows};
