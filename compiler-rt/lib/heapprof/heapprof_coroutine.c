@@ -119,14 +119,15 @@ static void note(uptr beg, uptr size) {
   set_unlock();
 }
 
-void hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
+bool hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
                                   void *arg) {
-  if (!set_lock())
-    return;
+  if (!hp_spin_lock_patient(&set.lock))
+    return false;
   for (u64 i = 0; i < set.cap; i++)
     if (set.v[i].beg)
       fn(set.v[i].beg, set.v[i].beg + set.v[i].size, arg);
   set_unlock();
+  return true;
 }
 
 typedef void (*makecontext_fn)(void);

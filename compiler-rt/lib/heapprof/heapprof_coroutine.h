@@ -31,9 +31,9 @@ void hp_coroutine_init(void);
 uptr hp_coroutine_start_return(void);
 
 /* Calls fn with each noted stack, [beg, end), under the set's lock (a
- * makecontext meanwhile waits); none when the lock stays busy past a
- * bounded spin (this thread's own note, interrupted by a signal handler). */
-void hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
+ * makecontext meanwhile waits).  False, and none, when the lock stayed
+ * busy for a second (hp_spin_lock_patient). */
+bool hp_coroutine_stacks_for_each(void (*fn)(uptr beg, uptr end, void *arg),
                                   void *arg);
 
 #endif

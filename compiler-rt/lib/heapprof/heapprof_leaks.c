@@ -157,6 +157,9 @@ typedef struct check {
   uptr stack_lo, stack_hi; /* the runtime's stack the check runs on */
   hp_buf_t work; /* u64 items (below) of objects to scan */
   u64 root_bytes;
+  /* The sets of roots the check could not read (their lock stayed busy,
+   * hp_spin_lock_patient): said in a warning after the check. */
+  bool coroutines_unread, regions_unread;
 } check_t;
 
 /* An object on the work list: a primary block, as its region id and
@@ -618,7 +621,7 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
        * its caller's frame), then uc_link.  Read to two words above it, a
        * pointer passed as the eighth argument was a leak. */
       noted_end_t n = {sp, p, 0};
-      hp_coroutine_stacks_for_each(noted_end_of, &n);
+      c->coroutines_unread |= !hp_coroutine_stacks_for_each(noted_end_of, &n);
       e = HP_MIN(e, n.end ? n.end : p + 2 * sizeof(uptr));
       break;
     }
@@ -778,7 +781,7 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   scan_root_but_runtime(c, fbeg, fend);
   cr.ret = hp_coroutine_start_return();
   if (cr.ret)
-    hp_coroutine_stacks_for_each(coroutine_root, &cr);
+    c->coroutines_unread |= !hp_coroutine_stacks_for_each(coroutine_root, &cr);
 }
 
 /* What the dynamic linker allocated counts as reachable, as under
@@ -1038,13 +1041,21 @@ void hp_leaks_check(const hp_own_stack_t *stack) {
     hp_thread_pending_args(pending_arg, &pend);
     ts.running += pend.n; /* created, not started: running soon */
     linker_roots(&c);
-    hp_roots_for_each(registered_root, &c);
+    c.regions_unread = !hp_roots_for_each(registered_root, &c);
     for_each_object(&c, indirect_from, NULL);
     ok = !c.work.failed && tally(&c);
   }
   hp_foreign_hold(false);
   hp_secondary_unlock();
 
+  if (ok && (c.coroutines_unread || c.regions_unread))
+    hp_printf("HeapProf: WARNING: leak check at exit: %s%s%s not read (their "
+              "list stayed locked for 1 s); objects only they point to are "
+              "listed as leaked\n",
+              c.coroutines_unread ? "the noted coroutine stacks" : "",
+              c.coroutines_unread && c.regions_unread ? " and " : "",
+              c.regions_unread ? "the registered root regions were"
+                               : " were");
   if (ok) {
     result.done = true;
     result.root_bytes = c.root_bytes;

@@ -604,6 +604,24 @@ bool hp_spin_lock_bounded(hp_spinlock_t *l) {
   return false;
 }
 
+static u64 monotonic_coarse_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+bool hp_spin_lock_patient(hp_spinlock_t *l) {
+  if (hp_spin_lock_bounded(l))
+    return true;
+  for (u64 until = monotonic_coarse_ns() + 1000000000ull;
+       monotonic_coarse_ns() < until;) {
+    sched_yield();
+    if (hp_spin_trylock(l))
+      return true;
+  }
+  return false;
+}
+
 bool hp_spin_lock_unless_nested(hp_spinlock_t *l) {
   if (hp_locks_held > 0)
     return hp_spin_lock_bounded(l);

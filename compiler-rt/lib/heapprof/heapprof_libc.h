@@ -178,6 +178,13 @@ bool hp_spin_lock_bounded(hp_spinlock_t *l);
  * the runtime, maybe inside this very lock; the check at exit, under the
  * allocator's locks): then the bounded spin.  False: not taken. */
 bool hp_spin_lock_unless_nested(hp_spinlock_t *l);
+/* The try lock, tried for up to a second (pauses, then yields): for the
+ * check at exit, which holds the allocator's locks, reading a list whose
+ * holder keeps it for a few stores -- another thread, maybe descheduled
+ * on a loaded machine for longer than the bounded spin (about 30 ms), or
+ * this one (a signal handler that interrupted it).  False: not taken, and
+ * the caller says what it did not read. */
+bool hp_spin_lock_patient(hp_spinlock_t *l);
 
 /* Decimal parsing for flags: returns false on junk or overflow. */
 bool hp_parse_u64(const char *s, size_t len, u64 *out);

@@ -10,9 +10,9 @@
  * read as leaked.  An arena of the program's own in an anonymous mapping
  * is another.
  *
- * The regions are a list of (start, size) pairs in memory of the
- * runtime's own: a region registered twice is there twice and must be
- * unregistered twice, as under LeakSanitizer.
+ * The regions are a set of (start, size) pairs, each with the number of
+ * its registrations, in memory of the runtime's own: a region registered
+ * twice is there until it is unregistered twice, as under LeakSanitizer.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_ROOTS_H
 #define HEAPPROF_ROOTS_H
@@ -22,10 +22,9 @@
 /* At start: the fork handlers that hold the list's lock across a fork. */
 void hp_roots_init(void);
 
-/* Calls fn with each registered region, [beg, end), under the list's lock
- * (a registration meanwhile waits); none when the lock stays busy past a
- * bounded spin (this thread's own registration, interrupted by a signal
- * handler that exits). */
-void hp_roots_for_each(void (*fn)(uptr beg, uptr end, void *arg), void *arg);
+/* Calls fn once with each registered region, [beg, end), under the set's
+ * lock (a registration meanwhile waits).  False, and none, when the lock
+ * stayed busy for a second (hp_spin_lock_patient). */
+bool hp_roots_for_each(void (*fn)(uptr beg, uptr end, void *arg), void *arg);
 
 #endif

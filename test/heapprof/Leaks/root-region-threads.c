@@ -1,7 +1,8 @@
 // __heapprof_register_root_region and __heapprof_unregister_root_region
-// take the list's lock.  Both keep a list of 100,000 one-byte regions
-// registered beside their work, and each call that takes back one of its
-// first ones reads the whole list, so the lock is held most of the time.
+// take the regions' lock.  Both keep 100,000 one-byte regions registered
+// beside their work, and take back and register again one of them after
+// each step, so the lock is taken all the time.  (When the regions were a
+// list searched from its end, each such call read the whole list.)
 //
 //   threads  32 threads each keep 200 objects of 204 bytes whose only
 //            pointers are in 8-byte regions they register, and take back
@@ -51,8 +52,7 @@ __attribute__((noinline)) static void scrub(void) {
   memset((char *)junk, 0, sizeof(junk));
 }
 
-// Takes back the k-th region of base, the k-th in the list (found after
-// reading the whole list, from its end), and registers it again.
+// Takes back the k-th region of base and registers it again.
 static void again(int k) {
   __heapprof_unregister_root_region(&base[k], 1);
   __heapprof_register_root_region(&base[k], 1);
