@@ -86,15 +86,24 @@ void Options::tables(TableOptions &T) {
       return "unknown leak table '" + V + "' (unreachable or live)";
     return std::string();
   });
-  value("--suppressions", nullptr, [&T](const std::string &V) {
-    T.SuppressionFiles.push_back(V);
+  suppressions(T.SuppressionFiles);
+}
+
+void Options::suppressions(std::vector<std::string> &Files) {
+  value("--suppressions", nullptr, [&Files](const std::string &V) {
+    Files.push_back(V);
     return std::string();
   });
 }
 
 bool heapprof::loadSuppressionFiles(TableOptions &T) {
+  return loadSuppressionFiles(T.SuppressionFiles, T.Suppressions);
+}
+
+bool heapprof::loadSuppressionFiles(const std::vector<std::string> &Files,
+                                    std::vector<Suppression> &Rules) {
   std::string Err;
-  if (loadSuppressions(T.SuppressionFiles, T.Suppressions, Err))
+  if (loadSuppressions(Files, Rules, Err))
     return true;
   inputError(Err);
   return false;

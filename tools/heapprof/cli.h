@@ -36,6 +36,7 @@ namespace heapprof {
 struct Profile;
 struct SymbolizeOptions;
 struct TableOptions;
+struct Suppression;
 using FirstCheckpoints = std::map<std::pair<uint64_t, std::string>, uint64_t>;
 
 class Options {
@@ -59,6 +60,7 @@ public:
   void top(unsigned &Top);                   // --top N (0: all)
   void tables(TableOptions &T);              // --sort, --top, --depth,
                                              // --leaks, --suppressions
+  void suppressions(std::vector<std::string> &Files); // --suppressions
   void format(bool &Json, bool &Given);      // --format text|json
 
   // Parses Argv; the operands go to Operands.  Returns 0, 2 after
@@ -82,6 +84,8 @@ private:
 // Reads the rules of T.SuppressionFiles into T.Suppressions; prints the
 // error (one `heapprof: error:` line naming the file and line) itself.
 bool loadSuppressionFiles(TableOptions &T);
+bool loadSuppressionFiles(const std::vector<std::string> &Files,
+                          std::vector<Suppression> &Rules);
 
 // Loads Inputs (raw profiles and directories of them), symbolizes them,
 // merges the contexts whose stacks read the same and, unless

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "profile_model.h"
+#include "suppressions.h"
 #include "symbolize.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -40,6 +41,11 @@ const char heapprof::FlamegraphUsage[] =
     "  --svg              a self-contained interactive SVG flame graph (the\n"
     "                     default when FILE of -o ends in .svg)\n"
     "  --title TEXT       the SVG's title (with --svg only)\n"
+    "  --suppressions FILE\n"
+    "                     with --weight leaked: the contexts a rule\n"
+    "                     (leak:PATTERN, LeakSanitizer's format) matches weigh\n"
+    "                     0, as report leaves them out of its leak table; may\n"
+    "                     be repeated\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --binary FILE      the profiled program (or a library) if it moved\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
@@ -55,6 +61,8 @@ struct FlameOptions {
   bool Svg = false;
   std::string Title;
   std::string Output;
+  std::vector<std::string> SuppressionFiles;
+  std::vector<Suppression> Suppressions;
 };
 } // namespace
 
@@ -87,6 +95,7 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
   });
   Opts.output(O.Output);
   Opts.symbolize(O.Sym);
+  Opts.suppressions(O.SuppressionFiles);
   if (int Rc = Opts.parse(Argc, Argv, O.Inputs))
     return Rc;
   if (O.Inputs.empty())
@@ -99,6 +108,11 @@ static int parseArgs(int Argc, char **Argv, FlameOptions &O) {
   if (TitleGiven && !O.Svg)
     return Opts.usageError("--title is the SVG picture's: give --svg or -o "
                            "NAME.svg");
+  // Suppressions take contexts out of the leaks only: with another weight
+  // they would be dropped without a word.
+  if (!O.SuppressionFiles.empty() && O.Weight != Field::leaked_bytes)
+    return Opts.usageError("--suppressions takes contexts out of the leaked "
+                           "weight only: give --weight leaked");
   return 0;
 }
 
@@ -129,7 +143,8 @@ static std::string frameName(const Frame &F) {
 namespace {
 class Collapsed {
 public:
-  Collapsed(const Profile &P, Field W) {
+  // Suppressed: suppressedContexts' rule per context (empty: none).
+  Collapsed(const Profile &P, Field W, const std::vector<int32_t> &Suppressed) {
     std::unordered_map<std::string, uint32_t> NameIds;
     auto Id = [&](std::string N) {
       auto [It, New] = NameIds.try_emplace(std::move(N), Names.size());
@@ -148,8 +163,9 @@ public:
     // Equal lines in one Group: an open-addressed table of group numbers
     // + 1, by the hash of the line's numbers.
     std::vector<uint32_t> Table(1024), Line;
-    for (const Context &C : P.Contexts) {
-      uint64_t V = C.C.get(W);
+    for (size_t CI = 0; CI < P.Contexts.size(); CI++) {
+      const Context &C = P.Contexts[CI];
+      uint64_t V = leakAware(P, Suppressed, CI, W);
       if (!V)
         continue;
       Line.clear();
@@ -502,6 +518,8 @@ int heapprof::cmdFlamegraph(int Argc, char **Argv) {
   FlameOptions O;
   if (int Rc = parseArgs(Argc, Argv, O))
     return Rc;
+  if (!loadSuppressionFiles(O.SuppressionFiles, O.Suppressions))
+    return 1;
   Profile P;
   if (!loadSymbolized(O.Inputs, O.Sym, P))
     return 1;
@@ -509,7 +527,8 @@ int heapprof::cmdFlamegraph(int Argc, char **Argv) {
     return inputError(O.Inputs[0] + ": the profile does not record " +
                       O.Unit + " (field " +
                       FieldNames[static_cast<unsigned>(O.Weight)] + ")");
-  Collapsed Lines(P, O.Weight);
+  Collapsed Lines(P, O.Weight,
+                  suppressedContexts(O.Suppressions, P, Field::leaked_objects));
   if (O.Svg)
     return writeOutput(O.Output, renderSvg(Lines, O)) ? 0 : 1;
   // Collapsed stacks are the biggest output of a profile: written as the

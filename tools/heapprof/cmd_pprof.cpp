@@ -13,6 +13,7 @@
 #include "profile.pb-c.h"
 #include "profile_model.h"
 #include "render.h"
+#include "suppressions.h"
 #include "symbolize.h"
 
 #include "llvm/Support/JSON.h"
@@ -38,6 +39,12 @@ const char heapprof::PprofUsage[] =
     "  leaked_objects, leaked_bytes (unreachable at exit; default\n"
     "  alloc_space)\n"
     "  -o, --output FILE  the file to write (required; - for stdout)\n"
+    "  --suppressions FILE\n"
+    "                     the contexts a rule (leak:PATTERN, LeakSanitizer's\n"
+    "                     format) matches have no leaked_objects and\n"
+    "                     leaked_bytes, as report leaves them out of its leak\n"
+    "                     table; a comment says what each rule took; may be\n"
+    "                     repeated\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
     "  --debug-dir DIR    where separate debug files are; may be repeated\n"
@@ -116,7 +123,10 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
   return Ptrs;
 }
 
-static void build(const Profile &P, Builder &B) {
+// Suppressed: suppressedContexts' rule per context (empty: none); Rules
+// the rules, for the comments.
+static void build(const Profile &P, const std::vector<Suppression> &Rules,
+                  const std::vector<int32_t> &Suppressed, Builder &B) {
   // Only the counts the profile made: temporary_objects not in sampled
   // mode's nor an older runtime's, inuse_* not in upstream MemProf's (no
   // live counts), leaked_* only with the leak check at exit.  A 0 there
@@ -204,7 +214,8 @@ static void build(const Profile &P, Builder &B) {
     NumIds += C.Stack.size();
   B.LocationIds.reserve(NumIds);
   B.Values.reserve(P.Contexts.size() * Used.size());
-  for (const Context &C : P.Contexts) {
+  for (size_t CI = 0; CI < P.Contexts.size(); CI++) {
+    const Context &C = P.Contexts[CI];
     Perftools__Profiles__Sample S = PERFTOOLS__PROFILES__SAMPLE__INIT;
     S.n_location_id = C.Stack.size();
     S.location_id = B.LocationIds.data() + B.LocationIds.size();
@@ -213,7 +224,8 @@ static void build(const Profile &P, Builder &B) {
     S.n_value = Used.size();
     S.value = B.Values.data() + B.Values.size();
     for (const SampleType *T : Used)
-      B.Values.push_back(static_cast<int64_t>(C.C.get(T->From)));
+      B.Values.push_back(
+          static_cast<int64_t>(leakAware(P, Suppressed, CI, T->From)));
     B.Samples.push_back(S);
   }
   // Every allocation is recorded (no sampling): the period is one byte.
@@ -230,6 +242,24 @@ static void build(const Profile &P, Builder &B) {
           B.Comments.end())
         B.Comments.push_back(Id);
     }
+  // What each --suppressions rule took out of leaked_*, as the report
+  // lists it (`go tool pprof -comments`).
+  std::vector<uint64_t> Objects(Rules.size()), Bytes(Rules.size()),
+      Contexts(Rules.size());
+  for (size_t CI = 0; CI < Suppressed.size(); CI++)
+    if (Suppressed[CI] >= 0) {
+      Objects[Suppressed[CI]] += P.Contexts[CI].C.leaked_objects();
+      Bytes[Suppressed[CI]] += P.Contexts[CI].C.leaked_bytes();
+      Contexts[Suppressed[CI]]++;
+    }
+  auto Count = [](uint64_t N, const char *What) {
+    return std::to_string(N) + " " + What + (N == 1 ? "" : "s");
+  };
+  for (size_t R = 0; R < Rules.size(); R++)
+    B.Comments.push_back(B.Str.get(
+        "suppressed: leak:" + Rules[R].Pattern + " (" + Rules[R].Where +
+        "): " + Count(Objects[R], "object") + ", " +
+        Count(Bytes[R], "byte") + ", " + Count(Contexts[R], "context")));
 
   B.TypePtrs = pointers(B.Types);
   B.MappingPtrs = pointers(B.Mappings);
@@ -279,20 +309,32 @@ int heapprof::cmdPprof(int Argc, char **Argv) {
   std::vector<std::string> Inputs;
   SymbolizeOptions Sym;
   std::string Output;
+  std::vector<std::string> SuppressionFiles;
+  std::vector<Suppression> Rules;
   Options O(PprofUsage);
   O.output(Output);
   O.symbolize(Sym);
+  O.suppressions(SuppressionFiles);
   if (int Rc = O.parse(Argc, Argv, Inputs))
     return Rc;
   if (Output.empty())
     return O.usageError("no output file given (-o OUT.pb.gz)");
   if (Inputs.empty())
     return O.usageError("no profile given");
+  if (!loadSuppressionFiles(SuppressionFiles, Rules))
+    return 1;
   Profile P;
   if (!loadSymbolized(Inputs, Sym, P))
     return 1;
+  // Without the leak check there is no leaked_* to take contexts out of:
+  // the rules would be dropped without a word.
+  if (!Rules.empty() && !P.has(Field::leaked_bytes))
+    return inputError(Inputs[0] +
+                      ": --suppressions takes contexts out of leaked_objects "
+                      "and leaked_bytes, and the profile does not record "
+                      "them (field leaked_bytes: no leak check at exit)");
   Builder B;
-  build(P, B);
+  build(P, Rules, suppressedContexts(Rules, P, Field::leaked_objects), B);
   std::string Packed(perftools__profiles__profile__get_packed_size(&B.Msg),
                      '\0');
   perftools__profiles__profile__pack(

@@ -108,12 +108,13 @@ static void flameJson(const Profile &P,
     }
     return New;
   };
-  for (const Context &Ctx : P.Contexts) {
+  const std::vector<int32_t> Suppressed =
+      suppressedContexts(Suppressions, P, Field::leaked_objects);
+  for (size_t CI = 0; CI < P.Contexts.size(); CI++) {
+    const Context &Ctx = P.Contexts[CI];
     uint64_t V[NW];
     for (unsigned I = 0; I < NW; I++)
-      V[I] = P.has(Weights[I]) ? Ctx.C.get(Weights[I]) : 0;
-    if (V[NW - 1] && suppressedBy(Suppressions, P, Ctx) >= 0)
-      V[NW - 1] = 0; // leaked_bytes
+      V[I] = P.has(Weights[I]) ? leakAware(P, Suppressed, CI, Weights[I]) : 0;
     std::vector<const Frame *> Fs = Ctx.frames(P);
     uint32_t N = 0;
     for (unsigned I = 0; I < NW; I++)

@@ -115,3 +115,29 @@ int heapprof::suppressedBy(const std::vector<Suppression> &Rules,
   }
   return -1;
 }
+
+std::vector<int32_t>
+heapprof::suppressedContexts(const std::vector<Suppression> &Rules,
+                             const Profile &P, Field Objects) {
+  std::vector<int32_t> Out;
+  if (Rules.empty())
+    return Out;
+  Out.assign(P.Contexts.size(), -1);
+  for (size_t I = 0; I < P.Contexts.size(); I++)
+    if (P.Contexts[I].C.get(Objects))
+      Out[I] = suppressedBy(Rules, P, P.Contexts[I]);
+  return Out;
+}
+
+bool heapprof::isLeakField(Field F) {
+  return F == Field::leaked_objects || F == Field::leaked_bytes ||
+         F == Field::indirect_objects || F == Field::indirect_bytes;
+}
+
+uint64_t heapprof::leakAware(const Profile &P,
+                             const std::vector<int32_t> &Suppressed, size_t I,
+                             Field F) {
+  if (!Suppressed.empty() && Suppressed[I] >= 0 && isLeakField(F))
+    return 0;
+  return P.Contexts[I].C.get(F);
+}

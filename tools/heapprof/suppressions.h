@@ -14,13 +14,13 @@
 #ifndef HEAPPROF_TOOL_SUPPRESSIONS_H
 #define HEAPPROF_TOOL_SUPPRESSIONS_H
 
+#include "profile_model.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace heapprof {
-struct Profile;
-struct Context;
 
 struct Suppression {
   std::string Pattern; // without "leak:"
@@ -38,6 +38,21 @@ bool templateMatch(const std::string &Pattern, const std::string &S);
 // The index of the first rule matching a frame of C, or -1.
 int suppressedBy(const std::vector<Suppression> &Rules, const Profile &P,
                  const Context &C);
+
+// Per context of P, the index of the first rule matching it when it has
+// objects in Objects (leaked_objects: the leak check's memory; live_objects:
+// the live table's), else -1; empty when there are no rules.
+std::vector<int32_t> suppressedContexts(const std::vector<Suppression> &Rules,
+                                        const Profile &P, Field Objects);
+
+// The counts a suppressed context has none of where leaks are shown: the
+// leak check's (leaked_* and indirect_*).
+bool isLeakField(Field F);
+
+// Context I's F, or 0 when F is a leak field and Suppressed (from
+// suppressedContexts(..., leaked_objects)) says a rule took it.
+uint64_t leakAware(const Profile &P, const std::vector<int32_t> &Suppressed,
+                   size_t I, Field F);
 
 } // namespace heapprof
 

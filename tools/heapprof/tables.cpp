@@ -104,7 +104,8 @@ private:
   void top();
   std::vector<ChainRow> chains(uint64_t (Counts::*Objects)() const,
                                uint64_t (Counts::*Bytes)() const, bool HasBytes,
-                               uint64_t Total, bool Suppress = false,
+                               uint64_t Total,
+                               const std::vector<int32_t> *Suppressed = nullptr,
                                bool Indirect = false);
   void leaks();
   void leakTotals(); // R.Leak{Objects,Bytes,Rows} of the uncut table
@@ -205,21 +206,24 @@ void Builder::top() {
 // the end, at the peak) grouped by their first Depth frames (function, file,
 // line), the most bytes first (objects without bytes, !HasBytes); Percent
 // is of Total.  With
-// Suppress, contexts a --suppressions rule matches are left out, counted
-// under their rule, and taken out of Total.  With Indirect, the rows add up
-// their contexts' indirect leaks too.
+// Suppressed (suppressedContexts: a rule per context, or -1), the contexts a
+// --suppressions rule took are left out, counted under their rule, and
+// taken out of Total.  With Indirect, the rows add up their contexts'
+// indirect leaks too.
 std::vector<ChainRow> Builder::chains(uint64_t (Counts::*Objects)() const,
                                       uint64_t (Counts::*Bytes)() const,
                                       bool HasBytes, uint64_t Total,
-                                      bool Suppress, bool Indirect) {
+                                      const std::vector<int32_t> *Suppressed,
+                                      bool Indirect) {
   std::vector<ChainRow> Rows;
   std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
       Index;
-  for (const Context &C : P.Contexts) {
+  for (size_t CI = 0; CI < P.Contexts.size(); CI++) {
+    const Context &C = P.Contexts[CI];
     if (!(C.C.*Objects)())
       continue;
-    if (Suppress) {
-      int Rule = suppressedBy(R.Opts.Suppressions, P, C);
+    if (Suppressed && !Suppressed->empty()) {
+      int Rule = (*Suppressed)[CI];
       if (Rule >= 0) {
         Report::Suppressed &S = R.LeaksSuppressed[Rule];
         S.Objects += (C.C.*Objects)();
@@ -286,8 +290,10 @@ void Builder::leaks() {
       return;
     }
     R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
+    std::vector<int32_t> Suppressed = suppressedContexts(
+        R.Opts.Suppressions, P, Field::leaked_objects);
     R.Leaks = chains(&Counts::leaked_objects, &Counts::leaked_bytes, true,
-                     T.leaked_bytes(), true, true);
+                     T.leaked_bytes(), &Suppressed, true);
     leakTotals();
     cut(R.Leaks, R.LeakInfo);
     return;
@@ -301,8 +307,11 @@ void Builder::leaks() {
   if (!Bytes)
     R.LeakInfo.Lacks = "live_bytes";
   R.LeaksSuppressed.assign(R.Opts.Suppressions.size(), {});
+  std::vector<int32_t> Suppressed =
+      suppressedContexts(R.Opts.Suppressions, P, Field::live_objects);
   R.Leaks = chains(&Counts::live_objects, &Counts::live_bytes, Bytes,
-                   Bytes ? P.Total.live_bytes() : P.Total.live_objects(), true);
+                   Bytes ? P.Total.live_bytes() : P.Total.live_objects(),
+                   &Suppressed);
   leakTotals();
   cut(R.Leaks, R.LeakInfo);
 }
