@@ -5,12 +5,18 @@
 #include "heapprof_rawreader.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAGIC 0xff6d70726f667281ull
 #define EXT_MAGIC 0x0076005458455048ull
@@ -62,7 +68,39 @@ typedef struct cursor {
   char *err;
   size_t err_size;
   uint64_t file_off; /* base's offset in the file, for messages */
+  /* hpr_map: the mapped file's first byte (else NULL), and the offset in
+   * the file up to which the parse gave its pages back (behind). */
+  const uint8_t *map;
+  uint64_t mark;
 } cursor_t;
+
+/* The pages of [p, p + n) of a mapping given back: a private read-only
+ * mapping of a file reads them from the file again if they are touched. */
+static void drop_pages(const uint8_t *p, size_t n) {
+  static uintptr_t page;
+  if (!page)
+    page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t a = (uintptr_t)p & ~(page - 1);
+  uintptr_t b = ((uintptr_t)p + n + page - 1) & ~(page - 1);
+  if (n && b > a)
+    madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* A parse of a mapped file gives back what it has read, every DROP_STEP
+ * bytes: it touches every page (every record's stack id, every stack's
+ * length), and the file was most of report's peak. */
+#define DROP_STEP ((uint64_t)8 << 20)
+static void behind(cursor_t *c) {
+  if (!c->map)
+    return;
+  uint64_t at = c->file_off + c->pos;
+  if (at < c->mark)
+    c->mark = at; /* a jump back: from here */
+  else if (at - c->mark >= DROP_STEP) {
+    drop_pages(c->map + c->mark, at - c->mark);
+    c->mark = at;
+  }
+}
 
 static bool fail(cursor_t *c, const char *fmt, ...) {
   va_list ap;
@@ -301,6 +339,27 @@ bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
   return true;
 }
 
+/* A mapped file's sections, copied out of it: a section is checked (its
+ * reader's *_check) and then read, and the file may change under its
+ * mapping between the two; the copy does not.  Sections are small beside
+ * the records (a leak check's row per leaking context). */
+static void copy_sections(hpr_dump_t *d) {
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < d->nsections; i++)
+    total += d->sections[i].size;
+  uint8_t *bytes = malloc(total ? total : 1);
+  if (!bytes)
+    return; /* left in the mapping, as hpr_read's are in its copy */
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < d->nsections; i++) {
+    hpr_section_t *s = &d->sections[i];
+    memcpy(bytes + at, s->data, s->size);
+    s->data = bytes + at;
+    at += s->size;
+  }
+  d->section_bytes = bytes;
+}
+
 static bool read_dump(cursor_t *c, hpr_dump_t *d) {
   uint64_t magic = 0, seg_off, mib_off, stack_off;
   /* The magic first: a file that is no profile (a text file, shorter
@@ -381,6 +440,7 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
         return false;
       c->pos += hist * 8;
     }
+    behind(c);
   }
   /* stacks */
   c->pos = stack_off;
@@ -396,6 +456,7 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
       return false;
     s->pcs = (const uint64_t *)(c->base + c->pos);
     c->pos += s->n * 8;
+    behind(c);
   }
   stack_end = c->pos;
   /* heapprof's extension, if the dump has room after its last section. */
@@ -454,20 +515,26 @@ static bool read_dump(cursor_t *c, hpr_dump_t *d) {
         if (target)
           target->ext = c->base + c->pos;
         c->pos += 8 * d->ext_nfields;
+        behind(c);
       }
       if (d->ext_version >= 2 && !read_modules_and_bins(c, d))
         return false;
       if (d->ext_version >= 3 && (!read_sections(c, d) || !read_unloaded(c, d)))
         return false;
+      if (c->map && d->nsections)
+        copy_sections(d);
       d->has_ext = true;
     }
   }
   return true;
 }
 
-bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
-               size_t err_size) {
+/* hpr_parse; map: data is a mapped file (hpr_map), its pages given back
+ * as they are parsed. */
+static bool parse(const uint8_t *data, size_t size, hpr_file_t *out,
+                  char *err, size_t err_size, bool map) {
   memset(out, 0, sizeof(*out));
+  out->fd = out->guard = -1;
   out->size = size;
   if (size == 0) {
     snprintf(err, err_size, "empty file: not a raw profile");
@@ -482,13 +549,22 @@ bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
     hpr_dump_t *d = &out->dumps[out->ndumps];
     memset(d, 0, sizeof(*d));
     d->offset = off;
-    cursor_t c = {data + off, 0, size - off, err, err_size, off};
+    cursor_t c = {data + off,  0, size - off, err, err_size, off,
+                  map ? data : NULL, off};
     out->ndumps++;
-    if (!read_dump(&c, d))
+    bool ok = read_dump(&c, d);
+    if (map)
+      drop_pages(data + off, ok ? d->total_size : size - off);
+    if (!ok)
       return false;
     off += d->total_size;
   }
   return true;
+}
+
+bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
+               size_t err_size) {
+  return parse(data, size, out, err, err_size, false);
 }
 
 /* The tools read a profile twice (a first pass to choose, a second to
@@ -523,6 +599,141 @@ static void keep_stream_copy(const char *path, const uint8_t *data,
   c->size = size;
   c->next = stream_copies;
   stream_copies = c;
+}
+
+/* A mapped file truncated under its mapping: a read past the new end
+ * raises SIGBUS.  The handler maps a page of zeros there, notes it in the
+ * mapping's slot (hpr_changed reports it) and returns, so the read gets
+ * zeros; a SIGBUS elsewhere goes to the handler there was before. */
+#define GUARD_SLOTS 64
+static struct {
+  _Atomic uintptr_t start, end;
+  atomic_int hit;
+} guards[GUARD_SLOTS];
+static struct sigaction guard_old;
+static uintptr_t guard_page;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx) {
+  uintptr_t a = (uintptr_t)si->si_addr;
+  for (int i = 0; i < GUARD_SLOTS; i++) {
+    uintptr_t start = atomic_load(&guards[i].start);
+    if (start && a >= start && a < atomic_load(&guards[i].end)) {
+      void *page = (void *)(a & ~(guard_page - 1));
+      if (mmap(page, guard_page, PROT_READ,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        break;
+      atomic_store(&guards[i].hit, 1);
+      return;
+    }
+  }
+  if (guard_old.sa_flags & SA_SIGINFO) {
+    if (guard_old.sa_sigaction) {
+      guard_old.sa_sigaction(sig, si, ctx);
+      return;
+    }
+  } else if (guard_old.sa_handler != SIG_DFL &&
+             guard_old.sa_handler != SIG_IGN) {
+    guard_old.sa_handler(sig);
+    return;
+  }
+  /* The default: a fault's instruction runs again and is killed by it; a
+   * SIGBUS sent by kill() is raised again. */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof(dfl));
+  dfl.sa_handler = SIG_DFL;
+  sigaction(SIGBUS, &dfl, NULL);
+  if (si->si_code <= 0)
+    raise(SIGBUS);
+}
+
+/* A slot for [p, p + n), the handler installed the first time; -1 when
+ * every slot is taken (then the file is read, not mapped). */
+static int guard(const void *p, size_t n) {
+  static bool installed;
+  if (!installed) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    guard_page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    if (sigaction(SIGBUS, &sa, &guard_old))
+      return -1;
+    installed = true;
+  }
+  for (int i = 0; i < GUARD_SLOTS; i++)
+    if (!atomic_load(&guards[i].start)) {
+      atomic_store(&guards[i].hit, 0);
+      atomic_store(&guards[i].end, (uintptr_t)p + n);
+      atomic_store(&guards[i].start, (uintptr_t)p);
+      return i;
+    }
+  return -1;
+}
+
+static void unguard(int slot) {
+  if (slot >= 0)
+    atomic_store(&guards[slot].start, 0);
+}
+
+static uint64_t mtime_ns(const struct stat *st) {
+  return (uint64_t)st->st_mtim.tv_sec * 1000000000u +
+         (uint64_t)st->st_mtim.tv_nsec;
+}
+
+bool hpr_map(const char *path, hpr_file_t *out, char *err, size_t err_size) {
+  struct stat st;
+  /* Streams, and what is not a regular file with bytes in it, are read
+   * (a FIFO opened here and closed would lose its writer). */
+  if (find_stream_copy(path) || stat(path, &st) || !S_ISREG(st.st_mode) ||
+      st.st_size <= 0)
+    return hpr_read(path, out, err, err_size);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return hpr_read(path, out, err, err_size);
+  void *m = MAP_FAILED;
+  int slot = -1;
+  if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      (uint64_t)st.st_size <= SIZE_MAX)
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (m != MAP_FAILED && (slot = guard(m, (size_t)st.st_size)) < 0)
+    munmap(m, (size_t)st.st_size), m = MAP_FAILED;
+  if (m == MAP_FAILED) {
+    close(fd);
+    return hpr_read(path, out, err, err_size);
+  }
+  size_t size = (size_t)st.st_size;
+  madvise(m, size, MADV_SEQUENTIAL);
+  bool ok = parse(m, size, out, err, err_size, true);
+  out->path = path;
+  out->data = m;
+  out->size = size;
+  out->mapped = true;
+  out->fd = fd;
+  out->guard = slot;
+  out->mtime_ns = mtime_ns(&st);
+  /* Records are read in their own order from here (hpr_drop). */
+  madvise(m, size, MADV_NORMAL);
+  if (hpr_changed(out)) {
+    snprintf(err, err_size, "changed while it was read");
+    return false;
+  }
+  return ok;
+}
+
+void hpr_drop(const hpr_file_t *f, const void *p, size_t n) {
+  if (f->mapped)
+    drop_pages(p, n);
+}
+
+bool hpr_changed(const hpr_file_t *f) {
+  if (!f->mapped)
+    return false;
+  if (f->guard >= 0 && atomic_load(&guards[f->guard].hit))
+    return true;
+  struct stat st;
+  return fstat(f->fd, &st) || (uint64_t)st.st_size != f->size ||
+         mtime_ns(&st) != f->mtime_ns;
 }
 
 bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
@@ -601,9 +812,16 @@ void hpr_free(hpr_file_t *f) {
     for (uint64_t m = 0; m < f->dumps[i].nunloaded; m++)
       free((char *)f->dumps[i].unloaded[m].path);
     free(f->dumps[i].unloaded);
+    free(f->dumps[i].section_bytes);
   }
   free(f->dumps);
-  free(f->data);
+  if (f->mapped) {
+    unguard(f->guard);
+    munmap(f->data, f->size);
+    close(f->fd);
+  } else {
+    free(f->data);
+  }
   memset(f, 0, sizeof(*f));
 }
 

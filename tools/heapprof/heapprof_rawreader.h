@@ -123,6 +123,9 @@ typedef struct hpr_dump {
   hpr_section_t *sections; /* 0/NULL before extension v3 */
   uint64_t nunloaded, unloaded_dropped;
   hpr_unloaded_t *unloaded; /* section 11, latest unloaded first */
+  /* hpr_map: the sections' payloads, copied out of the mapping (sections
+   * point into it), so that what was checked is what is used. */
+  uint8_t *section_bytes;
 } hpr_dump_t;
 
 /* MemInfoBlock field f (0..26, heapprof_mib_fields.inc's order) of m, a
@@ -151,6 +154,11 @@ typedef struct hpr_file {
   size_t size;
   hpr_dump_t *dumps;
   size_t ndumps;
+  /* hpr_map: data is the file mapped, not a copy; the file as it was
+   * when mapped, to tell whether it changed (hpr_changed). */
+  bool mapped;
+  int fd, guard;
+  uint64_t dev, ino, mtime_ns;
 } hpr_file_t;
 
 /* Reads and validates path.  On failure returns false and writes a one-line
@@ -163,6 +171,23 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size);
 bool hpr_parse(const uint8_t *data, size_t size, hpr_file_t *out, char *err,
                size_t err_size);
 void hpr_free(hpr_file_t *f);
+/* hpr_read for a reader that goes through the file once or twice and
+ * need not hold it: a regular file is mapped (read-only, private) instead
+ * of copied, its pages read ahead and given back once parsed; hpr_drop
+ * gives back the pages of a range consumed later (a page read again is
+ * read again from the file).  The sections' payloads are copied out of
+ * the mapping.  Anything else (a pipe, an empty file, a mapping refused)
+ * is read as hpr_read does, with the same messages.  A file truncated
+ * while mapped reads as zeros past its new end, not SIGBUS; hpr_changed
+ * says so, and that the file was rewritten.  (report's loader: a copy of
+ * the file was most of its peak memory, docs/performance.md.) */
+bool hpr_map(const char *path, hpr_file_t *out, char *err, size_t err_size);
+/* Gives back the pages of [p, p + n) of a mapped f (none of a copy). */
+void hpr_drop(const hpr_file_t *f, const void *p, size_t n);
+/* Whether a mapped f is no longer the file that was mapped: shorter (a
+ * read past its new end), or its size, inode or modification time
+ * changed.  False for a copy (hpr_read's). */
+bool hpr_changed(const hpr_file_t *f);
 /* An input PATH@N, as every command that reads profiles takes it: PATH a
  * file or directory that exists, N a number from 1, and no file named
  * PATH@N.  1 and *path (malloc'd, the caller frees it) and *up_to set

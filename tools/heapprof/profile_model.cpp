@@ -534,10 +534,13 @@ static void freeFile(hpr_file_t *F) {
 using FilePtr = std::unique_ptr<hpr_file_t, void (*)(hpr_file_t *)>;
 
 // Reads one profile file; null, with Err naming the file, if it cannot.
+// Mapped, not copied (hpr_map): the file was most of the load's peak, and
+// each part of it is read once or twice, its pages given back after
+// (addDump).
 static FilePtr readFile(const std::string &Path, std::string &Err) {
   FilePtr F(new hpr_file_t(), freeFile);
   char Msg[512];
-  if (!hpr_read(Path.c_str(), F.get(), Msg, sizeof(Msg))) {
+  if (!hpr_map(Path.c_str(), F.get(), Msg, sizeof(Msg))) {
     Err = Path + ": " + Msg;
     F.reset();
   }
@@ -1008,6 +1011,11 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     ProcContexts[R.Process].set(M.stack_id, Id);
     Ids[I] = Id;
   }
+  // The stacks were read in the order of their ids, not the file's: their
+  // pages are given back once all are read; the records' below, as they
+  // are read (a page read again is read from the file again).
+  const uint8_t *DumpBytes = F.data + D.offset;
+  hpr_drop(&F, DumpBytes, D.total_size);
   const size_t NumNew = NewStarts.size() - 1;
   // The vector's doubling held its old and new arrays together, a third
   // of the report's peak on a 48 MB profile of 60,000 contexts. Grown by
@@ -1092,7 +1100,10 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       C[Field::peak_bytes] = ExtGet(M, Ext.PeakBytes);
     }
     C.store(P.Contexts[Id].C);
+    if (I % 65536 == 65535)
+      hpr_drop(&F, DumpBytes, D.total_size);
   }
+  hpr_drop(&F, DumpBytes, D.total_size);
 
   // Extension v2 always has its bin section (empty if nothing happened).
   if (!D.has_ext || D.ext_version < 2)
@@ -1290,6 +1301,10 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
           namedStackIds(D, Named[Pr]);
         }
       }
+      if (hpr_changed(F.get())) {
+        Err = Paths[FI] + ": changed while it was read";
+        return false;
+      }
       Kept = std::move(F);
       KeptFI = FI;
     }
@@ -1413,6 +1428,12 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         if (I == PeakRef)
           ReadPeak(D);
         AnyDump = true;
+      }
+      // Truncated or rewritten while its dumps were added: what they read
+      // may be zeros, or another file's bytes.
+      if (hpr_changed(F.get())) {
+        Err = Paths[FI] + ": changed while it was read";
+        return false;
       }
     }
   }
