@@ -16,9 +16,11 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 using namespace heapprof;
@@ -43,7 +45,8 @@ static std::string scriptSafe(const std::string &Json) {
 // of every recorded weight's total is left out (its weight stays in the
 // frame above it): the page draws nothing under 0.05% of the view anyway,
 // and a profile of 100,000 small contexts would otherwise embed ~800,000
-// frames (docs/performance.md).  JSON (docs/formats.md, "HTML page"):
+// frames (docs/performance.md); only the frames kept are made (below).
+// JSON (docs/formats.md, "HTML page"):
 // {"names": [...], "weights": [the recorded ones], "frames": all,
 // "min_share": FlameMinShare, "nodes": [[parent, name, bytes, allocs,
 // accesses, live_bytes, temporary, leaked_bytes], ...]}, node 0 the root
@@ -59,69 +62,26 @@ static void flameJson(const Profile &P,
                            Field::accesses,   Field::live_bytes,
                            Field::temporary,  Field::leaked_bytes};
   constexpr unsigned NW = sizeof(Weights) / sizeof(Weights[0]);
-  struct Node {
-    uint32_t Parent, Name;
-    uint64_t W[NW];
-  };
-  std::map<std::string, uint32_t> NameIds;
-  std::vector<const std::string *> AllNames;
-  std::vector<Node> Nodes;
-  // Room for a node per frame of every context: what is not used is not
-  // touched (a block this big is mapped), and the array is not moved (its
-  // doubling held the old and the new array at once).
-  size_t MaxNodes = 1;
-  for (const Context &Ctx : P.Contexts)
-    for (uint32_t L : Ctx.Stack)
-      MaxNodes += P.Locations[L].Frames.size();
-  Nodes.reserve(MaxNodes);
-  Nodes.push_back({~0u, ~0u, {}});
-  std::unordered_map<const Frame *, uint32_t> FrameIds;
-  // Each node's kids by name: an open-addressed array of node numbers (0,
-  // the root, is nobody's kid: an empty slot), a power of two at most 3/4
-  // full, probed linearly.  A std::unordered_map of (parent, name) held a
-  // node of 32 bytes per frame and its buckets: about 300 MB at a million
-  // contexts of 8 frames.
-  std::vector<uint32_t> Kids(1024);
-  auto KidHash = [](uint32_t Parent, uint32_t Name) {
-    uint64_t K = static_cast<uint64_t>(Parent) << 32 | Name;
-    K = (K ^ K >> 30) * 0xbf58476d1ce4e5b9ULL;
-    K = (K ^ K >> 27) * 0x94d049bb133111ebULL;
-    return K ^ K >> 31;
-  };
-  auto Kid = [&](uint32_t Parent, uint32_t Name) -> uint32_t {
-    size_t Mask = Kids.size() - 1, I = KidHash(Parent, Name) & Mask;
-    for (; Kids[I]; I = (I + 1) & Mask)
-      if (Nodes[Kids[I]].Parent == Parent && Nodes[Kids[I]].Name == Name)
-        return Kids[I];
-    uint32_t New = static_cast<uint32_t>(Nodes.size());
-    Nodes.push_back({Parent, Name, {}});
-    Kids[I] = New;
-    if ((Nodes.size() - 1) * 4 > Kids.size() * 3) {
-      std::vector<uint32_t>(Kids.size() * 2).swap(Kids);
-      Mask = Kids.size() - 1;
-      for (uint32_t N = 1; N < Nodes.size(); N++) {
-        size_t J = KidHash(Nodes[N].Parent, Nodes[N].Name) & Mask;
-        while (Kids[J])
-          J = (J + 1) & Mask;
-        Kids[J] = N;
-      }
-    }
-    return New;
-  };
   const std::vector<int32_t> Suppressed =
       suppressedContexts(Suppressions, P, Field::leaked_objects);
+  auto Value = [&](size_t CI, unsigned I) -> uint64_t {
+    return P.has(Weights[I]) ? leakAware(P, Suppressed, CI, Weights[I]) : 0;
+  };
+  // Each context's stack as name numbers, root first (a Frame's number by
+  // its address first: frames are shared by the contexts through their
+  // Locations; by the string once per Frame), and the root's weights.
+  std::map<std::string, uint32_t> NameIds;
+  std::vector<const std::string *> AllNames;
+  std::unordered_map<const Frame *, uint32_t> FrameIds;
+  std::vector<uint32_t> Seq;
+  std::vector<size_t> Starts{0};
+  Starts.reserve(P.Contexts.size() + 1);
+  uint64_t RootW[NW] = {};
   for (size_t CI = 0; CI < P.Contexts.size(); CI++) {
-    const Context &Ctx = P.Contexts[CI];
-    uint64_t V[NW];
     for (unsigned I = 0; I < NW; I++)
-      V[I] = P.has(Weights[I]) ? leakAware(P, Suppressed, CI, Weights[I]) : 0;
-    std::vector<const Frame *> Fs = Ctx.frames(P);
-    uint32_t N = 0;
-    for (unsigned I = 0; I < NW; I++)
-      Nodes[0].W[I] += V[I];
+      RootW[I] += Value(CI, I);
+    std::vector<const Frame *> Fs = P.Contexts[CI].frames(P);
     for (auto It = Fs.rbegin(); It != Fs.rend(); ++It) {
-      // A Frame's name id: by its address first (frames are shared by the
-      // contexts through their Locations), by the string once per Frame.
       auto ByFrame = FrameIds.try_emplace(*It, 0);
       if (ByFrame.second) {
         auto Name = NameIds.emplace((*It)->Function, AllNames.size());
@@ -129,27 +89,97 @@ static void flameJson(const Profile &P,
           AllNames.push_back(&Name.first->first);
         ByFrame.first->second = Name.first->second;
       }
-      N = Kid(N, ByFrame.first->second);
+      Seq.push_back(ByFrame.first->second);
+    }
+    Starts.push_back(Seq.size());
+  }
+  // The tree's nodes are the stacks' distinct prefixes.  With the stacks
+  // sorted, a node's contexts are a run of them: walking the sorted stacks
+  // with the path of open nodes, a node is complete (its weights summed)
+  // when a stack leaves it, and only then is it known whether it is kept
+  // (a frame that reaches the share in some weight; its ancestors weigh at
+  // least as much, so they are kept too).  A node per frame (56 bytes) and
+  // a table of kids took 8 million nodes, 512 MB, for a million contexts
+  // of 8 frames of which the page keeps 0.01% (docs/performance.md); the
+  // sorted stacks take 4 bytes a frame.
+  std::vector<uint32_t> Order(P.Contexts.size());
+  for (uint32_t CI = 0; CI < Order.size(); CI++)
+    Order[CI] = CI;
+  auto SeqBegin = [&](uint32_t CI) { return Seq.begin() + Starts[CI]; };
+  auto SeqEnd = [&](uint32_t CI) { return Seq.begin() + Starts[CI + 1]; };
+  std::sort(Order.begin(), Order.end(), [&](uint32_t A, uint32_t B) {
+    return std::lexicographical_compare(SeqBegin(A), SeqEnd(A), SeqBegin(B),
+                                        SeqEnd(B));
+  });
+  struct Node {
+    uint32_t Id, Parent, Name; // Id, Parent: numbers in the whole tree
+    uint32_t First;            // the first context (in P's order) in it
+    uint32_t Depth;
+    uint64_t W[NW];
+  };
+  std::vector<Node> Open, Kept;
+  uint64_t Frames = 0; // the whole tree's nodes, the root not counted
+  auto Close = [&]() {
+    const Node &N = Open.back();
+    bool Keep = false;
+    for (unsigned I = 0; I < NW && !Keep; I++)
+      Keep = N.W[I] && N.W[I] >= FlameMinShare * RootW[I];
+    if (Keep)
+      Kept.push_back(N);
+    Open.pop_back();
+  };
+  for (size_t K = 0; K < Order.size(); K++) {
+    uint32_t CI = Order[K];
+    size_t Len = Starts[CI + 1] - Starts[CI], Common = 0;
+    if (K) {
+      uint32_t Prev = Order[K - 1];
+      size_t PrevLen = Starts[Prev + 1] - Starts[Prev];
+      while (Common < Len && Common < PrevLen &&
+             Seq[Starts[CI] + Common] == Seq[Starts[Prev] + Common])
+        Common++;
+    }
+    while (Open.size() > Common)
+      Close();
+    for (size_t D = Common; D < Len; D++) {
+      Node N{static_cast<uint32_t>(++Frames),
+             D ? Open.back().Id : 0,
+             Seq[Starts[CI] + D],
+             CI,
+             static_cast<uint32_t>(D + 1),
+             {}};
+      Open.push_back(N);
+    }
+    uint64_t V[NW];
+    for (unsigned I = 0; I < NW; I++)
+      V[I] = Value(CI, I);
+    for (Node &N : Open) {
+      N.First = std::min(N.First, CI);
       for (unsigned I = 0; I < NW; I++)
-        Nodes[N].W[I] += V[I];
+        N.W[I] += V[I];
     }
   }
-  // Keep a frame that reaches the share in some weight; its ancestors weigh
-  // at least as much, so they are kept too.
-  std::vector<uint32_t> NewId(Nodes.size(), ~0u), Kept;
+  while (!Open.empty())
+    Close();
+  std::vector<uint32_t>().swap(Seq);
+  std::vector<size_t>().swap(Starts);
+  std::vector<uint32_t>().swap(Order);
+  // In the order the nodes were made when each context's stack was added
+  // in turn: by the first context in them, then root first; the root
+  // before all.
+  std::sort(Kept.begin(), Kept.end(), [](const Node &A, const Node &B) {
+    return std::tie(A.First, A.Depth) < std::tie(B.First, B.Depth);
+  });
+  Node Root{0, 0, 0, 0, 0, {}};
+  for (unsigned I = 0; I < NW; I++)
+    Root.W[I] = RootW[I];
+  Kept.insert(Kept.begin(), Root);
+  std::unordered_map<uint32_t, uint32_t> NewId;
   std::vector<uint32_t> NewName(AllNames.size(), ~0u);
   std::vector<const std::string *> Names;
-  for (uint32_t N = 0; N < Nodes.size(); N++) {
-    bool Keep = N == 0;
-    for (unsigned I = 0; I < NW && !Keep; I++)
-      Keep = Nodes[N].W[I] &&
-             Nodes[N].W[I] >= FlameMinShare * Nodes[0].W[I];
-    if (!Keep)
-      continue;
-    NewId[N] = Kept.size();
-    Kept.push_back(N);
-    uint32_t Name = Nodes[N].Name;
-    if (N && NewName[Name] == ~0u) {
+  for (uint32_t K = 0; K < Kept.size(); K++) {
+    NewId[Kept[K].Id] = K;
+    uint32_t Name = Kept[K].Name;
+    if (K && NewName[Name] == ~0u) {
       NewName[Name] = Names.size();
       Names.push_back(AllNames[Name]);
     }
@@ -165,14 +195,14 @@ static void flameJson(const Profile &P,
         if (P.has(F))
           J.value(FieldNames[static_cast<unsigned>(F)]);
     });
-    J.attribute("frames", static_cast<int64_t>(Nodes.size() - 1));
+    J.attribute("frames", static_cast<int64_t>(Frames));
     J.attribute("min_share", FlameMinShare);
     J.attributeArray("nodes", [&] {
-      for (uint32_t N : Kept)
+      for (uint32_t K = 0; K < Kept.size(); K++)
         J.array([&] {
-          const Node &Nd = Nodes[N];
-          J.value(N ? static_cast<int64_t>(NewId[Nd.Parent]) : -1);
-          J.value(N ? static_cast<int64_t>(NewName[Nd.Name]) : -1);
+          const Node &Nd = Kept[K];
+          J.value(K ? static_cast<int64_t>(NewId[Nd.Parent]) : -1);
+          J.value(K ? static_cast<int64_t>(NewName[Nd.Name]) : -1);
           for (uint64_t V : Nd.W)
             J.value(static_cast<int64_t>(V));
         });
