@@ -621,7 +621,9 @@ static void foreign_stack(check_t *c, uptr sp, uptr *beg, uptr *end) {
        * its caller's frame), then uc_link.  Read to two words above it, a
        * pointer passed as the eighth argument was a leak. */
       noted_end_t n = {sp, p, 0};
-      c->coroutines_unread |= !hp_coroutine_stacks_for_each(noted_end_of, &n);
+      /* Once the set's lock was given up on, not waited for again. */
+      c->coroutines_unread = c->coroutines_unread ||
+                             !hp_coroutine_stacks_for_each(noted_end_of, &n);
       e = HP_MIN(e, n.end ? n.end : p + 2 * sizeof(uptr));
       break;
     }
@@ -781,7 +783,8 @@ static void __attribute__((noinline)) thread_roots(check_t *c,
   scan_root_but_runtime(c, fbeg, fend);
   cr.ret = hp_coroutine_start_return();
   if (cr.ret)
-    c->coroutines_unread |= !hp_coroutine_stacks_for_each(coroutine_root, &cr);
+    c->coroutines_unread = c->coroutines_unread ||
+                           !hp_coroutine_stacks_for_each(coroutine_root, &cr);
 }
 
 /* What the dynamic linker allocated counts as reachable, as under
