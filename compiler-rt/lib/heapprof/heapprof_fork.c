@@ -61,16 +61,90 @@ static clone_fn real_clone; /* and its clone */
 extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
                              void (*child)(void), void *dso_handle);
 
-/* Registered under no module's handle: pthread_atfork's, the handle of the
- * module heapprof is linked into, had glibc drop the handlers at exit,
- * when that module's __cxa_finalize runs (the executable's .fini_array,
- * before the exit profile; the preloaded runtime's at _dl_fini).  glibc
- * runs a fork's handlers without its lock held, so a thread forking
- * meanwhile ran the prepare handlers (the dump lock and the allocator's
- * locks taken) but no parent handler: the exit profile waited for the
- * dump lock for ever (a thread forking in a loop while main exited: 1 run
- * in 40 hung, 3 aborted in glibc, "array index 0 not less than array
- * length 0", with no profile). */
+/* The files' handlers are kept in the list above, and glibc is given one
+ * trio that runs them all (atfork_*), registered before any handler of
+ * the program's or its libraries': fork runs the prepare handlers last
+ * registered first and the others first registered first, so heapprof's
+ * prepare runs last, just before the copy, and its parent and child
+ * handlers first.  Registered at init, it ran before the handlers that
+ * the executable's libraries register from their constructors (they run
+ * before the runtime's, in either runtime), so with heapprof's locks held:
+ * such a handler that allocated (or waited for a lock of its library that
+ * another thread held while it allocated) waited for them for ever, a
+ * prepare or parent handler in the parent, a child handler in the child
+ * (Run/atfork-library.c).  So the trio is registered at the first
+ * registration of anyone: from the executable's .preinit_array (the static
+ * runtime: before any library's constructor), or in the preloaded runtime
+ * at the first __register_atfork call, which it interposes (pthread_atfork
+ * is libc_nonshared.a's call of it); failing both, at init.
+ *
+ * Under no module's handle: pthread_atfork's, the handle of the module
+ * heapprof is linked into, had glibc drop the handlers at exit, when that
+ * module's __cxa_finalize runs (the executable's .fini_array, before the
+ * exit profile; the preloaded runtime's at _dl_fini).  glibc runs a fork's
+ * handlers without its lock held, so a thread forking meanwhile ran the
+ * prepare handlers (the dump lock and the allocator's locks taken) but no
+ * parent handler: the exit profile waited for the dump lock for ever (a
+ * thread forking in a loop while main exited: 1 run in 40 hung, 3 aborted
+ * in glibc, "array index 0 not less than array length 0", with no
+ * profile). */
+static HP_TLS bool atfork_prepared; /* this thread's fork took the locks */
+
+/* Through hp_fork_prepare: nothing from a signal handler that interrupted
+ * heapprof on its thread.  Registered with glibc one by one, the handlers
+ * ran there too, and fork() from such a handler waited for the lock its
+ * interrupted frame held, for ever (Signals/fork_handler_in_runtime.c: a
+ * timer's handler forking while main allocated hung 6 runs in 8). */
+static void atfork_prepare(void) { atfork_prepared = hp_fork_prepare(); }
+static void atfork_parent(void) { hp_fork_after(atfork_prepared, false); }
+static void atfork_child(void) { hp_fork_after(atfork_prepared, true); }
+
+#ifdef HEAPPROF_SHARED_RUNTIME
+typedef int (*register_atfork_fn)(void (*)(void), void (*)(void),
+                                  void (*)(void), void *);
+static register_atfork_fn real_register_atfork;
+
+/* glibc's, found by whichever thread needs it first (dlsym allocates
+ * nothing when it finds the symbol); ENOMEM, as glibc's failure, if not. */
+static int register_atfork_real(void (*prepare)(void), void (*parent)(void),
+                                void (*child)(void), void *dso_handle) {
+  register_atfork_fn real =
+      __atomic_load_n(&real_register_atfork, __ATOMIC_ACQUIRE);
+  if (!real) {
+    real = (register_atfork_fn)dlsym(RTLD_NEXT, "__register_atfork");
+    if (!real)
+      return ENOMEM;
+    __atomic_store_n(&real_register_atfork, real, __ATOMIC_RELEASE);
+  }
+  return real(prepare, parent, child, dso_handle);
+}
+#define HP_REGISTER_ATFORK register_atfork_real
+#else
+#define HP_REGISTER_ATFORK __register_atfork
+#endif
+
+/* Once, whichever thread comes first. */
+static void register_atfork_trio(void) {
+  static bool claimed;
+  if (__atomic_load_n(&claimed, __ATOMIC_ACQUIRE) ||
+      __atomic_exchange_n(&claimed, true, __ATOMIC_ACQ_REL))
+    return;
+  HP_REGISTER_ATFORK(atfork_prepare, atfork_parent, atfork_child, NULL);
+}
+
+#ifdef HEAPPROF_SHARED_RUNTIME
+HP_INTERFACE int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                                   void (*child)(void), void *dso_handle) {
+  register_atfork_trio();
+  return HP_REGISTER_ATFORK(prepare, parent, child, dso_handle);
+}
+#else
+__attribute__((section(".preinit_array"), used)) static void (
+    *const fork_preinit)(void) = register_atfork_trio;
+#endif
+
+/* The list's order is the one fork runs: prepare handlers last registered
+ * first, the others first registered first. */
 void hp_atfork(void (*prepare)(void), void (*parent)(void),
                void (*child)(void)) {
   HP_CHECK(nhandlers < MAX_HANDLERS);
@@ -78,7 +152,6 @@ void hp_atfork(void (*prepare)(void), void (*parent)(void),
   handlers[nhandlers].parent = parent;
   handlers[nhandlers].child = child;
   nhandlers++;
-  __register_atfork(prepare, parent, child, NULL);
 }
 
 static void mark_child(void) {
@@ -101,6 +174,7 @@ void hp_fork_init(void) {
   real_fork = (fork_fn)dlsym(RTLD_NEXT, "_Fork");
   real_clone = (clone_fn)dlsym(RTLD_NEXT, "clone");
   hp_atfork(NULL, NULL, mark_child);
+  register_atfork_trio();
 }
 
 bool hp_fork_unhandled_copy(void) { return mark && *mark == 0; }

@@ -7,8 +7,9 @@
 #ifndef HEAPPROF_FORK_H
 #define HEAPPROF_FORK_H
 
-/* pthread_atfork for heapprof's own handlers, which _Fork and syscall()'s
- * forks run as well. */
+/* Lists one of heapprof's own fork handler trios: fork runs the list
+ * (through one trio registered with glibc before anyone's, so innermost),
+ * and so do _Fork, clone and syscall()'s forks. */
 void hp_atfork(void (*prepare)(void), void (*parent)(void),
                void (*child)(void));
 /* At start, after malloc works: the mark, and glibc's _Fork. */
