@@ -171,6 +171,11 @@ bool hp_stack_cfi_l2_mapped(void) {
   return w && __atomic_load_n(&w->cfi.l2, __ATOMIC_RELAXED);
 }
 
+u64 hp_stack_walks(void) {
+  hp_stack_thread_t *w = my_walks();
+  return w ? w->walks : 0;
+}
+
 /* Called once hp_tls_thread no longer leads to w: no walk of this thread
  * reaches it any more. */
 void hp_stack_thread_exit(hp_stack_thread_t *w) {
@@ -246,6 +251,7 @@ _Static_assert(UC_RBP == 120 && UC_RSP == 160 && UC_RIP == 168,
 typedef struct walk_rec {
   u32 n;          /* reads; more than SC_READS: too long to record */
   bool uncached;  /* the result depends on more than the reads */
+  u64 unused;     /* bit k: read k was a saved rbp the walk never used */
   uptr addr[SC_READS], val[SC_READS];
 } walk_rec_t;
 
@@ -294,9 +300,13 @@ static HP_ALWAYS_INLINE uptr rd(walk_rec_t *rec, walk_tail_t *trk,
  * and room for its frames?  Its reads go to rec like the walk's own. */
 static HP_ALWAYS_INLINE bool tail_here(uptr ra, uptr bp, uptr sp,
                                        uptr stack_top, u32 n, u32 max,
-                                       u32 walked, walk_rec_t *rec) {
+                                       u32 walked, walk_rec_t *rec,
+                                       bool *cmp_bp) {
   if (__atomic_load_n(&tail_state, __ATOMIC_ACQUIRE) != 2 || ra != tail.ra ||
-      sp != tail.sp || bp != tail.bp || stack_top != tail.top ||
+      sp != tail.sp)
+    return false;
+  *cmp_bp = true;
+  if (bp != tail.bp || stack_top != tail.top ||
       n + tail.k >= max ||
       walked + tail.k >= HP_MAX_WALK)
     return false;
@@ -332,9 +342,34 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     return 0;
   if (fold)
     fold_init(&ring);
+  if (w)
+    w->walks++;
   u64 base = tab ? w->fold.next : 0;
   uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
        sp = fp + 2 * sizeof(uptr);
+  /* Which read the current rbp came from (bp_read, 64: none) and which
+   * saved rbps no step has used yet (unused): code without frame pointers
+   * keeps data in rbp, so a saved rbp differs from call to call on the
+   * same path, and a walk that only carries it up to the next frame that
+   * restores rbp again does not depend on it (see the cache below). */
+  u64 unused = 0;
+  u32 bp_read = 64;
+#define BP_FROM_READ()                                                       \
+  do {                                                                       \
+    if (rec && rec->n - 1 < 64) {                                            \
+      next_bp_read = rec->n - 1;                                             \
+      unused |= 1ull << next_bp_read;                                        \
+    }                                                                        \
+  } while (0)
+#define BP_USED()                                                            \
+  do {                                                                       \
+    if (rec && bp_read < 64)                                                 \
+      unused &= ~(1ull << bp_read);                                          \
+  } while (0)
+  if (rec && rec->n - 1 < 64) {
+    bp_read = rec->n - 1;
+    unused |= 1ull << bp_read;
+  }
   bool reached_end = false;
   for (;;) {
     if (ra < 4096)
@@ -357,19 +392,28 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       }
     }
     uptr next_ra, next_bp, next_sp;
+    u32 next_bp_read = 64;
+    bool tail_bp = false; /* tail_here compared bp */
     if (HP_LIKELY(r == HP_CFI_FRAME_POINTER)) {
       /* The common case, a function with a frame pointer: written as the
        * frame-pointer step so the CPU need not wait for the recipe. */
+      BP_USED();
       if (!frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
       next_ra = rd(rec, trk, bp + sizeof(uptr));
       next_bp = rd(rec, trk, bp);
+      BP_FROM_READ();
       next_sp = bp + 2 * sizeof(uptr);
-    } else if (!trk &&
-               tail_here(ra, bp, sp, stack_top, n, max, walked, rec)) {
+    } else if (!trk && tail_here(ra, bp, sp, stack_top, n, max, walked, rec,
+                                 &tail_bp)) {
+      BP_USED();
       reached_end = true;
       break;
     } else if (kind == HP_CFI_STEP) {
+      if (tail_bp)
+        BP_USED();
+      if (r & HP_CFI_CFA_RBP)
+        BP_USED();
       uptr cfa = ((r & HP_CFI_CFA_RBP) ? bp : sp) + (uptr)(u32)(r >> 32);
       if (cfa < sp + sizeof(uptr) || cfa > stack_top || (cfa & 7))
         break;
@@ -378,18 +422,24 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       u32 rule = (u32)(r >> 3) & 3;
       if (rule == 0) {
         next_bp = bp;
+        next_bp_read = bp_read;
       } else if (rule == 1) {
         uptr at = cfa + (uptr)(s64)(int16_t)(u16)(r >> 16);
         if (at < sp || at + sizeof(uptr) > stack_top)
           break;
         next_bp = rd(rec, trk, at);
+        BP_FROM_READ();
       } else {
         next_bp = 0;
       }
     } else if (kind == HP_CFI_END) {
+      if (tail_bp)
+        BP_USED();
       reached_end = true;
       break;
     } else if (r == HP_CFI_SIGNAL) {
+      if (tail_bp)
+        BP_USED();
       /* A handler's frame returns into the signal trampoline with rsp at
        * the ucontext_t the kernel filled: the caller is the interrupted
        * code, at its rsp, rbp and rip.  rip is where the signal landed,
@@ -416,10 +466,12 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
        * returns to the very start of __start_context, whose return
        * address - 1 has no CFI, and the rbp getcontext saved (a frame of
        * the code that made the coroutine) was taken for its caller. */
+      BP_USED();
       if (foreign || !frame_ok(bp, sp - 2 * sizeof(uptr), stack_top))
         break;
       next_ra = rd(rec, trk, bp + sizeof(uptr));
       next_bp = rd(rec, trk, bp);
+      BP_FROM_READ();
       next_sp = bp + 2 * sizeof(uptr);
     }
     if (!take_frame(pcs, &n, max, &ring, &walked, ra - 1, fold, w, tab,
@@ -429,8 +481,13 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
       trk->k++;
     ra = next_ra;
     bp = next_bp;
+    bp_read = next_bp_read;
     sp = next_sp;
   }
+#undef BP_FROM_READ
+#undef BP_USED
+  if (rec)
+    rec->unused = unused;
   if (tab)
     w->fold.next = base + walked + HP_FOLD_WINDOW;
   if (reached_end) {
@@ -526,7 +583,10 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
  * read the same words, take the same steps and keep the same PCs: the
  * previous stack id is the answer, without the walk, the folding or the
  * depot.  mprof reused what it knew of the caller chain the same way; here
- * nothing is guessed, every word is compared.
+ * nothing is guessed, every word the walk depended on is compared.  A
+ * saved rbp that no later step used (walk_rec_t.unused: code without frame
+ * pointers keeps data in rbp, different on every call down one path) is
+ * not: the walk would have taken the same steps whatever it held.
  *
  *   sc_table[hash(fp, return address)] --> | fails | rest | mru | deep |
  *                                          | way 0 | way 1 |
@@ -578,6 +638,7 @@ typedef struct sc_way {
                  * window 0 at fp), the rest one */
   u32 id, limits;
   uptr fp, top;
+  hp_v2u64 mask0;    /* window 0's words compared: the saved rbp's or not */
   u32 off[SC_READS]; /* window's address - fp */
   hp_v2u64 val[SC_READS];
 } sc_way_t;
@@ -618,24 +679,29 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
       LD(&e->limits) != limits)
     return 0;
   u32 n = LD(&e->n), pairs = LD(&e->pairs);
-  if (n > SC_READS || pairs > n)
+  if (n > SC_READS || pairs > n || !pairs)
     return 0;
   uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
-  u32 o1 = LD(&e->off[1]);
-  if (o1 > span)
-    return 0;
-  hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) | sc_pair(e, 1, fp, o1);
+  hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) & e->mask0;
+  u32 k = 1;
+  if (pairs > 1) {
+    u32 o1 = LD(&e->off[1]);
+    if (o1 > span)
+      return 0;
+    acc |= sc_pair(e, 1, fp, o1);
+    k = 2;
+  }
   if (acc[0] | acc[1])
     return 0;
 #pragma clang loop unroll_count(2)
-  for (u32 k = 2; k < pairs; k++) {
+  for (; k < pairs; k++) {
     u32 off = LD(&e->off[k]);
     if (off > span)
       return 0;
     acc |= sc_pair(e, k, fp, off);
   }
   uptr d = acc[0] | acc[1];
-  for (u32 k = pairs; k < n; k++) {
+  for (k = pairs; k < n; k++) {
     u32 off = LD(&e->off[k]);
     if (off > span)
       return 0;
@@ -648,27 +714,42 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
   return LD(&e->seq) == s1 ? id : 0;
 }
 
-/* Writes rec's reads into e as windows (see above): the pairs in the
- * walk's order, then the reads without a neighbour; the counts go to
- * *pairs and *n.  False if a single read is too close to fp. */
+/* Writes rec's reads into e as windows (see above): window 0 the entry
+ * frame's (its return address, then its saved rbp unless the walk never
+ * used it: mask0), the other pairs in the walk's order, then the reads
+ * without a neighbour; a saved rbp no step used is left out.  The counts
+ * go to *pairs and *n.  False if a single read is too close to fp. */
 static bool sc_windows(sc_way_t *e, const walk_rec_t *rec, uptr fp,
                        u32 *pairs, u32 *n) {
   u32 w = 0, ns = 0;
   u8 single[SC_READS]; /* rec indices */
-  for (u32 k = 0; k < rec->n;) {
+  if (rec->n < 2 || rec->addr[0] != fp + sizeof(uptr) || rec->addr[1] != fp)
+    return false;
+  bool bp0 = !(rec->unused & 2);
+  ST(&e->off[w], 0);
+  e->val[w++] = (hp_v2u64){bp0 ? rec->val[1] : 0, rec->val[0]};
+  e->mask0 = (hp_v2u64){bp0 ? ~0ull : 0, ~0ull};
+  u32 m = 0;
+  u8 kept[SC_READS]; /* rec indices of the other reads compared */
+  for (u32 k = 2; k < rec->n; k++)
+    if (!(rec->unused >> k & 1)) /* rec->n <= SC_READS < 64 */
+      kept[m++] = (u8)k;
+  for (u32 i = 0; i < m;) {
+    u32 k = kept[i], k2 = i + 1 < m ? kept[i + 1] : 0;
     uptr a = rec->addr[k];
-    if (k + 1 < rec->n && rec->addr[k + 1] + sizeof(uptr) == a) {
+    if (k2 && rec->addr[k2] + sizeof(uptr) == a) {
       ST(&e->off[w], (u32)(a - sizeof(uptr) - fp));
-      e->val[w++] = (hp_v2u64){rec->val[k + 1], rec->val[k]};
-      k += 2;
-    } else if (k + 1 < rec->n && rec->addr[k + 1] == a + sizeof(uptr)) {
+      e->val[w++] = (hp_v2u64){rec->val[k2], rec->val[k]};
+      i += 2;
+    } else if (k2 && rec->addr[k2] == a + sizeof(uptr)) {
       ST(&e->off[w], (u32)(a - fp));
-      e->val[w++] = (hp_v2u64){rec->val[k], rec->val[k + 1]};
-      k += 2;
+      e->val[w++] = (hp_v2u64){rec->val[k], rec->val[k2]};
+      i += 2;
     } else {
       if (a < fp + sizeof(uptr))
         return false;
-      single[ns++] = (u8)k++;
+      single[ns++] = (u8)k;
+      i++;
     }
   }
   *pairs = w;
@@ -682,8 +763,8 @@ static bool sc_windows(sc_way_t *e, const walk_rec_t *rec, uptr fp,
 }
 
 /* Fills e from rec, in place under its seqlock; a walk that does not fit
- * (fewer than two pairs, the first not the entry frame's own) leaves e
- * matching nothing (fp 0: no entry frame is at 0). */
+ * (its first reads not the entry frame's own) leaves e matching nothing
+ * (fp 0: no entry frame is at 0). */
 static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
                                 u32 id, const walk_rec_t *rec) {
   u32 s = LD(&e->seq);
@@ -693,8 +774,7 @@ static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
     return;
   __atomic_thread_fence(__ATOMIC_RELEASE);
   u32 pairs = 0, n = 0;
-  bool ok = sc_windows(e, rec, fp, &pairs, &n) && pairs >= 2 &&
-            LD(&e->off[0]) == 0;
+  bool ok = sc_windows(e, rec, fp, &pairs, &n);
   ST(&e->fp, ok ? fp : 0);
   ST(&e->top, top);
   ST(&e->limits, limits);

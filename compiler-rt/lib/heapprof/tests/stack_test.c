@@ -76,6 +76,27 @@ static void fake_frames(uptr *st, size_t n, int frames, uptr ra0, uptr step) {
   }
 }
 
+/* A function built without frame pointers that keeps data in rbp, as
+ * Debian's perl is: it saves its caller's rbp (CFI: CFA = rsp + 16, rbp
+ * at CFA - 16) and calls; nofp_ret is the return address of that call.
+ * Never run: the walks below read its CFI only. */
+__asm__(".text\n"
+        ".p2align 4\n"
+        ".type nofp_fn, @function\n"
+        "nofp_fn:\n"
+        ".cfi_startproc\n"
+        "  pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "  call abort@PLT\n"
+        "nofp_ret:\n"
+        "  popq %rbp\n"
+        ".cfi_def_cfa_offset 8\n"
+        "  ret\n"
+        ".cfi_endproc\n"
+        ".size nofp_fn, .-nofp_fn\n");
+extern const char nofp_ret[];
+
 int main(void) {
   /* The walks' caches are in the thread's state, made by its first
    * allocation in a program; here before the first walk.  (Without one
@@ -369,6 +390,43 @@ int main(void) {
       if (!(i & 1))
         EXPECT_EQ(id, ids[0]);
     }
+  }
+  /* Saved rbps a walk never uses are not compared.  The entry frame's
+   * caller is nofp_fn (no frame pointer), whose rbp holds data: the word
+   * at fp differs from call to call on the same path (perl allocating 6 M
+   * strings from one context walked every time, docs/performance.md "perl
+   * under heapprof run").  The walk steps over nofp_fn by its CFI, which
+   * restores the rbp saved below it (its caller's frame, needed by the
+   * next step) and never reads the data.  So a change of that word leaves
+   * the answer to the cache: the same id, no walk.  A change of the saved
+   * rbp the next step uses is another stack, which must be walked. */
+  {
+    enum { F = 8 };
+    uptr st5[4 * F + 8];
+    fake_frames(st5, 4 * F + 8, F, 0x90000, 0x40);
+    st5[0] = 0x1234; /* nofp_fn's data in rbp */
+    st5[1] = (uptr)nofp_ret;
+    st5[2] = (uptr)&st5[4]; /* nofp_fn's caller's frame, saved by it */
+    st5[3] = 0xa0001;       /* the return address into that caller */
+    uptr fp = (uptr)&st5[0], top = (uptr)&st5[4 * F];
+    u32 id = reference_id(fp, top, 30, true);
+    EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
+    u64 walks = hp_stack_walks();
+    for (int i = 0; i < 100; i++) {
+      st5[0] = 0x5000 + (uptr)i * 0x40;
+      EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
+    }
+    EXPECT_EQ(hp_stack_walks() - walks, 0);
+    /* nofp_fn's caller's frame one frame up: one frame fewer. */
+    st5[2] = (uptr)&st5[8];
+    u32 shorter = reference_id(fp, top, 30, true);
+    EXPECT(shorter != id);
+    walks = hp_stack_walks();
+    EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), shorter);
+    EXPECT_EQ(hp_stack_walks() - walks, 1);
+    st5[2] = (uptr)&st5[4];
+    st5[0] = 0x9999;
+    EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
   }
   /* Deep sets: six paths from one fp and one first return address (a
    * wrapper such as cfrac's palloc, called from six places), parting at
