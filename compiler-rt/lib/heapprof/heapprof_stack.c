@@ -171,9 +171,9 @@ bool hp_stack_cfi_l2_mapped(void) {
   return w && __atomic_load_n(&w->cfi.l2, __ATOMIC_RELAXED);
 }
 
-u64 hp_stack_walks(void) {
+u64 hp_stack_cache_fills(void) {
   hp_stack_thread_t *w = my_walks();
-  return w ? w->walks : 0;
+  return w ? w->cache_fills : 0;
 }
 
 /* Called once hp_tls_thread no longer leads to w: no walk of this thread
@@ -342,8 +342,6 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     return 0;
   if (fold)
     fold_init(&ring);
-  if (w)
-    w->walks++;
   u64 base = tab ? w->fold.next : 0;
   uptr ra = rd(rec, NULL, fp + sizeof(uptr)), bp = rd(rec, NULL, fp),
        sp = fp + 2 * sizeof(uptr);
@@ -679,7 +677,7 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
       LD(&e->limits) != limits)
     return 0;
   u32 n = LD(&e->n), pairs = LD(&e->pairs);
-  if (n > SC_READS || pairs > n || !pairs)
+  if (n > SC_READS || pairs > n)
     return 0;
   uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
   hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) & e->mask0;
@@ -767,6 +765,9 @@ static bool sc_windows(sc_way_t *e, const walk_rec_t *rec, uptr fp,
  * (fp 0: no entry frame is at 0). */
 static HP_NOINLINE void sc_fill(sc_way_t *e, uptr fp, uptr top, u32 limits,
                                 u32 id, const walk_rec_t *rec) {
+  hp_stack_thread_t *w = my_walks();
+  if (w)
+    w->cache_fills++;
   u32 s = LD(&e->seq);
   if ((s & 1) || !__atomic_compare_exchange_n(&e->seq, &s, s + 1, false,
                                               __ATOMIC_ACQUIRE,

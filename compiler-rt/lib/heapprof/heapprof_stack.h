@@ -74,8 +74,8 @@ typedef struct hp_stack_thread {
     struct hp_cfi_l2 *l2; /* NULL until CFI_L2_AFTER misses */
     u32 misses;           /* before the second level */
   } cfi;
-  u64 walks; /* walks taken with this state (tests: the stack-id cache's
-              * misses) */
+  u64 cache_fills; /* ways of the stack-id cache this thread filled after a
+                    * miss (tests) */
 } hp_stack_thread_t;
 /* A thread's exit: unmaps w's second-level recipe cache.  What stays is
  * valid for the thread that takes the state next (recipes are the code's;
@@ -83,8 +83,9 @@ typedef struct hp_stack_thread {
 void hp_stack_thread_exit(hp_stack_thread_t *w);
 /* Whether this thread's second-level recipe cache is mapped (tests). */
 bool hp_stack_cfi_l2_mapped(void);
-/* The walks this thread took so far with its state (tests). */
-u64 hp_stack_walks(void);
+/* The stack-id cache's ways this thread filled so far, one per recorded
+ * walk after a miss (tests). */
+u64 hp_stack_cache_fills(void);
 
 /* Tagged section 12: how this process takes its stacks, u64 each:
  * malloc_context_size (a stack of that many frames may have been cut

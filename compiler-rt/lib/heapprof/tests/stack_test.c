@@ -398,8 +398,9 @@ int main(void) {
    * under heapprof run").  The walk steps over nofp_fn by its CFI, which
    * restores the rbp saved below it (its caller's frame, needed by the
    * next step) and never reads the data.  So a change of that word leaves
-   * the answer to the cache: the same id, no walk.  A change of the saved
-   * rbp the next step uses is another stack, which must be walked. */
+   * the answer to the cache: the same id, no walk (no way filled after a
+   * miss).  A change of the saved rbp the next step uses is another stack,
+   * which must be walked (one way filled). */
   {
     enum { F = 8 };
     uptr st5[4 * F + 8];
@@ -411,19 +412,19 @@ int main(void) {
     uptr fp = (uptr)&st5[0], top = (uptr)&st5[4 * F];
     u32 id = reference_id(fp, top, 30, true);
     EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
-    u64 walks = hp_stack_walks();
+    u64 fills = hp_stack_cache_fills();
     for (int i = 0; i < 100; i++) {
       st5[0] = 0x5000 + (uptr)i * 0x40;
       EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
     }
-    EXPECT_EQ(hp_stack_walks() - walks, 0);
+    EXPECT_EQ(hp_stack_cache_fills() - fills, 0);
     /* nofp_fn's caller's frame one frame up: one frame fewer. */
     st5[2] = (uptr)&st5[8];
     u32 shorter = reference_id(fp, top, 30, true);
     EXPECT(shorter != id);
-    walks = hp_stack_walks();
+    fills = hp_stack_cache_fills();
     EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), shorter);
-    EXPECT_EQ(hp_stack_walks() - walks, 1);
+    EXPECT_EQ(hp_stack_cache_fills() - fills, 1);
     st5[2] = (uptr)&st5[4];
     st5[0] = 0x9999;
     EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
