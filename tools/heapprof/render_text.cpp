@@ -787,9 +787,8 @@ static void measures(const Report &R, raw_ostream &OS) {
     const Context &Ctx = P.Contexts[I];
     Derived D = derive(Ctx.C);
     std::vector<Frame> Chain;
-    for (const Frame *F : Ctx.frames(P))
-      if (Chain.size() < std::max(R.Opts.Depth, 1u))
-        Chain.push_back(*F);
+    for (const Frame *F : chainFrames(P, Ctx, std::max(R.Opts.Depth, 1u)))
+      Chain.push_back(*F);
     Tab.add({humanBytes(Ctx.C.bytes()), std::to_string(Ctx.C.allocs()),
              str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
              str("%.1f", D.LifetimeMs), chain(Chain)});

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "tables.h"
 #include "heapprof_opcost.h"
+#include "names.h"
 
 #include <algorithm>
 #include <cstring>
@@ -202,8 +203,33 @@ void Builder::top() {
   cut(R.Top, R.TopInfo);
 }
 
+// A frame of the C++ standard library's (libstdc++'s, libc++'s std::__1):
+// by its short name, which has no return type in front (--full-names keeps
+// the whole name in Function: "void std::vector<...>::_M_realloc_insert").
+static bool isStdFrame(const Frame &F) {
+  const std::string Short =
+      F.Whole.empty() ? shortFunctionName(F.Function) : F.Function;
+  return Short.rfind("std::", 0) == 0 || Short.rfind("__gnu_cxx::", 0) == 0;
+}
+
+std::vector<const Frame *> heapprof::chainFrames(const Profile &P,
+                                                 const Context &C,
+                                                 unsigned Depth) {
+  std::vector<const Frame *> Frames = C.frames(P);
+  size_t First = 0;
+  while (First < Frames.size() && isStdFrame(*Frames[First]))
+    First++;
+  // First: the program's frame that called the library; keep the library
+  // function it called.  No such frame: the stack as it is.
+  size_t Start = First > 0 && First < Frames.size() ? First - 1 : 0;
+  Frames.erase(Frames.begin(), Frames.begin() + Start);
+  if (Frames.size() > Depth)
+    Frames.resize(Depth);
+  return Frames;
+}
+
 // The contexts with objects by Objects and Bytes (Counts members: live at
-// the end, at the peak) grouped by their first Depth frames (function, file,
+// the end, at the peak) grouped by their chainFrames (function, file,
 // line), the most bytes first (objects without bytes, !HasBytes); Percent
 // is of Total.  With
 // Suppressed (suppressedContexts: a rule per context, or -1), the contexts a
@@ -233,9 +259,7 @@ std::vector<ChainRow> Builder::chains(uint64_t (Counts::*Objects)() const,
         continue;
       }
     }
-    std::vector<const Frame *> Frames = C.frames(P);
-    if (Frames.size() > R.Opts.Depth)
-      Frames.resize(R.Opts.Depth);
+    std::vector<const Frame *> Frames = chainFrames(P, C, R.Opts.Depth);
     std::vector<std::tuple<std::string, std::string, uint32_t>> Key;
     for (const Frame *F : Frames)
       Key.emplace_back(F->Function, F->File, F->Line);

@@ -91,6 +91,19 @@ struct ChainRow {
 };
 using LeakRow = ChainRow;
 
+// The frames a call chain of the leak, peak and cold tables shows: Depth
+// frames from the allocation site, where the site of an allocation the C++
+// standard library made for the program (a container's node, a string's
+// buffer, a vector's growth) is the library function the program called
+// (std::map::operator[], std::vector::push_back), not its allocator
+// plumbing: the leading frames in namespace std or __gnu_cxx but the
+// outermost of them are skipped.  Otherwise the first three frames of
+// every such allocation read std::__new_allocator::allocate <-
+// std::allocator_traits::allocate <- ..., and one row held every map's
+// nodes.  A stack of nothing but such frames is shown from its site.
+std::vector<const Frame *> chainFrames(const Profile &P, const Context &C,
+                                       unsigned Depth);
+
 struct BinRow {
   uint64_t Size; // 0..1024, 1025 = ">1024"
   uint64_t Allocs, Bytes, Frees, Kept, KeptObjects;
