@@ -180,6 +180,16 @@ std::string heapprof::shortFunctionName(const std::string &Whole) {
     }
     if (Top && startsWith(Name, I, " [clone ")) // gcc's .cold, .isra parts
       break;
+    // An ABI tag ("name[abi:cxx11]": every function that returns a
+    // std::string or std::list has libstdc++'s) goes, as template arguments
+    // do: the whole name keeps it.
+    if (Top && startsWith(Name, I, "[abi:")) {
+      size_t End = Name.find(']', I);
+      if (End != std::string::npos) {
+        I = End + 1;
+        continue;
+      }
+    }
     if (Top && startsWith(Name, I, "(anonymous namespace)")) {
       Out.append("(anonymous namespace)");
       I += strlen("(anonymous namespace)");

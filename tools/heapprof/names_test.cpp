@@ -74,6 +74,14 @@ int main() {
        "(anonymous namespace)::fill"},
       {"main::{lambda(int)#1}::operator()(int) const",
        "main::{lambda#1}::operator()"},
+      // ABI tags go: libstdc++'s [abi:cxx11] on every function returning a
+      // std::string (on a type's name too).
+      {"generate[abi:cxx11]()", "generate"},
+      {"Person::name[abi:cxx11]() const", "Person::name"},
+      {"std::__cxx11::basic_string<char, std::char_traits<char>, "
+       "std::allocator<char>> std::__cxx11::to_string[abi:cxx11](int)",
+       "std::__cxx11::to_string"},
+      {"Tagged[abi:v2]::make(int)", "Tagged::make"},
       // gcc's clone suffixes go.
       {"parse(char const*) [clone .cold]", "parse"},
       // Unbalanced brackets: left alone.
