@@ -666,6 +666,10 @@ if (PM)
       })),
     PM.rows, PM.hardware ? undefined : "no hardware counters on this machine: software events only");
 var K = R.peak;
+// Another allocator's heap is not seen from outside it: its blocks are the
+// requested bytes and heapprof's heap measures 0 (as in the text report).
+var FOREIGN = !S.allocator ? "" : S.allocator.kind === "glibc" ? "glibc's malloc" :
+  S.allocator.kind === "library" ? S.allocator.path : "";
 table("peak", "The peak: the largest live heap, by allocation site and " +
   (R.options.depth - 1) + " callers", [
   num("peak_bytes", "bytes"), num("peak_objects", "objects"), num("percent", "%"),
@@ -673,7 +677,8 @@ table("peak", "The peak: the largest live heap, by allocation site and " +
   K ? K.top : null,
   K ? human(K.bytes) + " requested in " + count(K.objects, "object", "objects") + " at " + fmt(K.ms) + " ms" +
       (K.processes > 1 ? " (pid " + K.pid + ", the largest of " + K.processes + " processes)" : "") +
-      "; the allocator's blocks " + human(K.block_bytes) +
+      (FOREIGN ? "; the allocator, " + FOREIGN + ", is not seen from outside: its blocks are not measured"
+       : "; the allocator's blocks " + human(K.block_bytes)) +
       (K.unnamed_bytes ? "; " + human(K.unnamed_bytes) +
        " of it in contexts these dumps don't name (their chunks were freed before an earlier checkpoint)" : "") +
       (K.timeline_above ? "; the heap over time noted " + human(K.timeline_above.bytes) + " at " +
@@ -687,17 +692,20 @@ if (K)
     {key: "part", label: "", text: true, get: key("part")}, num("bytes"),
     {key: "share", label: "% of the heap mapped", get: key("share")}],
     // A share of the heap where the text report gives one.
-    O ? [["requested", O.requested, 1], ["internal fragmentation", O.internal_fragmentation, 1],
+    O ? (FOREIGN ? [["requested", O.requested], ["metadata (besides the heap)", O.metadata],
+                    ["process resident", O.process_resident]] :
+         [["requested", O.requested, 1], ["internal fragmentation", O.internal_fragmentation, 1],
          ["  headers", O.headers], ["  rounding and pages", O.rounding],
          ["memory blowup" + (O.threads > 1 ? "" : " (one thread: none)"), O.blowup, O.threads > 1],
          ["external fragmentation", O.external_fragmentation, 1],
          ["heap mapped", O.heap_mapped], ["heap resident", O.heap_resident],
          ["metadata (besides the heap)", O.metadata],
-         ["process resident", O.process_resident]].map(function (x) {
+         ["process resident", O.process_resident]]).map(function (x) {
         return {part: x[0], bytes: x[1],
                 share: x[2] && O.heap_mapped ? +(x[1] / O.heap_mapped * 100).toFixed(2) : null};
       }) : null,
-    O ? [O.requested < K.bytes ? "measured at " + human(O.requested) + " live, near the peak" : "",
+    O ? [FOREIGN ? FOREIGN + "'s blocks, fragmentation and mapped memory are not seen from outside it: only heapprof's metadata is measured" : "",
+         O.requested < K.bytes ? "measured at " + human(O.requested) + " live, near the peak" : "",
          O.line_utilization === null ? "" : "line utilization " + fmt(pct(O.line_utilization)) +
            "%, page utilization " + fmt(pct(O.page_utilization)) + "%"]
           .filter(function (s) { return s; }).join("; ") || undefined

@@ -1014,9 +1014,22 @@ static void peak(const Report &R, raw_ostream &OS) {
   if (K.Processes > 1)
     Who = " (pid " + std::to_string(K.Pid) + ", the largest of " +
           std::to_string(K.Processes) + " processes)";
+  // Another allocator's heap (allocator=system, heapprof run on a library's
+  // malloc) is not seen from outside it: the runtime records its blocks as
+  // the requested bytes and 0 for every measure of heapprof's own heap
+  // (run.md), which printed as measured read as "no fragmentation".
+  std::string Foreign;
+  if (P.Allocator == Profile::AllocatorKind::Glibc)
+    Foreign = "glibc's malloc";
+  else if (P.Allocator == Profile::AllocatorKind::Library)
+    Foreign = P.AllocatorPath;
   OS << bytesText(K.Bytes) << " requested in " << objects(K.Objects) << " at "
-     << K.Ms << " ms" << Who << "; the allocator's blocks "
-     << bytesText(K.BlockBytes) << "\n";
+     << K.Ms << " ms" << Who;
+  if (Foreign.empty())
+    OS << "; the allocator's blocks " << bytesText(K.BlockBytes) << "\n";
+  else
+    OS << "; the allocator, " << Foreign
+       << ", is not seen from outside: its blocks are not measured\n";
   if (!R.Peak.empty()) {
     TextTable Tab({"bytes", "%", "objects", "call chain"}, "rrrl");
     for (const PeakRow &Row : R.Peak)
@@ -1049,6 +1062,10 @@ static void peak(const Report &R, raw_ostream &OS) {
        << humanBytes(K.Bytes) << "):\n";
   else
     OS << "memory overhead at the peak:\n";
+  if (!Foreign.empty())
+    OS << "(" << Foreign
+       << "'s blocks, fragmentation and mapped memory are not seen from "
+          "outside it: only heapprof's metadata is measured)\n";
   // "N bytes" right-aligned, so that the digits line up; the human size,
   // the share of the heap (right-aligned) and a note in columns of their own.
   TextTable Tab({"", "", "", "", ""}, "lrlrl");
@@ -1062,20 +1079,23 @@ static void peak(const Report &R, raw_ostream &OS) {
     Tab.add({Name, std::to_string(B) + " bytes", "(" + humanBytes(B) + ")",
              Pct, std::move(Note)});
   };
-  Row("requested", O.Requested, true);
-  Row("internal fragmentation", O.Internal, true);
-  Row("  headers", O.Headers, false);
-  Row("  rounding and pages", O.Rounding, false);
-  if (O.Threads > 1)
-    Row("memory blowup", O.Blowup, true);
-  else
-    Row("memory blowup", O.Blowup, false, "(one thread: none)");
-  Row("external fragmentation", O.External, true);
-  Row("heap mapped", O.HeapMapped, false);
-  Row("heap resident", O.HeapResident, false);
+  Row("requested", O.Requested, Foreign.empty());
+  if (Foreign.empty()) {
+    Row("internal fragmentation", O.Internal, true);
+    Row("  headers", O.Headers, false);
+    Row("  rounding and pages", O.Rounding, false);
+    if (O.Threads > 1)
+      Row("memory blowup", O.Blowup, true);
+    else
+      Row("memory blowup", O.Blowup, false, "(one thread: none)");
+    Row("external fragmentation", O.External, true);
+    Row("heap mapped", O.HeapMapped, false);
+    Row("heap resident", O.HeapResident, false);
+  }
   Row("metadata", O.Metadata, false, "(besides the heap)");
   for (const auto &KV : O.MetadataParts)
-    Row("  " + KV.first, KV.second, false);
+    if (Foreign.empty() || KV.second) // the parts of heapprof's heap are 0
+      Row("  " + KV.first, KV.second, false);
   Row("process resident", O.ProcessRss, false);
   if (O.TouchedLines) {
     auto Util = [](uint64_t Live, uint64_t N, uint64_t Unit) {
