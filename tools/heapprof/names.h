@@ -18,7 +18,8 @@ namespace heapprof {
 struct Profile;
 
 // Drops template arguments <...>, parameter lists (...) with what follows
-// them (const, &, ->), ABI tags [abi:cxx11], and a leading return type; keeps operator names
+// them (const, &, ->), ABI tags [abi:cxx11], and a leading return type;
+// keeps operator names
 // (operator<, operator(), operator new, ...), "(anonymous namespace)" and
 // lambda and block names ({lambda(int)#1} becomes {lambda#1}).  A Rust
 // path's qualified self type becomes its path (<Vec<T> as Drop>::drop:
