@@ -105,7 +105,7 @@ static void show_leaks(const hpr_section_t *s) {
   }
 }
 
-static void show_dump(const hpr_dump_t *d, size_t k) {
+static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
   printf("dump %zu at offset 0x%llx: raw version %llu, %llu bytes, %llu "
          "segments, %llu MIBs, %llu stacks",
          k, (unsigned long long)d->offset, (unsigned long long)d->version,
@@ -174,7 +174,12 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
       }
       printf("\n");
     }
+    // The records shown are given back as they go (a mapped file); the
+    // stacks, shown in the records' order, stay until the dump is shown.
+    if (i % 65536 == 65535)
+      hpr_drop_mibs(F, d, i - 65535, i + 1);
   }
+  hpr_drop(F, F->data + d->offset, d->total_size);
   for (uint64_t i = 0; i < d->nbins; i++) {
     const hpr_bin_t *b = &d->bins[i];
     if (b->size > 1024)
@@ -308,16 +313,27 @@ static void show_dump(const hpr_dump_t *d, size_t k) {
 static bool show_file(const char *Path) {
   hpr_file_t f;
   char err[512];
-  if (!hpr_read(Path, &f, err, sizeof(err))) {
+  // Mapped (hpr_map), its pages given back as they are shown: a copy of
+  // the file was most of show's peak (docs/performance.md).
+  if (!hpr_map(Path, &f, err, sizeof(err))) {
     hpf_error("error", (std::string(Path) + ": " + err).c_str());
     hpr_free(&f);
     return false;
   }
   printf("%s: %zu dump%s\n", Path, f.ndumps, f.ndumps == 1 ? "" : "s");
   for (size_t k = 0; k < f.ndumps; k++)
-    show_dump(&f.dumps[k], k);
+    show_dump(&f, &f.dumps[k], k);
+  // Truncated or rewritten while it was shown: what was printed may be
+  // zeros, or another file's bytes.  Said after it, as the text is
+  // printed as the file is read (kept whole, it would be larger than the
+  // file).
+  bool Changed = hpr_changed(&f);
+  if (Changed) {
+    fflush(stdout);
+    hpf_error("error", (std::string(Path) + ": changed while it was read").c_str());
+  }
   hpr_free(&f);
-  return true;
+  return !Changed;
 }
 
 int heapprof::cmdShow(int argc, char **argv) {

@@ -1147,7 +1147,9 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
     if (keep->loaded) /* one file at a time */
       hpr_free(&keep->f);
     keep->loaded = false;
-    if (!hpr_read(in[i].path, &f, err, sizeof(err))) {
+    /* Mapped (hpr_map), its pages given back as it is read: a copy of
+     * the file was most of merge's peak (docs/performance.md). */
+    if (!hpr_map(in[i].path, &f, err, sizeof(err))) {
       hpr_free(&f);
       return bad(in[i].path, "%s", err);
     }
@@ -1232,6 +1234,10 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
       c->nbids[c->nd] = main_build_id(d, c->bids[c->nd]);
       c->dumps[c->nd++] = r;
     }
+    /* Truncated or rewritten while its dumps were hashed: the hashes may
+     * be of zeros, or of another file's bytes. */
+    if (!rc && hpr_changed(&f))
+      rc = bad(in[i].path, "changed while it was read");
     if (rc) {
       hpr_free(&f);
       return rc;
@@ -1269,7 +1275,7 @@ static const hpr_dump_t *reread(reader_t *r, const input_t *in,
       hpr_free(&r->f);
     r->loaded = false;
     char err[512];
-    if (!hpr_read(in[ref->input].path, &r->f, err, sizeof(err))) {
+    if (!hpr_map(in[ref->input].path, &r->f, err, sizeof(err))) {
       hpr_free(&r->f);
       *rc = bad(ref->path, "%s (reading it again to add it up)", err);
       return NULL;
@@ -1281,6 +1287,12 @@ static const hpr_dump_t *reread(reader_t *r, const input_t *in,
       ref->index < r->f.ndumps ? &r->f.dumps[ref->index] : NULL;
   if (!d || d->offset != ref->offset || d->total_size != ref->total_size ||
       hpr_dump_hash(&r->f, d) != ref->hash) {
+    /* The mapping itself changed (a file kept from the first read, or
+     * changed since mapped again): said as for any read. */
+    if (hpr_changed(&r->f)) {
+      *rc = bad(ref->path, "changed while it was read");
+      return NULL;
+    }
     *rc = bad(ref->path,
               "it changed while being merged: the dump at offset 0x%llx is "
               "not the one the first read found",
@@ -1421,6 +1433,10 @@ int heapprof_merge_main(int argc, char **argv) {
       const hpr_stack_t **found =
           bsearch(&kp, by_id, d->nstacks, sizeof(*by_id), cmp_stack);
       const hpr_stack_t *st = found ? *found : NULL;
+      if (!st && hpr_changed(&rd.f)) {
+        rc = bad(dumps[i].path, "changed while it was read");
+        break;
+      }
       if (!st) {
         rc = bad(dumps[i].path,
                    "the dump at offset 0x%llx has a MIB with stack id %llu "
@@ -1471,7 +1487,17 @@ int heapprof_merge_main(int argc, char **argv) {
        * 2^64 in any order; a sampled estimate below 0 is written as 0). */
       if (!last && live_f < nf && cont_f < nf)
         c->ext[cont_f] -= hpr_ext(d, mib, live_f);
+      /* The records read are given back as they go; the stacks, read in
+       * the records' order, are kept until the dump is added. */
+      if (m % 65536 == 65535)
+        hpr_drop_mibs(&rd.f, d, m - 65535, m + 1);
     }
+    hpr_drop(&rd.f, rd.f.data + d->offset, d->total_size);
+    /* Truncated or rewritten while its records were read: they may have
+     * read zeros, or another file's bytes (the sections were copied when
+     * parsed and checked). */
+    if (!rc && hpr_changed(&rd.f))
+      rc = bad(dumps[i].path, "changed while it was read");
     free(by_id);
     free(x);
     dump_segs_free(&ds);

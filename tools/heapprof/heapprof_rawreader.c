@@ -726,6 +726,30 @@ void hpr_drop(const hpr_file_t *f, const void *p, size_t n) {
     drop_pages(p, n);
 }
 
+void hpr_drop_mibs(const hpr_file_t *f, const hpr_dump_t *d, uint64_t from,
+                   uint64_t to) {
+  if (!f->mapped || from >= to || to > d->nmibs)
+    return;
+  /* The MIBs are in the file's order, one after another (histogram
+   * entries between them); their extension records normally too, but a
+   * record may name any MIB: the least and the greatest. */
+  unsigned mib_size = 0;
+  for (unsigned i = 0; i < (d->version == 3 ? 25u : 27u); i++)
+    mib_size += hpr_mib_widths[i];
+  const uint8_t *a = d->mibs[from].fields - 8, *b = d->mibs[to - 1].fields;
+  drop_pages(a, (size_t)(b - a) + mib_size);
+  const uint8_t *lo = NULL, *hi = NULL;
+  for (uint64_t i = from; i < to; i++) {
+    const uint8_t *e = d->mibs[i].ext;
+    if (e && (!lo || e < lo))
+      lo = e;
+    if (e && (!hi || e > hi))
+      hi = e;
+  }
+  if (lo)
+    drop_pages(lo, (size_t)(hi - lo) + 8 * d->ext_nfields);
+}
+
 bool hpr_changed(const hpr_file_t *f) {
   if (!f->mapped)
     return false;

@@ -184,6 +184,12 @@ void hpr_free(hpr_file_t *f);
 bool hpr_map(const char *path, hpr_file_t *out, char *err, size_t err_size);
 /* Gives back the pages of [p, p + n) of a mapped f (none of a copy). */
 void hpr_drop(const hpr_file_t *f, const void *p, size_t n);
+/* Gives back the pages of MIB records [from, to) of d, a dump of a mapped
+ * f, and of the extension records naming them (none of a copy): for a
+ * reader that goes through the records in order and keeps their stacks
+ * (merge, show). */
+void hpr_drop_mibs(const hpr_file_t *f, const hpr_dump_t *d, uint64_t from,
+                   uint64_t to);
 /* Whether a mapped f is no longer the file that was mapped: shorter (a
  * read past its new end), or its size, inode or modification time
  * changed.  False for a copy (hpr_read's). */
