@@ -479,16 +479,34 @@ static bool peak_field(size_t f) {
 
 /* ------------------------------------------------------------- output */
 
+/* The output, written as it is made (hpf_put, BUF_CAP bytes at a time):
+ * the merged profile whole in memory was as large as its inputs' records
+ * (432 MB of the 1M-context profile's, docs/performance.md).  With no
+ * file (out NULL) the bytes are only counted: a first pass finds the
+ * sizes and offsets the header and the extension's head give. */
+#define BUF_CAP ((size_t)1 << 20)
 typedef struct buf {
-  uint8_t *data;
-  size_t len, cap;
+  uint8_t *data; /* the bytes not yet given to out: len of them */
+  size_t len;
+  uint64_t pos; /* bytes put so far */
+  hpf_out_t *out;
 } buf_t;
 
+static void flush(buf_t *b) {
+  if (b->out && b->len)
+    hpf_put(b->out, b->data, b->len);
+  b->len = 0;
+}
+
 static void put(buf_t *b, const void *p, size_t n) {
-  if (b->len + n > b->cap) {
-    while (b->len + n > b->cap)
-      b->cap = b->cap ? b->cap * 2 : 65536;
-    b->data = xrealloc(b->data, b->cap);
+  b->pos += n;
+  if (!b->out)
+    return;
+  if (b->len + n > BUF_CAP)
+    flush(b);
+  if (n > BUF_CAP) {
+    hpf_put(b->out, p, n);
+    return;
   }
   memcpy(b->data + b->len, p, n);
   b->len += n;
@@ -583,10 +601,18 @@ typedef struct totals {
   uint64_t ext_fields;
 } totals_t;
 
+/* Where the merged profile's parts are: write_profile's counting pass
+ * sets them, the writing pass writes them in the header and the
+ * extension's head. */
+typedef struct out_sizes {
+  uint64_t total, mib_off, stack_off, ext_size;
+} out_sizes_t;
+
 static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
-                          const totals_t *t) {
-  for (int i = 0; i < 6; i++)
-    put64(b, 0);
+                          const totals_t *t, out_sizes_t *sz) {
+  uint64_t header[6] = {RAW_MAGIC, 4, sz->total, 48, sz->mib_off,
+                        sz->stack_off};
+  put(b, header, sizeof(header));
   uint64_t nsegs = 0;
   for (size_t i = 0; i < l->n; i++)
     nsegs += l->mods[i].nsegs;
@@ -601,7 +627,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
       put(b, m->build_id, 32);
     }
   }
-  uint64_t mib_off = b->len;
+  uint64_t mib_off = b->pos;
   put64(b, c->n);
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
@@ -613,17 +639,17 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
         put64(b, v);
     }
   }
-  uint64_t stack_off = b->len;
+  uint64_t stack_off = b->pos;
   put64(b, c->n);
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
     put64(b, c->v[i].n);
     put(b, c->v[i].pcs, c->v[i].n * 8);
   }
-  uint64_t ext = b->len;
+  uint64_t ext = b->pos;
   put64(b, EXT_MAGIC);
   put64(b, 3);
-  put64(b, 0); /* size, below */
+  put64(b, sz->ext_size);
   put64(b, 0); /* checkpoint 0: a final profile */
   put64(b, t->ms);
   put64(b, t->pid);
@@ -772,10 +798,7 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, t->cmd_len);
     put_padded(b, t->cmd, t->cmd_len, padded);
   }
-  uint64_t ext_size = b->len - ext;
-  memcpy(b->data + ext + 16, &ext_size, 8);
-  uint64_t header[6] = {RAW_MAGIC, 4, b->len, 48, mib_off, stack_off};
-  memcpy(b->data, header, sizeof(header));
+  *sz = (out_sizes_t){b->pos, mib_off, stack_off, b->pos - ext};
 }
 
 /* ------------------------------------------------- section 6 (pairs) */
@@ -1302,11 +1325,27 @@ static const hpr_dump_t *reread(reader_t *r, const input_t *in,
   return d;
 }
 
-/* A merged profile is as private as the profiles it adds up (the runtime
- * writes them 0600). */
-static int write_file(const char *out, const buf_t *b) {
+/* The merged profile, counted and then written as it is made: OUT appears
+ * whole, or not at all (hpf_open's temporary, renamed at hpf_close).  It
+ * is as private as the profiles it adds up (the runtime writes them
+ * 0600). */
+static int write_file(const char *out, const layout_t *l, const contexts_t *c,
+                      const totals_t *t) {
+  out_sizes_t sz = {0};
+  buf_t count = {0};
+  write_profile(&count, l, c, t, &sz);
   char why[256];
-  if (!hpf_write(out, b->data, b->len, 0600, why, sizeof(why)))
+  hpf_out_t *o = hpf_open(out, 0600, why, sizeof(why));
+  if (!o)
+    return bad(out, "cannot write: %s", why);
+  buf_t b = {xcalloc(BUF_CAP, 1), 0, 0, o};
+  /* The same function on the same totals: the same sizes (its one
+   * change to them, a negative continuations count made 0, is made by
+   * the first pass). */
+  write_profile(&b, l, c, t, &sz);
+  flush(&b);
+  free(b.data);
+  if (!hpf_close(o, true, why, sizeof(why)))
     return bad(out, "cannot write: %s", why);
   return 0;
 }
@@ -1619,10 +1658,7 @@ int heapprof_merge_main(int argc, char **argv) {
   free(by_proc);
 
   if (!rc) {
-    buf_t b = {0};
-    write_profile(&b, &layout, &ctx, t);
-    rc = write_file(out, &b);
-    free(b.data);
+    rc = write_file(out, &layout, &ctx, t);
   }
 
   for (size_t i = 0; i < ctx.n; i++)
