@@ -69,3 +69,19 @@ int main() {
 // FULL: 4800 B {{.*}} 100 std::map<long, long, {{.*}}>::operator[](long const&) ({{.*}}) <- fill_orders() (
 // JSON: 4800 100 ['std::map::operator[]', 'fill_orders', 'main']
 // JSON-NEXT: 2400 50 ['std::map::operator[]', 'fill_customers', 'main']
+// The direct allocation table names the same function: the two maps' 150
+// nodes, 7200 bytes, all kept, are std::map::operator[]'s; the vector's
+// buffers of 1, 2, 4, ..., 64 longs, 8 x 127 = 1016 bytes in 7 calls, of
+// which the last, 512 bytes, is kept, std::vector::push_back's (before, one
+// row of 8216 bytes in 157 calls under std::__new_allocator::allocate).
+// RUN: heapprof report %t.dir | FileCheck %s --check-prefix=DIRECT
+// RUN: heapprof report --format json %t.dir | %python -c "import json,sys; [print('direct', d['bytes'], d['kept_bytes'], d['calls'], d['function']) for d in json.load(sys.stdin)['direct'] if d['function'].startswith('std::')]" | FileCheck %s --check-prefix=JSON-DIRECT
+// DIRECT: == Direct allocation
+// DIRECT-NOT: std::__new_allocator
+// DIRECT: 7200 B 7200 B 150 {{.*}} std::map::operator[]
+// DIRECT-NEXT: 1016 B 512 B 7 {{.*}} std::vector::push_back
+// DIRECT-NOT: std::__new_allocator
+// DIRECT: == Allocation call graph
+// JSON-DIRECT: direct 7200 7200 150 std::map::operator[]
+// JSON-DIRECT-NEXT: direct 1016 512 7 std::vector::push_back
+// JSON-DIRECT-NOT: direct

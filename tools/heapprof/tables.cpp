@@ -410,7 +410,11 @@ void Builder::direct() {
   R.DirectClasses = P.has(Field::bytes_small) && P.has(Field::bytes_xlarge);
   std::unordered_map<std::string, size_t> Index;
   for (const Context &C : P.Contexts) {
-    const std::string &Fn = site(C).Function;
+    // The function the program called, for an allocation the C++ standard
+    // library made (chainFrames): else every container's bytes were one
+    // row, std::__new_allocator::allocate.
+    std::vector<const Frame *> Site = chainFrames(P, C, 1);
+    const std::string &Fn = Site.empty() ? site(C).Function : Site[0]->Function;
     auto [It, New] = Index.emplace(Fn, R.Direct.size());
     if (New) {
       DirectRow Row;

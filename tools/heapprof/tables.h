@@ -91,7 +91,8 @@ struct ChainRow {
 };
 using LeakRow = ChainRow;
 
-// The frames a call chain of the leak, peak and cold tables shows: Depth
+// The frames a call chain of the leak, peak and cold tables shows (and,
+// the first, the direct allocation table's function): Depth
 // frames from the allocation site, where the site of an allocation the C++
 // standard library made for the program (a container's node, a string's
 // buffer, a vector's growth) is the library function the program called
