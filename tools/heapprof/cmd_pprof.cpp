@@ -15,6 +15,7 @@
 #include "render.h"
 #include "suppressions.h"
 #include "symbolize.h"
+#include "tables.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -24,7 +25,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <climits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,10 +126,69 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
   return Ptrs;
 }
 
+// A function name as pprof's Prune matches drop_frames against it
+// (profile/prune.go, simplifyFunc): cut at the first '(' that does not
+// begin "(anonymous namespace)" or end "operator()", so that a
+// --full-names name loses its parameters.
+static std::string pprofMatchName(const std::string &Name) {
+  static const char Anon[] = "(anonymous namespace)", Call[] = "operator()";
+  for (size_t I = 0; I < Name.size(); I++) {
+    if (Name.compare(I, sizeof Anon - 1, Anon) == 0) {
+      I += sizeof Anon - 2;
+      continue;
+    }
+    if (Name.compare(I, sizeof Call - 1, Call) == 0) {
+      I += sizeof Call - 2;
+      continue;
+    }
+    if (Name[I] == '(')
+      return Name.substr(0, I);
+  }
+  return Name;
+}
+
+// drop_frames: the functions of the C++ standard library's allocator
+// plumbing that report's chains pass over (chainFrames: the leading
+// std::/__gnu_cxx:: frames below the library function the program called),
+// so that `go tool pprof -top` gives a map's nodes to std::map::operator[]
+// as the report does, not every container's bytes to
+// std::__new_allocator::allocate.  pprof drops a matching frame and every
+// frame it called, so a name is listed only when every frame of it in every
+// stack is one chainFrames passes over: a function some stack shows, or
+// that called the program's code (a lambda through std::function), is not,
+// and no frame of the program is dropped.  "" when there is none, and
+// with --full-names: pprof matches the regex after its own demangling
+// heuristics rewrite a function whose name is its system_name (templates
+// and parameters removed, prune.go's simplifyFunc, symbolizer.go's
+// demangleFunctionNames), names this list could not predict.
+static std::string dropFrames(const Profile &P) {
+  std::set<std::string> Passed, Shown;
+  for (const Context &C : P.Contexts) {
+    std::vector<const Frame *> Frames = C.frames(P);
+    size_t Start = Frames.size() - chainFrames(P, C, UINT_MAX).size();
+    for (size_t I = 0; I < Frames.size(); I++)
+      (I < Start ? Passed : Shown).insert(pprofMatchName(Frames[I]->Function));
+  }
+  std::string Rx;
+  for (const std::string &Name : Passed) {
+    if (Shown.count(Name) || Name.empty())
+      continue;
+    if (!Rx.empty())
+      Rx += '|';
+    for (char Ch : Name) { // regexp.QuoteMeta's set
+      if (Ch && strchr("\\.+*?()|[]{}^$", Ch))
+        Rx += '\\';
+      Rx += Ch;
+    }
+  }
+  return Rx;
+}
+
 // Suppressed: suppressedContexts' rule per context (empty: none); Rules
 // the rules, for the comments.
 static void build(const Profile &P, const std::vector<Suppression> &Rules,
-                  const std::vector<int32_t> &Suppressed, Builder &B) {
+                  const std::vector<int32_t> &Suppressed, bool FullNames,
+                  Builder &B) {
   // Only the counts the profile made: temporary_objects not in sampled
   // mode's nor an older runtime's, inuse_* not in upstream MemProf's (no
   // live counts), leaked_* only with the leak check at exit.  A 0 there
@@ -232,6 +294,9 @@ static void build(const Profile &P, const std::vector<Suppression> &Rules,
   B.PeriodType.type = B.Str.get("space");
   B.PeriodType.unit = B.Str.get("bytes");
   B.Msg.default_sample_type = B.Str.get(DefaultType);
+  std::string Drop = FullNames ? "" : dropFrames(P);
+  if (!Drop.empty())
+    B.Msg.drop_frames = B.Str.get(Drop);
   // Each process's command line, once per different one (tag 14):
   // `go tool pprof -comments` prints them.
   for (const Process &Proc : P.Processes)
@@ -334,7 +399,8 @@ int heapprof::cmdPprof(int Argc, char **Argv) {
                       "and leaked_bytes, and the profile does not record "
                       "them (field leaked_bytes: no leak check at exit)");
   Builder B;
-  build(P, Rules, suppressedContexts(Rules, P, Field::leaked_objects), B);
+  build(P, Rules, suppressedContexts(Rules, P, Field::leaked_objects),
+        Sym.FullNames, B);
   std::string Packed(perftools__profiles__profile__get_packed_size(&B.Msg),
                      '\0');
   perftools__profiles__profile__pack(

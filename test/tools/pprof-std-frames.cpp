@@ -1,0 +1,73 @@
+// heapprof pprof: drop_frames names the C++ standard library's allocator
+// plumbing that report's call chains pass over (chainFrames), so that
+// `go tool pprof -top` gives an allocation the library made to the library
+// function the program called, as report does, and not every container's
+// bytes to std::__new_allocator::allocate.  Code of the program reached
+// through the library (a lambda through std::function) keeps its frames.
+// REQUIRES: go-pprof
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: %clangxx_heapprof -O0 -g %s -o %t
+// RUN: %env_heapprof_opts=profile_dir=%t.dir:detect_leaks=0 %run %t
+// RUN: heapprof pprof -o %t.pb.gz %t.dir
+// RUN: go tool pprof -top -nodefraction=0 -unit=B %t.pb.gz | FileCheck %s
+// RUN: heapprof pprof --full-names -o %t.full.pb.gz %t.dir
+// RUN: go tool pprof -top -nodefraction=0 -unit=B %t.full.pb.gz | FileCheck %s --check-prefix=FULL
+#include <functional>
+#include <map>
+#include <vector>
+
+std::map<long, long> *volatile orders, *volatile customers;
+std::vector<long> *volatile history;
+long *volatile task_buffer;
+
+__attribute__((noinline)) void fill_orders() {
+  orders = new std::map<long, long>;
+  for (long i = 0; i < 100; i++)
+    (*orders)[i] = i; // 100 nodes
+}
+
+__attribute__((noinline)) void fill_customers() {
+  customers = new std::map<long, long>;
+  for (long i = 0; i < 50; i++)
+    (*customers)[i] = i; // 50 nodes
+}
+
+__attribute__((noinline)) void grow_history() {
+  history = new std::vector<long>;
+  for (long i = 0; i < 64; i++)
+    history->push_back(i); // capacities 1, 2, 4, ..., 64
+}
+
+__attribute__((noinline)) void run_task() {
+  std::function<void()> task = [] { task_buffer = new long[16]; };
+  task();
+}
+
+int main() {
+  fill_orders();
+  fill_customers();
+  grow_history();
+  run_task();
+  return 0;
+}
+
+// A node of std::map<long, long> is 48 bytes (the tree's 32-byte header and
+// the pair, 16): the two maps' 150 nodes, 4800 + 2400 = 7200 bytes, are
+// std::map::operator[]'s own bytes; the vector's buffers of 1, 2, ..., 64
+// longs, 8 x 127 = 1016 bytes, std::vector::push_back's.  The lambda's
+// 16 longs, 128 bytes, stay the lambda's, below std::function (a rule that
+// dropped every std:: frame would give them to run_task).
+// CHECK: Type: alloc_space
+// CHECK-NOT: __new_allocator
+// CHECK: 7200B {{.*}} 7200B {{.*}} std::map::operator[]{{$}}
+// CHECK-NEXT: 1016B {{.*}} 1016B {{.*}} std::vector::push_back{{$}}
+// CHECK-NOT: __new_allocator
+// CHECK: 128B {{.*}} 128B {{.*}} run_task{{.*}}operator()
+// CHECK-NOT: __new_allocator
+// CHECK: 0 {{.*}} 128B {{.*}} std::function::operator()
+// CHECK-NOT: __new_allocator
+// With --full-names pprof rewrites the names before it matches them (its
+// own demangling heuristics), so no drop_frames is written: the whole
+// stacks, the allocator's 7200 + 1016 bytes flat.
+// FULL: Type: alloc_space
+// FULL: 8216B {{.*}} std::__new_allocator::allocate
