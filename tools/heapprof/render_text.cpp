@@ -875,8 +875,10 @@ static void falseSharing(const Report &R, raw_ostream &OS) {
     OS << "(no shared lines)\n";
     return;
   }
-  auto Site = [&](uint32_t I) {
-    const Frame &F = P.Locations[P.Contexts[I].Stack[0]].Frames[0];
+  auto Site = [&](uint32_t I) { // the first frame of the context's chain
+    std::vector<const Frame *> Fs = chainFrames(P, P.Contexts[I], 1);
+    const Frame &F =
+        Fs.empty() ? P.Locations[P.Contexts[I].Stack[0]].Frames[0] : *Fs[0];
     std::string W = where(F);
     return F.Function + (W.empty() ? "" : " (" + W + ")");
   };
