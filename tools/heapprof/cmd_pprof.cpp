@@ -22,10 +22,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <climits>
 #include <map>
 #include <set>
 #include <string>
