@@ -536,6 +536,46 @@ void hp_buf_append(hp_buf_t *b, const void *p, size_t n) {
   b->len += n;
 }
 
+void hp_buf_stream_to(hp_buf_t *b, int fd, u64 base) {
+  b->sink = fd + 1;
+  b->sink_base = base;
+}
+
+bool hp_buf_drain(hp_buf_t *b) {
+  if (!b->sink || b->write_errno)
+    return !b->write_errno;
+  if (b->len && !hp_write_all(b->sink - 1, b->data, b->len)) {
+    b->write_errno = errno ? errno : EIO;
+    return false;
+  }
+  b->flushed += b->len;
+  b->len = 0;
+  return true;
+}
+
+void hp_buf_patch(hp_buf_t *b, u64 pos, const void *p, size_t n) {
+  const char *src = p;
+  if (pos < b->flushed) {
+    /* Drained already: into the file (a patch is a field or two). */
+    size_t k = (size_t)HP_MIN((u64)n, b->flushed - pos);
+    for (size_t done = 0; done < k && !b->write_errno;) {
+      ssize_t w = pwrite(b->sink - 1, src + done, k - done,
+                         (off_t)(b->sink_base + pos + done));
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        b->write_errno = w < 0 ? errno : EIO;
+      else
+        done += (size_t)w;
+    }
+    pos += k;
+    src += k;
+    n -= k;
+  }
+  if (n && !b->failed && pos - b->flushed + n <= b->len)
+    hp_memcpy(b->data + (pos - b->flushed), src, n);
+}
+
 void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -104,8 +104,32 @@ typedef struct hp_buf {
   char *data;
   size_t len, cap;
   bool failed; /* a mapping failed: contents truncated */
+  /* Streamed (hp_buf_stream_to): the first `flushed` bytes went to the
+   * file sink - 1 (0: none), from its offset sink_base on; write_errno:
+   * a write there failed (what follows is not written). */
+  int sink, write_errno;
+  u64 flushed, sink_base;
 } hp_buf_t;
 void hp_buf_append(hp_buf_t *b, const void *p, size_t n);
+/* From here b's bytes go to fd, whose offset base is b's position 0, as
+ * they are drained: a writer that drains between records holds a few MiB
+ * of a profile that may be hundreds (clang's: 138 MiB of its peak under
+ * heapprof run, docs/performance.md). */
+void hp_buf_stream_to(hp_buf_t *b, int fd, u64 base);
+/* Writes what b holds to its sink, if it has one; false on a failed write
+ * (b->write_errno). */
+bool hp_buf_drain(hp_buf_t *b);
+/* hp_buf_drain once b holds HP_BUF_DRAIN_BYTES or more. */
+#define HP_BUF_DRAIN_BYTES ((size_t)4 << 20)
+static inline void hp_buf_drain_if_full(hp_buf_t *b) {
+  if (b->sink && b->len >= HP_BUF_DRAIN_BYTES)
+    hp_buf_drain(b);
+}
+/* The position of b's next byte: the bytes drained and those held. */
+static inline u64 hp_buf_pos(const hp_buf_t *b) { return b->flushed + b->len; }
+/* Overwrites n bytes at position pos (written before): in memory, or in
+ * the sink's file if drained already. */
+void hp_buf_patch(hp_buf_t *b, u64 pos, const void *p, size_t n);
 void hp_buf_printf(hp_buf_t *b, const char *fmt, ...) HP_FORMAT(2, 3);
 void hp_buf_free(hp_buf_t *b);
 /* Reads fd to its end into b, straight into its mapping, with a NUL after

@@ -71,11 +71,12 @@ static void put_modules_and_bins(hp_buf_t *b, const hp_procmap_t *map,
 void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
                           const hp_procmap_t *map, const hp_size_bins_t *bins,
                           const hp_profile_info_t *info, bool with_ext) {
-  size_t start = b->len;
+  /* Positions (hp_buf_pos): b may be streamed, drained between records. */
+  u64 start = hp_buf_pos(b);
   /* Header, patched at the end. */
   for (int i = 0; i < 6; i++)
     put64(b, 0);
-  size_t seg_off = b->len - start;
+  u64 seg_off = hp_buf_pos(b) - start;
   /* The loaded modules: the unloaded ones are section 11's, where
    * llvm-profdata does not look (their addresses may be a loaded
    * module's now). */
@@ -95,18 +96,20 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
       hp_buf_append(b, id, sizeof(id));
     }
   }
-  size_t mib_off = b->len - start;
+  u64 mib_off = hp_buf_pos(b) - start;
   put64(b, n);
   for (u32 i = 0; i < n; i++) {
+    hp_buf_drain_if_full(b);
     hp_mib_t m;
     hp_memcpy(&m, &hibs[i].mib, sizeof(m));
     m.access_histogram_size = 0;
     m.access_histogram = 0;
     put_mib_record(b, hibs[i].stack_id, &m);
   }
-  size_t stack_off = b->len - start;
+  u64 stack_off = hp_buf_pos(b) - start;
   put64(b, n);
   for (u32 i = 0; i < n; i++) {
+    hp_buf_drain_if_full(b);
     u32 k = 0;
     const uptr *pcs = hp_stackdepot_get((u32)hibs[i].stack_id, &k);
     u64 head[2] = {hibs[i].stack_id, pcs ? k : 0};
@@ -115,7 +118,7 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
       hp_buf_append(b, pcs, (size_t)k * sizeof(uptr));
   }
   if (with_ext) {
-    size_t ext_start = b->len;
+    u64 ext_start = hp_buf_pos(b);
     u64 nfields = 0;
 #define X(name, desc) nfields++;
     HP_HIB_EXT_FIELDS(X)
@@ -136,17 +139,20 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
 #undef X
       };
       hp_buf_append(b, rec, sizeof(rec));
+      hp_buf_drain_if_full(b);
     }
+    /* The rest is written whole into b (the sections leave out an empty
+     * one by cutting b back): not drained until it is all there. */
     put_modules_and_bins(b, map, bins);
     hp_ext_sections_write(b, info);
     if (!b->failed) {
-      u64 size = b->len - ext_start;
-      hp_memcpy(b->data + ext_start + 16, &size, 8);
+      u64 size = hp_buf_pos(b) - ext_start;
+      hp_buf_patch(b, ext_start + 16, &size, 8);
     }
   }
   if (b->failed)
     return;
   u64 header[6] = {HP_MEMPROF_RAW_MAGIC, HP_MEMPROF_RAW_VERSION,
-                   b->len - start, seg_off, mib_off, stack_off};
-  hp_memcpy(b->data + start, header, sizeof(header));
+                   hp_buf_pos(b) - start, seg_off, mib_off, stack_off};
+  hp_buf_patch(b, start, header, sizeof(header));
 }

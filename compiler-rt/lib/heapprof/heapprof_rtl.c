@@ -572,11 +572,63 @@ static int publish(int dirfd, const char *tmp, profile_dest_t *d) {
   return -1;
 }
 
+/* A profile's bytes: made already (the text form), or made by make into
+ * each file they are written to, streamed there as they are made (the
+ * raw form: made whole in memory first, it was the largest part of
+ * clang's peak under heapprof run, 138 of 641 MiB, docs/performance.md). */
+typedef struct content {
+  const hp_buf_t *made;
+  void (*make)(hp_buf_t *b, void *arg);
+  void *arg;
+  bool oom; /* make ran out of memory: nothing more is tried */
+} content_t;
+
+/* Writes c to fd, whose offset is base; false with errno. */
+static bool put_content(int fd, u64 base, content_t *c) {
+  if (c->made)
+    return hp_write_all(fd, c->made->data, c->made->len);
+  hp_buf_t b = {0};
+  hp_buf_stream_to(&b, fd, base);
+  c->make(&b, c->arg);
+  bool ok = !b.failed && hp_buf_drain(&b);
+  int err = b.failed ? ENOMEM : b.write_errno;
+  c->oom = b.failed;
+  hp_buf_free(&b);
+  errno = err;
+  return ok;
+}
+
+/* c's bytes in memory, for a stream (stderr, stdout): made into own if
+ * not made already; NULL when out of memory (c->oom). */
+static const hp_buf_t *content_bytes(content_t *c, hp_buf_t *own) {
+  if (c->made)
+    return c->made;
+  c->make(own, c->arg);
+  c->oom = own->failed;
+  return c->oom ? NULL : own;
+}
+
+/* The raw form's parts (hp_profile_raw_write's), made into each file it
+ * is written to by make_raw. */
+typedef struct raw_parts {
+  const hp_hib_t *hibs;
+  u32 n;
+  const hp_procmap_t *map;
+  const hp_size_bins_t *bins;
+  const hp_profile_info_t *info;
+} raw_parts_t;
+
+static void make_raw(hp_buf_t *b, void *arg) {
+  const raw_parts_t *r = arg;
+  hp_profile_raw_write(b, r->hibs, r->n, r->map, r->bins, r->info,
+                       hp_flags.raw_extension);
+}
+
 /* Writes the profile into the checked directory dirfd: a new temporary
  * file (after the old contents with append_dumps), then published under
  * the final name.  false with *why on failure, leaving nothing behind.
  * Which directories, names and modes are safe: heapprof_secure.c. */
-static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
+static bool write_in_dir(int dirfd, profile_dest_t *d, content_t *c,
                          char *why, size_t why_size) {
   int old = -1;
   if (hp_flags.append_dumps) {
@@ -630,9 +682,12 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
     }
     close(old);
   }
-  if (ok && !hp_write_all(fd, b->data, b->len)) {
-    ok = false;
-    err = errno;
+  if (ok) {
+    off_t base = lseek(fd, 0, SEEK_CUR);
+    if (base < 0 || !put_content(fd, (u64)base, c)) {
+      ok = false;
+      err = errno;
+    }
   }
   if (close(fd) != 0 && ok) {
     ok = false;
@@ -660,26 +715,28 @@ static bool write_in_dir(int dirfd, profile_dest_t *d, const hp_buf_t *b,
 
 /* Writes b into d's directory, opened for it (its checks in
  * hp_profile_dir_open); false with why. */
-static bool write_to_dir(profile_dest_t *d, const hp_buf_t *b, char *why,
+static bool write_to_dir(profile_dest_t *d, content_t *c, char *why,
                          size_t why_size) {
   int dirfd = hp_profile_dir_open(d->dir, why, why_size);
   if (dirfd < 0)
     return false;
-  bool ok = write_in_dir(dirfd, d, b, why, why_size);
+  bool ok = write_in_dir(dirfd, d, c, why, why_size);
   close(dirfd);
   return ok;
 }
 
-/* Writes data to the configured destination; false if it could not be
- * written there (then it went to the temporary directory or stderr, or
- * nowhere in secure mode). */
-static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
+/* write_profile: own holds c's bytes if they are needed in memory. */
+static bool write_profile_to(content_t *c, hp_buf_t *own, u32 seq,
+                             const char *ext) {
+  const hp_buf_t *b;
   /* A stream that fails (a full disk, /dev/full, closed, a pipe whose
    * reader has gone: EPIPE, heapprof_signals.c) is said on stderr: the
    * profile, or its end, is lost (for stderr itself the line mostly is
    * too).  Nothing else is tried: the user chose the stream. */
   bool out = !hp_strcmp(hp_flags.log_path, "stdout");
   if (out || !hp_strcmp(hp_flags.log_path, "stderr")) {
+    if (!(b = content_bytes(c, own)))
+      return false;
     if (hp_write_all(out ? 1 : 2, b->data, b->len))
       return true;
     int e = errno;
@@ -711,14 +768,14 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     struct rlimit saved;
     bool raised = false;
     for (int attempt = 0; attempt < 2; attempt++) {
-      if (write_to_dir(&d, b, why, sizeof(why))) {
+      if (write_to_dir(&d, c, why, sizeof(why))) {
         if (raised)
           hp_fd_limit_restore(&saved);
         if (hp_flags.verbosity)
           hp_printf("HeapProf: wrote profile %s\n", d.path);
         return true;
       }
-      if (raised || hp_strcmp(why, hp_file_errno_text(EMFILE)) ||
+      if (c->oom || raised || hp_strcmp(why, hp_file_errno_text(EMFILE)) ||
           !(raised = hp_fd_limit_raise(HP_FD_HEADROOM, &saved)))
         break;
     }
@@ -728,6 +785,8 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     if (raised)
       hp_fd_limit_restore(&saved);
   }
+  if (c->oom)
+    return false;
   if (secure) {
     /* stderr is the caller's: the memory map and ASLR bases of a
      * privileged process are not theirs to read. */
@@ -748,12 +807,14 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
     hp_strlcpy(t.dir, tmp && tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
     hp_snprintf(t.path, sizeof(t.path), "%s/%s", t.dir, t.name);
     char why_tmp[4800] = "";
-    if (write_to_dir(&t, b, why_tmp, sizeof(why_tmp))) {
+    if (write_to_dir(&t, c, why_tmp, sizeof(why_tmp))) {
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; wrote it "
                 "to '%s' instead\n",
                 d.path, why, t.path);
       return false;
     }
+    if (c->oom)
+      return false;
     if (isatty(2)) {
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor "
                 "'%s': %s; not writing it (stderr is a terminal: redirect "
@@ -761,17 +822,34 @@ static bool write_profile(const hp_buf_t *b, u32 seq, const char *ext) {
                 d.path, why, t.path, why_tmp);
       return false;
     }
+    if (!(b = content_bytes(c, own)))
+      return false;
     hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor '%s': "
               "%s; writing it to stderr instead\n",
               d.path, why, t.path, why_tmp);
     hp_write_all(2, b->data, b->len);
     return false;
   }
+  if (!(b = content_bytes(c, own)))
+    return false;
   hp_printf("HeapProf: WARNING: cannot write profile '%s': %s; writing it to "
             "stderr instead\n",
             d.path, why);
   hp_write_all(2, b->data, b->len);
   return false;
+}
+
+/* Writes c to the configured destination; false if it could not be
+ * written there (then it went to the temporary directory or stderr, or
+ * nowhere in secure mode, or nowhere when making it ran out of memory). */
+static bool write_profile(content_t *c, u32 seq, const char *ext) {
+  hp_buf_t own = {0};
+  bool ok = write_profile_to(c, &own, seq, ext);
+  hp_buf_free(&own);
+  if (c->oom)
+    hp_printf("HeapProf: WARNING: out of memory while building the raw "
+              "profile; not written\n");
+  return ok;
 }
 
 void hp_rtl_print_stats(void) {
@@ -923,7 +1001,8 @@ static void dump_locked(void *arg) {
                 "profile; it is incomplete\n");
       result = -1;
     }
-    if (!write_profile(&b, seq, "txt"))
+    content_t c = {&b, NULL, NULL, false};
+    if (!write_profile(&c, seq, "txt"))
       result = -1;
     hp_buf_free(&b);
   }
@@ -938,17 +1017,10 @@ static void dump_locked(void *arg) {
       hp_leaks_check(&dump_stack);
     else
       hp_leaks_forget();
-    hp_buf_t b = {0};
-    hp_profile_raw_write(&b, map.slots, n, &pm, &dump_bins, &info,
-                         hp_flags.raw_extension);
-    if (b.failed) {
-      hp_printf("HeapProf: WARNING: out of memory while building the raw "
-                "profile; not written\n");
+    raw_parts_t parts = {map.slots, n, &pm, &dump_bins, &info};
+    content_t c = {NULL, make_raw, &parts, false};
+    if (!write_profile(&c, seq, "profraw"))
       result = -1;
-    } else if (!write_profile(&b, seq, "profraw")) {
-      result = -1;
-    }
-    hp_buf_free(&b);
   }
   if (hp_flags.print_stats)
     hp_rtl_print_stats();
