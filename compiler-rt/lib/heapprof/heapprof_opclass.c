@@ -15,8 +15,12 @@
 /* Exited threads' tables, added up: under the thread registry lock. */
 static hp_opc_table_t dead;
 /* The totals at the previous dump and the scratch sum of this one: under
- * the dump lock (section writers run only inside a dump). */
-static hp_opc_table_t last, sum;
+ * the dump lock (section writers run only inside a dump).  base and
+ * made_for: the dump whose section was made last, and its previous
+ * dump's totals, for the same rows when it is made again (write_profile
+ * makes the raw profile once for each destination it tries). */
+static hp_opc_table_t last, sum, base;
+static u64 made_for;
 
 static void add_table(hp_opc_table_t *dst, const hp_opc_table_t *src) {
   u64 *d = (u64 *)dst;
@@ -71,16 +75,21 @@ void hp_opclass_write_section(hp_buf_t *b,
                               const struct hp_profile_info *info) {
   if (!hp_flags.op_classes)
     return;
-  add_all();
+  if (info->dump != made_for) {
+    add_all();
+    hp_memcpy(&base, &last, sizeof(base));
+    hp_memcpy(&last, &sum, sizeof(last));
+    made_for = info->dump;
+  }
   u64 nrows = 0;
   for (u32 k = 0; k < HP_OPC_NUM_CLASSES; k++)
-    nrows += delta(sum.rows[k].count, last.rows[k].count) ||
-             delta(sum.rows[k].sampled, last.rows[k].sampled);
+    nrows += delta(sum.rows[k].count, base.rows[k].count) ||
+             delta(sum.rows[k].sampled, base.rows[k].sampled);
   if (nrows) {
     u64 head[2] = {HP_OPC_BUCKETS, nrows};
     hp_buf_append(b, head, sizeof(head));
     for (u32 k = 0; k < HP_OPC_NUM_CLASSES; k++) {
-      const hp_opc_row_t *n = &sum.rows[k], *o = &last.rows[k];
+      const hp_opc_row_t *n = &sum.rows[k], *o = &base.rows[k];
       if (!delta(n->count, o->count) && !delta(n->sampled, o->sampled))
         continue;
       u64 row[4 + HP_OPC_BUCKETS] = {k, delta(n->count, o->count),
@@ -91,5 +100,4 @@ void hp_opclass_write_section(hp_buf_t *b,
       hp_buf_append(b, row, sizeof(row));
     }
   }
-  hp_memcpy(&last, &sum, sizeof(last));
 }

@@ -59,8 +59,13 @@ typedef struct pmu_row {
 } pmu_row_t;
 static pmu_row_t table[HP_OPC_NUM_CLASSES];
 static u64 counted_mask, flags_word;
-/* The totals at the previous dump: under the dump lock. */
+/* The totals at the previous dump: under the dump lock.  now, base and
+ * made_for: the dump whose section was made last, its totals and its
+ * previous dump's, for the same rows when it is made again (write_profile
+ * makes the raw profile once for each destination it tries). */
 static pmu_row_t last[HP_OPC_NUM_CLASSES];
+static pmu_row_t now[HP_OPC_NUM_CLASSES], base[HP_OPC_NUM_CLASSES];
+static u64 made_for;
 
 static void open_group(void);
 
@@ -212,22 +217,25 @@ static u64 delta(u64 now, u64 before) { return now > before ? now - before : 0; 
 void hp_pmu_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
   if (!hp_pmu_on)
     return;
-  static pmu_row_t now[HP_OPC_NUM_CLASSES]; /* under the dump lock */
-  read_table(now);
+  if (info->dump != made_for) {
+    read_table(now);
+    hp_memcpy(base, last, sizeof(base));
+    hp_memcpy(last, now, sizeof(last));
+    made_for = info->dump;
+  }
   u64 nrows = 0;
   for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++)
-    nrows += delta(now[c].samples, last[c].samples) != 0;
+    nrows += delta(now[c].samples, base[c].samples) != 0;
   u64 head[4] = {HP_NUM_PMU_EVENTS,
                  __atomic_load_n(&flags_word, __ATOMIC_RELAXED),
                  __atomic_load_n(&counted_mask, __ATOMIC_RELAXED), nrows};
   hp_buf_append(b, head, sizeof(head));
   for (u32 c = 0; c < HP_OPC_NUM_CLASSES; c++) {
-    if (!delta(now[c].samples, last[c].samples))
+    if (!delta(now[c].samples, base[c].samples))
       continue;
-    u64 row[2 + HP_NUM_PMU_EVENTS] = {c, delta(now[c].samples, last[c].samples)};
+    u64 row[2 + HP_NUM_PMU_EVENTS] = {c, delta(now[c].samples, base[c].samples)};
     for (u32 e = 0; e < HP_NUM_PMU_EVENTS; e++)
-      row[2 + e] = delta(now[c].sums[e], last[c].sums[e]);
+      row[2 + e] = delta(now[c].sums[e], base[c].sums[e]);
     hp_buf_append(b, row, sizeof(row));
   }
-  hp_memcpy(last, now, sizeof(last));
 }

@@ -42,6 +42,11 @@ struct hp_profile_info {
   u32 now_ms;
   u32 pid;
   u64 evictions;
+  /* The dump's number in this process image (1, 2, ...): the raw profile
+   * is made again for each destination write_profile tries, and a section
+   * of what changed since the previous dump (2, 3, 4) makes the same rows
+   * each time for the same dump. */
+  u64 dump;
 };
 
 void hp_profile_text_write(hp_buf_t *out, const hp_profile_info_t *info,

@@ -991,8 +991,9 @@ static void dump_locked(void *arg) {
   }
 
   int result = lost ? -1 : 0;
+  static u64 dumps; /* under dump_lock; a fork child goes on counting */
   hp_profile_info_t info = {reason, seq, f.now_ms, (u32)getpid(),
-                            hp_hib_table_evictions(&hp_hib_table)};
+                            hp_hib_table_evictions(&hp_hib_table), ++dumps};
   if (want_text) {
     hp_buf_t b = {0};
     hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);

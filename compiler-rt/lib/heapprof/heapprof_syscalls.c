@@ -27,8 +27,13 @@ typedef struct sys_row {
 } sys_row_t;
 /* Totals: atomic adds (hp_syscalls_charge); the dump reads them. */
 static sys_row_t table[NROWS][HP_NUM_SYSCALLS];
-/* The totals at the previous dump: under the dump lock. */
+/* The totals at the previous dump: under the dump lock.  now, base and
+ * made_for: the dump whose section was made last, its totals and its
+ * previous dump's, for the same rows when it is made again (write_profile
+ * makes the raw profile once for each destination it tries). */
 static sys_row_t last[NROWS][HP_NUM_SYSCALLS];
+static sys_row_t now[NROWS][HP_NUM_SYSCALLS], base[NROWS][HP_NUM_SYSCALLS];
+static u64 made_for;
 
 static void note(u32 sys, uptr bytes, u64 t0) {
   if (!hp_flags.alloc_syscalls)
@@ -132,22 +137,30 @@ void hp_syscalls_write_section(hp_buf_t *b,
                                const struct hp_profile_info *info) {
   if (!hp_flags.alloc_syscalls)
     return;
-  /* The dump's own thread may hold calls from outside any allocator call. */
-  hp_syscalls_charge_outside();
-  static sys_row_t now[NROWS][HP_NUM_SYSCALLS]; /* under the dump lock */
+  if (info->dump != made_for) {
+    /* The dump's own thread may hold calls from outside any allocator
+     * call. */
+    hp_syscalls_charge_outside();
+    for (u32 c = 0; c < NROWS; c++)
+      for (u32 s = 0; s < HP_NUM_SYSCALLS; s++) {
+        sys_row_t *n = &now[c][s];
+        n->count = __atomic_load_n(&table[c][s].count, __ATOMIC_RELAXED);
+        n->bytes = __atomic_load_n(&table[c][s].bytes, __ATOMIC_RELAXED);
+        n->cycles = __atomic_load_n(&table[c][s].cycles, __ATOMIC_RELAXED);
+      }
+    hp_memcpy(base, last, sizeof(base));
+    hp_memcpy(last, now, sizeof(last));
+    made_for = info->dump;
+  }
   u64 nrows = 0;
   for (u32 c = 0; c < NROWS; c++)
-    for (u32 s = 0; s < HP_NUM_SYSCALLS; s++) {
-      now[c][s].count = __atomic_load_n(&table[c][s].count, __ATOMIC_RELAXED);
-      now[c][s].bytes = __atomic_load_n(&table[c][s].bytes, __ATOMIC_RELAXED);
-      now[c][s].cycles = __atomic_load_n(&table[c][s].cycles, __ATOMIC_RELAXED);
-      nrows += delta(now[c][s].count, last[c][s].count) != 0;
-    }
+    for (u32 s = 0; s < HP_NUM_SYSCALLS; s++)
+      nrows += delta(now[c][s].count, base[c][s].count) != 0;
   if (nrows) {
     hp_buf_append(b, &nrows, 8);
     for (u32 c = 0; c < NROWS; c++)
       for (u32 s = 0; s < HP_NUM_SYSCALLS; s++) {
-        const sys_row_t *n = &now[c][s], *o = &last[c][s];
+        const sys_row_t *n = &now[c][s], *o = &base[c][s];
         if (!delta(n->count, o->count))
           continue;
         u64 row[5] = {c, s, delta(n->count, o->count),
@@ -155,5 +168,4 @@ void hp_syscalls_write_section(hp_buf_t *b,
         hp_buf_append(b, row, sizeof(row));
       }
   }
-  hp_memcpy(last, now, sizeof(last));
 }
