@@ -542,15 +542,17 @@ void hp_buf_stream_to(hp_buf_t *b, int fd, u64 base) {
 }
 
 bool hp_buf_drain(hp_buf_t *b) {
-  if (!b->sink || b->write_errno)
-    return !b->write_errno;
-  if (b->len && !hp_write_all(b->sink - 1, b->data, b->len)) {
+  if (!b->sink)
+    return true;
+  if (b->len && !b->write_errno &&
+      !hp_write_all(b->sink - 1, b->data, b->len))
     b->write_errno = errno ? errno : EIO;
-    return false;
-  }
+  /* Past a failed write the bytes go nowhere: kept, the rest of a large
+   * profile piled up in memory, the very memory streaming saves, and its
+   * running out lost the fallback's profile too. */
   b->flushed += b->len;
   b->len = 0;
-  return true;
+  return !b->write_errno;
 }
 
 void hp_buf_patch(hp_buf_t *b, u64 pos, const void *p, size_t n) {

@@ -117,7 +117,7 @@ void hp_buf_append(hp_buf_t *b, const void *p, size_t n);
  * heapprof run, docs/performance.md). */
 void hp_buf_stream_to(hp_buf_t *b, int fd, u64 base);
 /* Writes what b holds to its sink, if it has one; false on a failed write
- * (b->write_errno). */
+ * (b->write_errno), after which what is drained is dropped. */
 bool hp_buf_drain(hp_buf_t *b);
 /* hp_buf_drain once b holds HP_BUF_DRAIN_BYTES or more. */
 #define HP_BUF_DRAIN_BYTES ((size_t)4 << 20)

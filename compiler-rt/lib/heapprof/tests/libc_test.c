@@ -1,5 +1,7 @@
 /* The allocation-free formatter, parsers and sort. */
 #include "hp_test.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -97,6 +99,77 @@ int main(void) {
     hp_buf_free(&b);
     close(fd);
     unlink(path);
+  }
+  /* A streamed hp_buf (hp_buf_stream_to): 3,000,000 u32s of a known
+   * sequence (12,000,000 bytes) appended to a file from offset 100 (as
+   * after append_dumps' old contents), drained when full: two drains of
+   * 4 MiB, the other 3,611,392 bytes held to the end.  Patches: 8 bytes at
+   * position 0 (drained: written into the file), 8 across the end of the
+   * second drain (2 * 4 MiB - 4: half into the file, half into the bytes
+   * held), and 8 in the bytes held (11,000,000).  The file then reads as the sequence with the three
+   * patches, from offset 100; the buffer never held more than a drain's
+   * worth and its append. */
+  {
+    char path[] = "/tmp/libc_test.XXXXXX";
+    int fd = mkstemp(path);
+    EXPECT(fd >= 0);
+    char pad[100] = {0};
+    EXPECT_EQ(write(fd, pad, sizeof(pad)), sizeof(pad));
+    hp_buf_t b = {0};
+    hp_buf_stream_to(&b, fd, sizeof(pad));
+    u64 most = 0;
+    for (u32 i = 0; i < 3000000; i++) {
+      u32 v = i * 2654435761u;
+      hp_buf_append(&b, &v, sizeof(v));
+      most = HP_MAX(most, (u64)b.len);
+      hp_buf_drain_if_full(&b);
+    }
+    EXPECT_EQ(b.flushed, 2 * HP_BUF_DRAIN_BYTES);
+    EXPECT_EQ(hp_buf_pos(&b), 12000000);
+    EXPECT_EQ(most, HP_BUF_DRAIN_BYTES);
+    u64 p0 = 0x1111111111111111ull, p1 = 0x2222222222222222ull,
+        p2 = 0x3333333333333333ull;
+    u64 at1 = 2 * HP_BUF_DRAIN_BYTES - 4, at2 = 11000000;
+    hp_buf_patch(&b, 0, &p0, 8);
+    hp_buf_patch(&b, at1, &p1, 8);
+    hp_buf_patch(&b, at2, &p2, 8);
+    EXPECT(hp_buf_drain(&b));
+    EXPECT_EQ(b.write_errno, 0);
+    EXPECT_EQ(b.len, 0);
+    hp_buf_free(&b);
+    static u32 want[3000000], got[3000000];
+    for (u32 i = 0; i < 3000000; i++)
+      want[i] = i * 2654435761u;
+    hp_memcpy((char *)want, &p0, 8);
+    hp_memcpy((char *)want + at1, &p1, 8);
+    hp_memcpy((char *)want + at2, &p2, 8);
+    EXPECT_EQ(pread(fd, got, sizeof(got), sizeof(pad)), sizeof(got));
+    EXPECT(!hp_memcmp(got, want, sizeof(got)));
+    close(fd);
+    unlink(path);
+  }
+  /* A streamed hp_buf whose file refuses every write (/dev/full: ENOSPC):
+   * 64 MiB appended, drained when full.  The first drain fails, and what
+   * comes after goes nowhere: the buffer holds no more than a drain's
+   * worth (it had kept all 60 MiB after the failure), the position still
+   * counts every byte, and every drain says the write failed. */
+  {
+    int fd = open("/dev/full", O_WRONLY);
+    EXPECT(fd >= 0);
+    hp_buf_t b = {0};
+    hp_buf_stream_to(&b, fd, 0);
+    static char chunk[65536];
+    for (u32 i = 0; i < 1024; i++) {
+      hp_buf_append(&b, chunk, sizeof(chunk));
+      hp_buf_drain_if_full(&b);
+    }
+    EXPECT_EQ(b.write_errno, ENOSPC);
+    EXPECT_EQ(hp_buf_pos(&b), 64ull << 20);
+    EXPECT(b.cap <= 2 * HP_BUF_DRAIN_BYTES);
+    EXPECT(!b.failed);
+    EXPECT(!hp_buf_drain(&b));
+    hp_buf_free(&b);
+    close(fd);
   }
   return hp_test_done("libc_test");
 }
