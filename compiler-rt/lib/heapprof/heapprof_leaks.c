@@ -1052,13 +1052,14 @@ void hp_leaks_check(const hp_own_stack_t *stack) {
   hp_secondary_unlock();
 
   if (ok && (c.coroutines_unread || c.regions_unread))
-    hp_printf("HeapProf: WARNING: leak check at exit: %s%s%s not read (their "
-              "list stayed locked for 1 s); objects only they point to are "
-              "listed as leaked\n",
-              c.coroutines_unread ? "the noted coroutine stacks" : "",
-              c.coroutines_unread && c.regions_unread ? " and " : "",
-              c.regions_unread ? "the registered root regions were"
-                               : " were");
+    hp_printf("HeapProf: WARNING: leak check at exit: %s were not read "
+              "(their list stayed locked for 1 s); objects only they point "
+              "to are listed as leaked\n",
+              !c.regions_unread ? "the noted coroutine stacks"
+              : !c.coroutines_unread
+                  ? "the registered root regions"
+                  : "the noted coroutine stacks and the registered root "
+                    "regions");
   if (ok) {
     result.done = true;
     result.root_bytes = c.root_bytes;

@@ -124,10 +124,19 @@ void hp_syscalls_drop(void) {
   hp_sys_pending = false;
 }
 
-void hp_syscalls_fork_child(void) {
+/* The totals so far, into out. */
+static void read_table(sys_row_t out[NROWS][HP_NUM_SYSCALLS]) {
   for (u32 c = 0; c < NROWS; c++)
-    for (u32 s = 0; s < HP_NUM_SYSCALLS; s++)
-      last[c][s] = table[c][s];
+    for (u32 s = 0; s < HP_NUM_SYSCALLS; s++) {
+      out[c][s].count = __atomic_load_n(&table[c][s].count, __ATOMIC_RELAXED);
+      out[c][s].bytes = __atomic_load_n(&table[c][s].bytes, __ATOMIC_RELAXED);
+      out[c][s].cycles =
+          __atomic_load_n(&table[c][s].cycles, __ATOMIC_RELAXED);
+    }
+}
+
+void hp_syscalls_fork_child(void) {
+  read_table(last);
   hp_syscalls_drop();
 }
 
@@ -141,13 +150,7 @@ void hp_syscalls_write_section(hp_buf_t *b,
     /* The dump's own thread may hold calls from outside any allocator
      * call. */
     hp_syscalls_charge_outside();
-    for (u32 c = 0; c < NROWS; c++)
-      for (u32 s = 0; s < HP_NUM_SYSCALLS; s++) {
-        sys_row_t *n = &now[c][s];
-        n->count = __atomic_load_n(&table[c][s].count, __ATOMIC_RELAXED);
-        n->bytes = __atomic_load_n(&table[c][s].bytes, __ATOMIC_RELAXED);
-        n->cycles = __atomic_load_n(&table[c][s].cycles, __ATOMIC_RELAXED);
-      }
+    read_table(now);
     hp_memcpy(base, last, sizeof(base));
     hp_memcpy(last, now, sizeof(last));
     made_for = info->dump;
