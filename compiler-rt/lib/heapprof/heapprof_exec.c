@@ -34,9 +34,12 @@
  * the weak one below, which asks the preloaded runtime when one is loaded
  * too (a program built with -fheapprof, run under heapprof run).
  *
- * The exec itself is the execve system call (glibc's execve is nothing
- * more); the PATH search of execvp/execvpe/execlp is glibc's execvpe,
- * resolved at init (hp_exec_init), never in a vfork child.
+ * The exec itself is the next definition's (hp_exec_next: libc's, or a
+ * library preloaded after heapprof's runtime that wraps it, as Bear's
+ * does to log a build's commands), resolved at init (hp_exec_init), never
+ * in a vfork child; the execve system call before init, or when the next
+ * definition is the preloaded runtime's own copy.  The PATH search of
+ * execvp/execvpe/execlp is glibc's execvpe, resolved so too.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_leaks.h"
@@ -57,15 +60,28 @@ typedef int (*spawn_fn)(pid_t *, const char *,
                         const posix_spawn_file_actions_t *,
                         const posix_spawnattr_t *, char *const[],
                         char *const[]);
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[],
+                           int);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
 /* Set once by hp_exec_init (after init: dlsym may allocate). */
 static execvpe_fn real_execvpe;
+static execve_fn next_execve;
+static execveat_fn next_execveat;
+static fexecve_fn next_fexecve;
 static spawn_fn real_spawn, real_spawnp;
 static exec_env_fn run_exec_env;
 
+void *hp_exec_next(const char *name) {
+  void *p = dlsym(RTLD_NEXT, name);
+  Dl_info at, pre;
+  if (p && run_exec_env && dladdr(p, &at) && dladdr((void *)run_exec_env, &pre) &&
+      at.dli_fbase == pre.dli_fbase)
+    return NULL;
+  return p;
+}
+
 void hp_exec_init(void) {
-  real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
-  real_spawn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawn");
-  real_spawnp = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");
   /* A -fheapprof program under heapprof run: the preloaded runtime is
    * loaded (its definitions preempted by this executable's) and holds
    * heapprof run's environment.  Asked only under heapprof run (the
@@ -75,6 +91,12 @@ void hp_exec_init(void) {
   if (hp_getenv("HEAPPROF_RUN"))
     run_exec_env =
         (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_environment");
+  real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
+  real_spawn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawn");
+  real_spawnp = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");
+  next_execve = (execve_fn)hp_exec_next("execve");
+  next_execveat = (execveat_fn)hp_exec_next("execveat");
+  next_fexecve = (fexecve_fn)hp_exec_next("fexecve");
 }
 
 /* The static runtime's: heapprof run's environment from the preloaded
@@ -217,7 +239,10 @@ static int do_execve(const char *path, char *const argv[],
   exec_state_t s;
   char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
-  syscall(SYS_execve, path, argv, env);
+  if (next_execve)
+    next_execve(path, argv, env);
+  else
+    syscall(SYS_execve, path, argv, env);
   return exec_failed(&s);
 }
 
@@ -253,7 +278,10 @@ HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
   exec_state_t s;
   char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
-  syscall(SYS_execveat, (long)dirfd, path, argv, env, (long)flags);
+  if (next_execveat)
+    next_execveat(dirfd, path, argv, env, flags);
+  else
+    syscall(SYS_execveat, (long)dirfd, path, argv, env, (long)flags);
   return exec_failed(&s);
 }
 
@@ -270,6 +298,10 @@ HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
   exec_state_t s;
   char *const *env = before_exec(NULL, envp, &s);
   STACK_ENV(env, envp, s);
+  if (next_fexecve) {
+    next_fexecve(fd, argv, env);
+    return exec_failed(&s);
+  }
   syscall(SYS_execveat, (long)fd, "", argv, env, (long)AT_EMPTY_PATH);
   if (errno == ENOSYS) {
     char path[32];

@@ -74,6 +74,13 @@ bool hp_signals_vfork_child(void);
 bool hp_signals_unhandled_fork_child(u32 *parent);
 /* heapprof_exec.c: the exec family (after init: dlsym may allocate). */
 void hp_exec_init(void);
+/* The next definition of name past this runtime (dlsym RTLD_NEXT: a
+ * library preloaded after it that wraps name, or libc), called where the
+ * runtime's own definition is done; NULL when there is none, or when it is
+ * the preloaded runtime's copy in a -fheapprof program under heapprof run
+ * (preempted, never initialised): the caller makes the system call itself.
+ * After hp_exec_init. */
+void *hp_exec_next(const char *name);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the
  * static runtime's weak one, which returns envp): the environment an exec
  * passes on, so that under heapprof run the program that replaces itself

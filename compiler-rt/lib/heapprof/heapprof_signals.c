@@ -864,7 +864,10 @@ static void quick_exit_dump(void) { hp_rtl_dump_final("quick_exit"); }
  *  - a forked child made no allocator call since the fork (fork, a failed
  *    exec, _exit(127)): its profile would only repeat the objects it
  *    inherited.  glibc's own exit() reaches the kernel without passing
- *    through these (and has written the profile already). */
+ *    through these (and has written the profile already).
+ * The process then ends through the next definition (exit_group_now), so
+ * a library preloaded after heapprof's runtime that wraps _exit still
+ * sees it. */
 static u32 owner_pid;
 static bool forked_child;
 static u64 calls_at_fork;
@@ -914,7 +917,15 @@ bool hp_signals_own_image(void) {
          !forked_child;
 }
 
-static HP_NORETURN void exit_group_now(int status) {
+/* The next _exit and _Exit (hp_exec_next: a library preloaded after
+ * heapprof's runtime that wraps them, or libc's), set by hp_signals_init;
+ * the exit_group system call before. */
+typedef void (*exit_fn)(int);
+static exit_fn next_exit, next_Exit;
+
+static HP_NORETURN void exit_group_now(exit_fn next, int status) {
+  if (next)
+    next(status);
   for (;;)
     syscall(SYS_exit_group, status);
 }
@@ -924,7 +935,7 @@ HP_INTERFACE void _exit(int status) {
     HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
-  exit_group_now(status);
+  exit_group_now(next_exit, status);
 }
 
 HP_INTERFACE void _Exit(int status) {
@@ -932,7 +943,7 @@ HP_INTERFACE void _Exit(int status) {
     HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
-  exit_group_now(status);
+  exit_group_now(next_Exit, status);
 }
 
 /* daemon(3) forks and ends the parent with glibc's internal _exit, which
@@ -1025,6 +1036,8 @@ static void fork_child(void) {
 
 void hp_signals_init(void) {
   owner_pid = (u32)syscall(SYS_getpid);
+  next_exit = (exit_fn)hp_exec_next("_exit");
+  next_Exit = (exit_fn)hp_exec_next("_Exit");
   hp_fork_init();
   hp_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
