@@ -633,7 +633,8 @@ static HP_NORETURN void die_now(int sig) {
   set_default(sig);
   set_blocked(sig, false);
   raise(sig);
-  _exit(128 + sig); /* a signal whose default is to be ignored */
+  for (;;) /* a signal whose default is to be ignored */
+    syscall(SYS_exit_group, 128 + sig);
 }
 
 /* A POSIX timer that sends `sig` to thread `tid` in `seconds`; -1 if none

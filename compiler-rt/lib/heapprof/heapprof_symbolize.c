@@ -158,7 +158,9 @@ HP_NORETURN static void exec_symbolizer(int sock, const char *exe,
   sigprocmask(SIG_SETMASK, mask, NULL);
   /* The system call: not heapprof's own execve (heapprof_exec.c). */
   syscall(SYS_execve, exe, argv, envp);
-  _exit(127);
+  syscall(SYS_exit_group, 127); /* not _exit: a wrapper of the program's
+                                  * would see heapprof's helper end */
+  __builtin_unreachable();
 }
 
 static bool sym_start(void) {
@@ -211,7 +213,8 @@ static bool sym_start(void) {
     if (g == 0)
       exec_symbolizer(sv[1], exe, argv, envp, &old);
     spawned_pid = g;
-    _exit(0);
+    syscall(SYS_exit_group, 0); /* not _exit, as above */
+    __builtin_unreachable();
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(sv[1]);
