@@ -132,8 +132,9 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_unlock(&t->locks[set]);
 }
 
-void hp_hib_table_drain(hp_hib_table_t *t,
-                        void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
+/* The sets' part of a drain: every entry to fn, the ways emptied. */
+static void drain_sets(hp_hib_table_t *t,
+                       void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
   for (u32 s = 0; s < t->nsets; s++) {
     /* A set filled after this read is the next drain's, as if it had been
      * filled after the drain passed it. */
@@ -150,16 +151,17 @@ void hp_hib_table_drain(hp_hib_table_t *t,
     __atomic_store_n(&t->used[s], 0, __ATOMIC_RELAXED);
     hp_spin_unlock(&t->locks[s]);
   }
+}
+
+void hp_hib_table_drain(hp_hib_table_t *t,
+                        void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
+  drain_sets(t, fn, arg);
   hp_spin_lock(&t->spill_lock);
   for (u64 i = 0; i < t->spill_len; i++)
     fn(&t->spill[i], arg);
-  /* The records are the caller's now: the log's pages go back to the
-   * kernel, which gives zero pages again to the next evictions (the
-   * mapping stays).  A dump's peak is here, while its map and profile are
-   * built: clang-19 on sqlite3.c held its 55 MiB log through it
-   * (docs/performance.md, "Where clang's memory goes under heapprof
-   * run").  In the program's sandbox madvise may be a call its filter
-   * kills for: the pages stay. */
+  /* The log's pages go back to the kernel, which gives zero pages again
+   * to the next evictions (the mapping stays).  In the program's sandbox
+   * madvise may be a call its filter kills for: the pages stay. */
   if (t->spill_len && !hp_in_sandbox()) {
     int saved = errno;
     madvise(t->spill, HP_ROUND_DOWN(t->spill_cap * sizeof(hp_hib_t),
@@ -169,6 +171,33 @@ void hp_hib_table_drain(hp_hib_table_t *t,
   }
   t->spill_len = 0;
   hp_spin_unlock(&t->spill_lock);
+}
+
+void hp_hib_table_drain_taking_log(hp_hib_table_t *t,
+                                   void (*fn)(const hp_hib_t *h, void *arg),
+                                   void *arg, hp_hib_log_t *log) {
+  drain_sets(t, fn, arg);
+  /* The log changes hands whole: evictions from here on start a new one
+   * (spill_append grows it from nothing), so none of them writes over a
+   * record the caller still reads. */
+  hp_spin_lock(&t->spill_lock);
+  log->recs = t->spill;
+  log->len = t->spill_len;
+  log->cap = t->spill_cap;
+  t->spill_lent += t->spill_cap;
+  t->spill = NULL;
+  t->spill_len = t->spill_cap = 0;
+  hp_spin_unlock(&t->spill_lock);
+}
+
+void hp_hib_log_free(hp_hib_table_t *t, hp_hib_log_t *log) {
+  if (log->recs) {
+    hp_munmap(log->recs, log->cap * sizeof(hp_hib_t));
+    hp_spin_lock(&t->spill_lock);
+    t->spill_lent -= log->cap;
+    hp_spin_unlock(&t->spill_lock);
+  }
+  hp_memset(log, 0, sizeof(*log));
 }
 
 static void drop(const hp_hib_t *h, void *arg) {

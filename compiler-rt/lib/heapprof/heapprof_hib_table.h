@@ -67,6 +67,9 @@ typedef struct hp_hib_table {
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
   u64 spill_compactions;     /* under spill_lock: statistics */
+  u64 spill_lent;            /* under spill_lock: records of room in logs
+                              * taken (hp_hib_table_drain_taking_log) and
+                              * not yet freed: still the table's memory */
   hp_spinlock_t bins_lock;   /* protects bins */
   hp_size_bins_t bins;       /* written-back caches' size bins */
 } hp_hib_table_t;
@@ -125,6 +128,23 @@ void hp_hib_table_insert(hp_hib_table_t *t, const hp_hib_t *h);
  * table and the spill log. */
 void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg);
+/* A spill log handed over whole: its records, in eviction order, are the
+ * taker's to read and merge into in place, and to unmap with
+ * hp_hib_log_free.  Valid zero-initialised (no records). */
+typedef struct hp_hib_log {
+  hp_hib_t *recs;
+  u64 len, cap;
+} hp_hib_log_t;
+/* hp_hib_table_drain, but the spill log is not handed to fn record by
+ * record: it is taken whole into *log, and the table starts a new one (a
+ * dump reads the records where they are instead of copying them; the
+ * table's own records it must copy, since the ways keep them and other
+ * threads fill the ways again). */
+void hp_hib_table_drain_taking_log(hp_hib_table_t *t,
+                                   void (*fn)(const hp_hib_t *h, void *arg),
+                                   void *arg, hp_hib_log_t *log);
+/* Unmaps a log taken from t. */
+void hp_hib_log_free(hp_hib_table_t *t, hp_hib_log_t *log);
 /* Adds the written-back size bins into out and zeroes the table's. */
 void hp_hib_table_take_bins(hp_hib_table_t *t, hp_size_bins_t *out);
 /* Merges a chunk event into the cache (every profiled free).  Inline: a

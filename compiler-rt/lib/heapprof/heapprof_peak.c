@@ -451,7 +451,8 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   hp_stackdepot_tables(&db, &dbn, &di, &din);
   o->depot_bytes = hp_stackdepot_bytes() + resident(db, dbn) + resident(di, din);
   /* The tags are mapped whole and touched set by set; the records up to
-   * those taken. */
+   * those taken; the spill log, and one a dump has taken and still reads
+   * (spill_lent). */
   o->hib_table_bytes =
       resident((uptr)hp_hib_table.tags, (uptr)hp_hib_table.nsets *
                                             hp_hib_table.nways *
@@ -459,7 +460,7 @@ static void measure(const snapshot_t *s, overhead_t *o) {
       resident((uptr)hp_hib_table.recs,
                (uptr)__atomic_load_n(&hp_hib_table.nrecs, __ATOMIC_RELAXED) *
                    sizeof(hp_hib_t)) +
-      hp_hib_table.spill_cap * sizeof(hp_hib_t);
+      (hp_hib_table.spill_cap + hp_hib_table.spill_lent) * sizeof(hp_hib_t);
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
   /* The snapshots' tables, and of the threads' tables what is resident. */
   o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);

@@ -68,7 +68,7 @@ static void put_modules_and_bins(hp_buf_t *b, const hp_procmap_t *map,
   }
 }
 
-void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
+void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *const *hibs, u32 n,
                           const hp_procmap_t *map, const hp_size_bins_t *bins,
                           const hp_profile_info_t *info, bool with_ext) {
   /* Positions (hp_buf_pos): b may be streamed, drained between records. */
@@ -101,18 +101,18 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
   for (u32 i = 0; i < n; i++) {
     hp_buf_drain_if_full(b);
     hp_mib_t m;
-    hp_memcpy(&m, &hibs[i].mib, sizeof(m));
+    hp_memcpy(&m, &hibs[i]->mib, sizeof(m));
     m.access_histogram_size = 0;
     m.access_histogram = 0;
-    put_mib_record(b, hibs[i].stack_id, &m);
+    put_mib_record(b, hibs[i]->stack_id, &m);
   }
   u64 stack_off = hp_buf_pos(b) - start;
   put64(b, n);
   for (u32 i = 0; i < n; i++) {
     hp_buf_drain_if_full(b);
     u32 k = 0;
-    const uptr *pcs = hp_stackdepot_get((u32)hibs[i].stack_id, &k);
-    u64 head[2] = {hibs[i].stack_id, pcs ? k : 0};
+    const uptr *pcs = hp_stackdepot_get((u32)hibs[i]->stack_id, &k);
+    u64 head[2] = {hibs[i]->stack_id, pcs ? k : 0};
     hp_buf_append(b, head, sizeof(head));
     if (pcs)
       hp_buf_append(b, pcs, (size_t)k * sizeof(uptr));
@@ -133,8 +133,8 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *hibs, u32 n,
     put64(b, nfields);
     put64(b, n);
     for (u32 i = 0; i < n; i++) {
-      u64 rec[] = {hibs[i].stack_id,
-#define X(name, desc) hibs[i].ext.name,
+      u64 rec[] = {hibs[i]->stack_id,
+#define X(name, desc) hibs[i]->ext.name,
                    HP_HIB_EXT_FIELDS(X)
 #undef X
       };

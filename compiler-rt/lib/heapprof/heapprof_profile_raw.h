@@ -52,7 +52,7 @@
 /* Appends one dump; with_ext adds heapprof's extension section (with the
  * size bins of this dump).  A streamed out (hp_buf_stream_to) is drained
  * between records, and its header patched in the file. */
-void hp_profile_raw_write(hp_buf_t *out, const hp_hib_t *hibs, u32 n,
+void hp_profile_raw_write(hp_buf_t *out, const hp_hib_t *const *hibs, u32 n,
                           const hp_procmap_t *map, const hp_size_bins_t *bins,
                           const hp_profile_info_t *info, bool with_ext);
 

@@ -123,7 +123,7 @@ static void terse_line(hp_buf_t *b, const hp_hib_t *h) {
 }
 
 void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
-                           const hp_hib_t *hibs, u32 n,
+                           const hp_hib_t *const *hibs, u32 n,
                            const hp_procmap_t *map, const hp_symbols_t *syms) {
   hp_buf_printf(b, "HeapProf profile: %s pid %u, %s, dump %u, %u ms\n",
                 hp_exe_path(), info->pid, info->reason, info->seq,
@@ -142,17 +142,17 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
   u64 allocs = 0, bytes = 0, accesses = 0;
   for (u32 i = 0; i < n; i++) {
     if (hp_flags.print_terse)
-      terse_line(b, &hibs[i]);
+      terse_line(b, hibs[i]);
     else
-      verbose_block(b, &hibs[i]);
-    allocs += hibs[i].mib.alloc_count;
-    bytes += hibs[i].mib.total_size;
-    accesses += hibs[i].mib.total_access_count;
+      verbose_block(b, hibs[i]);
+    allocs += hibs[i]->mib.alloc_count;
+    bytes += hibs[i]->mib.total_size;
+    accesses += hibs[i]->mib.total_access_count;
   }
   for (u32 i = 0; i < n; i++) {
     u32 size;
-    const uptr *pcs = hp_stackdepot_get((u32)hibs[i].stack_id, &size);
-    hp_buf_printf(b, "Stack for id %llu:\n", (unsigned long long)hibs[i].stack_id);
+    const uptr *pcs = hp_stackdepot_get((u32)hibs[i]->stack_id, &size);
+    hp_buf_printf(b, "Stack for id %llu:\n", (unsigned long long)hibs[i]->stack_id);
     if (pcs)
       hp_format_stack(b, pcs, size, syms, map);
     hp_buf_printf(b, "\n");

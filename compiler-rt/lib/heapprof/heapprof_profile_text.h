@@ -50,7 +50,7 @@ struct hp_profile_info {
 };
 
 void hp_profile_text_write(hp_buf_t *out, const hp_profile_info_t *info,
-                           const hp_hib_t *hibs, u32 n,
+                           const hp_hib_t *const *hibs, u32 n,
                            const hp_procmap_t *map, const hp_symbols_t *syms);
 
 /* "lines P% (B live bytes on T touched of N lines), pages ...\n": the

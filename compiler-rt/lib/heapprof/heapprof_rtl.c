@@ -244,19 +244,39 @@ static void init_once(void) {
 
 /* ------------------------------------------------------------ dump map */
 
-/* The dump's records, one per context: dense in `slots` (in the order
- * they came, until map_sorted), found through `index`, an open-addressing
- * table of positions (1 + i; 0 = empty) on stack_id.  Dense because a
- * record is hundreds of bytes: a table of records at half load touched
- * four times the memory, every page of it a fault (a dump of clang's
- * 13000 contexts spent a third of its time there).  Sized at first for
- * every context the depot holds, so that the usual dump never grows. */
+/* The dump's contexts, one 16-byte reference each, dense in `refs` (in the
+ * order they came, until map_sorted), found through `index`, an
+ * open-addressing table of positions (1 + i; 0 = empty) on stack_id.  A
+ * reference names the context's record where it is: in a spill log the
+ * dump took whole (hp_hib_table_drain_taking_log), or in `own`, where the
+ * dump copies the records it must (the table's, whose ways keep them and
+ * are filled again meanwhile, and the live chunks' of contexts it has no
+ * record of).  A context met again merges into its record there, so a
+ * record is never copied out of a log: the map holds 16 bytes a context
+ * and the table's records, not a 392-byte copy of every context (clang's
+ * 224,518 contexts: 84 MiB, and as much again to sort them).  Sized at
+ * first for every context the depot holds (address space, touched as
+ * used), so that the usual dump never grows. */
+typedef struct dump_ref {
+  u64 stack_id;
+  u32 src; /* 0: own; k: logs[k - 1] */
+  u32 i;   /* the record's index there */
+} dump_ref_t;
+_Static_assert(sizeof(dump_ref_t) == 16, "a reference is 16 bytes");
+
+/* A dump drains the table once, the exit dump twice. */
+#define DUMP_LOGS 2
+
 typedef struct dump_map {
-  hp_hib_t *slots;
+  dump_ref_t *refs;
+  u64 refs_cap;
   u32 *index;
-  u64 cap;        /* records slots has room for */
-  u32 index_cap;  /* a power of two, at least 2 * cap */
+  u32 index_cap; /* a power of two, at least 2 * refs_cap */
   u32 n;
+  hp_hib_t *own;
+  u64 own_cap, own_n;
+  hp_hib_log_t logs[DUMP_LOGS];
+  u32 nlogs;
   /* A mapping it needed was refused (the process at vm.max_map_count, or
    * out of memory): records are missing, and the dump writes nothing
    * rather than a profile that lacks them, nor aborts the program (an
@@ -264,15 +284,19 @@ typedef struct dump_map {
   bool failed;
 } dump_map_t;
 
+static hp_hib_t *map_rec(dump_map_t *m, const dump_ref_t *r) {
+  return r->src ? &m->logs[r->src - 1].recs[r->i] : &m->own[r->i];
+}
+
 static u32 map_hash(u64 stack_id, u32 cap) {
   return (u32)((stack_id * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
-/* The index's slot for stack_id: its record's, or the empty one where it
- * would go. */
+/* The index's slot for stack_id: its reference's, or the empty one where
+ * it would go. */
 static u32 map_find(const dump_map_t *m, u64 stack_id) {
   u32 i = map_hash(stack_id, m->index_cap);
-  while (m->index[i] && m->slots[m->index[i] - 1].stack_id != stack_id)
+  while (m->index[i] && m->refs[m->index[i] - 1].stack_id != stack_id)
     i = (i + 1) & (m->index_cap - 1);
   return i;
 }
@@ -288,61 +312,134 @@ static void map_index_build(dump_map_t *m, u32 index_cap) {
   m->index_cap = index_cap;
   m->index = index;
   for (u32 k = 0; k < m->n; k++)
-    m->index[map_find(m, m->slots[k].stack_id)] = k + 1;
+    m->index[map_find(m, m->refs[k].stack_id)] = k + 1;
+}
+
+/* Address space for want elements of size elem, else a small start that
+ * grows (a machine that will not lend that much: strict overcommit). */
+static bool map_array(void **data, u64 *cap, u64 want, size_t elem) {
+  *data = hp_mmap((uptr)want * elem);
+  if (!*data) {
+    want = 1024;
+    *data = hp_mmap((uptr)want * elem);
+  }
+  *cap = *data ? want : 0;
+  return *data != NULL;
 }
 
 static void map_init(dump_map_t *m) {
   hp_memset(m, 0, sizeof(*m));
-  /* Address space, touched only as records come; a machine that will not
-   * lend that much (strict overcommit) gets a small start that grows. */
   u64 want = (u64)hp_stackdepot_count() + 64;
-  m->slots = hp_mmap((uptr)want * sizeof(hp_hib_t));
-  if (!m->slots) {
-    want = 1024;
-    m->slots = hp_mmap((uptr)want * sizeof(hp_hib_t));
-  }
-  if (!m->slots) {
+  if (!map_array((void **)&m->refs, &m->refs_cap, want, sizeof(dump_ref_t)) ||
+      !map_array((void **)&m->own, &m->own_cap, want, sizeof(hp_hib_t))) {
     m->failed = true;
     return;
   }
-  m->cap = want;
   u32 icap = 1024;
-  while (icap < 2 * want)
+  while (icap < 2 * m->refs_cap)
     icap *= 2;
   map_index_build(m, icap);
 }
 
-static void map_put(dump_map_t *m, const hp_hib_t *h) {
+/* The index's slot for a context not in the map yet, with room made for
+ * its reference; or the slot of its reference (*found).  UINT32_MAX when
+ * a mapping was refused. */
+static u32 map_slot(dump_map_t *m, u64 stack_id, bool *found) {
   if (m->failed)
-    return;
-  if (m->n == m->cap && /* contexts made while the dump runs */
-      !hp_array_try_grow((void **)&m->slots, &m->cap, m->n, sizeof(hp_hib_t),
-                         0)) {
+    return UINT32_MAX;
+  if (m->n == m->refs_cap && /* contexts made while the dump runs */
+      !hp_array_try_grow((void **)&m->refs, &m->refs_cap, m->n,
+                         sizeof(dump_ref_t), 0)) {
     m->failed = true;
-    return;
+    return UINT32_MAX;
   }
   if (2 * (u64)(m->n + 1) > m->index_cap)
     map_index_build(m, m->index_cap * 2);
   if (m->failed)
+    return UINT32_MAX;
+  u32 i = map_find(m, stack_id);
+  *found = m->index[i] != 0;
+  return i;
+}
+
+static void map_add(dump_map_t *m, u32 slot, u64 stack_id, u32 src, u32 i) {
+  m->refs[m->n] = (dump_ref_t){stack_id, src, i};
+  m->index[slot] = ++m->n;
+}
+
+/* A record that is not the dump's to keep: merged into the context's, or
+ * copied into own. */
+static void map_put(dump_map_t *m, const hp_hib_t *h) {
+  bool found;
+  u32 slot = map_slot(m, h->stack_id, &found);
+  if (slot == UINT32_MAX)
     return;
-  u32 i = map_find(m, h->stack_id);
-  if (m->index[i]) {
-    hp_hib_merge(&m->slots[m->index[i] - 1], h);
-  } else {
-    hp_memcpy(&m->slots[m->n], h, sizeof(*h));
-    m->index[i] = ++m->n;
+  if (found) {
+    hp_hib_merge(map_rec(m, &m->refs[m->index[slot] - 1]), h);
+    return;
+  }
+  if (m->own_n == m->own_cap &&
+      !hp_array_try_grow((void **)&m->own, &m->own_cap, m->own_n,
+                         sizeof(hp_hib_t), 0)) {
+    m->failed = true;
+    return;
+  }
+  hp_memcpy(&m->own[m->own_n], h, sizeof(*h));
+  map_add(m, slot, h->stack_id, 0, (u32)m->own_n++);
+}
+
+/* A spill log taken whole: its records stay where they are, each the
+ * record of its context or merged into it, in the log's order (as
+ * map_put would take them one by one: the same merges, in the same
+ * order). */
+static void map_take_log(dump_map_t *m, hp_hib_log_t *log) {
+  if (!log->len) {
+    hp_hib_log_free(&hp_hib_table, log);
+    return;
+  }
+  if (m->nlogs == DUMP_LOGS) { /* never: copied instead */
+    for (u64 k = 0; k < log->len; k++)
+      map_put(m, &log->recs[k]);
+    hp_hib_log_free(&hp_hib_table, log);
+    return;
+  }
+  m->logs[m->nlogs++] = *log;
+  hp_memset(log, 0, sizeof(*log));
+  hp_hib_log_t *l = &m->logs[m->nlogs - 1];
+  for (u64 k = 0; k < l->len; k++) {
+    const hp_hib_t *h = &l->recs[k];
+    bool found;
+    u32 slot = map_slot(m, h->stack_id, &found);
+    if (slot == UINT32_MAX)
+      return;
+    if (found)
+      hp_hib_merge(map_rec(m, &m->refs[m->index[slot] - 1]), h);
+    else
+      map_add(m, slot, h->stack_id, m->nlogs, (u32)k);
   }
 }
 
 static void map_free(dump_map_t *m) {
   if (m->index)
     hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
-  if (m->slots)
-    hp_munmap(m->slots, (uptr)m->cap * sizeof(hp_hib_t));
+  if (m->refs)
+    hp_munmap(m->refs, (uptr)m->refs_cap * sizeof(dump_ref_t));
+  if (m->own)
+    hp_munmap(m->own, (uptr)m->own_cap * sizeof(hp_hib_t));
+  for (u32 k = 0; k < m->nlogs; k++)
+    hp_hib_log_free(&hp_hib_table, &m->logs[k]);
   hp_memset(m, 0, sizeof(*m));
 }
 
 static void put_cb(const hp_hib_t *h, void *arg) { map_put(arg, h); }
+
+/* Drains the table into the map: its records copied, its spill log taken
+ * whole. */
+static void map_drain(dump_map_t *m) {
+  hp_hib_log_t log;
+  hp_hib_table_drain_taking_log(&hp_hib_table, put_cb, m, &log);
+  map_take_log(m, &log);
+}
 
 /* A context's objects and bytes at the peak go into its record in this
  * dump, if it has one.  One without (all its chunks were freed before an
@@ -354,8 +451,9 @@ static void peak_cb(u64 stack_id, u64 objects, u64 bytes, void *arg) {
     return; /* not written: no index to find records by */
   u32 i = map_find(m, stack_id);
   if (m->index[i]) {
-    m->slots[m->index[i] - 1].ext.peak_objects = objects;
-    m->slots[m->index[i] - 1].ext.peak_bytes = bytes;
+    hp_hib_t *h = map_rec(m, &m->refs[m->index[i] - 1]);
+    h->ext.peak_objects = objects;
+    h->ext.peak_bytes = bytes;
   }
 }
 
@@ -389,43 +487,52 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
  * the stack of a signal-time dump). */
 static hp_size_bins_t dump_bins;
 
-/* Sorts the map's records by stack id (the index is dropped: no lookups
- * after this); returns their number. */
-static u32 map_sorted(dump_map_t *m) {
+static void refs_sift_down(dump_ref_t *a, u32 root, u32 n) {
+  for (;;) {
+    u32 child = 2 * root + 1;
+    if (child >= n)
+      return;
+    if (child + 1 < n && a[child + 1].stack_id > a[child].stack_id)
+      child++;
+    if (a[root].stack_id >= a[child].stack_id)
+      return;
+    dump_ref_t t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+    root = child;
+  }
+}
+
+/* The map's records in stack id order, as an array of n pointers made in
+ * place of the references (the index is dropped: no lookups after this).
+ * Heap sort: no recursion, no allocation; the records do not move. */
+static const hp_hib_t *const *map_sorted(dump_map_t *m, u32 *n_out) {
   u32 n = m->n;
+  *n_out = n;
   hp_munmap(m->index, (uptr)m->index_cap * sizeof(u32));
   m->index = NULL;
-  if (n < 2)
-    return n;
-  /* Sort the ids, then place each record by binary search into a second
-   * array (no allocation beyond mmap, O(n log n)). */
-  uptr *ids = hp_mmap((uptr)n * sizeof(uptr));
-  hp_hib_t *sorted = ids ? hp_mmap((uptr)n * sizeof(hp_hib_t)) : NULL;
-  if (!sorted) {
-    if (ids)
-      hp_munmap(ids, (uptr)n * sizeof(uptr));
-    m->failed = true;
-    return n;
+  dump_ref_t *a = m->refs;
+  for (u32 start = n / 2; start-- > 0;)
+    refs_sift_down(a, start, n);
+  for (u32 end = n; end-- > 1;) {
+    dump_ref_t t = a[0];
+    a[0] = a[end];
+    a[end] = t;
+    refs_sift_down(a, 0, end);
   }
-  for (u32 i = 0; i < n; i++)
-    ids[i] = m->slots[i].stack_id;
-  hp_sort_uptr(ids, n);
-  for (u32 i = 0; i < n; i++) {
-    u32 lo = 0, hi = n;
-    while (lo < hi) {
-      u32 mid = (lo + hi) / 2;
-      if (ids[mid] < m->slots[i].stack_id)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    hp_memcpy(&sorted[lo], &m->slots[i], sizeof(hp_hib_t));
+  /* Pointer k goes over bytes 8k..8k+7, in reference k/2, read already
+   * (k/2 <= k); byte copies, so that no load of a reference can be
+   * reordered after the store of a pointer over it. */
+  _Static_assert(sizeof(hp_hib_t *) * 2 == sizeof(dump_ref_t),
+                 "two pointers fill one reference");
+  char *out = (char *)m->refs;
+  for (u32 k = 0; k < n; k++) {
+    dump_ref_t r;
+    hp_memcpy(&r, &a[k], sizeof(r));
+    const hp_hib_t *h = map_rec(m, &r);
+    hp_memcpy(out + (uptr)k * sizeof(h), &h, sizeof(h));
   }
-  hp_munmap(ids, (uptr)n * sizeof(uptr));
-  hp_munmap(m->slots, (uptr)m->cap * sizeof(hp_hib_t));
-  m->slots = sorted;
-  m->cap = n;
-  return n;
+  return (const hp_hib_t *const *)(void *)m->refs;
 }
 
 /* ------------------------------------------------------------- output */
@@ -611,7 +718,7 @@ static const hp_buf_t *content_bytes(content_t *c, hp_buf_t *own) {
 /* The raw form's parts (hp_profile_raw_write's), made into each file it
  * is written to by make_raw. */
 typedef struct raw_parts {
-  const hp_hib_t *hibs;
+  const hp_hib_t *const *hibs;
   u32 n;
   const hp_procmap_t *map;
   const hp_size_bins_t *bins;
@@ -912,7 +1019,7 @@ static void dump_locked(void *arg) {
   dump_map_t map;
   map_init(&map);
   hp_thread_flush_hibs();
-  hp_hib_table_drain(&hp_hib_table, put_cb, &map);
+  map_drain(&map);
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
@@ -932,12 +1039,13 @@ static void dump_locked(void *arg) {
      * freeing 200,000 objects while the program exited left 100,000 or
      * more of them out of the exit profile (Raw/exit_while_freeing.c). */
     hp_thread_flush_hibs_settled();
-    hp_hib_table_drain(&hp_hib_table, put_cb, &map);
+    map_drain(&map);
     hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
   }
   hp_util_dump_end();
   hp_peak_dump(peak_cb, &map);
-  u32 n = map_sorted(&map);
+  u32 n;
+  const hp_hib_t *const *recs = map_sorted(&map, &n);
 
   hp_procmap_t pm;
   hp_procmap_read(&pm);
@@ -967,7 +1075,7 @@ static void dump_locked(void *arg) {
   if (want_text) {
     for (u32 i = 0; i < n; i++) {
       u32 sz;
-      if (hp_stackdepot_get((u32)map.slots[i].stack_id, &sz))
+      if (hp_stackdepot_get((u32)recs[i]->stack_id, &sz))
         npcs += sz;
     }
     pcs = npcs ? hp_mmap(npcs * sizeof(uptr)) : NULL;
@@ -980,7 +1088,7 @@ static void dump_locked(void *arg) {
     u32 k = 0;
     for (u32 i = 0; pcs && i < n; i++) {
       u32 sz;
-      const uptr *s = hp_stackdepot_get((u32)map.slots[i].stack_id, &sz);
+      const uptr *s = hp_stackdepot_get((u32)recs[i]->stack_id, &sz);
       if (s) {
         hp_memcpy(pcs + k, s, sz * sizeof(uptr));
         k += sz;
@@ -996,7 +1104,7 @@ static void dump_locked(void *arg) {
                             hp_hib_table_evictions(&hp_hib_table), ++dumps};
   if (want_text) {
     hp_buf_t b = {0};
-    hp_profile_text_write(&b, &info, map.slots, n, &pm, &syms);
+    hp_profile_text_write(&b, &info, recs, n, &pm, &syms);
     if (b.failed) {
       hp_printf("HeapProf: WARNING: out of memory while formatting the "
                 "profile; it is incomplete\n");
@@ -1018,7 +1126,7 @@ static void dump_locked(void *arg) {
       hp_leaks_check(&dump_stack);
     else
       hp_leaks_forget();
-    raw_parts_t parts = {map.slots, n, &pm, &dump_bins, &info};
+    raw_parts_t parts = {recs, n, &pm, &dump_bins, &info};
     content_t c = {NULL, make_raw, &parts, false};
     if (!write_profile(&c, seq, "profraw"))
       result = -1;

@@ -1,0 +1,105 @@
+// A dump reads the spill log's records where they are: it takes the log
+// whole and keeps 16 bytes per context, where it copied every record
+// (392 bytes) into its map and copied them all again to sort them.
+// A table of one entry (hib_table_sets=1:hib_table_ways=1) and 60,000
+// contexts (f0 .. f15 each call the next from one of two call sites, f16
+// allocates and frees 8 bytes: 60,000 of the 2^16 stacks, one object
+// each): all but the table's entry and the thread's 64 cached ones are
+// evicted before the dump, at least 60,000 - 65 = 59,935 records in the
+// log, 59,935 x 392 bytes = 22.4 MiB.  (Not 2^16 contexts: the log has
+// room for 65,536 records, and the 64 the dump's flush of the cache adds
+// would make it grow, a copy of the whole log, before the dump begins.)
+// The program resets its peak resident set (clear_refs 5), takes a
+// checkpoint, and reads how far the peak rose above the resident set of
+// before: a copy of the log's records alone is 22.4 MiB; without it, the
+// dump holds 16 bytes of reference a context (0.9 MiB), an index of 2^17
+// u32 (0.5 MiB), the records of the table and the cache (65 of them), the
+// profile's 4 MiB write buffer and the checkpoint's first baseline
+// shadow: 6 MiB and some.  The test asks for less than 12 MiB.
+// The profile has every context once, with its one allocation.
+// RUN: %clang_heapprof -O0 %s -o %t
+// RUN: rm -rf %t.d
+// RUN: %env_heapprof_opts=profile_dir=%t.d:hib_table_sets=1:hib_table_ways=1:dump_at_exit=0:print_stats=1 %run %t 2> %t.err
+// RUN: FileCheck %s < %t.err
+// CHECK: hib_evictions {{ *(5993[5-9]|599[4-9][0-9]|6[0-9][0-9][0-9][0-9]) }}HIB table entries evicted
+// CHECK: the dump added {{[0-9]+}} KiB to the peak
+// CHECK: under 12 MiB: yes
+// RUN: heapprof show %t.d/*.profraw > %t.show
+// RUN: FileCheck %s --check-prefix=SHOW < %t.show
+// RUN: grep -c "AllocCount=1 " %t.show | FileCheck %s --check-prefix=COUNT
+// SHOW: : 1 dump
+// SHOW: dump 0 at offset 0x0: raw version 4, {{[0-9]+}} bytes, {{[0-9]+}} segments, 60000 MIBs, 60000 stacks; heapprof extension v3: checkpoint 1,
+// COUNT: {{^}}60000{{$}}
+#include <fcntl.h>
+#include <heapprof/heapprof_interface.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *volatile sink;
+
+__attribute__((noinline)) static void f16(unsigned bits) {
+  (void)bits;
+  sink = malloc(8);
+  free(sink);
+}
+
+// Two call sites of the next level: the bit picks one.
+#define LEVEL(i, next)                                                         \
+  __attribute__((noinline)) static void f##i(unsigned bits) {                  \
+    if (bits & 1)                                                              \
+      next(bits >> 1);                                                         \
+    else                                                                       \
+      next(bits >> 1);                                                         \
+  }
+LEVEL(15, f16)
+LEVEL(14, f15)
+LEVEL(13, f14)
+LEVEL(12, f13)
+LEVEL(11, f12)
+LEVEL(10, f11)
+LEVEL(9, f10)
+LEVEL(8, f9)
+LEVEL(7, f8)
+LEVEL(6, f7)
+LEVEL(5, f6)
+LEVEL(4, f5)
+LEVEL(3, f4)
+LEVEL(2, f3)
+LEVEL(1, f2)
+LEVEL(0, f1)
+
+// A "Vm...:" line of /proc/self/status, in KiB.  Read and written with
+// system calls: the profile's contexts are f16's alone (stdio allocates).
+static long status_kib(const char *name) {
+  char buf[4096];
+  int fd = open("/proc/self/status", O_RDONLY);
+  ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+  if (n <= 0)
+    abort();
+  close(fd);
+  buf[n] = 0;
+  const char *p = strstr(buf, name);
+  if (!p)
+    abort();
+  return atol(p + strlen(name));
+}
+
+int main(void) {
+  for (unsigned b = 0; b < 60000; b++)
+    f0(b);
+  // The peak so far is the log's growth (each doubling copies it); from
+  // here it is the dump's.
+  int fd = open("/proc/self/clear_refs", O_WRONLY);
+  if (fd < 0 || write(fd, "5", 1) != 1)
+    abort();
+  close(fd);
+  long before = status_kib("VmRSS:");
+  if (__heapprof_dump() != 0)
+    return 1;
+  long added = status_kib("VmHWM:") - before;
+  fprintf(stderr, "the dump added %ld KiB to the peak\n", added);
+  fprintf(stderr, "under 12 MiB: %s\n", added < 12 * 1024 ? "yes" : "no");
+  return 0;
+}
