@@ -491,12 +491,19 @@ void hp_fd_limit_restore(const struct rlimit *saved) {
 bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
                        u64 initial) {
   u64 n = *cap ? *cap * 2 : initial;
-  void *d = hp_mmap(n * elem);
-  if (!d)
-    return false;
-  if (*data) {
-    hp_memcpy(d, *data, len * elem);
-    hp_munmap(*data, *cap * elem);
+  /* mremap moves the pages, not their bytes: a copy held the old array
+   * and the new one's written half at once (a spill log of 64 MiB
+   * doubled: 64 MiB more at the peak, libc_test).  The copy where the
+   * kernel refuses. */
+  void *d = *data ? hp_mremap(*data, *cap * elem, n * elem) : NULL;
+  if (!d) {
+    d = hp_mmap(n * elem);
+    if (!d)
+      return false;
+    if (*data) {
+      hp_memcpy(d, *data, len * elem);
+      hp_munmap(*data, *cap * elem);
+    }
   }
   *data = d;
   *cap = n;

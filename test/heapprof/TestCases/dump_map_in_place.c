@@ -8,7 +8,7 @@
 // evicted before the dump, at least 60,000 - 65 = 59,935 records in the
 // log, 59,935 x 392 bytes = 22.4 MiB.  (Not 2^16 contexts: the log has
 // room for 65,536 records, and the 64 the dump's flush of the cache adds
-// would make it grow, a copy of the whole log, before the dump begins.)
+// would make it grow before the dump begins.)
 // The program resets its peak resident set (clear_refs 5), takes a
 // checkpoint, and reads how far the peak rose above the resident set of
 // before: a copy of the log's records alone is 22.4 MiB; without it, the
@@ -89,7 +89,7 @@ static long status_kib(const char *name) {
 int main(void) {
   for (unsigned b = 0; b < 60000; b++)
     f0(b);
-  // The peak so far is the log's growth (each doubling copies it); from
+  // The peak so far is the log's growth; from
   // here it is the dump's.
   int fd = open("/proc/self/clear_refs", O_WRONLY);
   if (fd < 0 || write(fd, "5", 1) != 1)
