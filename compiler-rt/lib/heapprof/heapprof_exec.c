@@ -35,8 +35,8 @@
  * too (a program built with -fheapprof, run under heapprof run).
  *
  * The exec itself is the next definition's (hp_exec_next: libc's, or a
- * library preloaded after heapprof's runtime that wraps it, as Bear's
- * does to log a build's commands), resolved at init (hp_exec_init), never
+ * library preloaded after heapprof's runtime that wraps it: an exec
+ * logger, a sandbox), resolved at init (hp_exec_init), never
  * in a vfork child; the execve system call before init, or when the next
  * definition is the preloaded runtime's own copy.  The PATH search of
  * execvp/execvpe/execlp is glibc's execvpe, resolved so too.

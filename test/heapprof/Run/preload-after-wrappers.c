@@ -1,5 +1,5 @@
 // A library preloaded after heapprof's runtime that wraps the exec calls
-// and _exit/_Exit (a build logger such as Bear, a sandbox) sees every call
+// and _exit/_Exit (an exec logger, a counter, a sandbox) sees every call
 // the program makes, as it would without heapprof: the runtime writes its
 // profile, then calls the next definition instead of making the system call
 // itself.  The program forks; the child replaces itself with this program

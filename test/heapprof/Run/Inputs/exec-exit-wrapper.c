@@ -1,5 +1,5 @@
-/* A library that wraps the exec calls and _exit/_Exit, as a build logger
- * (Bear) or a sandbox preloaded beside heapprof does: each call writes
+/* A library that wraps the exec calls and _exit/_Exit, as an exec logger
+ * or a sandbox preloaded beside heapprof does: each call writes
  *   wrapped NAME [status]
  * to stderr, then goes on to the next definition.  Preloaded after
  * heapprof's runtime, it must still see every call the program makes. */
