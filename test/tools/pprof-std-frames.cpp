@@ -12,6 +12,7 @@
 // RUN: go tool pprof -top -nodefraction=0 -unit=B %t.pb.gz | FileCheck %s
 // RUN: heapprof pprof --full-names -o %t.full.pb.gz %t.dir
 // RUN: go tool pprof -top -nodefraction=0 -unit=B %t.full.pb.gz | FileCheck %s --check-prefix=FULL
+// RUN: go tool pprof -symbolize=none -top -nodefraction=0 -unit=B %t.full.pb.gz | FileCheck %s --check-prefix=NONE
 #include <functional>
 #include <map>
 #include <vector>
@@ -66,8 +67,30 @@ int main() {
 // CHECK-NOT: __new_allocator
 // CHECK: 0 {{.*}} 128B {{.*}} std::function::operator()
 // CHECK-NOT: __new_allocator
-// With --full-names pprof rewrites the names before it matches them (its
-// own demangling heuristics), so no drop_frames is written: the whole
-// stacks, the allocator's 7200 + 1016 bytes flat.
+// With --full-names every name is its system_name, so pprof shortens it
+// itself before it matches drop_frames (its symbolizer's heuristics: the
+// (...) and then the <...> parts removed), and drop_frames lists those
+// forms: both allocate instantiations (std::__new_allocator<std::
+// _Rb_tree_node<...>>::allocate(unsigned long, void const*), and <long>'s)
+// are the one name std::__new_allocator::allocate, and "void
+// std::vector<long>::_M_realloc_insert<long const&>(...)" is "void
+// std::vector::_M_realloc_insert".  The same bytes as above, under pprof's
+// spelling of the names (the lambda's "run_task()::$_0::operator()() const"
+// loses its parentheses too).
 // FULL: Type: alloc_space
-// FULL: 8216B {{.*}} std::__new_allocator::allocate
+// FULL-NOT: __new_allocator
+// FULL: 7200B {{.*}} 7200B {{.*}} std::map::operator[]{{$}}
+// FULL-NEXT: 1016B {{.*}} 1016B {{.*}} std::vector::push_back{{$}}
+// FULL-NEXT: 128B {{.*}} 128B {{.*}} run_task::$_0::operator const{{$}}
+// FULL-NOT: __new_allocator
+// FULL-NOT: _M_realloc_insert
+// FULL: 0 {{.*}} 128B {{.*}} std::function::operator const{{$}}
+// FULL-NOT: __new_allocator
+// FULL-NOT: _M_realloc_insert
+// With -symbolize=none pprof does not shorten them: it matches the whole
+// names, cut at their parameters, which drop_frames does not list (one
+// per instantiation), so the allocator's frames stay, each instantiation
+// its own: the maps' 7200 bytes, the vector's 1016.
+// NONE: Type: alloc_space
+// NONE: 7200B {{.*}} std::__new_allocator<std::_Rb_tree_node<{{.*}}>>::allocate(unsigned long, void const*){{$}}
+// NONE-NEXT: 1016B {{.*}} std::__new_allocator<long>::allocate(unsigned long, void const*){{$}}

@@ -126,25 +126,73 @@ template <typename T> static std::vector<T *> pointers(std::vector<T> &V) {
   return Ptrs;
 }
 
-// A function name as pprof's Prune matches drop_frames against it
-// (profile/prune.go, simplifyFunc): cut at the first '(' that does not
-// begin "(anonymous namespace)" or end "operator()", so that a
-// --full-names name loses its parameters.
-static std::string pprofMatchName(const std::string &Name) {
+// pprof's symbolizer.go, removeMatching: every outermost Start...End
+// removed, left to right; an End with none open stops it there, keeping
+// what was removed before (so "std::operator<<" or "operator->" ends it).
+static std::string removeMatching(std::string Name, char Start, char End) {
+  const char Both[] = {Start, End, '\0'};
+  int Nesting = 0;
+  size_t First = 0;
+  for (size_t Cur = Name.find_first_of(Both); Cur != std::string::npos;
+       Cur = Name.find_first_of(Both, Cur)) {
+    if (Name[Cur] == Start) {
+      if (++Nesting == 1)
+        First = Cur;
+    } else if (--Nesting < 0) {
+      return Name;
+    } else if (Nesting == 0) {
+      Name.erase(First, Cur + 1 - First);
+      Cur = First;
+      continue;
+    }
+    Cur++;
+  }
+  return Name;
+}
+
+// A function's name as pprof's Prune matches drop_frames against it, when
+// `go tool pprof` runs with its default -symbolize (Debian's go 1.19,
+// cmd/vendor/github.com/google/pprof):
+//  - symbolizer.go, Demangle: a function whose name is its system_name
+//    (every C++ name under --full-names; a short name equal to its whole
+//    one) is "not demangled yet".  demangle.Filter leaves a demangled name
+//    as it is (only "_Z", "_R", "___Z" and "_GLOBAL_" names are parsed,
+//    none of them a frame of std:: that this list would name), and then,
+//    when the name looks like C++ (a "::", '<', '>', '[' or ']', and no
+//    ".<" or "])."), the parenthesised and then the angle-bracketed parts
+//    are removed (removeMatching): "void std::vector<long, ...>::
+//    _M_realloc_insert<long const&>(...)" becomes "void
+//    std::vector::_M_realloc_insert".  A short name (not its system_name)
+//    is left alone.
+//  - prune.go, simplifyFunc: a leading '.' removed, and the name cut at the
+//    first '(' that does not begin "(anonymous namespace)" or end
+//    "operator()".
+static std::string pprofMatchName(const std::string &Name,
+                                  const std::string &System) {
+  std::string N = Name;
+  if (Name == System && N.find(".<") == std::string::npos &&
+      N.find("]).") == std::string::npos &&
+      (N.find_first_of("<>[]") != std::string::npos ||
+       N.find("::") != std::string::npos)) {
+    N = removeMatching(N, '(', ')');
+    N = removeMatching(N, '<', '>');
+  }
+  if (!N.empty() && N[0] == '.')
+    N.erase(0, 1);
   static const char Anon[] = "(anonymous namespace)", Call[] = "operator()";
-  for (size_t I = 0; I < Name.size(); I++) {
-    if (Name.compare(I, sizeof Anon - 1, Anon) == 0) {
+  for (size_t I = 0; I < N.size(); I++) {
+    if (N.compare(I, sizeof Anon - 1, Anon) == 0) {
       I += sizeof Anon - 2;
       continue;
     }
-    if (Name.compare(I, sizeof Call - 1, Call) == 0) {
+    if (N.compare(I, sizeof Call - 1, Call) == 0) {
       I += sizeof Call - 2;
       continue;
     }
-    if (Name[I] == '(')
-      return Name.substr(0, I);
+    if (N[I] == '(')
+      return N.substr(0, I);
   }
-  return Name;
+  return N;
 }
 
 // drop_frames: the functions of the C++ standard library's allocator
@@ -156,18 +204,22 @@ static std::string pprofMatchName(const std::string &Name) {
 // frame it called, so a name is listed only when every frame of it in every
 // stack is one chainFrames passes over: a function some stack shows, or
 // that called the program's code (a lambda through std::function), is not,
-// and no frame of the program is dropped.  "" when there is none, and
-// with --full-names: pprof matches the regex after its own demangling
-// heuristics rewrite a function whose name is its system_name (templates
-// and parameters removed, prune.go's simplifyFunc, symbolizer.go's
-// demangleFunctionNames), names this list could not predict.
+// and no frame of the program is dropped.  The names are the ones pprof
+// matches (pprofMatchName), which with --full-names are pprof's own
+// shortening of the whole names, so that two instantiations of one
+// template are one name: listed only when no stack shows either.  "" when
+// there is none.
 static std::string dropFrames(const Profile &P) {
   std::set<std::string> Passed, Shown;
   for (const Context &C : P.Contexts) {
     std::vector<const Frame *> Frames = C.frames(P);
     size_t Start = Frames.size() - chainFrames(P, C, UINT_MAX).size();
-    for (size_t I = 0; I < Frames.size(); I++)
-      (I < Start ? Passed : Shown).insert(pprofMatchName(Frames[I]->Function));
+    for (size_t I = 0; I < Frames.size(); I++) {
+      const Frame &F = *Frames[I];
+      // The system_name build() writes.
+      const std::string &System = F.Whole.empty() ? F.Function : F.Whole;
+      (I < Start ? Passed : Shown).insert(pprofMatchName(F.Function, System));
+    }
   }
   std::string Rx;
   for (const std::string &Name : Passed) {
@@ -187,8 +239,7 @@ static std::string dropFrames(const Profile &P) {
 // Suppressed: suppressedContexts' rule per context (empty: none); Rules
 // the rules, for the comments.
 static void build(const Profile &P, const std::vector<Suppression> &Rules,
-                  const std::vector<int32_t> &Suppressed, bool FullNames,
-                  Builder &B) {
+                  const std::vector<int32_t> &Suppressed, Builder &B) {
   // Only the counts the profile made: temporary_objects not in sampled
   // mode's nor an older runtime's, inuse_* not in upstream MemProf's (no
   // live counts), leaked_* only with the leak check at exit.  A 0 there
@@ -294,7 +345,7 @@ static void build(const Profile &P, const std::vector<Suppression> &Rules,
   B.PeriodType.type = B.Str.get("space");
   B.PeriodType.unit = B.Str.get("bytes");
   B.Msg.default_sample_type = B.Str.get(DefaultType);
-  std::string Drop = FullNames ? "" : dropFrames(P);
+  std::string Drop = dropFrames(P);
   if (!Drop.empty())
     B.Msg.drop_frames = B.Str.get(Drop);
   // Each process's command line, once per different one (tag 14):
@@ -399,8 +450,7 @@ int heapprof::cmdPprof(int Argc, char **Argv) {
                       "and leaked_bytes, and the profile does not record "
                       "them (field leaked_bytes: no leak check at exit)");
   Builder B;
-  build(P, Rules, suppressedContexts(Rules, P, Field::leaked_objects),
-        Sym.FullNames, B);
+  build(P, Rules, suppressedContexts(Rules, P, Field::leaked_objects), B);
   std::string Packed(perftools__profiles__profile__get_packed_size(&B.Msg),
                      '\0');
   perftools__profiles__profile__pack(
