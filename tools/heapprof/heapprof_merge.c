@@ -359,19 +359,125 @@ static uint64_t translate(const xlate_t *x, uint64_t n, uint64_t pc) {
 
 /* ----------------------------------------------------------- contexts */
 
+static uint64_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : v; }
+
+/* A merged context: 168 bytes and its stack, where it was 480 (every MIB
+ * field and every extension field as a u64; docs/performance.md, "merge's
+ * contexts").  The MIB fields are kept at the width the format gives them
+ * (the u32 ones are u32 in every record, and merge_mib saturates its sums
+ * to u32 as the writer did), but the histogram's two, which are written
+ * as 0.  Of the extension's 29 u64, many of them 0 (most of p1m's
+ * contexts have 7 non-zero, w1m's 19), only the non-zero ones: a bit per
+ * field in ext_mask and their values, in field order, in a block of
+ * exactly that many u64 in the contexts' pool (ext_at), moved to a block
+ * of the new size when a field becomes non-zero or 0 again.
+ * The merge and the writer see the fields whole (ctx_unpack, ctx_pack). */
+#define u32_t_ uint32_t
+#define u64_t_ uint64_t
+/* The MIB fields kept of each width: all but access_histogram_size (u32)
+ * and access_histogram (u64). */
+enum {
+  MIB_U32 = -1
+#define HP_MIB_FIELD(type, name, raw) +(sizeof(type##_t_) == 4)
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+  ,
+  MIB_U64 = -1
+#define HP_MIB_FIELD(type, name, raw) +(sizeof(type##_t_) == 8)
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+#define COUNTED (1u << 31) /* in ext_mask: f holds a record */
 typedef struct context {
   uint64_t *pcs, n, hash;
-  uint64_t f[NMIB];
-  uint64_t ext[NEXT_OUT];
-  bool counted; /* f holds a record */
+  uint64_t f64[MIB_U64];
+  uint32_t f32[MIB_U32];
+  uint32_t ext_mask; /* bit e: extension field e is not 0; COUNTED */
+  uint32_t ext_at;   /* its first value in the pool (none: mask 0) */
 } context_t;
+_Static_assert(sizeof(context_t) == 168, "a merged context's size");
+
+static const unsigned mib_widths[NMIB] = {
+#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
+#include "heapprof_mib_fields.inc"
+#undef HP_MIB_FIELD
+};
+_Static_assert(NEXT_OUT < 32, "ext_mask has a bit per extension field");
 
 typedef struct contexts {
   context_t *v;
   size_t n, cap;
   size_t *slots; /* index + 1; 0 = empty */
   size_t nslots;
+  /* The extension fields' blocks; a freed block of k values heads the
+   * list free_at[k] (its first value the next one's place + 1; 0 ends). */
+  uint64_t *pool;
+  size_t pool_n, pool_cap;
+  uint64_t free_at[NEXT_OUT + 1];
 } contexts_t;
+
+/* The context's fields whole: the MIB's 27 (the histogram's 0) and the
+ * extension's NEXT_OUT. */
+static void ctx_unpack(const contexts_t *c, const context_t *x,
+                       uint64_t f[NMIB], uint64_t ext[NEXT_OUT]) {
+  unsigned i64 = 0, i32 = 0;
+  for (unsigned k = 0; k < NMIB; k++)
+    f[k] = k == F_HIST_SIZE || k == F_HIST ? 0
+           : mib_widths[k] == 4            ? x->f32[i32++]
+                                           : x->f64[i64++];
+  const uint64_t *v = x->ext_mask & ~COUNTED ? c->pool + x->ext_at : NULL;
+  for (unsigned e = 0; e < NEXT_OUT; e++)
+    ext[e] = x->ext_mask >> e & 1 ? *v++ : 0;
+}
+
+static uint32_t pool_take(contexts_t *c, unsigned k) {
+  if (c->free_at[k]) {
+    uint32_t at = (uint32_t)(c->free_at[k] - 1);
+    c->free_at[k] = c->pool[at];
+    return at;
+  }
+  if (c->pool_n + k > c->pool_cap) {
+    c->pool_cap = c->pool_cap ? 2 * c->pool_cap : 4096;
+    if (c->pool_cap > UINT32_MAX) {
+      fprintf(stderr, "heapprof: error: out of memory\n");
+      exit(1);
+    }
+    c->pool = xrealloc(c->pool, c->pool_cap * 8);
+  }
+  c->pool_n += k;
+  return (uint32_t)(c->pool_n - k);
+}
+
+/* f and ext (whole) into x. */
+static void ctx_pack(contexts_t *c, context_t *x, const uint64_t f[NMIB],
+                     const uint64_t ext[NEXT_OUT]) {
+  unsigned i64 = 0, i32 = 0;
+  for (unsigned k = 0; k < NMIB; k++) {
+    if (k == F_HIST_SIZE || k == F_HIST)
+      continue;
+    if (mib_widths[k] == 4)
+      x->f32[i32++] = (uint32_t)clamp32(f[k]); /* no more in any record */
+    else
+      x->f64[i64++] = f[k];
+  }
+  uint32_t mask = 0;
+  for (unsigned e = 0; e < NEXT_OUT; e++)
+    mask |= (uint32_t)(ext[e] != 0) << e;
+  unsigned had = __builtin_popcount(x->ext_mask & ~COUNTED),
+           has = __builtin_popcount(mask);
+  if (has != had) {
+    if (had) {
+      c->pool[x->ext_at] = c->free_at[had];
+      c->free_at[had] = (uint64_t)x->ext_at + 1;
+    }
+    x->ext_at = has ? pool_take(c, has) : 0;
+  }
+  x->ext_mask = mask | (x->ext_mask & COUNTED);
+  uint64_t *v = c->pool + x->ext_at;
+  for (unsigned e = 0; e < NEXT_OUT; e++)
+    if (ext[e])
+      *v++ = ext[e];
+}
 
 static uint64_t hash_pcs(const uint64_t *pcs, uint64_t n) {
   uint64_t h = 0xcbf29ce484222325ull ^ n;
@@ -422,8 +528,6 @@ static context_t *context_get(contexts_t *c, uint64_t *pcs, uint64_t n,
   *owned = true;
   return x;
 }
-
-static uint64_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : v; }
 
 /* The runtime's merge_mib (heapprof_hib.c) on raw fields, but for the
  * per-object counts (NumMigratedCpu, NumLifetimeOverlaps, NumSameAllocCpu,
@@ -520,14 +624,6 @@ static void put_padded(buf_t *b, const void *p, size_t n, size_t padded) {
   for (size_t left = padded - n; left; left -= left < 8 ? left : 8)
     put(b, zeros, left < 8 ? left : 8);
 }
-
-static const unsigned mib_widths[NMIB] = {
-#define HP_MIB_FIELD(type, name, raw) sizeof(type##_t_),
-#define u32_t_ uint32_t
-#define u64_t_ uint64_t
-#include "heapprof_mib_fields.inc"
-#undef HP_MIB_FIELD
-};
 
 /* Tagged sections this merge combines (docs/formats.md has each rule). */
 enum { SEC_FALSE_SHARING = 6, FS_HEAD = 10, FS_ROW = 5, FS_TOTALS = 8 };
@@ -629,11 +725,13 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   }
   uint64_t mib_off = b->pos;
   put64(b, c->n);
+  uint64_t cf[NMIB], cext[NEXT_OUT];
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
-    for (unsigned f = 0; f < NMIB; f++) {
-      uint64_t v = f == F_HIST_SIZE || f == F_HIST ? 0 : c->v[i].f[f];
-      if (mib_widths[f] == 4)
+    ctx_unpack(c, &c->v[i], cf, cext);
+    for (unsigned k = 0; k < NMIB; k++) {
+      uint64_t v = cf[k];
+      if (mib_widths[k] == 4)
         put32(b, (uint32_t)clamp32(v));
       else
         put64(b, v);
@@ -659,10 +757,11 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   size_t cont = ext_index("continuations");
   for (size_t i = 0; i < c->n; i++) {
     put64(b, i + 1);
+    ctx_unpack(c, &c->v[i], cf, cext);
     /* Sampled dumps' estimates need not cancel: none below 0. */
-    if (cont < t->ext_fields && (int64_t)c->v[i].ext[cont] < 0)
-      c->v[i].ext[cont] = 0;
-    put(b, c->v[i].ext, t->ext_fields * 8);
+    if (cont < t->ext_fields && (int64_t)cext[cont] < 0)
+      cext[cont] = 0;
+    put(b, cext, t->ext_fields * 8);
   }
   put64(b, l->n);
   for (size_t i = 0; i < l->n; i++) {
@@ -1500,32 +1599,34 @@ int heapprof_merge_main(int argc, char **argv) {
         ids->v = xrealloc(ids->v, ids->cap * sizeof(idmap_t));
       }
       ids->v[ids->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
-      uint64_t f[NMIB];
+      uint64_t f[NMIB], cf[NMIB], ext[NEXT_OUT];
       for (unsigned k = 0; k < NMIB; k++)
         f[k] = hpr_mib_field(d, mib, k);
-      if (!c->counted)
-        memcpy(c->f, f, sizeof(f));
+      ctx_unpack(&ctx, c, cf, ext);
+      if (!(c->ext_mask & COUNTED))
+        memcpy(cf, f, sizeof(f));
       else
-        merge_mib(c->f, f);
-      c->counted = true;
+        merge_mib(cf, f);
+      c->ext_mask |= COUNTED;
       uint64_t nf = mib->ext ? d->ext_nfields : 0;
       for (size_t e = 0; e < hpr_num_ext_names && e < nf; e++) {
         uint64_t v = hpr_ext(d, mib, e);
         if (peak_field(e))
-          c->ext[e] = same_peak ? v : c->ext[e];
+          ext[e] = same_peak ? v : ext[e];
         else if (state_field(e))
-          c->ext[e] += last ? v : 0;
+          ext[e] += last ? v : 0;
         else if (!strcmp(hpr_ext_names[e], "max_size64"))
-          c->ext[e] = v > c->ext[e] ? v : c->ext[e];
+          ext[e] = v > ext[e] ? v : ext[e];
         else
-          c->ext[e] += v;
+          ext[e] += v;
       }
       /* The continuations of one dump of the whole run: an object live at
        * a checkpoint is a continuation in the next dump, so those cancel
        * and what remains is the objects inherited at fork (added modulo
        * 2^64 in any order; a sampled estimate below 0 is written as 0). */
       if (!last && live_f < nf && cont_f < nf)
-        c->ext[cont_f] -= hpr_ext(d, mib, live_f);
+        ext[cont_f] -= hpr_ext(d, mib, live_f);
+      ctx_pack(&ctx, c, cf, ext);
       /* The records read are given back as they go; the stacks, read in
        * the records' order, are kept until the dump is added. */
       if (m % 65536 == 65535)
@@ -1665,6 +1766,7 @@ int heapprof_merge_main(int argc, char **argv) {
     free(ctx.v[i].pcs);
   free(ctx.v);
   free(ctx.slots);
+  free(ctx.pool);
   for (size_t i = 0; i < layout.n; i++) {
     free(layout.mods[i].segs);
     free((char *)layout.mods[i].path);
