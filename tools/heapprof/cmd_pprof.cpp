@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -255,17 +256,53 @@ static void build(const Profile &P, const std::vector<Suppression> &Rules,
     V.unit = B.Str.get(T.Unit);
     B.Types.push_back(V);
   }
-  // Mappings: one per module (id = index + 1).  Addresses are the
+  // Mappings: one per module.  Addresses are the
   // module's file addresses (pc - load bias), so each mapping starts at 0
   // and ends after the highest address the profile has in it.
   std::vector<uint64_t> Limit(P.Modules.size(), 0);
   for (const Location &L : P.Locations)
     if (L.Module != NoModule && L.Address + 1 > Limit[L.Module])
       Limit[L.Module] = L.Address + 1;
-  for (size_t I = 0; I < P.Modules.size(); I++) {
+  // pprof takes the first mapping for the main binary: `go tool pprof`
+  // heads its output with that file and build id.  The modules come in
+  // the order the profiles were read, a directory's in file-name order,
+  // so of several programs' profiles (--follow-exec, a build's tests) it
+  // was the one whose name sorted first: `gzip` for a sort that runs it,
+  // `bash` for a pyenv shim's python.  The first mapping is the program
+  // (a Main module) whose contexts allocated the most bytes, a context
+  // counting for each program with a frame in its stack (a program whose
+  // main only jumps into a library, as a python3 linked with a shared
+  // libpython does, has none: it counts 0); the others keep their order.
+  // MappingId: a module's mapping id.
+  size_t First = 0;
+  {
+    std::vector<uint64_t> MainBytes(P.Modules.size(), 0);
+    std::vector<size_t> Counted(P.Modules.size(), SIZE_MAX);
+    for (size_t CI = 0; CI < P.Contexts.size(); CI++)
+      for (uint32_t L : P.Contexts[CI].Stack) {
+        uint32_t Mod = P.Locations[L].Module;
+        if (Mod == NoModule || !P.Modules[Mod].Main || Counted[Mod] == CI)
+          continue;
+        Counted[Mod] = CI;
+        MainBytes[Mod] += P.Contexts[CI].C.bytes();
+      }
+    for (size_t I = 0; I < P.Modules.size(); I++)
+      if (P.Modules[I].Main &&
+          (!P.Modules[First].Main || MainBytes[I] > MainBytes[First]))
+        First = I;
+  }
+  std::vector<uint64_t> MappingId(P.Modules.size());
+  std::vector<size_t> Order;
+  if (!P.Modules.empty())
+    Order.push_back(First);
+  for (size_t I = 0; I < P.Modules.size(); I++)
+    if (I != First)
+      Order.push_back(I);
+  for (size_t I : Order) {
     const Module &M = P.Modules[I];
     Perftools__Profiles__Mapping Map = PERFTOOLS__PROFILES__MAPPING__INIT;
-    Map.id = I + 1;
+    Map.id = B.Mappings.size() + 1;
+    MappingId[I] = Map.id;
     Map.memory_start = 0;
     Map.memory_limit = Limit[I];
     Map.file_offset = 0;
@@ -314,7 +351,7 @@ static void build(const Profile &P, const std::vector<Suppression> &Rules,
     const Location &L = P.Locations[I];
     Perftools__Profiles__Location Loc = PERFTOOLS__PROFILES__LOCATION__INIT;
     Loc.id = I + 1;
-    Loc.mapping_id = L.Module == NoModule ? 0 : L.Module + 1;
+    Loc.mapping_id = L.Module == NoModule ? 0 : MappingId[L.Module];
     Loc.address = L.Address;
     Loc.n_line = L.Frames.size();
     Loc.line = Loc.n_line ? &B.LinePtrs[FirstLine[I]] : nullptr;
