@@ -269,23 +269,16 @@ static void build(const Profile &P, const std::vector<Suppression> &Rules,
   // so of several programs' profiles (--follow-exec, a build's tests) it
   // was the one whose name sorted first: `gzip` for a sort that runs it,
   // `bash` for a pyenv shim's python.  The first mapping is the program
-  // (a Main module) whose contexts allocated the most bytes, a context
-  // counting for each program with a frame in its stack (a program whose
-  // main only jumps into a library, as a python3 linked with a shared
-  // libpython does, has none: it counts 0); the others keep their order.
-  // MappingId: a module's mapping id.
+  // (a Main module) whose processes allocated the most bytes, wherever
+  // their frames are (a python3 linked with a shared libpython has none in
+  // its executable: its main only jumps into the library); the others keep
+  // their order.  MappingId: a module's mapping id.
   size_t First = 0;
   {
     std::vector<uint64_t> MainBytes(P.Modules.size(), 0);
-    std::vector<size_t> Counted(P.Modules.size(), SIZE_MAX);
-    for (size_t CI = 0; CI < P.Contexts.size(); CI++)
-      for (uint32_t L : P.Contexts[CI].Stack) {
-        uint32_t Mod = P.Locations[L].Module;
-        if (Mod == NoModule || !P.Modules[Mod].Main || Counted[Mod] == CI)
-          continue;
-        Counted[Mod] = CI;
-        MainBytes[Mod] += P.Contexts[CI].C.bytes();
-      }
+    for (const Process &Proc : P.Processes)
+      if (Proc.MainModule != NoModule)
+        MainBytes[Proc.MainModule] += Proc.Bytes;
     for (size_t I = 0; I < P.Modules.size(); I++)
       if (P.Modules[I].Main &&
           (!P.Modules[First].Main || MainBytes[I] > MainBytes[First]))

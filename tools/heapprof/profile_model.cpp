@@ -1050,6 +1050,7 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                                ? std::min(C[Field::min_size], MF[5])
                                : MF[5];
     // Deltas since the previous dump of the process: summed.
+    P.Processes[R.Process].Bytes += MF[4];
     C[Field::allocs] += MF[0];
     C[Field::accesses] += MF[1];
     C[Field::bytes] += MF[4];

@@ -340,6 +340,7 @@ struct Process {
   uint64_t LastCheckpoint = 0;  // the highest (0: none)
   uint64_t LastMs = 0;         // when its last dump was written
   uint64_t Evictions = 0;      // HIB table evictions (last dump)
+  uint64_t Bytes = 0;          // bytes allocated, over its dumps' records
   // The command line it started with (tag 14), empty if no dump says;
   // CommandTruncated: the runtime kept only these first arguments.
   std::vector<std::string> Command;
