@@ -132,7 +132,7 @@ static void charge(int bucket, u64 n) {
   }
 }
 
-void hp_faults_note_call(void) {
+void hp_faults_note_call_slow(void) {
   u64 n = ft.in_call;
   if (HP_UNLIKELY(n)) {
     ft.in_call = 0;
@@ -140,7 +140,7 @@ void hp_faults_note_call(void) {
   }
 }
 
-void hp_faults_enter(void) {
+void hp_faults_enter_slow(void) {
   if (ft.depth++)
     return;
   if (HP_UNLIKELY(!ft.ring)) {
@@ -154,7 +154,7 @@ void hp_faults_enter(void) {
     charge(OUTSIDE, n);
 }
 
-void hp_faults_call_begin(void) {
+void hp_faults_call_begin_slow(void) {
   if (ft.depth != 1 || !ft.ring)
     return;
   ft.lock = __atomic_load_n(&ft.ring->lock, __ATOMIC_ACQUIRE);
@@ -163,7 +163,7 @@ void hp_faults_call_begin(void) {
     charge(OWN, n);
 }
 
-bool hp_faults_call_end(u64 cycles) {
+bool hp_faults_call_end_slow(u64 cycles) {
   if (ft.depth != 1 || !ft.ring)
     return false;
   u64 n = since_mark();
@@ -178,7 +178,7 @@ bool hp_faults_call_end(u64 cycles) {
   return true;
 }
 
-void hp_faults_leave(void) {
+void hp_faults_leave_slow(void) {
   if (!ft.depth || --ft.depth || !ft.ring)
     return;
   ft.in_call = 0; /* a call that was not recorded */

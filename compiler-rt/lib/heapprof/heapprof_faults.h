@@ -48,17 +48,57 @@ extern HP_TLS hp_fault_thread_t hp_faults_thread;
 void hp_faults_init(void);
 
 /* A profiled entry point begins / ends (nested calls count as the outer
- * one); the wrapped call begins / ends inside it. */
-void hp_faults_enter(void);
-void hp_faults_leave(void);
-void hp_faults_call_begin(void);
+ * one); the wrapped call begins / ends inside it.  Every recorded call
+ * makes all four boundaries: inline, they test that no fault happened
+ * (the ring's head is still the mark) and the thread's depth, and call the
+ * _slow function, which does all the work, for anything else (a fault to
+ * charge, no ring yet, a nested entry point). */
+void hp_faults_enter_slow(void);
+void hp_faults_leave_slow(void);
+void hp_faults_call_begin_slow(void);
+bool hp_faults_call_end_slow(u64 cycles);
+static HP_ALWAYS_INLINE bool hp_faults_quiet(const hp_fault_thread_t *f) {
+  return __atomic_load_n(&f->ring->data_head, __ATOMIC_ACQUIRE) == f->mark;
+}
+static HP_ALWAYS_INLINE void hp_faults_enter(void) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (HP_LIKELY(!f->depth && f->ring && hp_faults_quiet(f)))
+    f->depth = 1;
+  else
+    hp_faults_enter_slow();
+}
+static HP_ALWAYS_INLINE void hp_faults_leave(void) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (HP_LIKELY(f->depth == 1 && f->ring && hp_faults_quiet(f))) {
+    f->depth = 0;
+    f->in_call = 0; /* a call that was not recorded */
+  } else {
+    hp_faults_leave_slow();
+  }
+}
+static HP_ALWAYS_INLINE void hp_faults_call_begin(void) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (f->depth != 1 || !f->ring)
+    return;
+  f->lock = __atomic_load_n(&f->ring->lock, __ATOMIC_ACQUIRE);
+  if (HP_UNLIKELY(!hp_faults_quiet(f)))
+    hp_faults_call_begin_slow();
+}
 /* The wrapped call ended after cycles (0: not sampled); true if the thread
  * was scheduled out during it: the kernel rewrites the ring's control page
  * (its seqcount `lock` moves) whenever the thread is scheduled back in, so
  * a changed `lock` across the call means it lost the CPU (preempted, or
  * blocked in the allocator).  Such a sampled call is counted apart
  * (print_stats: descheduled_calls/cycles), not as a sample. */
-bool hp_faults_call_end(u64 cycles);
+static HP_ALWAYS_INLINE bool hp_faults_call_end(u64 cycles) {
+  hp_fault_thread_t *f = &hp_faults_thread;
+  if (f->depth != 1 || !f->ring)
+    return false;
+  if (HP_LIKELY(hp_faults_quiet(f) &&
+                __atomic_load_n(&f->ring->lock, __ATOMIC_ACQUIRE) == f->lock))
+    return false;
+  return hp_faults_call_end_slow(cycles);
+}
 
 /* Quick calls (sampled mode's unsampled calls, heapprof_foreign.c) make
  * no boundaries while no fault happens.  hp_faults_quick_begin: false
@@ -103,7 +143,11 @@ static HP_ALWAYS_INLINE void hp_faults_quick_enter(void) {
 
 /* The recorded call's faults join its pending system calls (charged to its
  * class with them); a call not recorded drops them (print_stats keeps). */
-void hp_faults_note_call(void);
+void hp_faults_note_call_slow(void);
+static HP_ALWAYS_INLINE void hp_faults_note_call(void) {
+  if (HP_UNLIKELY(hp_faults_thread.in_call))
+    hp_faults_note_call_slow();
+}
 
 /* Charges this thread's faults since its last boundary as outside calls
  * (the dump's thread, thread exit). */

@@ -110,8 +110,8 @@ static HP_ALWAYS_INLINE u32 foreign_class(int op, u8 kind, uptr size) {
 /* Every recorded operation (t: the calling thread's state, held): its
  * class's count, its cycles when sampled (not the thread's first call),
  * and the system calls it made (noted by count_syscall). */
-static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
-                            u64 cycles) {
+static HP_ALWAYS_INLINE void foreign_op_cost(hp_thread_t *t, int op, u8 kind,
+                                             uptr size, u64 cycles) {
   if (HP_UNLIKELY(hp_faults_on()))
     hp_faults_note_call(); /* its page faults, as pending system calls */
   bool sys = hp_sys_pending;
@@ -135,7 +135,7 @@ static void foreign_op_cost(hp_thread_t *t, int op, u8 kind, uptr size,
  *    calls through the PLT (jemalloc's, tcmalloc's, mimalloc's) made while
  *    this thread is inside a wrapped allocator call are counted;
  *  - glibc's malloc makes its calls internally, not through the PLT: for
- *    allocator=system, a change of the break (sbrk(0), no system call)
+ *    allocator=system, a change of the break (__curbrk, no system call)
  *    across a call counts one brk, and a chunk glibc marks IS_MMAPPED
  *    counts its mmap at allocation and its munmap at free. */
 static u64 syscall_counts[HP_FOREIGN_NSYSCALLS];
@@ -195,9 +195,23 @@ void hp_foreign_print_stats(void) {
               "objects the side table had no memory for (not profiled)");
 }
 
+/* glibc's break, as its sbrk(0) returns it once the break is known (init
+ * calls sbrk(0) first): its exported __curbrk, read directly.  sbrk(0) on
+ * every call was two calls (heapprof's interposed sbrk, then glibc's) and
+ * an errno save around them; NULL if glibc does not export it (then
+ * sbrk(0)).  Set once by hp_foreign_init. */
+static void *const *glibc_curbrk;
+
 /* glibc: the break moved since last seen (by any thread: each move once). */
-static void glibc_brk_check(void) {
-  uptr b = (uptr)sbrk(0);
+static HP_ALWAYS_INLINE void glibc_brk_check(void) {
+  uptr b;
+  if (HP_LIKELY(glibc_curbrk)) {
+    b = (uptr)__atomic_load_n(glibc_curbrk, __ATOMIC_RELAXED);
+  } else {
+    int saved = errno;
+    b = (uptr)sbrk(0);
+    errno = saved;
+  }
   uptr old = __atomic_load_n(&last_brk, __ATOMIC_RELAXED);
   if (b != old && __atomic_compare_exchange_n(&last_brk, &old, b, false,
                                               __ATOMIC_RELAXED,
@@ -765,6 +779,8 @@ void hp_foreign_init(void) {
   glibc = !hp_strcmp(a, "system");
   resolve_brk();
   last_brk = (uptr)sbrk(0);
+  if (glibc)
+    glibc_curbrk = (void *const *)next_fn("__curbrk");
   /* operator new/delete: only the library's own definitions (a handle's
    * lookup also searches its dependencies, e.g. libstdc++, whose new calls
    * malloc: that one would be counted twice). */
@@ -850,14 +866,21 @@ typedef struct op {
 static HP_ALWAYS_INLINE void op_begin(op_t *o, int tick) {
   /* A thread's first call sets up its state (mmap...): errno is the
    * program's until the wrapped call. */
-  int saved = errno;
-  hp_thread_t *t = hp_thread_acquire();
-  o->sampled = ++t->cycle_tick[tick] >= (u32)hp_flags.cycle_sample_every;
-  if (o->sampled)
-    t->cycle_tick[tick] = 0;
-  hp_thread_release(t);
+  hp_thread_t *t = hp_thread_own();
+  if (HP_LIKELY(t)) {
+    o->sampled = ++t->cycle_tick[tick] >= (u32)hp_flags.cycle_sample_every;
+    if (o->sampled)
+      t->cycle_tick[tick] = 0;
+  } else {
+    int saved = errno;
+    t = hp_thread_acquire();
+    o->sampled = ++t->cycle_tick[tick] >= (u32)hp_flags.cycle_sample_every;
+    if (o->sampled)
+      t->cycle_tick[tick] = 0;
+    hp_thread_release(t);
+    errno = saved;
+  }
   in_wrapped++;
-  errno = saved;
   /* Sampling: the clock only for the few calls that find or make a sampled
    * object (op_now); the vDSO read was a tenth of the runtime's samples on
    * Redis's pipelined requests. */
@@ -885,11 +908,8 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
     __atomic_add_fetch(&slow_calls, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&slow_cycles, c, __ATOMIC_RELAXED);
   }
-  if (glibc) {
-    int saved = errno;
+  if (glibc)
     glibc_brk_check();
-    errno = saved;
-  }
   return o->sampled && !off_cpu ? c + !c : 0;
 }
 
