@@ -467,7 +467,8 @@ static bool grow(stripe_t *s) {
  * object was freed behind the runtime's back (__libc_free, jemalloc's
  * sdallocx or dallocx, mimalloc's mi_free) and its memory handed out
  * again. */
-static bool table_insert(const fentry_t *e, fentry_t *old, bool *old_last) {
+static HP_ALWAYS_INLINE bool table_insert(const fentry_t *e, fentry_t *old,
+                                          bool *old_last) {
   stripe_t *s = stripe_of(e->addr);
   hp_spin_lock(&s->lock);
   if ((s->n + 1) * 4 > s->cap * 3 && !grow(s)) {
@@ -494,7 +495,8 @@ static bool table_insert(const fentry_t *e, fentry_t *old, bool *old_last) {
 
 /* Takes addr's entry out into *out; false if it is not there.  *last: the
  * last profile has it live (stripe_t's last_folded). */
-static bool table_remove(uptr addr, fentry_t *out, bool *last) {
+static HP_ALWAYS_INLINE bool table_remove(uptr addr, fentry_t *out,
+                                          bool *last) {
   u64 h = hash_addr(addr);
   stripe_t *s = stripe_of(addr);
   hp_spin_lock(&s->lock);
@@ -915,8 +917,8 @@ static HP_ALWAYS_INLINE u64 op_end(const op_t *o) {
 
 /* An allocating call's counts (t held): the thread's statistics and its
  * operation class; for glibc, the mmap of a chunk it mapped. */
-static void count_alloc(hp_thread_t *t, void *p, uptr size, u8 kind,
-                        u64 cycles, int op) {
+static HP_ALWAYS_INLINE void count_alloc(hp_thread_t *t, void *p, uptr size,
+                                         u8 kind, u64 cycles, int op) {
   if (glibc && op != HP_FOREIGN_OP_REALLOC && glibc_mmapped(p))
     count_syscall(HP_FOREIGN_SYS_MMAP, glibc_chunk_len(p));
   t->stats.mallocs++;
@@ -930,8 +932,8 @@ static void count_alloc(hp_thread_t *t, void *p, uptr size, u8 kind,
 
 /* A freeing call's counts (t held); op: its operation class too (not the
  * freeing half of a realloc). */
-static void count_free(hp_thread_t *t, uptr size, u8 kind, u64 cycles,
-                       bool op) {
+static HP_ALWAYS_INLINE void count_free(hp_thread_t *t, uptr size, u8 kind,
+                                        u64 cycles, bool op) {
   t->stats.frees++;
   t->stats.freed_bytes += size;
   if (cycles) {
@@ -1015,7 +1017,8 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
 
 /* The chunk event of an entry taken out of the table: its shadow granules
  * are scanned and cleared now, before the memory can be handed out again. */
-static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
+static HP_ALWAYS_INLINE void entry_event(hp_chunk_event_t *ev,
+                                         const fentry_t *e) {
   uptr size = e->size;
   hp_shadow_scan_t s;
   if (e->flags & HP_CHUNK_REPORTED) /* since the dump's baselines */
@@ -1044,8 +1047,9 @@ static void entry_event(hp_chunk_event_t *ev, const fentry_t *e) {
 /* Merges a freed entry's event; cycles: the freeing call's, or 0; op: the
  * call's class is counted (a free; not the freeing half of a realloc);
  * last: the last profile has the object live (no event). */
-static void record_free(hp_chunk_event_t *ev, const fentry_t *e, u32 now_ms,
-                        u64 cycles, bool op, bool last) {
+static HP_ALWAYS_INLINE void record_free(hp_chunk_event_t *ev,
+                                         const fentry_t *e, u32 now_ms,
+                                         u64 cycles, bool op, bool last) {
   uptr size = e->size; /* read once: a bit-field */
   int saved = errno;
   busy++;
