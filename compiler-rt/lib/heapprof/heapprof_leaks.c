@@ -816,8 +816,9 @@ static void linker_roots(check_t *c) {
   bool any = false;
   for (u64 id = 1; id < l.n; id++) {
     u32 n;
-    const uptr *pcs = hp_stackdepot_get((u32)id, &n);
-    if (!pcs || !n || pcs[0] < c->linker_beg || pcs[0] >= c->linker_end)
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    if (!hp_stackdepot_get((u32)id, pcs, &n) || !n ||
+        pcs[0] < c->linker_beg || pcs[0] >= c->linker_end)
       continue;
     if (!l.is && !(l.is = hp_mmap(l.n)))
       return; /* out of memory: the linker's objects may read as leaked */

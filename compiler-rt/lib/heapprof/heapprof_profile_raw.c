@@ -111,10 +111,11 @@ void hp_profile_raw_write(hp_buf_t *b, const hp_hib_t *const *hibs, u32 n,
   for (u32 i = 0; i < n; i++) {
     hp_buf_drain_if_full(b);
     u32 k = 0;
-    const uptr *pcs = hp_stackdepot_get((u32)hibs[i]->stack_id, &k);
-    u64 head[2] = {hibs[i]->stack_id, pcs ? k : 0};
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    bool known = hp_stackdepot_get((u32)hibs[i]->stack_id, pcs, &k);
+    u64 head[2] = {hibs[i]->stack_id, known ? k : 0};
     hp_buf_append(b, head, sizeof(head));
-    if (pcs)
+    if (known)
       hp_buf_append(b, pcs, (size_t)k * sizeof(uptr));
   }
   if (with_ext) {

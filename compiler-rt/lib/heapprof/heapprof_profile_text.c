@@ -151,9 +151,10 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
   }
   for (u32 i = 0; i < n; i++) {
     u32 size;
-    const uptr *pcs = hp_stackdepot_get((u32)hibs[i]->stack_id, &size);
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    bool known = hp_stackdepot_get((u32)hibs[i]->stack_id, pcs, &size);
     hp_buf_printf(b, "Stack for id %llu:\n", (unsigned long long)hibs[i]->stack_id);
-    if (pcs)
+    if (known)
       hp_format_stack(b, pcs, size, syms, map);
     hp_buf_printf(b, "\n");
   }

@@ -322,8 +322,8 @@ void hp_report_double_free(uptr p, uptr fp, const char *op,
   print_current_stack(fp);
   if (h) {
     u32 n;
-    const uptr *pcs = hp_stackdepot_get((u32)h->alloc_context_id, &n);
-    if (pcs) {
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    if (hp_stackdepot_get((u32)h->alloc_context_id, pcs, &n)) {
       hp_printf("The chunk (%u bytes) was allocated at:\n", h->requested_size);
       hp_print_stack(2, pcs, n);
     }
@@ -350,8 +350,8 @@ void hp_report_corrupt_header(uptr p, uptr fp, const char *op, u8 state,
               "end is the likely cause. It was allocated at:\n",
               below->requested_size, (void *)below_beg, where);
     u32 n;
-    const uptr *pcs = hp_stackdepot_get((u32)below->alloc_context_id, &n);
-    if (pcs)
+    uptr pcs[HP_MAX_STACK_DEPTH];
+    if (hp_stackdepot_get((u32)below->alloc_context_id, pcs, &n))
       hp_print_stack(2, pcs, n);
   }
   finish(hp_flags.halt_on_error, halt_hint);

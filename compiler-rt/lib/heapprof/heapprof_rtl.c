@@ -1073,9 +1073,10 @@ static void dump_locked(void *arg) {
     want_text = want_raw = false;
   }
   if (want_text) {
+    uptr frames[HP_MAX_STACK_DEPTH];
     for (u32 i = 0; i < n; i++) {
       u32 sz;
-      if (hp_stackdepot_get((u32)recs[i]->stack_id, &sz))
+      if (hp_stackdepot_get((u32)recs[i]->stack_id, frames, &sz))
         npcs += sz;
     }
     pcs = npcs ? hp_mmap(npcs * sizeof(uptr)) : NULL;
@@ -1088,9 +1089,8 @@ static void dump_locked(void *arg) {
     u32 k = 0;
     for (u32 i = 0; pcs && i < n; i++) {
       u32 sz;
-      const uptr *s = hp_stackdepot_get((u32)recs[i]->stack_id, &sz);
-      if (s) {
-        hp_memcpy(pcs + k, s, sz * sizeof(uptr));
+      if (hp_stackdepot_get((u32)recs[i]->stack_id, frames, &sz)) {
+        hp_memcpy(pcs + k, frames, sz * sizeof(uptr));
         k += sz;
       }
     }

@@ -3,14 +3,26 @@
  * Part of heapprof.
  *
  *   buckets[hash & mask] --> entry --> entry --> NULL     (singly linked)
- *   entry: | next | hash (u64) | id (u32) | size (u32) | shown (u32) |
- *          pcs[size] | pcs shown, if not all |
+ *   entry: | next | hash (u32) | id (u32) | size | shown | narrow | tail |
+ *          pcs[0] (u64) | narrow - 1 offsets from pcs[0] (int32_t) |
+ *          pad to 8 | pcs[narrow..size) (u64) | pcs shown, if not all |
  *   by_id[id] --> entry
+ *
+ * A stack is kept as its first PC and then, while they fit, each frame's
+ * 4-byte offset from the first; from the first frame whose offset does not
+ * fit in an int32_t (a call from one module into another 2 GiB away:
+ * clang's executable and its libraries) on, the PCs themselves.  Frames of
+ * one module are near each other: clang compiling sqlite3.c kept 224,579
+ * stacks of up to 30 frames in 57.1 MiB as 8-byte PCs, 33.7 MiB so
+ * (docs/performance.md, "The stack depot's encoding").  Lookups compare the
+ * stack as they decode it and stop at the first difference;
+ * hp_stackdepot_get decodes into the caller's buffer.
  *
  * A stack through one of heapprof's wrappers that call into libc
  * (pthread_create, a dlopen with RTLD_DEEPBIND: HP_WRAPPER) holds the
  * wrapper's frames; the entry keeps them for lookups and, after them, the
- * stack without them, which hp_stackdepot_get gives out (profiles, reports).
+ * stack without them (as plain PCs), which hp_stackdepot_get gives out
+ * (profiles, reports).
  *
  * Entries live in an append-only arena carved from mmap'd blocks and are
  * immutable once linked, so readers walk chains with acquire loads and no
@@ -32,12 +44,17 @@
 
 typedef struct entry {
   struct entry *next;
-  u64 hash;
+  u32 hash; /* the hash's upper half (the bucket is from its lower bits) */
   u32 id;
-  u32 size;
-  u32 shown; /* == size: pcs as they are; else the shown ones follow */
-  uptr pcs[];
+  u16 size;   /* frames (at most HP_MAX_STACK_DEPTH) */
+  u16 shown;  /* == size: the stack as it is; else the shown ones follow */
+  u16 narrow; /* frames 0..narrow-1 are pc0 and offsets; 0: no frames */
+  u16 tail;   /* 8-byte words from the entry to pcs[narrow] */
+  uptr pc0;
+  int32_t off[]; /* pcs[i] = pc0 + off[i-1], 0 < i < narrow */
 } entry_t;
+_Static_assert(sizeof(entry_t) == 32, "entry header");
+_Static_assert(HP_MAX_STACK_DEPTH < 65536 / 4, "sizes and offsets fit u16");
 
 /* 2^18 buckets, 2 MB of address space: a chain is one entry or less on
  * average up to 262,144 stacks (recursion folding keeps programs far below:
@@ -83,15 +100,55 @@ static HP_ALWAYS_INLINE bool same(const uptr *a, const uptr *b, u32 n) {
   return true;
 }
 
-static entry_t *find(entry_t *e, u64 hash, const uptr *pcs, u32 size) {
+static HP_ALWAYS_INLINE const uptr *tail_of(const entry_t *e) {
+  return (const uptr *)e + e->tail;
+}
+
+/* e holds exactly pcs[0..size) (e->size == size, and size > 0).  Two
+ * frames a step, each one load, one add and one compare: with the offsets
+ * from pcs[0] (not from the frame before) the frames do not wait for each
+ * other, and bench/callgrind.sh bt counts no more instructions a lookup
+ * than the 8-byte PCs' compare did. */
+static HP_ALWAYS_INLINE bool same_entry(const entry_t *e, const uptr *pcs,
+                                        u32 size) {
+  uptr pc0 = e->pc0;
+  if (pc0 != pcs[0])
+    return false;
+  u32 narrow = e->narrow, i = 1;
+  if (!(narrow & 1)) { /* an odd number of offsets: one first */
+    if (pc0 + (uptr)(s64)e->off[0] != pcs[1])
+      return false;
+    i = 2;
+  }
+  for (; i < narrow; i += 2)
+    if (pc0 + (uptr)(s64)e->off[i - 1] != pcs[i] ||
+        pc0 + (uptr)(s64)e->off[i] != pcs[i + 1])
+      return false;
+  if (HP_LIKELY(narrow == size))
+    return true;
+  return same(tail_of(e), pcs + narrow, size - narrow);
+}
+
+static entry_t *find(entry_t *e, u32 hash, const uptr *pcs, u32 size) {
   for (; e; e = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE))
-    if (e->hash == hash && e->size == size && same(e->pcs, pcs, size))
+    if (e->hash == hash && e->size == size && (!size || same_entry(e, pcs, size)))
       return e;
   return NULL;
 }
 
+/* How many leading frames take the short form: pcs[0], then each frame
+ * whose offset from pcs[0] fits in an int32_t. */
+static u32 narrow_count(const uptr *pcs, u32 size) {
+  if (!size)
+    return 0;
+  u32 i = 1;
+  while (i < size && (s64)(pcs[i] - pcs[0]) == (int32_t)(pcs[i] - pcs[0]))
+    i++;
+  return i;
+}
+
 static entry_t *arena_alloc(size_t bytes) {
-  bytes = HP_ROUND_UP(bytes, 16);
+  bytes = HP_ROUND_UP(bytes, 8);
   if ((size_t)(arena_end - arena_pos) < bytes) {
     size_t block = HP_MAX(bytes, (size_t)ARENA_BLOCK);
     arena_pos = hp_mmap_or_die(block, "stack depot");
@@ -107,20 +164,20 @@ static entry_t *arena_alloc(size_t bytes) {
 static HP_TLS u32 front[1u << FRONT_BITS];
 
 static HP_ALWAYS_INLINE u32 front_slot(const uptr *pcs, u32 size) {
-  u64 k = size;
-  if (size)
-    k ^= pcs[0] ^ pcs[size > 1] * 3 ^ pcs[size - 1] * 5;
+  u64 k = size ^ pcs[0] ^ pcs[size > 1] * 3 ^ pcs[size - 1] * 5; /* size > 0 */
   return (u32)((k * 0x9E3779B97F4A7C15ull) >> (64 - FRONT_BITS));
 }
 
 static HP_NOINLINE u32 put(const uptr *pcs, u32 size);
 
 u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
+  if (HP_UNLIKELY(!size))
+    return put(pcs, 0);
   u32 slot = front_slot(pcs, size);
   u32 id = front[slot];
   if (HP_LIKELY(id)) {
     entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
-    if (HP_LIKELY(e && e->size == size && same(e->pcs, pcs, size)))
+    if (HP_LIKELY(e && e->size == size && same_entry(e, pcs, size)))
       return id;
   }
   id = put(pcs, size);
@@ -129,8 +186,9 @@ u32 hp_stackdepot_put(const uptr *pcs, u32 size) {
 }
 
 static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
-  u64 hash = hp_stack_hash(pcs, size);
-  uptr *b = &buckets[hash & ((1u << BUCKET_BITS) - 1)];
+  u64 hash64 = hp_stack_hash(pcs, size);
+  u32 hash = (u32)(hash64 >> 32);
+  uptr *b = &buckets[hash64 & ((1u << BUCKET_BITS) - 1)];
   uptr head = __atomic_load_n(b, __ATOMIC_ACQUIRE);
   entry_t *e = find((entry_t *)head, hash, pcs, size);
   if (HP_LIKELY(e))
@@ -139,22 +197,33 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
   head = __atomic_load_n(b, __ATOMIC_RELAXED);
   e = find((entry_t *)head, hash, pcs, size);
   if (!e) {
+    HP_CHECK(size <= HP_MAX_STACK_DEPTH);
     u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     HP_CHECK(id < MAX_IDS);
     u32 shown = 0;
     for (u32 i = 0; i < size; i++)
       shown += !hp_in_wrapper(pcs[i]);
-    e = arena_alloc(sizeof(entry_t) +
-                    (size + (shown < size ? shown : 0)) * sizeof(uptr));
+    u32 narrow = narrow_count(pcs, size);
+    size_t tail = HP_ROUND_UP(sizeof(entry_t) + (narrow ? narrow - 1 : 0) *
+                                                    sizeof(int32_t),
+                              sizeof(uptr));
+    e = arena_alloc(tail + (size - narrow + (shown < size ? shown : 0)) *
+                               sizeof(uptr));
     e->next = (entry_t *)head;
     e->hash = hash;
     e->id = id;
-    e->size = size;
-    e->shown = shown;
-    hp_memcpy(e->pcs, pcs, size * sizeof(uptr));
-    for (u32 i = 0, k = size; shown < size && i < size; i++)
+    e->size = (u16)size;
+    e->shown = (u16)shown;
+    e->narrow = (u16)narrow;
+    e->tail = (u16)(tail / sizeof(uptr));
+    e->pc0 = size ? pcs[0] : 0;
+    for (u32 i = 1; i < narrow; i++)
+      e->off[i - 1] = (int32_t)(pcs[i] - pcs[0]);
+    uptr *t = (uptr *)e + e->tail;
+    hp_memcpy(t, pcs + narrow, (size - narrow) * sizeof(uptr));
+    for (u32 i = 0, k = size - narrow; shown < size && i < size; i++)
       if (!hp_in_wrapper(pcs[i]))
-        e->pcs[k++] = pcs[i];
+        t[k++] = pcs[i];
     __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
     __atomic_store_n(b, (uptr)e, __ATOMIC_RELEASE);
   }
@@ -165,14 +234,25 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
 void hp_stackdepot_lock(void) { hp_spin_lock(&insert_lock); }
 void hp_stackdepot_unlock(void) { hp_spin_unlock(&insert_lock); }
 
-const uptr *hp_stackdepot_get(u32 id, u32 *size) {
+bool hp_stackdepot_get(u32 id, uptr *pcs, u32 *size) {
   if (!by_id || !id || id >= MAX_IDS)
-    return NULL;
-  entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
+    return false;
+  const entry_t *e = __atomic_load_n(&by_id[id], __ATOMIC_ACQUIRE);
   if (!e)
-    return NULL;
+    return false;
+  u32 n = e->size, narrow = e->narrow;
+  const uptr *t = tail_of(e);
   *size = e->shown;
-  return e->shown == e->size ? e->pcs : e->pcs + e->size;
+  if (e->shown < n) { /* the copy without the wrappers' frames */
+    hp_memcpy(pcs, t + (n - narrow), e->shown * sizeof(uptr));
+    return true;
+  }
+  if (n)
+    pcs[0] = e->pc0;
+  for (u32 i = 1; i < narrow; i++)
+    pcs[i] = e->pc0 + (uptr)(s64)e->off[i - 1];
+  hp_memcpy(pcs + narrow, t, (n - narrow) * sizeof(uptr));
+  return true;
 }
 
 u32 hp_stackdepot_count(void) {

@@ -2,7 +2,8 @@
  *
  * Part of heapprof.  Maps a stack (array of PCs) to a small u32 id, 1, 2, 3...
  * in order of first appearance; id 0 means "no stack".  Lookups take no lock;
- * an insertion takes the depot's lock.  Stacks are never removed.
+ * an insertion takes the depot's lock.  Stacks are never removed.  A stack
+ * has at most HP_MAX_STACK_DEPTH frames.
  *===----------------------------------------------------------------------===*/
 #ifndef HEAPPROF_STACKDEPOT_H
 #define HEAPPROF_STACKDEPOT_H
@@ -13,8 +14,9 @@
 void hp_stackdepot_init(void);
 /* Returns the id of the stack, inserting it if new.  size may be 0. */
 u32 hp_stackdepot_put(const uptr *pcs, u32 size);
-/* The PCs of id; *size gets their count.  NULL for an unknown id. */
-const uptr *hp_stackdepot_get(u32 id, u32 *size);
+/* Copies the PCs of id into pcs (room for HP_MAX_STACK_DEPTH) and their
+ * count into *size; false for an unknown id.  Async-signal-safe. */
+bool hp_stackdepot_get(u32 id, uptr *pcs, u32 *size);
 /* Number of ids handed out so far (ids are 1..count). */
 u32 hp_stackdepot_count(void);
 /* Bytes of the entries' arena (mapped as it fills). */

@@ -1,5 +1,7 @@
-/* StackDepot: equal stacks share an id, ids are stable and dense, and
- * concurrent insertion of the same stacks agrees on their ids. */
+/* StackDepot: equal stacks share an id, ids are stable and dense,
+ * concurrent insertion of the same stacks agrees on their ids, stacks come
+ * back as they went in (frames 2 GiB or more apart too), and a stack of
+ * frames near each other takes 4 bytes a frame. */
 #include "hp_test.h"
 #include <pthread.h>
 
@@ -36,12 +38,13 @@ int main(void) {
   EXPECT(e != 0);
   EXPECT_EQ(hp_stackdepot_put(b, 0), e);
   u32 n = 0;
-  const uptr *got = hp_stackdepot_get(ib, &n);
-  EXPECT(got != NULL);
+  uptr got[HP_MAX_STACK_DEPTH];
+  EXPECT(hp_stackdepot_get(ib, got, &n));
   EXPECT_EQ(n, 3);
-  EXPECT(got && got[2] == 3001);
-  EXPECT(hp_stackdepot_get(0, &n) == NULL);
-  EXPECT(hp_stackdepot_get(hp_stackdepot_count() + 1000, &n) == NULL);
+  EXPECT(got[0] == 1000 && got[1] == 2000 && got[2] == 3001);
+  EXPECT(hp_stackdepot_get(e, got, &n) && n == 0);
+  EXPECT(!hp_stackdepot_get(0, got, &n));
+  EXPECT(!hp_stackdepot_get(hp_stackdepot_count() + 1000, got, &n));
   EXPECT_EQ(hp_stackdepot_count(), before + 4);
 
   /* Stacks the per-thread front cache cannot tell apart (the same size,
@@ -69,8 +72,8 @@ int main(void) {
     }
     EXPECT_EQ(wrong, 0);
     u32 m;
-    const uptr *p3 = hp_stackdepot_get(sid[3], &m);
-    EXPECT(p3 && m == 5 && p3[2] == 0x7203 && p3[3] == 0x7306);
+    EXPECT(hp_stackdepot_get(sid[3], got, &m));
+    EXPECT(m == 5 && got[2] == 0x7203 && got[3] == 0x7306);
   }
 
   pthread_t th[4];
@@ -90,7 +93,67 @@ int main(void) {
   uptr pcs[32];
   u32 pn;
   make_stack(1234, pcs, &pn);
-  got = hp_stackdepot_get(ids[0][1234], &n);
-  EXPECT(got && n == pn && !hp_memcmp(got, pcs, pn * sizeof(uptr)));
+  EXPECT(hp_stackdepot_get(ids[0][1234], got, &n));
+  EXPECT(n == pn && !hp_memcmp(got, pcs, pn * sizeof(uptr)));
+
+  /* Frames as far from the first as 4-byte offsets can say (2^31 - 1 up,
+   * 2^31 down), then one past (2^31 up), an executable's and a library's
+   * addresses, near ones again: the stack comes back as it went in, and a
+   * stack that differs from it in any one frame by 2^32 (the same low
+   * half: the same 4-byte offset where it has one) is another stack, also
+   * when the front cache has the first's id for it (the same size, first
+   * two and last frames). */
+  {
+    const uptr lib = 0x7f1234560000ull, exe = 0x555555554000ull;
+    uptr far[12] = {lib,
+                    lib + 0x7fffffffull, /* +(2^31 - 1): 4 bytes */
+                    lib - 0x80000000ull, /* -2^31: the last that fits */
+                    lib + 0x10,
+                    lib + 0x80000000ull, /* +2^31: 8 bytes from here on */
+                    lib + 0x20,
+                    exe,
+                    exe + 0x40,
+                    lib + 0x24,
+                    exe + 8,
+                    lib - 0x80000001ull,
+                    exe + 8 + 0x100000000ull};
+    u32 fid = hp_stackdepot_put(far, 12);
+    EXPECT_EQ(hp_stackdepot_put(far, 12), fid);
+    EXPECT(hp_stackdepot_get(fid, got, &n));
+    EXPECT(n == 12 && !hp_memcmp(got, far, sizeof(far)));
+    uptr other[12];
+    u32 changed = 0;
+    for (u32 i = 0; i < 12; i++) {
+      hp_memcpy(other, far, sizeof(far));
+      other[i] += 0x100000000ull;
+      u32 oid = hp_stackdepot_put(other, 12);
+      changed += oid != fid && hp_stackdepot_put(other, 12) == oid &&
+                 hp_stackdepot_get(oid, got, &n) && n == 12 &&
+                 !hp_memcmp(got, other, sizeof(other));
+    }
+    EXPECT_EQ(changed, 12);
+    EXPECT_EQ(hp_stackdepot_put(far, 12), fid);
+  }
+
+  /* 20,000 new stacks of 30 frames within one module: 32 bytes of entry
+   * header with the first PC, and 29 offsets of 4 bytes, 148 bytes,
+   * rounded to 8: 152 bytes a stack, 3,040,000 bytes (2.9 MiB): the arena
+   * maps at most 4 more 1 MiB blocks (the first may continue one already
+   * mapped).  As 8-byte PCs (32 + 240 = 272 bytes a stack) they took
+   * 5,440,000 bytes, 5 or 6 blocks. */
+  {
+    u64 before_bytes = hp_stackdepot_bytes();
+    uptr s30[30];
+    for (u32 k = 0; k < 20000; k++) {
+      for (u32 i = 0; i < 30; i++)
+        s30[i] = 0x7f0000400000ull + (uptr)k * 4096 + i * 97;
+      hp_stackdepot_put(s30, 30);
+    }
+    u64 grown = hp_stackdepot_bytes() - before_bytes;
+    EXPECT(grown <= 4u << 20);
+    if (grown > 4u << 20)
+      printf("stackdepot_test: 20,000 stacks of 30 frames took %llu "
+                "bytes of arena\n", (unsigned long long)grown);
+  }
   return hp_test_done("stackdepot_test");
 }
