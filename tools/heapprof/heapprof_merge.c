@@ -161,6 +161,13 @@ typedef struct proc {
   uint64_t pid, main_bias;
   bool has_ext;
   size_t last; /* index of its last dump in the sorted dump list */
+  /* The stack ids its last dump (so far, in merge order) names in its
+   * false sharing (tag 6) and leak check (tag 10) sections: the only
+   * stack ids merge needs past a record (named_ids). */
+  uint64_t *named;
+  size_t nnamed;
+  bool has_named;
+  uint64_t named_seq; /* that dump's checkpoint number, 0 as UINT64_MAX */
 } proc_t;
 
 /* ------------------------------------------------------------- layout */
@@ -361,16 +368,21 @@ static uint64_t translate(const xlate_t *x, uint64_t n, uint64_t pc) {
 
 static uint64_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : v; }
 
-/* A merged context: 168 bytes and its stack, where it was 480 (every MIB
- * field and every extension field as a u64; docs/performance.md, "merge's
- * contexts").  The MIB fields are kept at the width the format gives them
- * (the u32 ones are u32 in every record, and merge_mib saturates its sums
- * to u32 as the writer did), but the histogram's two, which are written
- * as 0.  Of the extension's 29 u64, many of them 0 (most of p1m's
- * contexts have 7 non-zero, w1m's 19), only the non-zero ones: a bit per
- * field in ext_mask and their values, in field order, in a block of
- * exactly that many u64 in the contexts' pool (ext_at), moved to a block
- * of the new size when a field becomes non-zero or 0 again.
+/* A merged context: 168 bytes, its stack in the contexts' arena and its
+ * extension values in their pool, where it was 480 bytes and a block of
+ * its own (every MIB field and every extension field as a u64;
+ * docs/performance.md, "merge's contexts").  The MIB fields are kept at
+ * the width the format gives them (the u32 ones are u32 in every record,
+ * and merge_mib saturates its sums to u32 as the writer did), but the
+ * histogram's two, which are written as 0.  Of the extension's 29 u64,
+ * many of them 0 (most of p1m's contexts have 7 non-zero, w1m's 19), only
+ * the non-zero ones: a bit per field in ext_mask and their values, in
+ * field order, in a block of the contexts' pool (ext_at), moved to a block
+ * of the new size when a field becomes non-zero or 0 again, or a value
+ * wider or narrower.  A value is one u32 word when it is below
+ * 0xffffffff (every value of p1m and w1m), else the escape word
+ * 0xffffffff and the value's low and high words (a context's total bytes
+ * past 4 GiB, a continuations count below 0 between two dumps).
  * The merge and the writer see the fields whole (ctx_unpack, ctx_pack). */
 #define u32_t_ uint32_t
 #define u64_t_ uint64_t
@@ -389,11 +401,12 @@ enum {
 };
 #define COUNTED (1u << 31) /* in ext_mask: f holds a record */
 typedef struct context {
-  uint64_t *pcs, n, hash;
+  const uint64_t *pcs; /* n of them, in the contexts' arena */
+  uint64_t n, hash;
   uint64_t f64[MIB_U64];
   uint32_t f32[MIB_U32];
   uint32_t ext_mask; /* bit e: extension field e is not 0; COUNTED */
-  uint32_t ext_at;   /* its first value in the pool (none: mask 0) */
+  uint32_t ext_at;   /* its first word in the pool (none: mask 0) */
 } context_t;
 _Static_assert(sizeof(context_t) == 168, "a merged context's size");
 
@@ -404,16 +417,35 @@ static const unsigned mib_widths[NMIB] = {
 };
 _Static_assert(NEXT_OUT < 32, "ext_mask has a bit per extension field");
 
+/* An extension value's words in the pool: one below the escape, else the
+ * escape and the value's low and high words. */
+#define EXT_WIDE UINT32_MAX
+#define EXT_MAX_WORDS (3 * NEXT_OUT)
+/* The stacks' arena: chunks of ARENA_WORDS u64 that never move (a
+ * context keeps a pointer), a stack longer than that in a chunk of its
+ * own.  A stack in a block of its own cost 8 bytes more at p1m's 3 frames
+ * (a 24-byte block is a 32-byte chunk), 16 at w1m's 8. */
+#define ARENA_WORDS ((size_t)1 << 17)
+typedef struct arena_chunk {
+  struct arena_chunk *next;
+  uint64_t w[];
+} arena_chunk_t;
+
 typedef struct contexts {
   context_t *v;
   size_t n, cap;
   size_t *slots; /* index + 1; 0 = empty */
   size_t nslots;
-  /* The extension fields' blocks; a freed block of k values heads the
-   * list free_at[k] (its first value the next one's place + 1; 0 ends). */
-  uint64_t *pool;
+  /* The extension values' blocks, in u32 words; a freed block of k words
+   * heads the list free_at[k] (its first word the next one's place + 1;
+   * 0 ends). */
+  uint32_t *pool;
   size_t pool_n, pool_cap;
-  uint64_t free_at[NEXT_OUT + 1];
+  uint32_t free_at[EXT_MAX_WORDS + 1];
+  /* The stacks: the chunks (the newest first), the newest one's words in
+   * use. */
+  arena_chunk_t *chunks;
+  size_t chunk_used, chunk_cap;
 } contexts_t;
 
 /* The context's fields whole: the MIB's 27 (the histogram's 0) and the
@@ -425,24 +457,47 @@ static void ctx_unpack(const contexts_t *c, const context_t *x,
     f[k] = k == F_HIST_SIZE || k == F_HIST ? 0
            : mib_widths[k] == 4            ? x->f32[i32++]
                                            : x->f64[i64++];
-  const uint64_t *v = x->ext_mask & ~COUNTED ? c->pool + x->ext_at : NULL;
-  for (unsigned e = 0; e < NEXT_OUT; e++)
-    ext[e] = x->ext_mask >> e & 1 ? *v++ : 0;
+  const uint32_t *v = x->ext_mask & ~COUNTED ? c->pool + x->ext_at : NULL;
+  for (unsigned e = 0; e < NEXT_OUT; e++) {
+    if (!(x->ext_mask >> e & 1)) {
+      ext[e] = 0;
+    } else if (*v != EXT_WIDE) {
+      ext[e] = *v++;
+    } else {
+      ext[e] = v[1] | (uint64_t)v[2] << 32;
+      v += 3;
+    }
+  }
+}
+
+/* The words of x's block in the pool. */
+static unsigned ctx_words(const contexts_t *c, const context_t *x) {
+  unsigned n = __builtin_popcount(x->ext_mask & ~COUNTED), words = 0;
+  const uint32_t *v = c->pool + x->ext_at;
+  for (unsigned i = 0; i < n; i++) {
+    unsigned w = v[words] == EXT_WIDE ? 3 : 1;
+    words += w;
+  }
+  return words;
 }
 
 static uint32_t pool_take(contexts_t *c, unsigned k) {
   if (c->free_at[k]) {
-    uint32_t at = (uint32_t)(c->free_at[k] - 1);
+    uint32_t at = c->free_at[k] - 1;
     c->free_at[k] = c->pool[at];
     return at;
   }
   if (c->pool_n + k > c->pool_cap) {
-    c->pool_cap = c->pool_cap ? 2 * c->pool_cap : 4096;
-    if (c->pool_cap > UINT32_MAX) {
-      fprintf(stderr, "heapprof: error: out of memory\n");
-      exit(1);
+    c->pool_cap = c->pool_cap ? 2 * c->pool_cap : 8192;
+    /* Every place + 1 fits a u32 (ext_at, free_at and the lists' links). */
+    if (c->pool_cap >= UINT32_MAX) {
+      if (c->pool_n + k >= UINT32_MAX) {
+        fprintf(stderr, "heapprof: error: out of memory\n");
+        exit(1);
+      }
+      c->pool_cap = UINT32_MAX - 1;
     }
-    c->pool = xrealloc(c->pool, c->pool_cap * 8);
+    c->pool = xrealloc(c->pool, c->pool_cap * sizeof(uint32_t));
   }
   c->pool_n += k;
   return (uint32_t)(c->pool_n - k);
@@ -461,22 +516,50 @@ static void ctx_pack(contexts_t *c, context_t *x, const uint64_t f[NMIB],
       x->f64[i64++] = f[k];
   }
   uint32_t mask = 0;
-  for (unsigned e = 0; e < NEXT_OUT; e++)
+  unsigned has = 0;
+  for (unsigned e = 0; e < NEXT_OUT; e++) {
     mask |= (uint32_t)(ext[e] != 0) << e;
-  unsigned had = __builtin_popcount(x->ext_mask & ~COUNTED),
-           has = __builtin_popcount(mask);
+    has += !ext[e] ? 0 : ext[e] < EXT_WIDE ? 1 : 3;
+  }
+  unsigned had = x->ext_mask & ~COUNTED ? ctx_words(c, x) : 0;
   if (has != had) {
     if (had) {
       c->pool[x->ext_at] = c->free_at[had];
-      c->free_at[had] = (uint64_t)x->ext_at + 1;
+      c->free_at[had] = x->ext_at + 1;
     }
     x->ext_at = has ? pool_take(c, has) : 0;
   }
   x->ext_mask = mask | (x->ext_mask & COUNTED);
-  uint64_t *v = c->pool + x->ext_at;
-  for (unsigned e = 0; e < NEXT_OUT; e++)
-    if (ext[e])
-      *v++ = ext[e];
+  uint32_t *v = c->pool + x->ext_at;
+  for (unsigned e = 0; e < NEXT_OUT; e++) {
+    if (!ext[e])
+      continue;
+    if (ext[e] < EXT_WIDE) {
+      *v++ = (uint32_t)ext[e];
+    } else {
+      v[0] = EXT_WIDE;
+      v[1] = (uint32_t)ext[e];
+      v[2] = (uint32_t)(ext[e] >> 32);
+      v += 3;
+    }
+  }
+}
+
+/* A copy of pcs in the arena. */
+static const uint64_t *arena_put(contexts_t *c, const uint64_t *pcs,
+                                 uint64_t n) {
+  if (!c->chunks || c->chunk_used + n > c->chunk_cap) {
+    size_t cap = n > ARENA_WORDS ? n : ARENA_WORDS;
+    arena_chunk_t *k = xrealloc(NULL, sizeof(*k) + cap * 8);
+    k->next = c->chunks;
+    c->chunks = k;
+    c->chunk_used = 0;
+    c->chunk_cap = cap;
+  }
+  uint64_t *to = c->chunks->w + c->chunk_used;
+  memcpy(to, pcs, n * 8);
+  c->chunk_used += n;
+  return to;
 }
 
 static uint64_t hash_pcs(const uint64_t *pcs, uint64_t n) {
@@ -496,18 +579,16 @@ static void slots_put(contexts_t *c, size_t idx) {
   c->slots[i] = idx + 1;
 }
 
-/* The context of pcs (owned by the caller until it becomes the context's). */
-static context_t *context_get(contexts_t *c, uint64_t *pcs, uint64_t n,
-                              bool *owned) {
+/* The context of pcs (copied into the arena when it is a new one). */
+static context_t *context_get(contexts_t *c, const uint64_t *pcs,
+                              uint64_t n) {
   uint64_t h = hash_pcs(pcs, n);
   if (c->nslots) {
     for (size_t i = h & (c->nslots - 1); c->slots[i];
          i = (i + 1) & (c->nslots - 1)) {
       context_t *x = &c->v[c->slots[i] - 1];
-      if (x->hash == h && x->n == n && !memcmp(x->pcs, pcs, n * 8)) {
-        *owned = false;
+      if (x->hash == h && x->n == n && !memcmp(x->pcs, pcs, n * 8))
         return x;
-      }
     }
   }
   if ((c->n + 1) * 2 > c->nslots) {
@@ -521,11 +602,10 @@ static context_t *context_get(contexts_t *c, uint64_t *pcs, uint64_t n,
     c->v = xrealloc(c->v, (c->cap = c->cap ? c->cap * 2 : 256) * sizeof(context_t));
   context_t *x = &c->v[c->n];
   memset(x, 0, sizeof(*x));
-  x->pcs = pcs;
+  x->pcs = arena_put(c, pcs, n);
   x->n = n;
   x->hash = h;
   slots_put(c, c->n++);
-  *owned = true;
   return x;
 }
 
@@ -922,23 +1002,37 @@ static uint64_t fs_layout(const hpr_section_t *s) {
   return s->size / 8 > end ? word(s, end) : 0;
 }
 
-/* A process's stack ids and their merged contexts, from all its dumps
- * (sections 6 and 10 name contexts by the process's stack ids). */
-typedef struct idmap {
-  uint64_t id;
-  size_t ctx;
-} idmap_t;
+/* A process's merged contexts by the stack ids its last dump's sections 6
+ * and 10 name (the first read's named_ids), from its records in any dump.
+ * A pair for every record was 16 MB at p1m, whose sections name none. */
 typedef struct proc_ids {
-  idmap_t *v;
-  size_t n, cap;
+  uint64_t *keys; /* the ids, sorted, each once */
+  size_t *ctx;    /* per key: its context, or SIZE_MAX (no record has it) */
+  size_t n;
   hpr_section_t *sec;   /* its last dump's section 6 (a copy), or NULL */
   hpr_section_t *leaks; /* its last dump's section 10 (a copy), or NULL */
   const dump_ref_t *last; /* that dump, for messages */
 } proc_ids_t;
 
-static int cmp_idmap(const void *a, const void *b) {
-  uint64_t x = ((const idmap_t *)a)->id, y = ((const idmap_t *)b)->id;
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
+}
+
+/* The place of id among ids's keys, or NULL. */
+static size_t *ids_at(const proc_ids_t *ids, uint64_t id) {
+  const uint64_t *k = ids->n ? bsearch(&id, ids->keys, ids->n, 8, cmp_u64)
+                             : NULL;
+  return k ? &ids->ctx[k - ids->keys] : NULL;
+}
+
+/* id's merged context (false when no record of the process has it). */
+static bool ids_get(const proc_ids_t *ids, uint64_t id, size_t *ctx) {
+  size_t *at = ids_at(ids, id);
+  if (!at || *at == SIZE_MAX)
+    return false;
+  *ctx = *at;
+  return true;
 }
 
 static int cmp_pair(const void *a, const void *b) {
@@ -958,21 +1052,19 @@ static void merge_false_sharing(totals_t *t, proc_ids_t *fp, size_t np) {
     t->fs_layout = fs_layout(s);
     for (int i = 0; i < FS_TOTALS; i++)
       t->fs[i] += word(s, (uint64_t)i);
-    qsort(fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
     uint64_t row = word(s, 8), n = word(s, 9);
     for (uint64_t r = 0; r < n; r++) {
       uint64_t at = FS_HEAD + r * row;
-      idmap_t ka = {word(s, at), 0}, kb = {word(s, at + 1), 0};
-      idmap_t *a = bsearch(&ka, fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
-      idmap_t *b = bsearch(&kb, fp[p].v, fp[p].n, sizeof(idmap_t), cmp_idmap);
-      if (!a || !b) {
+      size_t a, b;
+      if (!ids_get(&fp[p], word(s, at), &a) ||
+          !ids_get(&fp[p], word(s, at + 1), &b)) {
         t->fs[7]++; /* dropped_pairs: a stack no dump recorded */
         continue;
       }
       t->pairs = xrealloc(t->pairs, (t->npairs + 1) * sizeof(fs_pair_t));
       fs_pair_t *x = &t->pairs[t->npairs++];
-      x->a = a->ctx < b->ctx ? a->ctx : b->ctx;
-      x->b = a->ctx < b->ctx ? b->ctx : a->ctx;
+      x->a = a < b ? a : b;
+      x->b = a < b ? b : a;
       for (int w = 0; w < 3; w++)
         x->w[w] = word(s, at + 2 + (uint64_t)w);
     }
@@ -1017,14 +1109,12 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
                         h.threads_running};
     for (int i = 0; i < 7; i++)
       t->leaks[i] += head[i];
-    qsort(pi[p].v, pi[p].n, sizeof(idmap_t), cmp_idmap);
     t->leak_rows =
         xrealloc(t->leak_rows, (t->nleak_rows + h.nrows) * sizeof(leak_row_t));
     for (uint64_t r = 0; r < h.nrows; r++) {
       hpr_leak_row_t row = hpr_leaks_row(s, r);
-      idmap_t key = {row.stack_id, 0};
-      idmap_t *m = bsearch(&key, pi[p].v, pi[p].n, sizeof(idmap_t), cmp_idmap);
-      if (!m)
+      size_t m;
+      if (!ids_get(&pi[p], row.stack_id, &m))
         return bad(pi[p].last->path,
                    "the dump at offset 0x%llx: the leaks section (tag 10) has "
                    "a row for stack id %llu, which no record of its process "
@@ -1032,7 +1122,7 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
                    (unsigned long long)pi[p].last->offset,
                    (unsigned long long)row.stack_id);
       t->leak_rows[t->nleak_rows++] =
-          (leak_row_t){m->ctx,
+          (leak_row_t){m,
                        {row.direct_objects, row.direct_bytes,
                         row.indirect_objects, row.indirect_bytes}};
     }
@@ -1256,6 +1346,31 @@ typedef struct choice {
   uint64_t *nbids;
 } choice_t;
 
+/* Takes d's named stack ids (sections 6 and 10, checked by
+ * check_sections) for its process when d comes after the dump that gave
+ * them in merge order (cmp_dump: checkpoint number, 0 last, then the
+ * order read, and d is the latest read). */
+static void named_ids(proc_t *pr, const hpr_dump_t *d) {
+  uint64_t seq = d->ext_seq ? d->ext_seq : UINT64_MAX;
+  if (pr->has_named && seq < pr->named_seq)
+    return;
+  pr->has_named = true;
+  pr->named_seq = seq;
+  pr->nnamed = 0;
+  const hpr_section_t *fs = hpr_section(d, SEC_FALSE_SHARING);
+  const hpr_section_t *lk = hpr_section(d, HPR_TAG_LEAKS);
+  uint64_t nfs = fs ? word(fs, 9) : 0;
+  uint64_t nlk = lk ? hpr_leaks_head(lk).nrows : 0;
+  pr->named = xrealloc(pr->named, (2 * nfs + nlk) * 8);
+  for (uint64_t r = 0; r < nfs; r++) {
+    uint64_t at = FS_HEAD + r * word(fs, 8);
+    pr->named[pr->nnamed++] = word(fs, at);
+    pr->named[pr->nnamed++] = word(fs, at + 1);
+  }
+  for (uint64_t r = 0; r < nlk; r++)
+    pr->named[pr->nnamed++] = hpr_leaks_row(lk, r).stack_id;
+}
+
 static int choose_dumps(input_t *in, size_t nin, choice_t *c,
                         reader_t *keep) {
   uint8_t first_bid[32];
@@ -1349,10 +1464,12 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
         continue;
       if (p == c->np) {
         c->procs = xrealloc(c->procs, (c->np + 1) * sizeof(proc_t));
-        c->procs[c->np++] = (proc_t){r.pid, r.main_bias, r.has_ext, 0};
+        c->procs[c->np++] =
+            (proc_t){.pid = r.pid, .main_bias = r.main_bias, .has_ext = r.has_ext};
       }
       r.order = c->nd;
       r.proc = p;
+      named_ids(&c->procs[p], d);
       c->nbids[c->nd] = main_build_id(d, c->bids[c->nd]);
       c->dumps[c->nd++] = r;
     }
@@ -1543,7 +1660,21 @@ int heapprof_merge_main(int argc, char **argv) {
   totals_t *t = xcalloc(1, sizeof(totals_t));
   t->ext_fields = hpr_num_ext_names;
   proc_ids_t *by_proc = xcalloc(np ? np : 1, sizeof(proc_ids_t));
+  for (size_t p = 0; p < np && !rc; p++) {
+    proc_ids_t *ids = &by_proc[p];
+    ids->keys = procs[p].named;
+    procs[p].named = NULL;
+    qsort(ids->keys, procs[p].nnamed, 8, cmp_u64);
+    for (size_t k = 0; k < procs[p].nnamed; k++)
+      if (!ids->n || ids->keys[ids->n - 1] != ids->keys[k])
+        ids->keys[ids->n++] = ids->keys[k];
+    ids->ctx = xcalloc(ids->n, sizeof(size_t));
+    for (size_t k = 0; k < ids->n; k++)
+      ids->ctx[k] = SIZE_MAX;
+  }
   size_t live_f = ext_index("live_at_dump"), cont_f = ext_index("continuations");
+  uint64_t *pcs = NULL; /* a record's stack translated */
+  size_t npcs_cap = 0;
   /* The second read, in merge order. */
   for (size_t i = 0; i < nd && !rc; i++) {
     const hpr_dump_t *d = reread(&rd, in, &dumps[i], &rc);
@@ -1583,22 +1714,19 @@ int heapprof_merge_main(int argc, char **argv) {
                    (unsigned long long)mib->stack_id);
         break;
       }
-      uint64_t *pcs = xcalloc(st->n, 8);
+      if (st->n > npcs_cap) {
+        npcs_cap = st->n;
+        pcs = xrealloc(pcs, npcs_cap * 8);
+      }
       for (uint64_t p = 0; p < st->n; p++) {
         uint64_t pc;
         memcpy(&pc, &st->pcs[p], 8);
         pcs[p] = translate(x, ds.n, pc);
       }
-      bool owned;
-      context_t *c = context_get(&ctx, pcs, st->n, &owned);
-      if (!owned)
-        free(pcs);
-      proc_ids_t *ids = &by_proc[dumps[i].proc];
-      if (ids->n == ids->cap) {
-        ids->cap = ids->cap ? 2 * ids->cap : 64;
-        ids->v = xrealloc(ids->v, ids->cap * sizeof(idmap_t));
-      }
-      ids->v[ids->n++] = (idmap_t){mib->stack_id, (size_t)(c - ctx.v)};
+      context_t *c = context_get(&ctx, pcs, st->n);
+      size_t *named = ids_at(&by_proc[dumps[i].proc], mib->stack_id);
+      if (named && *named == SIZE_MAX)
+        *named = (size_t)(c - ctx.v);
       uint64_t f[NMIB], cf[NMIB], ext[NEXT_OUT];
       for (unsigned k = 0; k < NMIB; k++)
         f[k] = hpr_mib_field(d, mib, k);
@@ -1752,7 +1880,8 @@ int heapprof_merge_main(int argc, char **argv) {
   if (!rc && t->leak_dumps == t->last_dumps)
     rc = merge_leaks(t, by_proc, np);
   for (size_t p = 0; p < np; p++) {
-    free(by_proc[p].v);
+    free(by_proc[p].keys);
+    free(by_proc[p].ctx);
     section_free(by_proc[p].sec);
     section_free(by_proc[p].leaks);
   }
@@ -1762,8 +1891,12 @@ int heapprof_merge_main(int argc, char **argv) {
     rc = write_file(out, &layout, &ctx, t);
   }
 
-  for (size_t i = 0; i < ctx.n; i++)
-    free(ctx.v[i].pcs);
+  free(pcs);
+  while (ctx.chunks) {
+    arena_chunk_t *next = ctx.chunks->next;
+    free(ctx.chunks);
+    ctx.chunks = next;
+  }
   free(ctx.v);
   free(ctx.slots);
   free(ctx.pool);
@@ -1780,6 +1913,8 @@ int heapprof_merge_main(int argc, char **argv) {
   }
   free(t);
   free(dumps);
+  for (size_t p = 0; p < np; p++)
+    free(procs[p].named);
   free(procs);
   free(ch.bids);
   free(ch.nbids);
