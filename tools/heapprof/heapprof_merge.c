@@ -474,10 +474,8 @@ static void ctx_unpack(const contexts_t *c, const context_t *x,
 static unsigned ctx_words(const contexts_t *c, const context_t *x) {
   unsigned n = __builtin_popcount(x->ext_mask & ~COUNTED), words = 0;
   const uint32_t *v = c->pool + x->ext_at;
-  for (unsigned i = 0; i < n; i++) {
-    unsigned w = v[words] == EXT_WIDE ? 3 : 1;
-    words += w;
-  }
+  for (unsigned i = 0; i < n; i++)
+    words += v[words] == EXT_WIDE ? 3 : 1;
   return words;
 }
 
