@@ -630,6 +630,11 @@ static HP_NOINLINE u32 walk_recorded(uptr *pcs, u32 max, uptr fp,
 #define SC_BITS 10
 #define SC_WAYS 2
 #define SC_DEEP_FRAMES 6 /* return addresses a deep set is chosen by */
+/* A way's windows: at most SC_READS are used; a reader masks the counts to
+ * SC_WINDOWS - 1, so that a torn count stays inside the way's arrays. */
+#define SC_WINDOWS 64
+_Static_assert(SC_READS <= SC_WINDOWS && !(SC_WINDOWS & (SC_WINDOWS - 1)),
+               "a way's counts are masked");
 typedef struct sc_way {
   u32 seq;
   u16 n, pairs; /* windows; the first pairs hold two reads (at least 2,
@@ -637,14 +642,20 @@ typedef struct sc_way {
   u32 id, limits;
   uptr fp, top;
   hp_v2u64 mask0;    /* window 0's words compared: the saved rbp's or not */
-  u32 off[SC_READS]; /* window's address - fp */
-  hp_v2u64 val[SC_READS];
+  u32 off[SC_WINDOWS]; /* window's address - fp */
+  hp_v2u64 val[SC_WINDOWS];
 } sc_way_t;
 typedef struct sc_set {
-  u8 fails, rest, mru; /* mru: the way hit or filled last */
-  u8 deep;              /* this (fp, ra)'s walks use sc_set_deep's set */
+  union {
+    struct {
+      u8 fails, rest, mru; /* mru: the way hit or filled last */
+      u8 deep;             /* this (fp, ra)'s walks use sc_set_deep's set */
+    };
+    u32 hints; /* the four, read at once (little-endian) */
+  };
   sc_way_t way[SC_WAYS];
 } sc_set_t;
+#define SC_HINT_MRU_SHIFT 16
 static sc_set_t *sc_table;
 
 void hp_stack_cache_init(void) {
@@ -676,9 +687,7 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
   if ((s1 & 1) || LD(&e->fp) != fp || LD(&e->top) != top ||
       LD(&e->limits) != limits)
     return 0;
-  u32 n = LD(&e->n), pairs = LD(&e->pairs);
-  if (n > SC_READS || pairs > n)
-    return 0;
+  u32 n = LD(&e->n) & (SC_WINDOWS - 1), pairs = LD(&e->pairs) & (SC_WINDOWS - 1);
   uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
   hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) & e->mask0;
   u32 k = 1;
@@ -709,7 +718,9 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
     return 0;
   u32 id = LD(&e->id);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  return LD(&e->seq) == s1 ? id : 0;
+  if (HP_UNLIKELY(LD(&e->seq) != s1))
+    return 0;
+  return id;
 }
 
 /* Writes rec's reads into e as windows (see above): window 0 the entry
@@ -882,19 +893,24 @@ static HP_NOINLINE u32 foreign_put(uptr fp, uptr stack_top, u32 max,
 
 /* The hit in the way used last, inline and with nothing live but the
  * arguments: a deep stack's comparison then runs without spills.  A
- * resting set's walk is here too, binary trees' common case. */
+ * resting set's walk is here too, binary trees' common case.  The set's
+ * four hints are read in one load. */
 u32 hp_stack_id(uptr fp, uptr stack_lo, uptr stack_top, u32 max,
                 bool fold) {
   if (HP_LIKELY(sc_table && max - 1 < HP_MAX_STACK_DEPTH &&
                 fp >= stack_lo && frame_ok(fp, 0, stack_top))) {
     sc_set_t *set = sc_set(fp);
-    bool deep = LD(&set->deep);
-    if (HP_UNLIKELY(deep))
+    u32 limits = max | (u32)fold << 8;
+    u32 hints = LD(&set->hints);
+    bool deep = hints >> 24;
+    if (HP_UNLIKELY(deep)) {
       set = sc_set_deep(fp, stack_top);
-    u8 fails = LD(&set->fails);
+      hints = LD(&set->hints);
+    }
+    u8 fails = (u8)hints;
     if (HP_LIKELY(!fails)) {
-      u32 id = sc_lookup(&set->way[LD(&set->mru) & 1], fp,
-                         stack_top, max | (u32)fold << 8);
+      u32 id = sc_lookup(&set->way[(hints >> SC_HINT_MRU_SHIFT) & 1], fp,
+                         stack_top, limits);
       if (HP_LIKELY(id))
         return id;
       return sc_slow(fp, stack_top, max, fold, set, true);
@@ -906,7 +922,7 @@ u32 hp_stack_id(uptr fp, uptr stack_lo, uptr stack_top, u32 max,
       ST(&set->fails, 0);
       set = sc_set_deep(fp, stack_top);
     } else if (fails >= 3) {
-      u8 rest = LD(&set->rest) + 1;
+      u8 rest = (u8)(hints >> 8) + 1;
       ST(&set->rest, rest);
       if (rest < 255)
         return walk_put(fp, stack_top, max, fold);

@@ -429,6 +429,32 @@ int main(void) {
     st5[0] = 0x9999;
     EXPECT_EQ(hp_stack_id(fp, 0, top, 30, true), id);
   }
+  /* The longest walk a way holds.  fake_frames' F frames are walked with
+   * 2F reads (frame 0's return address and saved rbp, then each caller's;
+   * frame F-1's saved rbp is the top, which ends the walk), all in pairs:
+   * F = 31 is SC_READS' 62 reads in 31 windows, the most a way has (its
+   * counts are masked when read, not checked).  Repeated, then with a
+   * different return address in window 29 (frame 29's, the last PC kept,
+   * read by the 30th step): another stack, which a comparison of fewer
+   * windows would miss, then back.  (Not the fills: which sets the blocks
+   * above left deep or resting depends on where the stack is, and such a
+   * set walks without filling.) */
+  {
+    enum { F = 31 };
+    uptr st6[4 * F + 8];
+    fake_frames(st6, 4 * F + 8, F, 0xb0000, 0x40);
+    uptr fp = (uptr)&st6[0], top = (uptr)&st6[4 * F];
+    u32 id = reference_id(fp, top, 40, true);
+    for (int i = 0; i < 100; i++)
+      EXPECT_EQ(hp_stack_id(fp, 0, top, 40, true), id);
+    st6[4 * 29 + 1] += 0x1000;
+    u32 other = reference_id(fp, top, 40, true);
+    EXPECT(other != id);
+    for (int i = 0; i < 100; i++)
+      EXPECT_EQ(hp_stack_id(fp, 0, top, 40, true), other);
+    st6[4 * 29 + 1] -= 0x1000;
+    EXPECT_EQ(hp_stack_id(fp, 0, top, 40, true), id);
+  }
   /* Deep sets: six paths from one fp and one first return address (a
    * wrapper such as cfrac's palloc, called from six places), parting at
    * frame 1, 2, 3 or 5, taken in turn; then two that part at frame 8,
