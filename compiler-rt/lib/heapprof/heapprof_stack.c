@@ -687,7 +687,8 @@ static HP_ALWAYS_INLINE u32 sc_lookup(const sc_way_t *e, uptr fp, uptr top,
   if ((s1 & 1) || LD(&e->fp) != fp || LD(&e->top) != top ||
       LD(&e->limits) != limits)
     return 0;
-  u32 n = LD(&e->n) & (SC_WINDOWS - 1), pairs = LD(&e->pairs) & (SC_WINDOWS - 1);
+  u32 n = LD(&e->n) & (SC_WINDOWS - 1),
+      pairs = LD(&e->pairs) & (SC_WINDOWS - 1);
   uptr span = top - 2 * sizeof(uptr) - fp; /* fp + 16 <= top: no wrap */
   hp_v2u64 acc = (*(const hp_v2u64_u *)fp ^ e->val[0]) & e->mask0;
   u32 k = 1;
