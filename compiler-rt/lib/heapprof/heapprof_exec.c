@@ -37,8 +37,9 @@
  * The exec itself is the next definition's (hp_exec_next: libc's, or a
  * library preloaded after heapprof's runtime that wraps it: an exec
  * logger, a sandbox), resolved at init (hp_exec_init), never
- * in a vfork child; the execve system call before init, or when the next
- * definition is the preloaded runtime's own copy.  The PATH search of
+ * in a vfork child (in a -fheapprof program under heapprof run, the one
+ * after the preloaded runtime's idle copy: hp_exec_next); the execve
+ * system call before init, or when there is none.  The PATH search of
  * execvp/execvpe/execlp is glibc's execvpe, resolved so too.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
@@ -71,13 +72,21 @@ static execveat_fn next_execveat;
 static fexecve_fn next_fexecve;
 static spawn_fn real_spawn, real_spawnp;
 static exec_env_fn run_exec_env;
+typedef void *(*next_fn)(const char *);
+static next_fn run_next;
 
+/* In a -fheapprof program under heapprof run, this executable's next
+ * definition is the preloaded runtime's idle copy (preempted, never
+ * initialised): what comes after that copy is asked of it
+ * (__heapprof_run_next_definition, its own dlsym(RTLD_NEXT)), so that a
+ * library preloaded after it that wraps name (an exec logger) is still
+ * called.  NULL only without one (the caller makes the system call). */
 void *hp_exec_next(const char *name) {
   void *p = dlsym(RTLD_NEXT, name);
   Dl_info at, pre;
   if (p && run_exec_env && dladdr(p, &at) && dladdr((void *)run_exec_env, &pre) &&
       at.dli_fbase == pre.dli_fbase)
-    return NULL;
+    return run_next ? run_next(name) : NULL;
   return p;
 }
 
@@ -88,9 +97,13 @@ void hp_exec_init(void) {
    * preloaded runtime's constructor has run init, and only then takes
    * HEAPPROF_RUN out of the environment): a dlsym that finds nothing
    * allocates its error message, which would be profiled. */
-  if (hp_getenv("HEAPPROF_RUN"))
+  if (hp_getenv("HEAPPROF_RUN")) {
     run_exec_env =
         (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_environment");
+    if (run_exec_env)
+      run_next =
+          (next_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_next_definition");
+  }
   real_execvpe = (execvpe_fn)dlsym(RTLD_NEXT, "execvpe");
   real_spawn = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawn");
   real_spawnp = (spawn_fn)dlsym(RTLD_NEXT, "posix_spawnp");

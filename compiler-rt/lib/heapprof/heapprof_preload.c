@@ -320,6 +320,10 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf,
 
 bool hp_preload_active(void) { return given.restoring || given.following; }
 
+void *__heapprof_run_next_definition(const char *name) {
+  return dlsym(RTLD_NEXT, name);
+}
+
 char *const *__heapprof_run_exec_environment(char *const *envp, void *buf,
                                              uptr *bytes) {
   return hp_preload_exec_env(envp, buf, bytes);

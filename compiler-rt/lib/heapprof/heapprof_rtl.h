@@ -76,10 +76,10 @@ bool hp_signals_unhandled_fork_child(u32 *parent);
 void hp_exec_init(void);
 /* The next definition of name past this runtime (dlsym RTLD_NEXT: a
  * library preloaded after it that wraps name, or libc), called where the
- * runtime's own definition is done; NULL when there is none, or when it is
- * the preloaded runtime's copy in a -fheapprof program under heapprof run
- * (preempted, never initialised): the caller makes the system call itself.
- * After hp_exec_init. */
+ * runtime's own definition is done; in a -fheapprof program under heapprof
+ * run, where that is the preloaded runtime's copy (preempted, never
+ * initialised), the one after that copy.  NULL when there is none: the
+ * caller makes the system call itself.  After hp_exec_init. */
 void *hp_exec_next(const char *name);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the
  * static runtime's weak one, which returns envp): the environment an exec
@@ -104,6 +104,10 @@ bool hp_preload_active(void);
 HP_INTERFACE char *const *__heapprof_run_exec_environment(char *const *envp,
                                                          void *buf,
                                                          uptr *bytes);
+/* heapprof_preload.c: dlsym(RTLD_NEXT, name) from the preloaded runtime,
+ * for the static runtime of a -fheapprof program under heapprof run, whose
+ * own RTLD_NEXT finds the preloaded runtime's idle copy (hp_exec_next). */
+HP_INTERFACE void *__heapprof_run_next_definition(const char *name);
 /* heapprof_sandbox.c: set once the program installed a seccomp filter; from
  * then on no profile is written and the runtime makes no system call a
  * malloc or free would not. */

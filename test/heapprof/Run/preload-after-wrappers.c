@@ -32,6 +32,16 @@
 // RUN: sh -c 'rm -rf %t.i; LD_PRELOAD=%t.wrap.so %env_heapprof_opts=profile_dir=%t.i %run %t execve 2>%t.i.err; echo "status $?"' | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --check-prefixes=WRAP,EXECVE < %t.i.err
 // RUN: ls %t.i | count 2
+// The static runtime under heapprof run: the executable's next definition
+// is the preloaded runtime's idle copy, and the wrapper after it is still
+// called (passed over before: no "wrapped" line at all).  execve, and
+// fexecve (its own path to the next definition).
+// RUN: sh -c 'rm -rf %t.r; LD_PRELOAD=%t.wrap.so heapprof run --follow-exec -o %t.r -- %t execve 2>%t.r.err; echo "status $?"' | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefixes=WRAP,EXECVE < %t.r.err
+// RUN: ls %t.r | count 2
+// RUN: sh -c 'rm -rf %t.rf; LD_PRELOAD=%t.wrap.so heapprof run --follow-exec -o %t.rf -- %t fexecve 2>%t.rf.err; echo "status $?"' | FileCheck %s --check-prefix=OUT
+// RUN: FileCheck %s --check-prefixes=WRAP,FEXECVE < %t.rf.err
+// RUN: ls %t.rf | count 2
 // THREE: {{^}}3{{$}}
 // TWO: {{^}}2{{$}}
 // SYM: #0 0x{{[0-9a-f]+}} in main {{.*}}preload-after-wrappers.c:
