@@ -488,14 +488,14 @@ void hp_fd_limit_restore(const struct rlimit *saved) {
   errno = e;
 }
 
-bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
-                       u64 initial) {
+static bool array_grow(void **data, u64 *cap, u64 len, size_t elem,
+                       u64 initial, bool copy) {
   u64 n = *cap ? *cap * 2 : initial;
   /* mremap moves the pages, not their bytes: a copy held the old array
    * and the new one's written half at once (a spill log of 64 MiB
    * doubled: 64 MiB more at the peak, libc_test).  The copy where the
-   * kernel refuses. */
-  void *d = *data ? hp_mremap(*data, *cap * elem, n * elem) : NULL;
+   * kernel refuses, or where the caller asks for it. */
+  void *d = *data && !copy ? hp_mremap(*data, *cap * elem, n * elem) : NULL;
   if (!d) {
     d = hp_mmap(n * elem);
     if (!d)
@@ -510,9 +510,14 @@ bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
   return true;
 }
 
+bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
+                       u64 initial) {
+  return array_grow(data, cap, len, elem, initial, false);
+}
+
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   const char *what) {
-  if (!hp_array_try_grow(data, cap, len, elem, initial))
+                   bool copy, const char *what) {
+  if (!array_grow(data, cap, len, elem, initial, copy))
     hp_report_mmap_failure((*cap ? *cap * 2 : initial) * elem, what);
 }
 

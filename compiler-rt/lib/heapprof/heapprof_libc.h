@@ -90,11 +90,12 @@ bool hp_fd_limit_raise(u32 extra, struct rlimit *saved);
 void hp_fd_limit_restore(const struct rlimit *saved);
 
 /* Makes room for one more element in an mmap'd array: doubles *cap (from
- * initial), moving the array's pages (mremap; where the kernel refuses,
- * copying the len elements in use and unmapping the old array).  The
- * array's address may change. */
+ * initial), moving the array's pages (mremap; where the kernel refuses, or
+ * with copy, copying the len elements in use and unmapping the old array:
+ * mmap and munmap alone, for a caller in the program's seccomp sandbox).
+ * The array's address may change. */
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   const char *what);
+                   bool copy, const char *what);
 /* The same, for work that can do without (the leak check): false, the
  * array unchanged, when no memory is left. */
 bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
