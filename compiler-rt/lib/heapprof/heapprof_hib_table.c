@@ -72,13 +72,12 @@ static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   if (t->spill_len == t->spill_cap) {
     if (t->spill_len >= 4096)
       spill_compact(t);
-    /* Grown by mremap, but in the program's sandbox by a copy: a free
-     * evicts, and a filter that allows what a malloc or free needs (mmap,
-     * munmap) may kill for mremap (heapprof_sandbox.c; Security/
-     * seccomp_spill_growth.c). */
+    /* Grown by mremap, but in the program's sandbox by a copy
+     * (hp_grow_by_copy): a free evicts, and a filter that allows what a
+     * malloc or free needs (mmap, munmap) may kill for mremap. */
     if (t->spill_len == t->spill_cap || t->spill_len > t->spill_cap / 2)
       hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
-                    sizeof(hp_hib_t), 256, hp_in_sandbox(), "HIB spill log");
+                    sizeof(hp_hib_t), 256, "HIB spill log");
   }
   hp_memcpy(&t->spill[t->spill_len++], h, sizeof(*h));
   hp_spin_unlock(&t->spill_lock);

@@ -488,14 +488,23 @@ void hp_fd_limit_restore(const struct rlimit *saved) {
   errno = e;
 }
 
-static bool array_grow(void **data, u64 *cap, u64 len, size_t elem,
-                       u64 initial, bool copy) {
+bool hp_grow_by_copy;
+
+/* mremap, unless the program's sandbox may kill for it: NULL then. */
+static void *grow_mapping(void *p, size_t old_size, size_t new_size) {
+  if (__atomic_load_n(&hp_grow_by_copy, __ATOMIC_RELAXED))
+    return NULL;
+  return hp_mremap(p, old_size, new_size);
+}
+
+bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
+                       u64 initial) {
   u64 n = *cap ? *cap * 2 : initial;
   /* mremap moves the pages, not their bytes: a copy held the old array
    * and the new one's written half at once (a spill log of 64 MiB
    * doubled: 64 MiB more at the peak, libc_test).  The copy where the
-   * kernel refuses, or where the caller asks for it. */
-  void *d = *data && !copy ? hp_mremap(*data, *cap * elem, n * elem) : NULL;
+   * kernel refuses, or in the program's sandbox. */
+  void *d = *data ? grow_mapping(*data, *cap * elem, n * elem) : NULL;
   if (!d) {
     d = hp_mmap(n * elem);
     if (!d)
@@ -510,14 +519,9 @@ static bool array_grow(void **data, u64 *cap, u64 len, size_t elem,
   return true;
 }
 
-bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
-                       u64 initial) {
-  return array_grow(data, cap, len, elem, initial, false);
-}
-
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   bool copy, const char *what) {
-  if (!array_grow(data, cap, len, elem, initial, copy))
+                   const char *what) {
+  if (!hp_array_try_grow(data, cap, len, elem, initial))
     hp_report_mmap_failure((*cap ? *cap * 2 : initial) * elem, what);
 }
 
@@ -531,7 +535,11 @@ static bool buf_reserve(hp_buf_t *b, size_t extra) {
     cap *= 2;
   /* mremap grows the mapping without copying or faulting in again what is
    * written (a 10 MB profile used to touch 20 MB through its doublings). */
-  char *d = b->data ? hp_mremap(b->data, b->cap, cap) : hp_mmap(cap);
+  char *d = b->data ? grow_mapping(b->data, b->cap, cap) : hp_mmap(cap);
+  if (!d && b->data && (d = hp_mmap(cap))) { /* the copy: see above */
+    hp_memcpy(d, b->data, b->len);
+    hp_munmap(b->data, b->cap);
+  }
   if (!d) {
     b->failed = true; /* the old buffer is still there: hp_buf_free */
     return false;

@@ -91,11 +91,15 @@ void hp_fd_limit_restore(const struct rlimit *saved);
 
 /* Makes room for one more element in an mmap'd array: doubles *cap (from
  * initial), moving the array's pages (mremap; where the kernel refuses, or
- * with copy, copying the len elements in use and unmapping the old array:
- * mmap and munmap alone, for a caller in the program's seccomp sandbox).
- * The array's address may change. */
+ * under hp_grow_by_copy, copying the len elements in use and unmapping the
+ * old array).  The array's address may change. */
 void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   bool copy, const char *what);
+                   const char *what);
+/* Set while the program's seccomp sandbox is on (heapprof_sandbox.c):
+ * arrays and buffers grow by mmap, a copy and munmap alone, the calls a
+ * malloc or free makes, never by mremap, which a filter may kill for
+ * (Security/seccomp_spill_growth.c). */
+extern bool hp_grow_by_copy;
 /* The same, for work that can do without (the leak check): false, the
  * array unchanged, when no memory is left. */
 bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,

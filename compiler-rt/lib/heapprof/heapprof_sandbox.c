@@ -19,7 +19,8 @@
  *    malloc or free would not (the shadow's and the peak's residency
  *    questions, mincore and /proc/self/pagemap, are not asked; a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
- *    counter: perf_event_open).
+ *    counter: perf_event_open); hp_grow_by_copy with it: the runtime's
+ *    arrays grow by mmap and munmap, not mremap.
  *
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and
  * puts heapprof's deadly handlers back, with a line saying so: the
@@ -90,6 +91,7 @@ static bool enter(void) {
     errno = saved;
   }
   __atomic_store_n(&hp_sandboxed, true, __ATOMIC_RELEASE);
+  __atomic_store_n(&hp_grow_by_copy, true, __ATOMIC_RELEASE);
   return true;
 }
 
@@ -111,6 +113,7 @@ static void entered(long ret) {
     return;
   int saved = errno;
   __atomic_store_n(&hp_sandboxed, false, __ATOMIC_RELEASE);
+  __atomic_store_n(&hp_grow_by_copy, false, __ATOMIC_RELEASE);
   if (hp_rtl.inited && hp_flags.profiling) {
     hp_signals_sandboxed(false);
     hp_printf("HeapProf: the seccomp filter did not go in (%s): the profile "
