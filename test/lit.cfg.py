@@ -87,6 +87,7 @@ config.substitutions.append(("%python", shlex.quote(__import__("sys").executable
 if shutil.which("chromium"):
     config.available_features.add("chromium")
 
+
 # Security tests change owners and modes (chown, chgrp): they need root.
 # setuid-exec: a root-run binary that is setuid to nobody gets AT_SECURE
 # (its effective uid differs from the real one), which tests secure mode
@@ -153,6 +154,27 @@ def _go_pprof_works():
     return b"pprof" in r.stdout
 if _go_pprof_works():
     config.available_features.add("go-pprof")
+
+# rustc: a Rust program's frames through its standard library, when the
+# machine has a Rust toolchain (not a Debian package the project installs).
+# rustup finds its toolchains under the caller's RUSTUP_HOME (default
+# ~/.rustup), whatever HOME the tests get.
+def _rustc_works():
+    import shutil
+    import subprocess
+    if not shutil.which("rustc", path=config.environment.get("PATH")):
+        return False
+    rustup = os.environ.get("RUSTUP_HOME", os.path.expanduser("~/.rustup"))
+    if os.path.isdir(rustup):
+        config.environment["RUSTUP_HOME"] = rustup
+    try:
+        r = subprocess.run(["rustc", "--version"], env=config.environment,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except OSError:
+        return False
+    return r.returncode == 0
+if _rustc_works():
+    config.available_features.add("rustc")
 
 # The CPU's vector extensions, for tests that run AVX2 and AVX-512 code.
 try:

@@ -206,7 +206,13 @@ void Builder::top() {
 // A frame of the C++ standard library's (libstdc++'s, libc++'s std::__1):
 // by its short name, which has no return type in front (--full-names keeps
 // the whole name in Function: "void std::vector<...>::_M_realloc_insert").
+// Or of Rust's (std, core, alloc and the crates std is built with, such as
+// hashbrown): by its file, which rustc's own build records under the
+// remapped prefixes /rustc/<commit>/library and /rust/deps (a crate of the
+// program's, hashbrown from crates.io too, has its real path).
 static bool isStdFrame(const Frame &F) {
+  if (F.File.rfind("/rustc/", 0) == 0 || F.File.rfind("/rust/deps/", 0) == 0)
+    return true;
   const std::string Short =
       F.Whole.empty() ? shortFunctionName(F.Function) : F.Function;
   return Short.rfind("std::", 0) == 0 || Short.rfind("__gnu_cxx::", 0) == 0;

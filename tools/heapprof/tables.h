@@ -97,8 +97,9 @@ using LeakRow = ChainRow;
 // standard library made for the program (a container's node, a string's
 // buffer, a vector's growth) is the library function the program called
 // (std::map::operator[], std::vector::push_back), not its allocator
-// plumbing: the leading frames in namespace std or __gnu_cxx but the
-// outermost of them are skipped.  Otherwise the first three frames of
+// plumbing: the leading frames in namespace std or __gnu_cxx (or, in a
+// Rust program, in a file of rustc's own library: /rustc/, /rust/deps/)
+// but the outermost of them are skipped.  Otherwise the first three frames of
 // every such allocation read std::__new_allocator::allocate <-
 // std::allocator_traits::allocate <- ..., and one row held every map's
 // nodes.  A stack of nothing but such frames is shown from its site.
