@@ -1462,8 +1462,8 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
         continue;
       if (p == c->np) {
         c->procs = xrealloc(c->procs, (c->np + 1) * sizeof(proc_t));
-        c->procs[c->np++] =
-            (proc_t){.pid = r.pid, .main_bias = r.main_bias, .has_ext = r.has_ext};
+        c->procs[c->np++] = (proc_t){
+            .pid = r.pid, .main_bias = r.main_bias, .has_ext = r.has_ext};
       }
       r.order = c->nd;
       r.proc = p;

@@ -84,8 +84,8 @@ static next_fn run_next;
 void *hp_exec_next(const char *name) {
   void *p = dlsym(RTLD_NEXT, name);
   Dl_info at, pre;
-  if (p && run_exec_env && dladdr(p, &at) && dladdr((void *)run_exec_env, &pre) &&
-      at.dli_fbase == pre.dli_fbase)
+  if (p && run_exec_env && dladdr(p, &at) &&
+      dladdr((void *)run_exec_env, &pre) && at.dli_fbase == pre.dli_fbase)
     return run_next ? run_next(name) : NULL;
   return p;
 }

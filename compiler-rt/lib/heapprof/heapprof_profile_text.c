@@ -153,7 +153,8 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
     u32 size;
     uptr pcs[HP_MAX_STACK_DEPTH];
     bool known = hp_stackdepot_get((u32)hibs[i]->stack_id, pcs, &size);
-    hp_buf_printf(b, "Stack for id %llu:\n", (unsigned long long)hibs[i]->stack_id);
+    hp_buf_printf(b, "Stack for id %llu:\n",
+                  (unsigned long long)hibs[i]->stack_id);
     if (known)
       hp_format_stack(b, pcs, size, syms, map);
     hp_buf_printf(b, "\n");

@@ -131,7 +131,8 @@ static HP_ALWAYS_INLINE bool same_entry(const entry_t *e, const uptr *pcs,
 
 static entry_t *find(entry_t *e, u32 hash, const uptr *pcs, u32 size) {
   for (; e; e = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE))
-    if (e->hash == hash && e->size == size && (!size || same_entry(e, pcs, size)))
+    if (e->hash == hash && e->size == size &&
+        (!size || same_entry(e, pcs, size)))
       return e;
   return NULL;
 }
