@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 void hp_memmove(void *d, const void *s, size_t n) {
@@ -445,6 +446,11 @@ void *hp_mremap(void *p, size_t old_size, size_t new_size) {
   return n == MAP_FAILED ? NULL : n;
 }
 
+void hp_exit_group(int status) {
+  for (;;)
+    syscall(SYS_exit_group, status);
+}
+
 bool hp_fd_id_take(int fd, hp_fd_id_t *id) {
   struct stat st;
   int e = errno;
@@ -490,30 +496,35 @@ void hp_fd_limit_restore(const struct rlimit *saved) {
 
 bool hp_grow_by_copy;
 
-/* mremap, unless the program's sandbox may kill for it: NULL then. */
-static void *grow_mapping(void *p, size_t old_size, size_t new_size) {
-  if (__atomic_load_n(&hp_grow_by_copy, __ATOMIC_RELAXED))
-    return NULL;
-  return hp_mremap(p, old_size, new_size);
+/* The mapping p (old_size bytes, the first used of them in use) grown to
+ * new_size: moved by mremap, which moves the pages, not their bytes (a
+ * copy held the old mapping and the new one's written half at once: a
+ * spill log of 64 MiB doubled, 64 MiB more at the peak, libc_test), or
+ * copied where the kernel refuses and in the program's sandbox, whose
+ * filter may kill for mremap (hp_grow_by_copy).  NULL, p untouched, when
+ * no memory is left. */
+static void *grow_mapping(void *p, size_t old_size, size_t used,
+                          size_t new_size) {
+  if (!__atomic_load_n(&hp_grow_by_copy, __ATOMIC_RELAXED)) {
+    void *d = hp_mremap(p, old_size, new_size);
+    if (d)
+      return d;
+  }
+  void *d = hp_mmap(new_size);
+  if (d) {
+    hp_memcpy(d, p, used);
+    hp_munmap(p, old_size);
+  }
+  return d;
 }
 
 bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
                        u64 initial) {
   u64 n = *cap ? *cap * 2 : initial;
-  /* mremap moves the pages, not their bytes: a copy held the old array
-   * and the new one's written half at once (a spill log of 64 MiB
-   * doubled: 64 MiB more at the peak, libc_test).  The copy where the
-   * kernel refuses, or in the program's sandbox. */
-  void *d = *data ? grow_mapping(*data, *cap * elem, n * elem) : NULL;
-  if (!d) {
-    d = hp_mmap(n * elem);
-    if (!d)
-      return false;
-    if (*data) {
-      hp_memcpy(d, *data, len * elem);
-      hp_munmap(*data, *cap * elem);
-    }
-  }
+  void *d = *data ? grow_mapping(*data, *cap * elem, len * elem, n * elem)
+                  : hp_mmap(n * elem);
+  if (!d)
+    return false;
   *data = d;
   *cap = n;
   return true;
@@ -533,13 +544,10 @@ static bool buf_reserve(hp_buf_t *b, size_t extra) {
   size_t cap = b->cap ? b->cap : 1 << 16;
   while (cap < b->len + extra)
     cap *= 2;
-  /* mremap grows the mapping without copying or faulting in again what is
-   * written (a 10 MB profile used to touch 20 MB through its doublings). */
-  char *d = b->data ? grow_mapping(b->data, b->cap, cap) : hp_mmap(cap);
-  if (!d && b->data && (d = hp_mmap(cap))) { /* the copy: see above */
-    hp_memcpy(d, b->data, b->len);
-    hp_munmap(b->data, b->cap);
-  }
+  /* Moved, not copied (a 10 MB profile used to touch 20 MB through its
+   * doublings). */
+  char *d = b->data ? grow_mapping(b->data, b->cap, b->len, cap)
+                    : hp_mmap(cap);
   if (!d) {
     b->failed = true; /* the old buffer is still there: hp_buf_free */
     return false;

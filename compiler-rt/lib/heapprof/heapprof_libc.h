@@ -59,6 +59,12 @@ void hp_munmap(void *p, size_t size);
 /* Resizes mapping [p, p + old_size) to new_size bytes, moving it if the
  * kernel must; its bytes go along.  NULL on failure (p unchanged). */
 void *hp_mremap(void *p, size_t old_size, size_t new_size);
+/* Ends the process with the exit_group system call: heapprof's own exits
+ * (a refused start, a helper's vfork child, a deadly signal whose default
+ * is to be ignored), never through the _exit heapprof interposes, which
+ * writes the exit profile and then calls the next definition, a wrapper
+ * preloaded after the runtime among them. */
+HP_NORETURN void hp_exit_group(int status);
 
 /* What a descriptor heapprof keeps open refers to (device and inode), so
  * that it can tell its own from one the program opened under the same

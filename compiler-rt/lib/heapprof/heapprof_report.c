@@ -176,26 +176,22 @@ void hp_report_mmap_failure(uptr size, const char *what) {
   abort();
 }
 
-/* The options were refused at start: the program never ran, and there is
- * no profile to write.  Not the _exit heapprof interposes, which writes the
- * exit profile once the runtime is up: the checks made late in its start
- * (dump_signal, allocator=PATH, sampled mode's glibc) left a profile of 0
- * allocations in the profile directory, and the other option errors none. */
-static HP_NORETURN void exit_refused(void) {
-  for (;;)
-    syscall(SYS_exit_group, 1);
-}
-
+/* The options were refused at start (below): the program never ran, and
+ * there is no profile to write.  hp_exit_group, not the _exit heapprof
+ * interposes, which writes the exit profile once the runtime is up: the
+ * checks made late in its start (dump_signal, allocator=PATH, sampled
+ * mode's glibc) left a profile of 0 allocations in the profile directory,
+ * and the other option errors none. */
 void hp_report_bad_option(const char *message) {
   hp_printf("HeapProf: ERROR: %s\n", message);
-  exit_refused();
+  hp_exit_group(1);
 }
 
 void hp_report_foreign_missing(const char *allocator, const char *why) {
   hp_printf("HeapProf: ERROR: allocator=%s: cannot profile this allocator: "
             "%s\n",
             allocator, why);
-  exit_refused();
+  hp_exit_group(1);
 }
 
 void hp_report_allocator_options_ignored(const char *where,

@@ -633,8 +633,7 @@ static HP_NORETURN void die_now(int sig) {
   set_default(sig);
   set_blocked(sig, false);
   raise(sig);
-  for (;;) /* a signal whose default is to be ignored */
-    syscall(SYS_exit_group, 128 + sig);
+  hp_exit_group(128 + sig); /* a signal whose default is to be ignored */
 }
 
 /* A POSIX timer that sends `sig` to thread `tid` in `seconds`; -1 if none
@@ -927,8 +926,7 @@ static exit_fn next_exit, next_Exit;
 static HP_NORETURN void exit_group_now(exit_fn next, int status) {
   if (next)
     next(status);
-  for (;;)
-    syscall(SYS_exit_group, status);
+  hp_exit_group(status);
 }
 
 HP_INTERFACE void _exit(int status) {

@@ -158,9 +158,7 @@ HP_NORETURN static void exec_symbolizer(int sock, const char *exe,
   sigprocmask(SIG_SETMASK, mask, NULL);
   /* The system call: not heapprof's own execve (heapprof_exec.c). */
   syscall(SYS_execve, exe, argv, envp);
-  syscall(SYS_exit_group, 127); /* not _exit: a wrapper of the program's
-                                  * would see heapprof's helper end */
-  __builtin_unreachable();
+  hp_exit_group(127);
 }
 
 static bool sym_start(void) {
@@ -213,8 +211,7 @@ static bool sym_start(void) {
     if (g == 0)
       exec_symbolizer(sv[1], exe, argv, envp, &old);
     spawned_pid = g;
-    syscall(SYS_exit_group, 0); /* not _exit, as above */
-    __builtin_unreachable();
+    hp_exit_group(0);
   }
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(sv[1]);
