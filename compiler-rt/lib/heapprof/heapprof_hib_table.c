@@ -75,9 +75,12 @@ static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
     /* Grown by mremap, but in the program's sandbox by a copy
      * (hp_grow_by_copy): a free evicts, and a filter that allows what a
      * malloc or free needs (mmap, munmap) may kill for mremap. */
-    if (t->spill_len == t->spill_cap || t->spill_len > t->spill_cap / 2)
+    if (t->spill_len == t->spill_cap || t->spill_len > t->spill_cap / 2) {
+      u64 was = t->spill_cap;
       hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
                     sizeof(hp_hib_t), 256, "HIB spill log");
+      __atomic_fetch_add(&t->spill_room, t->spill_cap - was, __ATOMIC_RELAXED);
+    }
   }
   hp_memcpy(&t->spill[t->spill_len++], h, sizeof(*h));
   hp_spin_unlock(&t->spill_lock);
@@ -186,8 +189,7 @@ void hp_hib_table_drain_taking_log(hp_hib_table_t *t,
   hp_spin_lock(&t->spill_lock);
   log->recs = t->spill;
   log->len = t->spill_len;
-  log->cap = t->spill_cap;
-  t->spill_lent += t->spill_cap;
+  log->cap = t->spill_cap; /* spill_room unchanged: the room changes hands */
   t->spill = NULL;
   t->spill_len = t->spill_cap = 0;
   hp_spin_unlock(&t->spill_lock);
@@ -196,9 +198,7 @@ void hp_hib_table_drain_taking_log(hp_hib_table_t *t,
 void hp_hib_log_free(hp_hib_table_t *t, hp_hib_log_t *log) {
   if (log->recs) {
     hp_munmap(log->recs, log->cap * sizeof(hp_hib_t));
-    hp_spin_lock(&t->spill_lock);
-    t->spill_lent -= log->cap;
-    hp_spin_unlock(&t->spill_lock);
+    __atomic_fetch_sub(&t->spill_room, log->cap, __ATOMIC_RELAXED);
   }
   hp_memset(log, 0, sizeof(*log));
 }

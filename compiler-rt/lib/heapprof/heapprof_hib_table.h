@@ -67,9 +67,11 @@ typedef struct hp_hib_table {
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
   u64 spill_compactions;     /* under spill_lock: statistics */
-  u64 spill_lent;            /* under spill_lock: records of room in logs
-                              * taken (hp_hib_table_drain_taking_log) and
-                              * not yet freed: still the table's memory */
+  u64 spill_room;            /* atomic: records of room in the log and in
+                              * logs taken (hp_hib_table_drain_taking_log)
+                              * and not yet freed, the table's memory; one
+                              * word, so a reader without the lock never
+                              * sees a log counted twice or not at all */
   hp_spinlock_t bins_lock;   /* protects bins */
   hp_size_bins_t bins;       /* written-back caches' size bins */
 } hp_hib_table_t;

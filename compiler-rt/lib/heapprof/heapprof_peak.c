@@ -452,7 +452,7 @@ static void measure(const snapshot_t *s, overhead_t *o) {
   o->depot_bytes = hp_stackdepot_bytes() + resident(db, dbn) + resident(di, din);
   /* The tags are mapped whole and touched set by set; the records up to
    * those taken; the spill log, and one a dump has taken and still reads
-   * (spill_lent). */
+   * (spill_room counts both, in one word the log's lock need not guard). */
   o->hib_table_bytes =
       resident((uptr)hp_hib_table.tags, (uptr)hp_hib_table.nsets *
                                             hp_hib_table.nways *
@@ -460,7 +460,8 @@ static void measure(const snapshot_t *s, overhead_t *o) {
       resident((uptr)hp_hib_table.recs,
                (uptr)__atomic_load_n(&hp_hib_table.nrecs, __ATOMIC_RELAXED) *
                    sizeof(hp_hib_t)) +
-      (hp_hib_table.spill_cap + hp_hib_table.spill_lent) * sizeof(hp_hib_t);
+      __atomic_load_n(&hp_hib_table.spill_room, __ATOMIC_RELAXED) *
+          sizeof(hp_hib_t);
   o->thread_state_bytes = (o->threads + 1) * sizeof(hp_thread_t);
   /* The snapshots' tables, and of the threads' tables what is resident. */
   o->peak_table_bytes = (snaps[0].cap + snaps[1].cap) * sizeof(peak_ctx_t);
