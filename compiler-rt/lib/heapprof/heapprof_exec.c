@@ -36,10 +36,11 @@
  *
  * The exec itself is the next definition's (hp_exec_next: libc's, or a
  * library preloaded after heapprof's runtime that wraps it: an exec
- * logger, a sandbox), resolved at init (hp_exec_init), never
- * in a vfork child (in a -fheapprof program under heapprof run, the one
- * after the preloaded runtime's idle copy: hp_exec_next); the execve
- * system call before init, or when there is none.  The PATH search of
+ * logger, a sandbox), resolved at init (hp_exec_init), so never in a
+ * vfork child (in a -fheapprof program under heapprof run, the one after
+ * the preloaded runtime's idle copy: hp_exec_next); before init (a
+ * library's constructor that runs before heapprof's and execs) looked up
+ * at the call; the execve system call when there is none.  The PATH search of
  * execvp/execvpe/execlp is glibc's execvpe, resolved so too.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
@@ -74,6 +75,14 @@ static spawn_fn real_spawn, real_spawnp;
 static exec_env_fn run_exec_env;
 typedef void *(*next_fn)(const char *);
 static next_fn run_next;
+static bool nexts_resolved; /* set by hp_exec_init */
+
+/* next, or before hp_exec_init the next definition looked up now. */
+static void *next_now(void *next, const char *name) {
+  return __atomic_load_n(&nexts_resolved, __ATOMIC_ACQUIRE)
+             ? next
+             : hp_exec_next(name);
+}
 
 /* In a -fheapprof program under heapprof run, this executable's next
  * definition is the preloaded runtime's idle copy (preempted, never
@@ -110,6 +119,7 @@ void hp_exec_init(void) {
   next_execve = (execve_fn)hp_exec_next("execve");
   next_execveat = (execveat_fn)hp_exec_next("execveat");
   next_fexecve = (fexecve_fn)hp_exec_next("fexecve");
+  __atomic_store_n(&nexts_resolved, true, __ATOMIC_RELEASE);
 }
 
 /* The static runtime's: heapprof run's environment from the preloaded
@@ -252,8 +262,9 @@ static int do_execve(const char *path, char *const argv[],
   exec_state_t s;
   char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
-  if (next_execve)
-    next_execve(path, argv, env);
+  execve_fn next = (execve_fn)next_now((void *)next_execve, "execve");
+  if (next)
+    next(path, argv, env);
   else
     syscall(SYS_execve, path, argv, env);
   return exec_failed(&s);
@@ -291,8 +302,10 @@ HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
   exec_state_t s;
   char *const *env = before_exec(path, envp, &s);
   STACK_ENV(env, envp, s);
-  if (next_execveat)
-    next_execveat(dirfd, path, argv, env, flags);
+  execveat_fn next =
+      (execveat_fn)next_now((void *)next_execveat, "execveat");
+  if (next)
+    next(dirfd, path, argv, env, flags);
   else
     syscall(SYS_execveat, (long)dirfd, path, argv, env, (long)flags);
   return exec_failed(&s);
@@ -311,8 +324,9 @@ HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
   exec_state_t s;
   char *const *env = before_exec(NULL, envp, &s);
   STACK_ENV(env, envp, s);
-  if (next_fexecve) {
-    next_fexecve(fd, argv, env);
+  fexecve_fn next = (fexecve_fn)next_now((void *)next_fexecve, "fexecve");
+  if (next) {
+    next(fd, argv, env);
     return exec_failed(&s);
   }
   syscall(SYS_execveat, (long)fd, "", argv, env, (long)AT_EMPTY_PATH);

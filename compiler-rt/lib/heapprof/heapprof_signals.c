@@ -918,12 +918,18 @@ bool hp_signals_own_image(void) {
 }
 
 /* The next _exit and _Exit (hp_exec_next: a library preloaded after
- * heapprof's runtime that wraps them, or libc's), set by hp_signals_init;
- * the exit_group system call before. */
+ * heapprof's runtime that wraps them, or libc's), set by hp_signals_init.
+ * Before that (a library's constructor that runs before heapprof's init
+ * and exits) the next is looked up at the call: an exit logger preloaded
+ * after heapprof was passed over by the system call. */
 typedef void (*exit_fn)(int);
 static exit_fn next_exit, next_Exit;
+static bool exits_resolved;
 
-static HP_NORETURN void exit_group_now(exit_fn next, int status) {
+static HP_NORETURN void exit_group_now(exit_fn next, const char *name,
+                                       int status) {
+  if (!__atomic_load_n(&exits_resolved, __ATOMIC_ACQUIRE))
+    next = (exit_fn)hp_exec_next(name);
   if (next)
     next(status);
   hp_exit_group(status);
@@ -934,7 +940,7 @@ HP_INTERFACE void _exit(int status) {
     HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
-  exit_group_now(next_exit, status);
+  exit_group_now(next_exit, "_exit", status);
 }
 
 HP_INTERFACE void _Exit(int status) {
@@ -942,7 +948,7 @@ HP_INTERFACE void _Exit(int status) {
     HP_LEAKS_ROOTS_FROM_HERE();
     hp_rtl_dump_final("_exit");
   }
-  exit_group_now(next_Exit, status);
+  exit_group_now(next_Exit, "_Exit", status);
 }
 
 /* daemon(3) forks and ends the parent with glibc's internal _exit, which
@@ -1037,6 +1043,7 @@ void hp_signals_init(void) {
   owner_pid = (u32)syscall(SYS_getpid);
   next_exit = (exit_fn)hp_exec_next("_exit");
   next_Exit = (exit_fn)hp_exec_next("_Exit");
+  __atomic_store_n(&exits_resolved, true, __ATOMIC_RELEASE);
   hp_fork_init();
   hp_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();

@@ -19,7 +19,11 @@ static execveat_fn next_execveat;
 static fexecve_fn next_fexecve;
 static exit_fn next_exit, next_Exit;
 
+/* Also called by each wrapper: a library whose constructor runs before
+ * this one's may already exec or exit (preload-before-init.c). */
 __attribute__((constructor)) static void resolve(void) {
+  if (next_Exit)
+    return;
   next_execve = (execve_fn)dlsym(RTLD_NEXT, "execve");
   next_execveat = (execveat_fn)dlsym(RTLD_NEXT, "execveat");
   next_fexecve = (fexecve_fn)dlsym(RTLD_NEXT, "fexecve");
@@ -37,24 +41,29 @@ static void say(const char *name, int status) {
 
 int execve(const char *path, char *const argv[], char *const envp[]) {
   say("execve", -1);
+  resolve();
   return next_execve(path, argv, envp);
 }
 int execveat(int dirfd, const char *path, char *const argv[],
              char *const envp[], int flags) {
   say("execveat", -1);
+  resolve();
   return next_execveat(dirfd, path, argv, envp, flags);
 }
 int fexecve(int fd, char *const argv[], char *const envp[]) {
   say("fexecve", -1);
+  resolve();
   return next_fexecve(fd, argv, envp);
 }
 void _exit(int status) {
   say("_exit", status);
+  resolve();
   next_exit(status);
   __builtin_unreachable();
 }
 void _Exit(int status) {
   say("_Exit", status);
+  resolve();
   next_Exit(status);
   __builtin_unreachable();
 }
