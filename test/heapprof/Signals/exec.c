@@ -25,18 +25,31 @@
 // RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.d4 %run %t execle
 // RUN: cat %t.d4/*.1.txt | FileCheck %s --check-prefix=FOUR
 //
-// A failed exec (no such file): the program sees -1 and ENOENT, makes 6
-// objects of 444 bytes and exits.  Two profiles: the exec's (the 4) and the
-// exit's (the 6; the 4, still live, continue there with alloc_count 0 and
-// no average size).
-// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.d5 %run %t fail | FileCheck %s --check-prefix=FAIL
+// An exec that fails after the profile was written (an executable file
+// the kernel cannot run: no ELF, no #!): the program sees -1 and ENOEXEC,
+// makes 6 objects of 444 bytes and exits.  Two profiles: the exec's (the
+// 4) and the exit's (the 6; the 4, still live, continue there with
+// alloc_count 0 and no average size).
+// RUN: printf 'not a program\n' > %t.junk && chmod 755 %t.junk
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.d5 %run %t fail %t.junk | FileCheck %s --check-prefix=FAIL
 // RUN: ls %t.d5 | count 2
 // RUN: cat %t.d5/*.1.txt | FileCheck %s --check-prefix=FOUR
 // RUN: grep -l ', exit, dump 0' %t.d5/*.txt | xargs cat | FileCheck %s --check-prefix=AFTER
-// FAIL: execv -1 ENOENT
+// FAIL: execv -1 ENOEXEC
 // AFTER-DAG: alloc_count 6, size (ave/min/max) 444.00 / 444 / 444
 // AFTER-DAG: alloc_count 0, size (ave/min/max) n/a / 333 / 333
 // AFTER-DAG: live at dump: 4, continued from earlier dumps: 4
+//
+// An exec that cannot start (no such file) writes nothing: one profile,
+// the exit's, with the 4 and the 6 (Run/exec-path-search.c: a shell's
+// search of PATH wrote one profile per directory it tried).
+// RUN: %env_heapprof_opts=print_text=1:print_raw=0:profile_dir=%t.d8 %run %t fail /nonexistent/heapprof-test | FileCheck %s --check-prefix=MISSING
+// RUN: ls %t.d8 | count 1
+// RUN: cat %t.d8/*.txt | FileCheck %s --check-prefix=BOTH
+// MISSING: execv -1 ENOENT
+// BOTH: HeapProf profile: {{.*}}, exit, dump 0
+// BOTH-DAG: alloc_count 4, size (ave/min/max) 333.00 / 333 / 333
+// BOTH-DAG: alloc_count 6, size (ave/min/max) 444.00 / 444 / 444
 //
 // A forked child that execs: no profile of its own; the parent's at its
 // exit has its 4 objects.
@@ -73,8 +86,11 @@ int main(int argc, char **argv) {
   } else if (!strcmp(mode, "execle")) {
     execle("/bin/true", "true", (char *)NULL, environ);
   } else if (!strcmp(mode, "fail")) {
-    int r = execv("/nonexistent/heapprof-test", true_argv);
-    printf("execv %d %s\n", r, errno == ENOENT ? "ENOENT" : strerror(errno));
+    int r = execv(argv[2], true_argv);
+    printf("execv %d %s\n", r,
+           errno == ENOENT    ? "ENOENT"
+           : errno == ENOEXEC ? "ENOEXEC"
+                              : strerror(errno));
     for (int i = 0; i < 6; i++)
       keep[4 + i] = malloc(444);
     return 0;
