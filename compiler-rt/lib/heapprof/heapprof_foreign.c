@@ -532,6 +532,24 @@ static HP_ALWAYS_INLINE bool table_remove(uptr addr, fentry_t *out,
   return true;
 }
 
+/* The size of the live object at addr, 0 if the table does not hold it. */
+static uptr table_size(uptr addr) {
+  u64 h = hash_addr(addr);
+  stripe_t *s = stripe_of(addr);
+  uptr size = 0;
+  hp_spin_lock(&s->lock);
+  if (s->n) {
+    u64 mask = s->cap - 1;
+    for (u64 i = home_of(h, s->cap); s->slots[i].addr; i = (i + 1) & mask)
+      if (s->slots[i].addr == addr) {
+        size = s->slots[i].size;
+        break;
+      }
+  }
+  hp_spin_unlock(&s->lock);
+  return size;
+}
+
 static void lock_all(void) {
   for (u32 i = 0; i < NSTRIPES; i++)
     hp_spin_lock(&stripes[i].lock);
@@ -695,6 +713,20 @@ void hp_foreign_write_section(hp_buf_t *b, const struct hp_profile_info *info) {
 static void *lib;
 static void *next_fn(const char *name) { return dlsym(lib, name); }
 
+/* name as the library itself defines it (the module of its malloc), NULL
+ * when it is found only in a library it depends on.  glibc ("system")
+ * defines them all itself.  dladdr allocates nothing. */
+static void *own_fn(const char *name) {
+  void *f = next_fn(name);
+  if (!f || glibc)
+    return f;
+  Dl_info fi, mi;
+  void *m = next_fn("malloc");
+  if (!m || !dladdr(f, &fi) || !dladdr(m, &mi) || fi.dli_fbase != mi.dli_fbase)
+    return NULL;
+  return f;
+}
+
 /* allocator=auto (heapprof run --follow-exec without --allocator): the
  * allocator library this image links or preloads after the runtime -- the
  * next definition of malloc, when it is not glibc's -- else heapprof's.
@@ -771,14 +803,23 @@ void hp_foreign_init(void) {
   real.free = (void (*)(void *))next_fn("free");
   real.calloc = (void *(*)(size_t, size_t))next_fn("calloc");
   real.realloc = (void *(*)(void *, size_t))next_fn("realloc");
-  real.memalign = (void *(*)(size_t, size_t))next_fn("memalign");
-  real.aligned_alloc = (void *(*)(size_t, size_t))next_fn("aligned_alloc");
+  glibc = !hp_strcmp(a, "system");
   real.posix_memalign =
       (int (*)(void **, size_t, size_t))next_fn("posix_memalign");
-  real.valloc = (void *(*)(size_t))next_fn("valloc");
-  real.pvalloc = (void *(*)(size_t))next_fn("pvalloc");
-  real.malloc_usable_size = (size_t(*)(void *))next_fn("malloc_usable_size");
-  glibc = !hp_strcmp(a, "system");
+  /* The optional ones: only the library's own definitions, as for
+   * operator new below.  The handle's lookup goes on into the library's
+   * dependencies, libc among them: a library without a malloc_usable_size
+   * (an interposer that counts calls and forwards them to the allocator
+   * after it) got glibc's, which read a jemalloc block as a glibc chunk
+   * and crashed node at its first Zone segment; a glibc memalign or valloc
+   * would have handed out blocks the library's free does not know.  What
+   * the library lacks: the aligned forms through its posix_memalign, the
+   * usable size from the side table (hp_foreign_usable_size). */
+  real.memalign = (void *(*)(size_t, size_t))own_fn("memalign");
+  real.aligned_alloc = (void *(*)(size_t, size_t))own_fn("aligned_alloc");
+  real.valloc = (void *(*)(size_t))own_fn("valloc");
+  real.pvalloc = (void *(*)(size_t))own_fn("pvalloc");
+  real.malloc_usable_size = (size_t(*)(void *))own_fn("malloc_usable_size");
   resolve_brk();
   last_brk = (uptr)sbrk(0);
   if (glibc)
@@ -1279,53 +1320,6 @@ void *hp_foreign_calloc(uptr n, uptr size, uptr fp) {
              boot_alloc(total, 0, true), real.calloc(n, size));
 }
 
-void *hp_foreign_memalign(uptr align, uptr size, uptr fp) {
-  SAMPLED(hp_sample_memalign(align, size, fp));
-  if (real.memalign || !resolved())
-    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
-               boot_alloc(size, align, false), real.memalign(align, size));
-  errno = ENOMEM;
-  return NULL;
-}
-
-void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp) {
-  SAMPLED(hp_sample_aligned_alloc(align, size, fp));
-  if (real.aligned_alloc || !resolved())
-    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
-               boot_alloc(size, align, false),
-               real.aligned_alloc(align, size));
-  errno = ENOMEM;
-  return NULL;
-}
-
-void *hp_foreign_valloc(uptr size, uptr fp) {
-  SAMPLED(hp_sample_valloc(size, fp));
-  if (real.valloc || !resolved())
-    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
-               boot_alloc(size, HP_PAGE_SIZE, false), real.valloc(size));
-  errno = ENOMEM;
-  return NULL;
-}
-
-void *hp_foreign_pvalloc(uptr size, uptr fp) {
-  SAMPLED(hp_sample_pvalloc(size, fp));
-  /* Recorded as the pages it asks for, as heapprof's allocator and
-   * sampled mode record it (pvalloc(10): 4096 bytes; pvalloc(0): a
-   * page).  A size whose rounding to pages overflows: glibc fails it, and
-   * an allocator that wraps it around (tcmalloc hands out a page) gave
-   * nothing of that size; recorded as 0 bytes (the leak check at exit
-   * would otherwise read 2^64 bytes of address space as the object). */
-  uptr rounded = size ? HP_ROUND_UP(size, HP_PAGE_SIZE) : HP_PAGE_SIZE;
-  uptr recorded = rounded < size ? 0 : rounded;
-  if (real.pvalloc || !resolved())
-    ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, recorded, HP_ALLOC_MALLOC, fp,
-               boot_alloc(HP_ROUND_UP(size, HP_PAGE_SIZE), HP_PAGE_SIZE,
-                          false),
-               real.pvalloc(size));
-  errno = ENOMEM;
-  return NULL;
-}
-
 static void *posix_memalign_ptr(uptr align, uptr size, int *rc) {
   void *p = NULL;
   *rc = real.posix_memalign(&p, align, size);
@@ -1339,6 +1333,65 @@ static void *aligned_malloc(uptr align, uptr size) {
   if (!p)
     errno = rc;
   return p;
+}
+
+/* A library without memalign, aligned_alloc, valloc or pvalloc of its own
+ * (own_fn): the block from its posix_memalign, which every wrapped
+ * allocator defines, at the alignment glibc's memalign would give (a
+ * power of two, at least a pointer's; posix_memalign refuses others). */
+static void *aligned_fallback(uptr align, uptr size) {
+  uptr a = sizeof(void *);
+  while (a < align && a)
+    a <<= 1;
+  if (!a) {
+    errno = EINVAL;
+    return NULL;
+  }
+  return aligned_malloc(a, size);
+}
+
+void *hp_foreign_memalign(uptr align, uptr size, uptr fp) {
+  SAMPLED(hp_sample_memalign(align, size, fp));
+  ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+             boot_alloc(size, align, false),
+             real.memalign ? real.memalign(align, size)
+                           : aligned_fallback(align, size));
+}
+
+void *hp_foreign_aligned_alloc(uptr align, uptr size, uptr fp) {
+  SAMPLED(hp_sample_aligned_alloc(align, size, fp));
+  ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+             boot_alloc(size, align, false),
+             real.aligned_alloc ? real.aligned_alloc(align, size)
+                                : aligned_fallback(align, size));
+}
+
+void *hp_foreign_valloc(uptr size, uptr fp) {
+  SAMPLED(hp_sample_valloc(size, fp));
+  ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, size, HP_ALLOC_MALLOC, fp,
+             boot_alloc(size, HP_PAGE_SIZE, false),
+             real.valloc ? real.valloc(size)
+                         : aligned_fallback(HP_PAGE_SIZE, size));
+}
+
+void *hp_foreign_pvalloc(uptr size, uptr fp) {
+  SAMPLED(hp_sample_pvalloc(size, fp));
+  /* Recorded as the pages it asks for, as heapprof's allocator and
+   * sampled mode record it (pvalloc(10): 4096 bytes; pvalloc(0): a
+   * page).  A size whose rounding to pages overflows: glibc fails it, and
+   * an allocator that wraps it around (tcmalloc hands out a page) gave
+   * nothing of that size; recorded as 0 bytes (the leak check at exit
+   * would otherwise read 2^64 bytes of address space as the object). */
+  uptr rounded = size ? HP_ROUND_UP(size, HP_PAGE_SIZE) : HP_PAGE_SIZE;
+  uptr recorded = rounded < size ? 0 : rounded;
+  if (!real.pvalloc && resolved() && !recorded) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  ALLOC_CALL(HP_FOREIGN_OP_MEMALIGN, recorded, HP_ALLOC_MALLOC, fp,
+             boot_alloc(HP_ROUND_UP(size, HP_PAGE_SIZE), HP_PAGE_SIZE, false),
+             real.pvalloc ? real.pvalloc(size)
+                          : aligned_fallback(HP_PAGE_SIZE, rounded));
 }
 
 int hp_foreign_posix_memalign(void **out, uptr align, uptr size, uptr fp) {
@@ -1574,7 +1627,12 @@ uptr hp_foreign_usable_size(const void *p) {
     return 0;
   if (is_boot(p))
     return boot_size(p);
-  if (!resolved() || !real.malloc_usable_size)
+  if (!resolved())
     return 0;
-  return real.malloc_usable_size((void *)p);
+  if (real.malloc_usable_size)
+    return real.malloc_usable_size((void *)p);
+  /* A library without one of its own (own_fn): the size asked for, which
+   * the block holds at least; 0 for an object the table does not hold (one
+   * sampling passed over, or not the library's). */
+  return table_size((uptr)p);
 }
