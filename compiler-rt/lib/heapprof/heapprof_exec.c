@@ -228,6 +228,12 @@ static char *const *before_exec(int dirfd, const char *path, int flags,
    * a fork or vfork child. */
   if (!hp_rtl.inited || hp_locks_held > 0)
     return envp;
+  /* Nor in the program's seccomp sandbox (heapprof_sandbox.c): no profile
+   * is written there, its filter may kill for the calls below (newfstatat,
+   * prlimit64), and the new image inherits the filter, so heapprof's
+   * runtime could not start or write in it either: it is not followed. */
+  if (hp_in_sandbox())
+    return envp;
   bool own = hp_signals_own_image();
   bool forked = hp_signals_fork_child();
   if (!own && !following())

@@ -392,7 +392,11 @@ static void large_cb(hp_large_t *l, void *arg) {
   o->shadow_resident += resident(sb, (l->map_size >> HP_SHADOW_SCALE) + HP_PAGE_SIZE);
 }
 
+/* Not in the program's seccomp sandbox, whose filter may kill for the
+ * openat (no profile is written there anyway). */
 static u64 process_rss(void) {
+  if (hp_in_sandbox())
+    return 0;
   int fd = hp_open_proc_self("statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;

@@ -17,7 +17,10 @@
  *  - hp_sandboxed is set: no profile is written from then on (exit, _exit,
  *    checkpoints, the dump signal), and the runtime makes no system call a
  *    malloc or free would not (the shadow's and the peak's residency
- *    questions, mincore and /proc/self/pagemap, are not asked; a new
+ *    questions, mincore and /proc/self/pagemap, and the peak's resident
+ *    set, /proc/thread-self/statm, are not asked; an exec checks nothing
+ *    and passes no heapprof run environment on, since the new image
+ *    inherits the filter; a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
  *    counter: perf_event_open); hp_grow_by_copy with it: the runtime's
  *    arrays grow by mmap and munmap, not mremap.
