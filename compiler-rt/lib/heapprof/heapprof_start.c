@@ -30,6 +30,13 @@ static __attribute__((noinline)) int main_wrapper(int argc, char **argv,
   int r = program_main(argc, argv, envp);
   /* The caller's stack pointer after this frame's return. */
   hp_main_returned_at = (uptr)__builtin_frame_address(0) + 2 * sizeof(uptr);
+  /* ... and from now on the top of the walks: libc calls exit from the
+   * frame that called main, at that stack pointer, so exit's frame lies
+   * just above this one's.  With this frame as the top, the walks from
+   * the exit handlers and destructors stopped below exit and lost it
+   * (an atexit handler's allocation read handler <- __run_exit_handlers);
+   * they now keep exit, and still stop at __libc_start_call_main. */
+  hp_thread_main_frame(hp_main_returned_at);
   return r;
 }
 

@@ -99,7 +99,9 @@ u64 hp_thread_cached_bytes(u64 *freed, u64 *threads);
 void hp_thread_fork_prepare(void);
 /* main runs under a wrapper (heapprof_start.c) whose frame is top: frames
  * at or above it are not the program's, as a thread's above the
- * pthread_create wrapper's are not.  Called on the main thread. */
+ * pthread_create wrapper's are not.  Called on the main thread; again,
+ * with the wrapper's caller's stack pointer after its return, once main
+ * returned (see thread_start in heapprof_thread.c). */
 void hp_thread_main_frame(uptr top);
 /* Calls fn with the argument of every thread created through the
  * pthread_create wrapper that has not started yet (the leak check: until
