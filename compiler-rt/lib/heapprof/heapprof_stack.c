@@ -242,9 +242,13 @@ _Static_assert(UC_RBP == 120 && UC_RSP == 160 && UC_RIP == 168,
  * only when the caller's frame (its CFA) lies inside the stack, the rule
  * the frame-pointer walk has too, so a thread's wrapper frame at stack_top
  * is never recorded.  A walk that reaches the outermost frame (_start, a
- * thread's clone) drops the trailing frames in libc: the main thread's
- * __libc_start_main and its helper, as the frame-pointer walk never had
- * them. */
+ * thread's clone) drops libc's start-up frames: the one the end called
+ * (__libc_start_main, start_thread) and on the main thread
+ * __libc_start_call_main, as the frame-pointer walk never had them.  Not
+ * every trailing frame in libc: a pthread key destructor that runs after
+ * heapprof's own tore the thread's state down is walked to the thread's
+ * clone, and was left without its caller __nptl_deallocate_tsd. */
+uptr hp_stack_call_main_pc;
 /* What a walk read from the stack, in order (see the stack-id cache
  * below); NULL when nobody records. */
 #define SC_READS 62
@@ -368,7 +372,7 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     bp_read = rec->n - 1;
     unused |= 1ull << bp_read;
   }
-  bool reached_end = false;
+  bool reached_end = false, via_tail = false;
   for (;;) {
     if (ra < 4096)
       break;
@@ -405,7 +409,7 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
     } else if (!trk && tail_here(ra, bp, sp, stack_top, n, max, walked, rec,
                                  &tail_bp)) {
       BP_USED();
-      reached_end = true;
+      reached_end = via_tail = true;
       break;
     } else if (kind == HP_CFI_STEP) {
       if (tail_bp)
@@ -493,10 +497,20 @@ static HP_ALWAYS_INLINE u32 walk(uptr *pcs, u32 max, uptr fp, uptr stack_top,
          hi = __atomic_load_n(&hp_cfi_libc_hi, __ATOMIC_ACQUIRE);
     if (rec && !hi) /* libc not located yet: a later walk may trim more */
       rec->uncached = true;
-    if (trk && trk->active && trk->k && trk->n <= TAIL_READS && hi)
+    /* The start-up frames (above); a walk that stopped at the recorded
+     * tail has none of them, the tail being just those frames. */
+    u32 drop = 0;
+    if (!via_tail && n > 0 && pcs[n - 1] >= lo && pcs[n - 1] < hi) {
+      drop = 1;
+      if (n > 1 && pcs[n - 2] == hp_stack_call_main_pc)
+        drop = 2;
+    }
+    /* A tail is the run of libc frames up to the end: usable only when
+     * the walk drops all of it. */
+    if (trk && trk->active && trk->k && trk->k == drop &&
+        trk->n <= TAIL_READS && hi)
       tail_publish(trk);
-    while (n > 0 && pcs[n - 1] >= lo && pcs[n - 1] < hi)
-      n--;
+    n -= drop;
   }
   return n;
 }

@@ -120,6 +120,11 @@ u64 hp_cfi_compute(uptr pc);     /* heapprof_cfi.c: no cache */
 u64 hp_cfi_recipe(uptr pc);      /* heapprof_stack.c: cached */
 /* libc's code, where the main thread's outermost frames are. */
 extern uptr hp_cfi_libc_lo, hp_cfi_libc_hi;
+/* heapprof_stack.c: the PC (return address - 1) in libc's
+ * __libc_start_call_main that called main's wrapper, set by the wrapper
+ * (heapprof_start.c) before main runs; 0 until then.  A walk that reaches
+ * the end drops that frame with the one the end called. */
+extern uptr hp_stack_call_main_pc;
 
 /* Recursion folding: drops every frame whose PC already occurs among the
  * HP_FOLD_WINDOW frames before it in the walk, so that a recursive builder

@@ -25,6 +25,7 @@ uptr hp_main_returned_at;
 
 static __attribute__((noinline)) int main_wrapper(int argc, char **argv,
                                                   char **envp) {
+  hp_stack_call_main_pc = (uptr)__builtin_return_address(0) - 1;
   hp_thread_main_frame((uptr)__builtin_frame_address(0));
   hp_signals_altstack_on(); /* if init ran on another thread */
   int r = program_main(argc, argv, envp);
