@@ -410,12 +410,14 @@ static HP_NOINLINE void *thread_start(void *p) {
   /* thrd_join and thrd_exit carry an int in the pointer, as glibc's do. */
   void *r = c11_fn ? (void *)(intptr_t)c11_fn(arg) : fn(arg);
   /* The start routine returned: glibc's start_thread runs the thread's
-   * key destructors (__nptl_deallocate_tsd) and thread_local destructors
-   * from its frame, at the stack pointer this frame returns to, just
-   * above it.  With this frame still the top, their walks stopped below
-   * that libc frame and lost it (a key destructor's allocation had no
-   * caller at all); the top is now where this frame ends, as the main
-   * thread's is once main returned (heapprof_start.c). */
+   * thread_local destructors (__call_tls_dtors), then its key destructors
+   * (__nptl_deallocate_tsd), from its frame, at the stack pointer this
+   * frame returns to, just above it.  With this frame still the top,
+   * their walks stopped below that libc frame and lost it (a thread_local
+   * destructor's allocation had no caller at all); the top is now where
+   * this frame ends, as the main thread's is once main returned
+   * (heapprof_start.c).  (The program's key destructors mostly run after
+   * heapprof's, which tears this state down: heapprof_stack.c.) */
   hp_thread_t *t = hp_thread_own();
   if (t)
     t->stack_top = (uptr)__builtin_frame_address(0) + 2 * sizeof(uptr);
