@@ -47,23 +47,12 @@
 // INVALID-NEXT: done
 // REFUSED-NEXT: HeapProf: the seccomp filter did not go in (EINVAL): the profile goes on
 // ALL: allocations      8 objects, 840 bytes
-#include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#define ALLOW(nr)                                                              \
-  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
-#define FAIL(nr, e)                                                            \
-  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
+#include "Inputs/seccomp_filter.h"
 
 static char *volatile kept[5];
 
@@ -82,7 +71,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 5; i++)
     kept[i] = malloc(48);
   struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      SECCOMP_LOAD_NR,
       FAIL(__NR_openat, EACCES), FAIL(__NR_open, EACCES),
       ALLOW(__NR_read), ALLOW(__NR_write), ALLOW(__NR_exit_group),
       ALLOW(__NR_exit), ALLOW(__NR_brk), ALLOW(__NR_mmap),
@@ -95,7 +84,7 @@ int main(int argc, char **argv) {
       ALLOW(__NR_set_robust_list), ALLOW(__NR_rseq), ALLOW(__NR_gettid),
       ALLOW(__NR_rt_sigaction), ALLOW(__NR_rt_sigreturn),
       ALLOW(__NR_sigaltstack), ALLOW(__NR_sched_yield),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      SECCOMP_KILL_REST,
   };
   struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
   if (!strcmp(argv[1], "invalid"))

@@ -2,9 +2,9 @@
 // whole and keeps 16 bytes per context, where it copied every record
 // (392 bytes) into its map and copied them all again to sort them.
 // A table of one entry (hib_table_sets=1:hib_table_ways=1) and 60,000
-// contexts (f0 .. f15 each call the next from one of two call sites, f16
-// allocates and frees 8 bytes: 60,000 of the 2^16 stacks, one object
-// each): all but the table's entry and the thread's 64 cached ones are
+// contexts (16 levels of calls, each from one of two call sites, to a
+// leaf that allocates and frees 8 bytes: call_chains.h; 60,000 of the
+// 2^16 stacks, one object each): all but the table's entry and the thread's 64 cached ones are
 // evicted before the dump, at least 60,000 - 65 = 59,935 records in the
 // log, 59,935 x 392 bytes = 22.4 MiB.  (Not 2^16 contexts: the log has
 // room for 65,536 records, and the 64 the dump's flush of the cache adds
@@ -37,41 +37,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#define CALL_CHAIN_BITS 16
+#include "../Inputs/call_chains.h"
+
 static void *volatile sink;
 
-__attribute__((noinline)) static void f16(unsigned bits) {
+static void call_chain_leaf(unsigned bits) {
   (void)bits;
   sink = malloc(8);
   free(sink);
 }
 
-// Two call sites of the next level: the bit picks one.
-#define LEVEL(i, next)                                                         \
-  __attribute__((noinline)) static void f##i(unsigned bits) {                  \
-    if (bits & 1)                                                              \
-      next(bits >> 1);                                                         \
-    else                                                                       \
-      next(bits >> 1);                                                         \
-  }
-LEVEL(15, f16)
-LEVEL(14, f15)
-LEVEL(13, f14)
-LEVEL(12, f13)
-LEVEL(11, f12)
-LEVEL(10, f11)
-LEVEL(9, f10)
-LEVEL(8, f9)
-LEVEL(7, f8)
-LEVEL(6, f7)
-LEVEL(5, f6)
-LEVEL(4, f5)
-LEVEL(3, f4)
-LEVEL(2, f3)
-LEVEL(1, f2)
-LEVEL(0, f1)
-
 // A "Vm...:" line of /proc/self/status, in KiB.  Read and written with
-// system calls: the profile's contexts are f16's alone (stdio allocates).
+// system calls: the profile's contexts are the leaf's alone (stdio allocates).
 static long status_kib(const char *name) {
   char buf[4096];
   int fd = open("/proc/self/status", O_RDONLY);
@@ -88,7 +66,7 @@ static long status_kib(const char *name) {
 
 int main(void) {
   for (unsigned b = 0; b < 60000; b++)
-    f0(b);
+    call_chain(b);
   // The peak so far is the log's growth; from
   // here it is the dump's.
   int fd = open("/proc/self/clear_refs", O_WRONLY);

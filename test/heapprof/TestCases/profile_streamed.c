@@ -1,8 +1,8 @@
 // The raw profile is written to its file as it is made (drained every
 // 4 MiB), its header and the extension's size written in the file at the
-// end.  65,536 contexts: f0 .. f15 each call the next from one of two
-// call sites (bits of the loop's counter), f16 allocates and frees 8
-// bytes: 2^16 distinct stacks, one allocation each, a profile of about
+// end.  65,536 contexts: 16 levels of calls, each from one of two call
+// sites (bits of the loop's counter), to a leaf that allocates and frees
+// 8 bytes (call_chains.h): 2^16 distinct stacks, one allocation each, a profile of about
 // 36 MB.
 //   (none)   the profile reads whole: 65536 records and stacks, each
 //            AllocCount=1; llvm-profdata 19 reads as many.
@@ -45,42 +45,20 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#define CALL_CHAIN_BITS 16
+#include "../Inputs/call_chains.h"
+
 static void *volatile sink;
 
-__attribute__((noinline)) static void f16(unsigned bits) {
+static void call_chain_leaf(unsigned bits) {
   (void)bits;
   sink = malloc(8);
   free(sink);
 }
 
-// Two call sites of the next level: the bit picks one.
-#define LEVEL(i, next)                                                         \
-  __attribute__((noinline)) static void f##i(unsigned bits) {                  \
-    if (bits & 1)                                                              \
-      next(bits >> 1);                                                         \
-    else                                                                       \
-      next(bits >> 1);                                                         \
-  }
-LEVEL(15, f16)
-LEVEL(14, f15)
-LEVEL(13, f14)
-LEVEL(12, f13)
-LEVEL(11, f12)
-LEVEL(10, f11)
-LEVEL(9, f10)
-LEVEL(8, f9)
-LEVEL(7, f8)
-LEVEL(6, f7)
-LEVEL(5, f6)
-LEVEL(4, f5)
-LEVEL(3, f4)
-LEVEL(2, f3)
-LEVEL(1, f2)
-LEVEL(0, f1)
-
 static void round_of_all(void) {
   for (unsigned b = 0; b < (1u << 16); b++)
-    f0(b);
+    call_chain(b);
 }
 
 int main(int argc, char **argv) {
