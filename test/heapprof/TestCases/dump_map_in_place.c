@@ -30,12 +30,14 @@
 // SHOW: : 1 dump
 // SHOW: dump 0 at offset 0x0: raw version 4, {{[0-9]+}} bytes, {{[0-9]+}} segments, 60000 MIBs, 60000 stacks; heapprof extension v3: checkpoint 1,
 // COUNT: {{^}}60000{{$}}
-#include <fcntl.h>
 #include <heapprof/heapprof_interface.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+// Read with system calls: the profile's contexts are the leaf's alone.
+#include "Inputs/resident.h"
 
 #define CALL_CHAIN_BITS 16
 #include "../Inputs/call_chains.h"
@@ -48,31 +50,12 @@ static void call_chain_leaf(unsigned bits) {
   free(sink);
 }
 
-// A "Vm...:" line of /proc/self/status, in KiB.  Read and written with
-// system calls: the profile's contexts are the leaf's alone (stdio allocates).
-static long status_kib(const char *name) {
-  char buf[4096];
-  int fd = open("/proc/self/status", O_RDONLY);
-  ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-  if (n <= 0)
-    abort();
-  close(fd);
-  buf[n] = 0;
-  const char *p = strstr(buf, name);
-  if (!p)
-    abort();
-  return atol(p + strlen(name));
-}
-
 int main(void) {
   for (unsigned b = 0; b < 60000; b++)
     call_chain(b);
   // The peak so far is the log's growth; from
   // here it is the dump's.
-  int fd = open("/proc/self/clear_refs", O_WRONLY);
-  if (fd < 0 || write(fd, "5", 1) != 1)
-    abort();
-  close(fd);
+  reset_peak_resident();
   long before = status_kib("VmRSS:");
   if (__heapprof_dump() != 0)
     return 1;

@@ -16,14 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static long rss_kb(void) {
-  long size = 0, resident = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f || fscanf(f, "%ld %ld", &size, &resident) != 2)
-    return -1;
-  fclose(f);
-  return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
+#include "Inputs/resident.h"
 
 static void phase(const char *name, size_t n, size_t size) {
   char **v = calloc(n, sizeof(char *)); // 24 KB or 1.6 MB: stays resident
@@ -31,10 +24,10 @@ static void phase(const char *name, size_t n, size_t size) {
     v[i] = malloc(size);
     memset(v[i], (int)(i & 0x7f) + 1, size);
   }
-  long before = rss_kb();
+  long before = resident_kib();
   for (size_t i = 0; i < n; i++)
     free(v[i]);
-  long after = rss_kb();
+  long after = resident_kib();
   long freed_kb = (long)(n * size / 1024);
   fprintf(stderr, "%s: rss dropped by %s half of the %ld KiB freed\n", name,
           before - after >= freed_kb / 2 ? "at least" : "less than", freed_kb);

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "Inputs/resident.h"
+
 typedef void (*fn_t)(int);
 
 __attribute__((noinline)) static void leaf(void) {
@@ -38,15 +40,6 @@ EACH(L2)
 static fn_t l2[16] = {EACH(NAME2)};
 EACH(L1)
 static fn_t l1[16] = {EACH(NAME1)};
-
-static long resident_kib(void) {
-  long size = 0, res = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f || fscanf(f, "%ld %ld", &size, &res) != 2)
-    abort();
-  fclose(f);
-  return res * (sysconf(_SC_PAGESIZE) / 1024);
-}
 
 int main(void) {
   if (__heapprof_dump() != 0)

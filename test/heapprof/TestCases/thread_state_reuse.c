@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "Inputs/resident.h"
+
 #define BLOCKS 50
 // bar: every thread has allocated (main measures then); done: main has
 // measured.  The measure was taken as soon as the threads were created,
@@ -49,16 +51,6 @@ static void *alive(void *arg) {
   return arg;
 }
 
-static long rss_kb(void) {
-  long pages = 0, rss = 0;
-  FILE *f = fopen("/proc/self/statm", "r");
-  if (!f || fscanf(f, "%ld %ld", &pages, &rss) != 2)
-    rss = -1;
-  if (f)
-    fclose(f);
-  return rss * 4;
-}
-
 static const char *verdict(long kb, int n, long per_thread_kb) {
   return kb <= per_thread_kb * n ? "ok" : "too much";
 }
@@ -69,7 +61,7 @@ int main(int argc, char **argv) {
   pthread_attr_t at;
   pthread_attr_init(&at);
   pthread_attr_setstacksize(&at, 256 << 10);
-  long start = rss_kb(), up[4], down[4];
+  long start = resident_kib(), up[4], down[4];
   for (int w = 1; w <= 3; w++) {
     pthread_barrier_init(&bar, NULL, n + 1);
     pthread_barrier_init(&done, NULL, n + 1);
@@ -77,13 +69,13 @@ int main(int argc, char **argv) {
       if (pthread_create(&t[i], &at, alive, NULL))
         return 1;
     pthread_barrier_wait(&bar);
-    up[w] = rss_kb();
+    up[w] = resident_kib();
     pthread_barrier_wait(&done);
     for (int i = 0; i < n; i++)
       pthread_join(t[i], NULL);
     pthread_barrier_destroy(&bar);
     pthread_barrier_destroy(&done);
-    down[w] = rss_kb();
+    down[w] = resident_kib();
     fprintf(stderr, "wave %d: %ld KiB alive, %ld KiB exited\n", w, up[w],
             down[w]);
   }
