@@ -18,19 +18,10 @@
 // RUN: rm -rf %t.d3 && env -u LD_PRELOAD heapprof run --follow-exec -o %t.d3 -- %t.plain 2> %t.err3 | FileCheck %s
 // CHECK: exec failed: ENOENT
 // CHECK-NEXT: done
-#include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
+#include "Inputs/seccomp_filter.h"
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-#define ALLOW(nr)                                                              \
-  BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
 static char *volatile kept, *volatile kept_more[256];
 
@@ -39,7 +30,7 @@ static void say(const char *s) { write(1, s, strlen(s)); }
 int main(void) {
   kept = malloc(48);
   struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      SECCOMP_LOAD_NR,
       ALLOW(__NR_execve), ALLOW(__NR_read), ALLOW(__NR_write),
       ALLOW(__NR_exit_group), ALLOW(__NR_exit), ALLOW(__NR_brk),
       ALLOW(__NR_mmap), ALLOW(__NR_munmap), ALLOW(__NR_mremap),
@@ -47,7 +38,7 @@ int main(void) {
       ALLOW(__NR_getpid), ALLOW(__NR_getrandom), ALLOW(__NR_close),
       ALLOW(__NR_clock_gettime), ALLOW(__NR_rt_sigaction),
       ALLOW(__NR_rt_sigreturn),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+      SECCOMP_KILL_REST,
   };
   struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
