@@ -265,6 +265,7 @@ bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
   X(mremap_reallocs, "reallocations of large chunks resized by mremap")   \
   X(release_passes, "release_freed_pages passes over a region's free list")  \
   X(pages_released, "4 KiB pages handed back to the kernel (madvise)")       \
+  X(idle_passes, "release_idle_ms passes over the size classes' spans")      \
   X(invalid_frees, "invalid/double frees reported")                          \
   X(failed_allocs, "failed allocations")                                     \
   X(cold_allocs, "allocations served from cold regions (hot/cold new)")      \

@@ -63,7 +63,10 @@ typedef struct span {
   u32 next, prev; /* on a list: span index + 1 */
   u32 first;      /* its first block */
   u32 carve, end; /* blocks [carve, end) not carved yet */
+  u32 epoch;      /* idle_epoch when a block last left or came back */
   u8 list;        /* LIST_NONE, LIST_LANE, LIST_EMPTY or LIST_ORPHANS */
+  u8 released;    /* an idle pass gave its free pages back; no block came
+                     back since */
 } span_t;
 enum { LIST_NONE, LIST_LANE, LIST_EMPTY, LIST_ORPHANS };
 
@@ -217,6 +220,10 @@ void hp_primary_thread_start(hp_cache_t *caches) {
 }
 
 /* ---------------------------------------------------- page release */
+
+/* release_idle_ms's passes so far (written by the pass, under pass_lock;
+ * read relaxed under a region's lock to stamp a span). */
+static u32 idle_epoch;
 
 /* The index of the block at offset off of region r (off < HP_REGION_SIZE):
  * a multiplication by the reciprocal, no division. */
@@ -407,6 +414,8 @@ static HP_ALWAYS_INLINE void push_free(region_t *r, uptr block, u32 tag) {
   r->next[idx] = s->head;
   s->head = idx + 1;
   s->nfree++;
+  s->epoch = __atomic_load_n(&idle_epoch, __ATOMIC_RELAXED);
+  s->released = 0;
   r->untrimmed = true;
   if (HP_UNLIKELY(r->free_map)) {
     map_set(r, idx, true);
@@ -444,6 +453,7 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
   s->head = head;
   s->nfree -= got;
   r->nfree -= got;
+  s->epoch = __atomic_load_n(&idle_epoch, __ATOMIC_RELAXED);
   u32 fresh = carve ? HP_MIN(n - got, s->end - s->carve) : 0;
   if (fresh) {
     uptr b = r->beg + (uptr)s->carve * r->size;
@@ -599,6 +609,18 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
   hp_spin_unlock(&r->lock);
 }
 
+/* release_idle_ms: whether a pass is due, read at a refill or a drain
+ * (after the region's lock is let go). */
+static u32 idle_next_ms; /* when the next pass is due (atomic) */
+static void idle_pass(u32 now, hp_stats_t *st);
+static HP_ALWAYS_INLINE void idle_check(hp_stats_t *st) {
+  if (HP_UNLIKELY(hp_flags.release_idle_ms < 0 || !hp_clock.ready))
+    return;
+  u32 now = hp_now_ms();
+  if ((int32_t)(now - __atomic_load_n(&idle_next_ms, __ATOMIC_RELAXED)) >= 0)
+    idle_pass(now, st);
+}
+
 static void drain(region_t *r, hp_cache_t *cache, u32 n, u32 tag,
                   hp_stats_t *st) {
   hp_spin_lock(&r->lock);
@@ -618,6 +640,7 @@ uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
   if (HP_UNLIKELY(!cache->count)) {
     refill(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches));
     st->cache_refills++;
+    idle_check(st);
     if (!cache->count)
       return 0;
   }
@@ -647,13 +670,16 @@ void hp_primary_free_slow(hp_cache_t *caches, u32 c, uptr block,
     r->nfree++;
     maybe_release(r, st);
     hp_spin_unlock(&r->lock);
+    idle_check(st);
     return;
   }
   hp_cache_t *cache = &caches[c];
   cache_max_set(cache, c);
-  if (HP_UNLIKELY(cache->count >= cache->max))
+  if (HP_UNLIKELY(cache->count >= cache->max)) {
     drain(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches),
           st);
+    idle_check(st);
+  }
   cache->blocks[cache->count++] = block;
 }
 
@@ -781,11 +807,83 @@ u64 hp_primary_trim(hp_stats_t *st) {
   return pages;
 }
 
+/* ------------------------------------------------------------ idle
+ *
+ * release_idle_ms (on by default): the decay of mature allocators
+ * (jemalloc's dirty pages, scudo's release interval, mimalloc's purge
+ * delay), by span.  Every block that leaves a span or comes back to it
+ * stamps the span with idle_epoch; a pass, due at most once per interval
+ * and run by whichever thread's refill or drain finds it due, advances
+ * the epoch and, region by region under its lock, gives back the pages
+ * wholly inside runs of free blocks of each span stamped two epochs ago or
+ * earlier: nothing came or went there for a whole interval at least.  A
+ * span with every block free goes whole (its first and last pages may
+ * hold a neighbour's block); in another, the runs between its blocks in
+ * use, found from its free list as malloc_trim finds them.  The span is
+ * then marked released and not looked at again until a block comes back
+ * to it.  A malloc or free the thread cache serves does nothing of this;
+ * a refill or drain reads the coarse clock once. */
+static hp_spinlock_t idle_lock; /* one pass at a time (trylock) */
+
+/* Span k of r: its free pages back to the kernel; lock held. */
+static u64 idle_span(region_t *r, u32 k) {
+  span_t *s = span_at(r, k);
+  uptr end = r->beg + (uptr)s->end * r->size;
+  trim_t t = {0, 0, 0, 0};
+  if (span_empty(s)) {
+    t.free_beg = r->beg + (uptr)s->first * r->size;
+  } else {
+    trim_span(r, k, &t);
+  }
+  trim_run_end(&t, end);
+  s->released = 1;
+  return t.pages + release_range(t.rel_beg, t.rel_end);
+}
+
+static void idle_pass(u32 now, hp_stats_t *st) {
+  if (!hp_spin_trylock(&idle_lock))
+    return; /* another thread is passing */
+  s64 ms = hp_flags.release_idle_ms;
+  if ((int32_t)(now - idle_next_ms) < 0) { /* one passed meanwhile */
+    hp_spin_unlock(&idle_lock);
+    return;
+  }
+  __atomic_store_n(&idle_next_ms, now + (u32)ms, __ATOMIC_RELAXED);
+  u32 epoch = idle_epoch + 1;
+  __atomic_store_n(&idle_epoch, epoch, __ATOMIC_RELAXED);
+  u64 pages = 0;
+  for (u32 c = 1; epoch >= 2 && c < HP_NUM_REGIONS; c++) {
+    region_t *r = &regions[c];
+    if (c == HP_NUM_CLASSES ||
+        __atomic_load_n(&r->nfree, __ATOMIC_RELAXED) * r->size <
+            HP_PAGE_SIZE)
+      continue;
+    u64 here = 0;
+    hp_spin_lock(&r->lock);
+    for (u64 k = 0; k < r->nspans; k++) {
+      const span_t *s = span_at(r, (u32)k);
+      if (s->released || epoch - s->epoch < 2 ||
+          (u64)s->nfree * r->size < HP_PAGE_SIZE)
+        continue;
+      here += idle_span(r, (u32)k);
+    }
+    if (here)
+      __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+    hp_spin_unlock(&r->lock);
+    pages += here;
+  }
+  st->idle_passes++;
+  st->pages_released += pages;
+  hp_spin_unlock(&idle_lock);
+}
+
 /* In a fork child only the forking thread lives on: every other lane's
  * spans go to the orphans.  Single-threaded, locks held by the caller
  * (hp_primary_lock_all) or free. */
 void hp_primary_fork_child(const hp_cache_t *self) {
   u32 keep = self ? tag_lane(LANE_TAG(self)) : 0;
+  /* A thread gone with the fork may have been in an idle pass. */
+  idle_lock.state = 0;
   for (u32 l = 1; l < HP_LANES; l++) {
     if (l == keep || !(lanes_used >> l & 1))
       continue;

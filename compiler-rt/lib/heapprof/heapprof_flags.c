@@ -128,6 +128,8 @@ static const char *check_ranges(const hp_flags_t *f) {
     return "peak_threshold_kb";
   if (f->release_threshold_kb < 0 || f->release_threshold_kb > (1ll << 40))
     return "release_threshold_kb";
+  if (f->release_idle_ms < -1 || f->release_idle_ms > (1 << 30))
+    return "release_idle_ms";
   if (f->verbosity < 0)
     return "verbosity";
   if (!hp_profile_mode_bits(f->profile_mode))

@@ -12,10 +12,12 @@
 // RUN: %env_heapprof_opts=peak_threshold_kb=-1 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-PEAK
 // RUN: %env_heapprof_opts=peak_threshold_kb=18014398509481984 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-PEAK
 // RUN: %env_heapprof_opts=release_freed_pages=1:release_threshold_kb=-1 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-REL
+// RUN: %env_heapprof_opts=release_idle_ms=-2 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-IDLE
+// RUN: %env_heapprof_opts=release_idle_ms=1073741825 %python %S/Inputs/exit_code.py 1 %t 2>&1 | FileCheck %s --check-prefix=RANGE-IDLE
 // Edge values are accepted: a 2^40 MiB limit lets a 100-byte and a 2 MiB
 // malloc through; a 1 MiB limit fails the 2 MiB one only.
-// RUN: %env_heapprof_opts=dump_at_exit=0:max_allocation_size_mb=1099511627776:pmu_sample_every=1073741824:peak_threshold_kb=0:release_threshold_kb=0 %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
-// RUN: %env_heapprof_opts=dump_at_exit=0:max_allocation_size_mb=1:pmu_sample_every=1:peak_threshold_kb=1099511627776:release_threshold_kb=1099511627776 %run %t 2>&1 | FileCheck %s --check-prefix=LIMIT1
+// RUN: %env_heapprof_opts=dump_at_exit=0:max_allocation_size_mb=1099511627776:pmu_sample_every=1073741824:peak_threshold_kb=0:release_threshold_kb=0:release_idle_ms=-1 %run %t 2>&1 | FileCheck %s --check-prefix=EDGE
+// RUN: %env_heapprof_opts=dump_at_exit=0:max_allocation_size_mb=1:pmu_sample_every=1:peak_threshold_kb=1099511627776:release_threshold_kb=1099511627776:release_idle_ms=1073741824 %run %t 2>&1 | FileCheck %s --check-prefix=LIMIT1
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +38,8 @@ int main(void) {
 // RANGE-PEAK-NOT: small
 // RANGE-REL: HeapProf: ERROR: option 'release_threshold_kb' out of range in HEAPPROF_OPTIONS (see help=1)
 // RANGE-REL-NOT: small
+// RANGE-IDLE: HeapProf: ERROR: option 'release_idle_ms' out of range in HEAPPROF_OPTIONS (see help=1)
+// RANGE-IDLE-NOT: small
 
 // EDGE-NOT: HeapProf: ERROR
 // EDGE: small ok big ok

@@ -43,6 +43,7 @@ int main(void) {
 // CHECK-NEXT: mremap_reallocs 0 reallocations of large chunks resized by mremap
 // CHECK-NEXT: release_passes 0 release_freed_pages passes
 // CHECK-NEXT: pages_released 0 4 KiB pages
+// CHECK-NEXT: idle_passes {{[0-9]+}} release_idle_ms passes
 // CHECK-NEXT: invalid_frees 0 invalid/double frees
 // CHECK-NEXT: failed_allocs 1 failed allocations
 // CHECK-NEXT: cold_allocs 0 allocations served from cold regions
