@@ -78,8 +78,8 @@ static HP_ALWAYS_INLINE uptr hp_primary_alloc(hp_cache_t *caches, u32 c,
  * HP_COLD_CLASS(class_id). */
 uptr hp_primary_alloc_cold(u32 class_id, bool *fresh);
 /* class_id may be a cold id: the block goes straight back to its region. */
-/* st gets the cache drains and, with release_freed_pages, the pages
- * returned to the kernel. */
+/* st gets the cache drains and the pages returned to the kernel
+ * (release_freed_pages, and the release_idle_ms pass a drain may run). */
 void hp_primary_free_slow(hp_cache_t *caches, u32 class_id, uptr block,
                           struct hp_stats *st);
 static HP_ALWAYS_INLINE void hp_primary_free(hp_cache_t *caches, u32 c,

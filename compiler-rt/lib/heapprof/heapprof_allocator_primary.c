@@ -45,6 +45,11 @@
  * call, only the drain that crosses the threshold.  A released page reads
  * as zeros, headers included: a free of such a block finds state 0 (see
  * hp_primary_block_released).
+ *
+ * release_idle_ms (the default, 1000): spans that no block left or came
+ * back to for an interval give back the pages inside their free blocks,
+ * in a pass a refill or drain runs at most once per interval (the "idle"
+ * section below).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
