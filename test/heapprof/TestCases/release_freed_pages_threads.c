@@ -7,6 +7,9 @@
 // its pattern, and the counters must show that pages really went.
 // RUN: %clang_rt_heapprof -O0 -pthread %s -o %t
 // RUN: %env_heapprof_opts=release_freed_pages=1:release_threshold_kb=4:junk_fill=1:print_stats=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s
+// The same with release_idle_ms=0 alone: an idle pass at every refill and
+// drain, under the region locks the other threads drain and refill under.
+// RUN: %env_heapprof_opts=release_idle_ms=0:junk_fill=1:print_stats=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s --check-prefix=IDLE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,4 +58,8 @@ int main(void) {
 // CHECK: corrupt bytes: 0
 // CHECK: release_passes {{[1-9][0-9]*}} release_freed_pages passes
 // CHECK-NEXT: pages_released {{[1-9][0-9]*}} 4 KiB pages
+// CHECK-NEXT: idle_passes {{[0-9]+}} release_idle_ms passes
 // CHECK-NEXT: invalid_frees 0 invalid/double frees
+// IDLE: corrupt bytes: 0
+// IDLE: idle_passes {{[1-9][0-9]*}} release_idle_ms passes
+// IDLE-NEXT: invalid_frees 0 invalid/double frees
