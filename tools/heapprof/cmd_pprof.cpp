@@ -214,7 +214,7 @@ static std::string dropFrames(const Profile &P) {
   std::set<std::string> Passed, Shown;
   for (const Context &C : P.Contexts) {
     std::vector<const Frame *> Frames = C.frames(P);
-    size_t Start = Frames.size() - chainFrames(P, C, UINT_MAX).size();
+    size_t Start = chainStart(P, C);
     for (size_t I = 0; I < Frames.size(); I++) {
       const Frame &F = *Frames[I];
       // The system_name build() writes.

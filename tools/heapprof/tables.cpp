@@ -218,20 +218,44 @@ static bool isStdFrame(const Frame &F) {
   return Short.rfind("std::", 0) == 0 || Short.rfind("__gnu_cxx::", 0) == 0;
 }
 
-std::vector<const Frame *> heapprof::chainFrames(const Profile &P,
-                                                 const Context &C,
-                                                 unsigned Depth) {
-  std::vector<const Frame *> Frames = C.frames(P);
+// The number of leading frames of Frames that a chain passes over.
+static size_t leadingStd(const std::vector<const Frame *> &Frames) {
   size_t First = 0;
   while (First < Frames.size() && isStdFrame(*Frames[First]))
     First++;
   // First: the program's frame that called the library; keep the library
   // function it called.  No such frame: the stack as it is.
-  size_t Start = First > 0 && First < Frames.size() ? First - 1 : 0;
-  Frames.erase(Frames.begin(), Frames.begin() + Start);
-  if (Frames.size() > Depth)
-    Frames.resize(Depth);
-  return Frames;
+  return First > 0 && First < Frames.size() ? First - 1 : 0;
+}
+
+size_t heapprof::chainStart(const Profile &P, const Context &C) {
+  return leadingStd(C.frames(P));
+}
+
+std::vector<const Frame *> heapprof::chainFrames(const Profile &P,
+                                                 const Context &C,
+                                                 unsigned Depth) {
+  std::vector<const Frame *> Frames = C.frames(P);
+  size_t Start = leadingStd(Frames);
+  bool AllStd = std::all_of(Frames.begin(), Frames.end(),
+                            [](const Frame *F) { return isStdFrame(*F); });
+  // Above the site, a run of the library's frames between two of the
+  // program's (std::make_shared constructing an object whose constructor
+  // allocates: _Construct, allocator_traits::construct,
+  // _Sp_counted_ptr_inplace, __shared_count, ..., make_shared) is the
+  // library function the program called, its outermost frame, as at the
+  // site: else those frames filled the chain, and the objects every caller
+  // of that constructor made were one row.  A run the stack ends in (a
+  // thread's start, std::thread::_State_impl::_M_run) is its outermost
+  // frame too.  A stack of nothing but the library's frames is shown whole.
+  std::vector<const Frame *> Chain;
+  for (size_t I = Start; I < Frames.size() && Chain.size() < Depth; I++) {
+    if (!AllStd && I > Start && isStdFrame(*Frames[I]) &&
+        I + 1 < Frames.size() && isStdFrame(*Frames[I + 1]))
+      continue;
+    Chain.push_back(Frames[I]);
+  }
+  return Chain;
 }
 
 // The contexts with objects by Objects and Bytes (Counts members: live at

@@ -102,9 +102,18 @@ using LeakRow = ChainRow;
 // but the outermost of them are skipped.  Otherwise the first three frames of
 // every such allocation read std::__new_allocator::allocate <-
 // std::allocator_traits::allocate <- ..., and one row held every map's
-// nodes.  A stack of nothing but such frames is shown from its site.
+// nodes.  Above the site, a run of such frames between two of the
+// program's is likewise its outermost frame, the library function the
+// program called there (std::make_shared <- Holder::Holder <-
+// std::make_shared <- make_a, not <- std::_Construct <-
+// std::allocator_traits::construct <- ...).  A stack of nothing but such
+// frames is shown whole, from its site.
 std::vector<const Frame *> chainFrames(const Profile &P, const Context &C,
                                        unsigned Depth);
+// How many of C's frames, from its site, chainFrames passes over at the
+// start (the library's allocator plumbing): its chain's first frame is
+// C.frames(P)[chainStart(P, C)].
+size_t chainStart(const Profile &P, const Context &C);
 
 struct BinRow {
   uint64_t Size; // 0..1024, 1025 = ">1024"
