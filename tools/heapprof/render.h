@@ -27,7 +27,7 @@ void renderText(const Report &R, llvm::raw_ostream &OS);
 
 // --format json: one "heapprof-report" document, exact numbers
 // (render_json.cpp; the format is in docs/formats.md).
-constexpr unsigned JsonReportVersion = 4;
+constexpr unsigned JsonReportVersion = 5;
 void renderJson(const Report &R, llvm::raw_ostream &OS);
 
 // --format html (and `heapprof html`): one self-contained web page holding

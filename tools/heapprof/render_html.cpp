@@ -592,7 +592,7 @@ table("callgraph", "Allocation call graph", [
   R.callgraph);
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
-  {key: "stack", label: "stack", stack: true, get: key("stack")}], R.cold,
+  num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}], R.cold,
   R.cold === null ? "no access was counted; a program not compiled with -fheapprof counts none" : undefined);
 
 // The allocator profiler's sections (docs/allocator-profiler.md), as the

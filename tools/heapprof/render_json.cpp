@@ -57,6 +57,48 @@ static void orNull(OStream &J, const char *Key, bool Known, WriteFn Write) {
   J.attributeEnd();
 }
 
+// A CONTEXT's fields and derived measures, of C (a context's counts, or
+// a cold row's added up).
+static void countsAndDerived(OStream &J, const Profile &P, const Counts &C) {
+  for (unsigned F = 0; F < NumFields; F++) {
+    Field Fl = static_cast<Field>(F);
+    if (P.has(Fl))
+      J.attribute(FieldNames[F], static_cast<int64_t>(C.get(Fl)));
+    else
+      J.attribute(FieldNames[F], nullptr);
+  }
+  Derived D = derive(C);
+  J.attributeObject("derived", [&] {
+    J.attributeBegin("accesses_per_object");
+    number(J, D.AccessesPerObject);
+    J.attributeEnd();
+    J.attributeBegin("access_density");
+    number(J, D.Density);
+    J.attributeEnd();
+    J.attributeBegin("lifetime_ms");
+    number(J, D.LifetimeMs);
+    J.attributeEnd();
+    J.attributeBegin("lines_touched_per_object");
+    optional(J, D.LinesTouched, D.LinesTouched >= 0);
+    J.attributeEnd();
+    J.attributeBegin("pages_touched_per_object");
+    optional(J, D.PagesTouched, D.PagesTouched >= 0);
+    J.attributeEnd();
+    J.attributeBegin("line_utilization");
+    optional(J, D.LineUtilization, D.LineUtilization >= 0);
+    J.attributeEnd();
+    J.attributeBegin("page_utilization");
+    optional(J, D.PageUtilization, D.PageUtilization >= 0);
+    J.attributeEnd();
+    J.attributeBegin("malloc_cycles");
+    optional(J, D.MallocCycles, D.MallocCycles >= 0);
+    J.attributeEnd();
+    J.attributeBegin("free_cycles");
+    optional(J, D.FreeCycles, D.FreeCycles >= 0);
+    J.attributeEnd();
+  });
+}
+
 static void context(OStream &J, const Report &R, uint32_t I,
                     const TopRow *Row, size_t Rank) {
   const Profile &P = *R.P;
@@ -75,43 +117,7 @@ static void context(OStream &J, const Report &R, uint32_t I,
       for (const Frame *F : Ctx.frames(P))
         jsonFrame(J, *F);
     });
-    for (unsigned F = 0; F < NumFields; F++) {
-      Field Fl = static_cast<Field>(F);
-      if (P.has(Fl))
-        J.attribute(FieldNames[F], static_cast<int64_t>(Ctx.C.get(Fl)));
-      else
-        J.attribute(FieldNames[F], nullptr);
-    }
-    Derived D = derive(Ctx.C);
-    J.attributeObject("derived", [&] {
-      J.attributeBegin("accesses_per_object");
-      number(J, D.AccessesPerObject);
-      J.attributeEnd();
-      J.attributeBegin("access_density");
-      number(J, D.Density);
-      J.attributeEnd();
-      J.attributeBegin("lifetime_ms");
-      number(J, D.LifetimeMs);
-      J.attributeEnd();
-      J.attributeBegin("lines_touched_per_object");
-      optional(J, D.LinesTouched, D.LinesTouched >= 0);
-      J.attributeEnd();
-      J.attributeBegin("pages_touched_per_object");
-      optional(J, D.PagesTouched, D.PagesTouched >= 0);
-      J.attributeEnd();
-      J.attributeBegin("line_utilization");
-      optional(J, D.LineUtilization, D.LineUtilization >= 0);
-      J.attributeEnd();
-      J.attributeBegin("page_utilization");
-      optional(J, D.PageUtilization, D.PageUtilization >= 0);
-      J.attributeEnd();
-      J.attributeBegin("malloc_cycles");
-      optional(J, D.MallocCycles, D.MallocCycles >= 0);
-      J.attributeEnd();
-      J.attributeBegin("free_cycles");
-      optional(J, D.FreeCycles, D.FreeCycles >= 0);
-      J.attributeEnd();
-    });
+    countsAndDerived(J, P, Ctx.C);
   });
 }
 
@@ -691,8 +697,15 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
       J.value(nullptr);
     } else {
       J.array([&] {
-        for (uint32_t I : R.Cold)
-          context(J, R, I, nullptr, 0);
+        for (const ColdRow &Row : R.Cold)
+          J.object([&] {
+            J.attributeArray("chain", [&] {
+              for (const Frame &F : Row.Chain)
+                jsonFrame(J, F);
+            });
+            J.attribute("contexts", static_cast<int64_t>(Row.Contexts));
+            countsAndDerived(J, *R.P, Row.C);
+          });
       });
     }
     J.attributeEnd();

@@ -777,24 +777,19 @@ static void measures(const Report &R, raw_ostream &OS) {
     OS << "(none)\n";
     return;
   }
-  // Each row is a context, named as the leak and peak tables name theirs
-  // (--depth frames): by its site alone, the contexts of one site reached
-  // from several callers (a wrapper's) read as the same row repeated.
+  // Each row is the cold contexts of one call chain (--depth frames), as
+  // the leak and peak tables group theirs.
   TextTable Tab({"bytes", "objects", "acc/object", "density", "lifetime ms",
                  "call chain"},
                 "rrrrrl");
-  for (uint32_t I : R.Cold) {
-    const Context &Ctx = P.Contexts[I];
-    Derived D = derive(Ctx.C);
-    std::vector<Frame> Chain;
-    for (const Frame *F : chainFrames(P, Ctx, std::max(R.Opts.Depth, 1u)))
-      Chain.push_back(*F);
-    Tab.add({humanBytes(Ctx.C.bytes()), std::to_string(Ctx.C.allocs()),
+  for (const ColdRow &Row : R.Cold) {
+    Derived D = derive(Row.C);
+    Tab.add({humanBytes(Row.C.bytes()), std::to_string(Row.C.allocs()),
              str("%.1f", D.AccessesPerObject), str("%.1f", D.Density),
-             str("%.1f", D.LifetimeMs), chain(Chain)});
+             str("%.1f", D.LifetimeMs), chain(Row.Chain)});
   }
   Tab.print(OS);
-  omitted(OS, R.ColdInfo, "cold context", "cold contexts");
+  omitted(OS, R.ColdInfo, "cold call chain", "cold call chains");
 }
 
 // Heap utilization (allocator profiler, docs/allocator-profiler.md): the

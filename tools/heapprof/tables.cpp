@@ -665,21 +665,44 @@ void Builder::cold() {
     return;
   }
   // Cold: fewer accesses over the whole lifetime than the objects have
-  // 8-byte words (accesses * 8 < bytes), worst first by bytes x lifetime:
-  // the memory that sits longest untouched.  The same test as a density
-  // below 12.5 per 100 bytes (derive()), made in integers.
-  std::vector<std::pair<double, uint32_t>> Rows;
+  // 8-byte words (accesses * 8 < bytes), each context by itself; then
+  // grouped by their chains (function, file, line), worst first by bytes x
+  // lifetime: the memory that sits longest untouched.  The same test as a
+  // density below 12.5 per 100 bytes (derive()), made in integers.
+  std::vector<ColdRow> Rows;
+  std::map<std::vector<std::tuple<std::string, std::string, uint32_t>>, size_t>
+      Index;
   for (uint32_t I = 0; I < P.Contexts.size(); I++) {
-    const Counts &C = P.Contexts[I].C;
+    const Context &Ctx = P.Contexts[I];
+    const Counts &C = Ctx.C;
     if (!C.allocs() || !C.bytes() || C.accesses() * 8 >= C.bytes())
       continue;
-    Rows.push_back(
-        {static_cast<double>(C.bytes()) * (derive(C).LifetimeMs + 1), I});
+    std::vector<const Frame *> Frames =
+        chainFrames(P, Ctx, std::max(R.Opts.Depth, 1u));
+    std::vector<std::tuple<std::string, std::string, uint32_t>> Key;
+    for (const Frame *F : Frames)
+      Key.emplace_back(F->Function, F->File, F->Line);
+    auto [It, New] = Index.emplace(Key, Rows.size());
+    if (New) {
+      ColdRow Row;
+      for (const Frame *F : Frames)
+        Row.Chain.push_back(*F);
+      Row.C = C;
+      Row.Contexts = 1;
+      Rows.push_back(std::move(Row));
+      continue;
+    }
+    Rows[It->second].C.add(C);
+    Rows[It->second].Contexts++;
   }
+  auto Worst = [](const ColdRow &Row) {
+    return static_cast<double>(Row.C.bytes()) * (derive(Row.C).LifetimeMs + 1);
+  };
   std::stable_sort(Rows.begin(), Rows.end(),
-                   [](const auto &A, const auto &B) { return A.first > B.first; });
-  for (const auto &Row : Rows)
-    R.Cold.push_back(Row.second);
+                   [&](const ColdRow &A, const ColdRow &B) {
+                     return Worst(A) > Worst(B);
+                   });
+  R.Cold = std::move(Rows);
   cut(R.Cold, R.ColdInfo);
 }
 

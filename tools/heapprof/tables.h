@@ -15,7 +15,7 @@
 //              summed into one row)
 //   Direct     per function that called the allocator, by size class
 //   CallGraph  gprof-style entries, recursion cycles merged
-//   Cold       long-lived, rarely touched contexts
+//   Cold       long-lived, rarely touched contexts, by call chain
 //   Peak       contexts by their bytes at the heap's peak, and the
 //              allocator's overhead there (docs/allocator-profiler.md)
 //
@@ -90,6 +90,16 @@ struct ChainRow {
   double Percent = 0; // of the table's bytes (of objects without bytes)
 };
 using LeakRow = ChainRow;
+
+// The cold candidates: the contexts with fewer accesses than their objects
+// have 8-byte words, grouped by their first Depth frames as the leak and
+// peak tables group theirs, their counts added up (two threads' contexts of
+// one site and callers were two rows that read the same).
+struct ColdRow {
+  std::vector<Frame> Chain; // allocation site first, up to Depth frames
+  Counts C;                 // the row's contexts' counts added up
+  uint64_t Contexts = 0;
+};
 
 // The frames a call chain of the leak, peak and cold tables shows (and,
 // the first, the direct allocation table's function): Depth
@@ -273,7 +283,7 @@ struct Report {
   // The profile counted accesses (a program built with -fheapprof); if
   // not, every access measure is unknown rather than 0.
   bool AccessesCounted = false;
-  std::vector<uint32_t> Cold; // contexts
+  std::vector<ColdRow> Cold; // by bytes x lifetime
   Table ColdInfo;
   // False sharing (P->Sharing): pairs by active events, then passive
   // lines, most first.

@@ -24,7 +24,7 @@ def times(pair):
     return tuple(n * x for x in pair)
 
 
-assert r["format"] == "heapprof-report" and r["version"] == 4, (r["format"], r["version"])
+assert r["format"] == "heapprof-report" and r["version"] == 5, (r["format"], r["version"])
 s = r["summary"]
 live = times((WIDGETS[0] + RECORDS[0] + LIST[0], WIDGETS[1] + RECORDS[1] + LIST[1]))
 assert (s["live_objects"], s["live_bytes"]) == live, (s["live_objects"], s["live_bytes"], live)

@@ -5,7 +5,7 @@ import json
 import sys
 
 r = json.load(open(sys.argv[1]))
-assert r["format"] == "heapprof-report" and r["version"] == 4, r["format"]
+assert r["format"] == "heapprof-report" and r["version"] == 5, r["format"]
 s = r["summary"]
 want = dict(allocs=7205, bytes=292520, frees=2101, live_objects=5104,
             live_bytes=209120, contexts=5, accesses=7103)
