@@ -197,15 +197,17 @@ static std::string pprofMatchName(const std::string &Name,
 }
 
 // drop_frames: the functions of the C++ standard library's allocator
-// plumbing that report's chains pass over (chainFrames: the leading
+// plumbing that report's chains pass over (chainStart: the leading
 // std::/__gnu_cxx:: frames below the library function the program called),
 // so that `go tool pprof -top` gives a map's nodes to std::map::operator[]
 // as the report does, not every container's bytes to
 // std::__new_allocator::allocate.  pprof drops a matching frame and every
 // frame it called, so a name is listed only when every frame of it in every
-// stack is one chainFrames passes over: a function some stack shows, or
-// that called the program's code (a lambda through std::function), is not,
-// and no frame of the program is dropped.  The names are the ones pprof
+// stack is one chainStart passes over: a function some stack shows (in a
+// run of the library's frames between two of the program's too, which
+// chains show as one frame but pprof keeps whole), or that called the
+// program's code (a lambda through std::function), is not, and no frame of
+// the program is dropped.  The names are the ones pprof
 // matches (pprofMatchName), which with --full-names are pprof's own
 // shortening of the whole names, so that two instantiations of one
 // template are one name: listed only when no stack shows either.  "" when
