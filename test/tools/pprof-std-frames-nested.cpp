@@ -9,39 +9,12 @@
 // direct allocation table gives them to std::make_shared.
 // REQUIRES: go-pprof
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: %clangxx_heapprof -O0 -g %s -o %t
+// RUN: %clangxx_heapprof -O0 -g %S/Inputs/nested-make-shared.cpp -o %t
 // RUN: %env_heapprof_opts=profile_dir=%t.dir:detect_leaks=0 %run %t
 // RUN: heapprof report %t.dir | FileCheck %s --check-prefix=DIRECT
 // RUN: heapprof pprof -o %t.pb.gz %t.dir
 // RUN: go tool pprof -top -nodefraction=0 -unit=B %t.pb.gz | FileCheck %s
-#include <memory>
-
-struct Leaf {
-  long v[4];
-};
-
-struct Holder {
-  std::shared_ptr<Leaf> leaf;
-  Holder() : leaf(std::make_shared<Leaf>()) {}
-};
-
-std::shared_ptr<Holder> *volatile kept[8];
-
-__attribute__((noinline)) void make_a(int i) {
-  kept[i] = new std::shared_ptr<Holder>(std::make_shared<Holder>());
-}
-
-__attribute__((noinline)) void make_b(int i) {
-  kept[i] = new std::shared_ptr<Holder>(std::make_shared<Holder>());
-}
-
-int main() {
-  for (int i = 0; i < 3; i++)
-    make_a(i);
-  for (int i = 3; i < 8; i++)
-    make_b(i);
-  return 0;
-}
+// The program: Inputs/nested-make-shared.cpp.
 
 // The 8 Leafs' blocks, 48 bytes each, and the 8 Holders', 32 each: 640
 // bytes in 16 calls of std::make_shared; the shared_ptrs, 16 bytes each,

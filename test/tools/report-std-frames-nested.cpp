@@ -11,38 +11,11 @@
 // (make_shared<node> -> node::node -> make_shared<node_ref> ->
 // node_ref::node_ref -> make_shared<node_data>) read so.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
-// RUN: %clangxx_heapprof -O0 -g %s -o %t
+// RUN: %clangxx_heapprof -O0 -g %S/Inputs/nested-make-shared.cpp -o %t
 // RUN: %env_heapprof_opts=profile_dir=%t.dir:detect_leaks=0:peak_threshold_kb=0 %run %t
 // RUN: heapprof report --depth 4 %t.dir | FileCheck %s
 // RUN: heapprof report --depth 4 --format json %t.dir | %python -c "import json,sys; [print(l['bytes'], l['objects'], [f['function'] for f in l['chain']]) for l in json.load(sys.stdin)['leaks'] if l['bytes'] < 1000]" | FileCheck %s --check-prefix=JSON
-#include <memory>
-
-struct Leaf {
-  long v[4];
-};
-
-struct Holder {
-  std::shared_ptr<Leaf> leaf;
-  Holder() : leaf(std::make_shared<Leaf>()) {}
-};
-
-std::shared_ptr<Holder> *volatile kept[8];
-
-__attribute__((noinline)) void make_a(int i) {
-  kept[i] = new std::shared_ptr<Holder>(std::make_shared<Holder>());
-}
-
-__attribute__((noinline)) void make_b(int i) {
-  kept[i] = new std::shared_ptr<Holder>(std::make_shared<Holder>());
-}
-
-int main() {
-  for (int i = 0; i < 3; i++)
-    make_a(i);
-  for (int i = 3; i < 8; i++)
-    make_b(i);
-  return 0;
-}
+// The program: Inputs/nested-make-shared.cpp.
 
 // make_shared's block is its 16-byte count (a vtable pointer, two 4-byte
 // counts) and the object: a Leaf's 16 + 32 = 48 bytes, a Holder's 16 + 16 =
@@ -52,12 +25,12 @@ int main() {
 // 144 bytes, each its own row (before, one row of 384 bytes in 8 objects);
 // the Holders, 5 x 32 and 3 x 32; the shared_ptrs, 5 x 16 and 3 x 16.
 // CHECK: == Memory leaks: live at the end
-// CHECK: 240 B {{.*}} 5 std::make_shared ({{.*}}shared_ptr.h:{{[0-9]+}}:{{[0-9]+}}) <- Holder::Holder ({{.*}}report-std-frames-nested.cpp:26:{{[0-9]+}}) <- std::make_shared ({{.*}}shared_ptr.h:{{[0-9]+}}:{{[0-9]+}}) <- make_b ({{.*}}report-std-frames-nested.cpp:36:{{[0-9]+}})
-// CHECK-NEXT: 160 B {{.*}} 5 std::make_shared ({{.*}}) <- make_b ({{.*}}report-std-frames-nested.cpp:36:{{[0-9]+}}) <- main ({{.*}}report-std-frames-nested.cpp:43:
-// CHECK-NEXT: 144 B {{.*}} 3 std::make_shared ({{.*}}) <- Holder::Holder ({{.*}}report-std-frames-nested.cpp:26:{{[0-9]+}}) <- std::make_shared ({{.*}}) <- make_a ({{.*}}report-std-frames-nested.cpp:32:{{[0-9]+}})
-// CHECK-NEXT: 96 B {{.*}} 3 std::make_shared ({{.*}}) <- make_a ({{.*}}report-std-frames-nested.cpp:32:{{[0-9]+}}) <- main ({{.*}}report-std-frames-nested.cpp:41:
-// CHECK-NEXT: 80 B {{.*}} 5 make_b ({{.*}}report-std-frames-nested.cpp:36:{{[0-9]+}}) <- main (
-// CHECK-NEXT: 48 B {{.*}} 3 make_a ({{.*}}report-std-frames-nested.cpp:32:{{[0-9]+}}) <- main (
+// CHECK: 240 B {{.*}} 5 std::make_shared ({{.*}}shared_ptr.h:{{[0-9]+}}:{{[0-9]+}}) <- Holder::Holder ({{.*}}nested-make-shared.cpp:13:{{[0-9]+}}) <- std::make_shared ({{.*}}shared_ptr.h:{{[0-9]+}}:{{[0-9]+}}) <- make_b ({{.*}}nested-make-shared.cpp:23:{{[0-9]+}})
+// CHECK-NEXT: 160 B {{.*}} 5 std::make_shared ({{.*}}) <- make_b ({{.*}}nested-make-shared.cpp:23:{{[0-9]+}}) <- main ({{.*}}nested-make-shared.cpp:30:
+// CHECK-NEXT: 144 B {{.*}} 3 std::make_shared ({{.*}}) <- Holder::Holder ({{.*}}nested-make-shared.cpp:13:{{[0-9]+}}) <- std::make_shared ({{.*}}) <- make_a ({{.*}}nested-make-shared.cpp:19:{{[0-9]+}})
+// CHECK-NEXT: 96 B {{.*}} 3 std::make_shared ({{.*}}) <- make_a ({{.*}}nested-make-shared.cpp:19:{{[0-9]+}}) <- main ({{.*}}nested-make-shared.cpp:28:
+// CHECK-NEXT: 80 B {{.*}} 5 make_b ({{.*}}nested-make-shared.cpp:23:{{[0-9]+}}) <- main (
+// CHECK-NEXT: 48 B {{.*}} 3 make_a ({{.*}}nested-make-shared.cpp:19:{{[0-9]+}}) <- main (
 // The peak is the end: the pool (72704 bytes) and the 24 objects, 768
 // bytes: 73472 bytes in 25 objects, in the same rows.
 // CHECK: == The peak
