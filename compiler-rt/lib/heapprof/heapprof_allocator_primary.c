@@ -617,12 +617,17 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
 /* release_idle_ms: whether a pass is due, read at a refill or a drain
  * (after the region's lock is let go). */
 static u32 idle_next_ms; /* when the next pass is due (atomic) */
+/* Where the pass under way goes on: region idle_c, span idle_k; idle_c 0:
+ * none under way (written under idle_lock; idle_c read relaxed). */
+static u32 idle_c;
+static u64 idle_k;
 static void idle_pass(u32 now, hp_stats_t *st);
 static HP_ALWAYS_INLINE void idle_check(hp_stats_t *st) {
   if (HP_UNLIKELY(hp_flags.release_idle_ms < 0 || !hp_clock.ready))
     return;
   u32 now = hp_now_ms();
-  if ((int32_t)(now - __atomic_load_n(&idle_next_ms, __ATOMIC_RELAXED)) >= 0)
+  if (__atomic_load_n(&idle_c, __ATOMIC_RELAXED) ||
+      (int32_t)(now - __atomic_load_n(&idle_next_ms, __ATOMIC_RELAXED)) >= 0)
     idle_pass(now, st);
 }
 
@@ -845,39 +850,70 @@ static u64 idle_span(region_t *r, u32 k) {
   return t.pages + release_range(t.rel_beg, t.rel_end);
 }
 
+/* A pass goes in steps of at most IDLE_STEP units of work, each run by a
+ * refill or drain and holding one region's lock at a time: a span looked
+ * at and passed over costs 1, one whose pages go costs a unit per KiB of
+ * it (64 for a 64 KiB span: its free list's walk and its madvise).  A
+ * step that runs out stops where it is and the next refill or drain, of
+ * any thread, goes on from there, whatever the clock; the epoch moves only
+ * when a pass starts.  Before, one pass did every span of every region at
+ * once: 2 GiB of 64-byte blocks freed but one a span held the 64-byte
+ * class's lock for 400 ms, a malloc of that class on another thread waited
+ * as long (performance.md, "The size classes' idle pages"). */
+#define IDLE_STEP 4096
+
 static void idle_pass(u32 now, hp_stats_t *st) {
   if (!hp_spin_trylock(&idle_lock))
     return; /* another thread is passing */
-  s64 ms = hp_flags.release_idle_ms;
-  if ((int32_t)(now - idle_next_ms) < 0) { /* one passed meanwhile */
-    hp_spin_unlock(&idle_lock);
-    return;
+  u32 c = idle_c;
+  u64 k = idle_k;
+  if (!c) { /* a new pass, if one is due */
+    if ((int32_t)(now - idle_next_ms) < 0) { /* one passed meanwhile */
+      hp_spin_unlock(&idle_lock);
+      return;
+    }
+    __atomic_store_n(&idle_next_ms, now + (u32)hp_flags.release_idle_ms,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&idle_epoch, idle_epoch + 1, __ATOMIC_RELAXED);
+    st->idle_passes++;
+    if (idle_epoch < 2) { /* no span can be idle two epochs yet */
+      hp_spin_unlock(&idle_lock);
+      return;
+    }
+    c = 1;
+    k = 0;
   }
-  __atomic_store_n(&idle_next_ms, now + (u32)ms, __ATOMIC_RELAXED);
-  u32 epoch = idle_epoch + 1;
-  __atomic_store_n(&idle_epoch, epoch, __ATOMIC_RELAXED);
-  u64 pages = 0;
-  for (u32 c = 1; epoch >= 2 && c < HP_NUM_REGIONS; c++) {
+  u32 epoch = idle_epoch;
+  u64 pages = 0, budget = IDLE_STEP;
+  for (; c < HP_NUM_REGIONS && budget; c++, k = 0) {
     region_t *r = &regions[c];
     if (c == HP_NUM_CLASSES ||
         __atomic_load_n(&r->nfree, __ATOMIC_RELAXED) * r->size <
             HP_PAGE_SIZE)
       continue;
-    u64 here = 0;
+    u64 here = 0, cost = HP_MAX(1ull, (1ull << r->span_shift) >> 10);
     hp_spin_lock(&r->lock);
-    for (u64 k = 0; k < r->nspans; k++) {
+    for (; k < r->nspans && budget; k++) {
       const span_t *s = span_at(r, (u32)k);
+      budget--;
       if (s->released || epoch - s->epoch < 2 ||
           (u64)s->nfree * r->size < HP_PAGE_SIZE)
         continue;
       here += idle_span(r, (u32)k);
+      budget -= HP_MIN(budget, cost - 1);
     }
+    bool more = k < r->nspans;
     if (here)
       __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
     hp_spin_unlock(&r->lock);
     pages += here;
+    if (more)
+      break; /* out of budget in this region: go on here next time */
   }
-  st->idle_passes++;
+  if (c >= HP_NUM_REGIONS)
+    c = k = 0; /* the pass is done */
+  idle_k = k;
+  __atomic_store_n(&idle_c, c, __ATOMIC_RELAXED);
   st->pages_released += pages;
   hp_spin_unlock(&idle_lock);
 }

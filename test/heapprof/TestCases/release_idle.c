@@ -15,7 +15,11 @@
 // (the free loop's drains already release the spans freed before); the
 // default 1000 ms needs two refills or drains a second apart, which the
 // churn gives after sleeps of 1.1 s (a lower bound on the time: load can
-// only add to it).
+// only add to it).  A pass goes in steps, one a refill or drain, each
+// giving back at most 64 spans of 64 KiB (release_idle_step.c): the 1,024
+// spans here take 16.  A churn makes at least (256 - 64) / 32 = 6 refills
+// (the cache holds at most 64 blocks, a refill brings 32), so the 3 more
+// churns after the last sleep, with its own, make 24 steps at least.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=release_idle_ms=0:print_stats=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,ZERO
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t 2>&1 | FileCheck %s
@@ -64,6 +68,8 @@ int main(void) {
     nanosleep(&ts, NULL);
     churn();
   }
+  for (int i = 0; i < 3; i++)
+    churn();
   long after = vm_rss_kb();
   long drop = before - after;
   fprintf(stderr, "dropped at least 63 MiB: %s\n",
