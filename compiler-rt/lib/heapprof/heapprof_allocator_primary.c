@@ -623,7 +623,11 @@ static u32 idle_c;
 static u64 idle_k;
 static void idle_pass(u32 now, hp_stats_t *st);
 static HP_ALWAYS_INLINE void idle_check(hp_stats_t *st) {
-  if (HP_UNLIKELY(hp_flags.release_idle_ms < 0 || !hp_clock.ready))
+  /* In the program's seccomp sandbox, no madvise: glibc's malloc and free
+   * of a single-threaded program make none, and the program's filter,
+   * written for them, may kill for it. */
+  if (HP_UNLIKELY(hp_flags.release_idle_ms < 0 || !hp_clock.ready ||
+                  hp_in_sandbox()))
     return;
   u32 now = hp_now_ms();
   if (__atomic_load_n(&idle_c, __ATOMIC_RELAXED) ||
