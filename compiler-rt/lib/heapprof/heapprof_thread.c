@@ -397,6 +397,14 @@ static void args_put(start_args_t *a) {
   hp_spin_unlock(&args_lock);
 }
 
+/* The start routine left thread_start's frame, whose caller's stack
+ * pointer is top: from now on the walks' top (see thread_start). */
+static void start_routine_left(void *top) {
+  hp_thread_t *t = hp_thread_own();
+  if (t)
+    t->stack_top = (uptr)top;
+}
+
 static HP_NOINLINE void *thread_start(void *p) {
   start_args_t *a = p;
   void *(*fn)(void *) = a->fn;
@@ -407,20 +415,27 @@ static HP_NOINLINE void *thread_start(void *p) {
   if (hp_tls_thread == TLS_NONE)
     create((uptr)__builtin_frame_address(0), stack_bottom, stack_size);
   hp_signals_altstack_on();
+  /* Once the start routine returned, or left by pthread_exit (thrd_exit),
+   * glibc's start_thread runs the thread's thread_local destructors
+   * (__call_tls_dtors), then its key destructors (__nptl_deallocate_tsd),
+   * from its frame, at the stack pointer this frame returns to, just above
+   * it.  With this frame still the top, their walks stopped below that
+   * libc frame and lost it (a thread_local destructor's allocation had no
+   * caller at all); the top is then where this frame ends, as the main
+   * thread's is once main returned (heapprof_start.c).  pthread_exit
+   * unwinds the thread's frames to start_thread's and runs the cleanup
+   * handlers on the way: this frame's moves the top (before, a
+   * thread_local destructor after pthread_exit still had no caller:
+   * TestCases/stack_after_pthread_exit.cpp).  (The program's key
+   * destructors mostly run after heapprof's, which tears this state down:
+   * heapprof_stack.c.) */
+  void *top = (void *)((uptr)__builtin_frame_address(0) + 2 * sizeof(uptr));
+  void *r;
+  pthread_cleanup_push(start_routine_left, top);
   /* thrd_join and thrd_exit carry an int in the pointer, as glibc's do. */
-  void *r = c11_fn ? (void *)(intptr_t)c11_fn(arg) : fn(arg);
-  /* The start routine returned: glibc's start_thread runs the thread's
-   * thread_local destructors (__call_tls_dtors), then its key destructors
-   * (__nptl_deallocate_tsd), from its frame, at the stack pointer this
-   * frame returns to, just above it.  With this frame still the top,
-   * their walks stopped below that libc frame and lost it (a thread_local
-   * destructor's allocation had no caller at all); the top is now where
-   * this frame ends, as the main thread's is once main returned
-   * (heapprof_start.c).  (The program's key destructors mostly run after
-   * heapprof's, which tears this state down: heapprof_stack.c.) */
-  hp_thread_t *t = hp_thread_own();
-  if (t)
-    t->stack_top = (uptr)__builtin_frame_address(0) + 2 * sizeof(uptr);
+  r = c11_fn ? (void *)(intptr_t)c11_fn(arg) : fn(arg);
+  pthread_cleanup_pop(0);
+  start_routine_left(top);
   return r;
 }
 
