@@ -252,8 +252,8 @@ static char *const *before_exec(int dirfd, const char *path, int flags,
   }
   /* The new image is not followed (hp_preload_exec_env): say why. */
   bool limited = hp_preload_active() && hp_limits_refuse_start();
-  if (limited)
-    hp_report_exec_unprofiled(path);
+  if (limited) /* fexecve's and execveat's AT_EMPTY_PATH: no name, '?' */
+    hp_report_exec_unprofiled(path && *path ? path : NULL);
   uptr bytes = 0;
   char *const *env = hp_preload_exec_env(envp, NULL, &bytes);
   if (env)

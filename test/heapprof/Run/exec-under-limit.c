@@ -27,6 +27,15 @@
 // RUN: FileCheck %s --check-prefix=WARN < %t.ferr
 // WARN: HeapProf: WARNING: '{{.*}}' runs without heapprof: the address-space limit (ulimit -v, RLIMIT_AS) is 4096000000 bytes, and heapprof's runtime reserves about 19 TiB of address space at start (run with ulimit -v unlimited to profile it)
 // RUN: not grep -q 'ERROR' %t.ferr
+// A forked child's fexecve (no path: the file is an open descriptor) names
+// the new image '?' in the warning; it read '' once fexecve passed the
+// descriptor's empty path to the check whether the exec can start.
+// RUN: heapprof run -o %t.f --follow-exec -- %t lower-fexecve > %t.xout 2> %t.xerr
+// RUN: FileCheck %s --check-prefix=FOLLOW-FD < %t.xout
+// RUN: FileCheck %s --check-prefix=WARN-FD < %t.xerr
+// FOLLOW-FD: leaf LD_PRELOAD=unset HEAPPROF_RUN=unset
+// FOLLOW-FD-NEXT: child status 0
+// WARN-FD: HeapProf: WARNING: '?' runs without heapprof: the address-space limit (ulimit -v, RLIMIT_AS) is 4294967296 bytes
 // The same under a data-size limit.
 // RUN: rm -rf %t.d && heapprof run -o %t.d --follow-exec -- sh -c 'ulimit -d 4000000; %t leaf' | FileCheck %s --check-prefix=LEAF
 // LEAF: leaf LD_PRELOAD=unset HEAPPROF_RUN=unset
@@ -50,6 +59,7 @@
 // LOWER-ERR: HeapProf: WARNING: checkpoint 1 (checkpoint) not written: a mapping was refused: the address-space limit (ulimit -v, RLIMIT_AS) is 4294967296 bytes
 // LOWER-ERR: HeapProf: WARNING: out of memory while gathering the profile's records and modules (a mapping was refused: the address-space limit (ulimit -v, RLIMIT_AS) is 4294967296 bytes, below the address space the process has mapped, heapprof's reservations among it); not written
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +101,14 @@ int main(int argc, char **argv) {
     pid_t c = vfork();
     if (c == 0) {
       execv(argv[0], leaf);
+      _exit(127);
+    }
+    child_status(c);
+  } else if (!strcmp(argv[1], "lower-fexecve")) {
+    int fd = open(argv[0], O_RDONLY | O_CLOEXEC);
+    pid_t c = fork();
+    if (c == 0) {
+      fexecve(fd, leaf, environ);
       _exit(127);
     }
     child_status(c);
