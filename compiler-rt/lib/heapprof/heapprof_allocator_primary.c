@@ -861,9 +861,9 @@ static u64 idle_span(region_t *r, u32 k) {
  * step that runs out stops where it is and the next refill or drain, of
  * any thread, goes on from there, whatever the clock; the epoch moves only
  * when a pass starts.  Before, one pass did every span of every region at
- * once: 2 GiB of 64-byte blocks freed but one a span held the 64-byte
- * class's lock for 400 ms, a malloc of that class on another thread waited
- * as long (performance.md, "The size classes' idle pages"). */
+ * once: with 2 GiB of 64-byte blocks freed but one a span, a malloc of
+ * that class on another thread waited up to 400 ms for the 64-byte class's
+ * lock (performance.md, "The size classes' idle pages"). */
 #define IDLE_STEP 4096
 
 static void idle_pass(u32 now, hp_stats_t *st) {
