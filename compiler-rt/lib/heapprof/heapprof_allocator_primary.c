@@ -511,8 +511,11 @@ static bool new_span(region_t *r, u32 tag) {
   __atomic_store_n(&r->nspans, k + 1, __ATOMIC_RELEASE);
   /* The program's memory from now on: in its core dumps (the region, a
    * reservation, is not: hp_mmap_noreserve), a MiB at a time, and locked
-   * after mlockall(MCL_FUTURE). */
-  if (end > r->dumped) {
+   * after mlockall(MCL_FUTURE).  Not in the program's seccomp sandbox,
+   * whose filter, written for glibc's malloc, may kill for madvise: spans
+   * made there stay out of core dumps until a span made outside it (a
+   * filter that did not go in) catches the marking up. */
+  if (end > r->dumped && !hp_in_sandbox()) {
     uptr to = HP_MIN(HP_ROUND_UP(end, DUMP_STEP), (uptr)HP_REGION_SIZE);
     hp_sys_madvise((void *)(r->beg + r->dumped), to - r->dumped,
                    MADV_DODUMP);

@@ -20,7 +20,8 @@
  *    questions, mincore and /proc/self/pagemap, and the peak's resident
  *    set, /proc/thread-self/statm, are not asked; an exec checks nothing
  *    and passes no heapprof run environment on, since the new image
- *    inherits the filter; a new
+ *    inherits the filter; a new span is not marked for core dumps
+ *    (madvise); a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
  *    counter: perf_event_open); hp_grow_by_copy with it: the runtime's
  *    arrays grow by mmap and munmap, not mremap.
