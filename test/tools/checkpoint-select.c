@@ -30,12 +30,24 @@
 // RUN: heapprof report --format json %t.app.profraw@9 | FileCheck %s --check-prefix=AT9
 // AT9: "allocs": 600,
 // Named files win over the selector, and a selector that finds no
-// checkpoint is an error naming the input.
+// checkpoint is an error naming the input.  The run with "none" dumps only
+// at exit: no checkpoint at all, whatever N (report and merge say the same).
 // RUN: rm -rf %t.exit && mkdir -p %t.exit && %env_heapprof_opts=profile_dir=%t.exit %run %t none
-// RUN: not heapprof report %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
-// NONE: heapprof: error: [[IN]]: no checkpoint numbered 1 to 2 in this profile
-// RUN: not heapprof merge -o %t.none.profraw %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2
+// RUN: not heapprof report %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2 -DN=2
+// RUN: not heapprof report %t.exit@1 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@1 -DN=1
+// NONE: heapprof: error: [[IN]]: no checkpoints in this profile, only dumps at exit: @[[N]] selects none
+// RUN: not heapprof merge -o %t.none.profraw %t.exit@2 2>&1 | FileCheck %s --check-prefix=NONE -DIN=%t.exit@2 -DN=2
 // RUN: not ls %t.none.profraw
+// A directory whose checkpoint 1 file was removed starts at checkpoint 2:
+// @1 selects none, and the message says where the profile starts; with
+// checkpoint 2's file removed too, @2 selects none either.
+// RUN: rm -rf %t.from2 && cp -r %t.many %t.from2 && rm %t.from2/heapprof.*.1.profraw
+// RUN: not heapprof report %t.from2@1 2>&1 | FileCheck %s --check-prefix=FROM2 -DIN=%t.from2@1
+// RUN: not heapprof merge -o %t.from2.profraw %t.from2@1 2>&1 | FileCheck %s --check-prefix=FROM2 -DIN=%t.from2@1
+// FROM2: heapprof: error: [[IN]]: no checkpoint 1 in this profile: its first is checkpoint 2
+// RUN: rm %t.from2/heapprof.*.2.profraw
+// RUN: not heapprof report %t.from2@2 2>&1 | FileCheck %s --check-prefix=FROM3 -DIN=%t.from2@2
+// FROM3: heapprof: error: [[IN]]: no checkpoint numbered 1 to 2 in this profile: its first is checkpoint 3
 // @0 (or @00) is no checkpoint: they are numbered from 1.
 // RUN: not heapprof report %t.app.profraw@0 2>&1 | FileCheck %s --check-prefix=ZERO -DIN=%t.app.profraw@0
 // RUN: not heapprof diff %t.many@00 %t.many 2>&1 | FileCheck %s --check-prefix=ZERO -DIN=%t.many@00

@@ -141,6 +141,7 @@ typedef struct input {
   const char *given; /* the argument that named it (for PATH@N errors) */
   size_t ndumps;     /* dumps the first read found */
   bool any_checkpoint; /* PATH@N: a dump it selects */
+  uint64_t first_checkpoint; /* the lowest checkpoint number in it; 0: none */
 } input_t;
 
 /* A dump chosen by the first read: its place, and what choosing and
@@ -1197,6 +1198,7 @@ static int add_inputs(const char *given, input_t **in, size_t *n) {
     x->given = given;
     x->ndumps = 0;
     x->any_checkpoint = false;
+    x->first_checkpoint = 0;
   }
   free(names);
   free(split);
@@ -1410,6 +1412,9 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
       const hpr_dump_t *d = &f.dumps[k];
       if (d->has_ext && d->ext_seq && d->ext_seq <= in[i].up_to)
         in[i].any_checkpoint = true;
+      if (d->has_ext && d->ext_seq &&
+          (!in[i].first_checkpoint || d->ext_seq < in[i].first_checkpoint))
+        in[i].first_checkpoint = d->ext_seq;
       if (in[i].up_to != UINT64_MAX &&
           (!d->has_ext || !d->ext_seq || d->ext_seq > in[i].up_to))
         continue;
@@ -1488,12 +1493,20 @@ static int choose_dumps(input_t *in, size_t nin, choice_t *c,
     if (in[i].up_to == UINT64_MAX)
       continue;
     bool any = false;
-    for (size_t j = 0; j < nin && !any; j++)
-      any = in[j].given == in[i].given && in[j].any_checkpoint;
-    if (!any)
-      return bad(in[i].given,
-                 "no checkpoint numbered 1 to %llu in this profile",
-                 (unsigned long long)in[i].up_to);
+    uint64_t first = 0;
+    for (size_t j = 0; j < nin && !any; j++) {
+      if (in[j].given != in[i].given)
+        continue;
+      any = in[j].any_checkpoint;
+      if (in[j].first_checkpoint &&
+          (!first || in[j].first_checkpoint < first))
+        first = in[j].first_checkpoint;
+    }
+    if (!any) {
+      char why[160];
+      hpr_checkpoint_none(why, sizeof(why), in[i].up_to, first);
+      return bad(in[i].given, "%s", why);
+    }
   }
   /* One binary: the main programs' build ids (segment 0) must agree. */
   for (size_t i = 1; i < c->nd; i++)

@@ -875,3 +875,23 @@ int hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to) {
   *up_to = v;
   return 1;
 }
+
+/* "no checkpoint numbered 1 to 1" read wrong for @1, and for a profile
+ * without checkpoints named a range that was never the problem. */
+void hpr_checkpoint_none(char *buf, size_t size, uint64_t up_to,
+                         uint64_t first) {
+  if (!first)
+    snprintf(buf, size,
+             "no checkpoints in this profile, only dumps at exit: @%llu "
+             "selects none",
+             (unsigned long long)up_to);
+  else if (up_to == 1)
+    snprintf(buf, size,
+             "no checkpoint 1 in this profile: its first is checkpoint %llu",
+             (unsigned long long)first);
+  else
+    snprintf(buf, size,
+             "no checkpoint numbered 1 to %llu in this profile: its first is "
+             "checkpoint %llu",
+             (unsigned long long)up_to, (unsigned long long)first);
+}

@@ -202,6 +202,10 @@ bool hpr_changed(const hpr_file_t *f);
  * 0 when given is not PATH@N. */
 int hpr_split_checkpoint(const char *given, char **path, uint64_t *up_to);
 #define HPR_CHECKPOINT_ZERO "checkpoints are numbered from 1: @0 selects none"
+/* Why PATH@N selected no dump, into buf: the profile has no checkpoint
+ * (first is 0: only dumps at exit), or its first, first, is past N. */
+void hpr_checkpoint_none(char *buf, size_t size, uint64_t up_to,
+                         uint64_t first);
 /* The dump's section with this tag, or NULL. */
 const hpr_section_t *hpr_section(const hpr_dump_t *d, uint64_t tag);
 

@@ -1175,8 +1175,10 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   std::vector<std::string> Givens; // per path: the input that named it
   if (!expand(Inputs, Paths, UpTos, Givens, Err))
     return false;
-  // Inputs PATH@N that selected no dump, by the input as given.
+  // Inputs PATH@N that selected no dump, by the input as given; the N of
+  // each, and the lowest checkpoint number its dumps have (0: none).
   std::map<std::string, bool> Selected;
+  std::map<std::string, uint64_t> UpToOf, FirstSeen;
   for (bool &H : P.Have)
     H = true;
   P.HaveBins = true;
@@ -1219,6 +1221,10 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
         if (UpTos[FI] != UINT64_MAX) {
           bool In = D.has_ext && D.ext_seq && D.ext_seq <= UpTos[FI];
           Selected[Givens[FI]] |= In;
+          UpToOf[Givens[FI]] = UpTos[FI];
+          uint64_t &First = FirstSeen[Givens[FI]];
+          if (D.has_ext && D.ext_seq && (!First || D.ext_seq < First))
+            First = D.ext_seq;
           if (!In)
             continue;
         }
@@ -1313,8 +1319,9 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
 
   for (const auto &[Given, Any] : Selected)
     if (!Any) {
-      Err = Given + ": no checkpoint numbered 1 to " +
-            Given.substr(Given.rfind('@') + 1) + " in this profile";
+      char Why[160];
+      hpr_checkpoint_none(Why, sizeof(Why), UpToOf[Given], FirstSeen[Given]);
+      Err = Given + ": " + Why;
       return false;
     }
 
