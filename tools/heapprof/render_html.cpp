@@ -431,7 +431,8 @@ if (UNNAMED.length)
         fmt(m.addresses) + " return addresses";
     }).join(", ") +
     (UNNAMED.length > 3 ? ", and " + (UNNAMED.length - 3) + " more modules" : "") +
-    "; their debug symbols name them (Debian's -dbgsym packages, or --debug-dir DIR)"));
+    "; to name them: their separate debug files (found by build id in /usr/lib/debug, " +
+    "or in --debug-dir DIR), or unstripped builds profiled in their place"));
 if (S.sampled_bytes !== null)
   sbox.appendChild(el("p", {"class": "note"}, "sampled" + (S.sampled_bytes ?
     " every " + fmt(S.sampled_bytes) + " bytes" : " at several rates") +

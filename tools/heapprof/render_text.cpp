@@ -289,9 +289,13 @@ static void unnamed(const Profile &P, TextTable &Tab) {
                     std::to_string(M.Unnamed) + " of " +
                     std::to_string(M.Addresses) +
                     " return addresses have no function name in its symbols";
+    // Not "Debian's -dbgsym package": those are not in Debian's main
+    // archive, and libstdc++'s -dbg package there is another build of it,
+    // not debug files for this one (user-guide.md, "Frames without names").
     if (I == 0)
-      S += " (its debug symbols name them: Debian's -dbgsym package, or "
-           "--debug-dir DIR)";
+      S += " (to name them: its separate debug file, found by build id in "
+           "/usr/lib/debug or in --debug-dir DIR; or an unstripped build of "
+           "it profiled in its place)";
     Tab.add({"unnamed", S});
   }
   if (Ms.size() > 3)

@@ -10,7 +10,7 @@
 // RUN: rm -rf %t.debug %t.d && %python %S/../../tools/Inputs/split-debug.py %t %t.debug --all
 // RUN: env -u LD_PRELOAD heapprof run -o %t.d -- %t
 // RUN: heapprof report %t.d | FileCheck %s
-// CHECK: unnamed{{ +}}unnamed-frames.c.tmp: 3 of 3 return addresses have no function name in its symbols (its debug symbols name them: Debian's -dbgsym package, or --debug-dir DIR)
+// CHECK: unnamed{{ +}}unnamed-frames.c.tmp: 3 of 3 return addresses have no function name in its symbols (to name them: its separate debug file, found by build id in /usr/lib/debug or in --debug-dir DIR; or an unstripped build of it profiled in its place)
 // CHECK: == Top contexts by bytes
 // CHECK-NEXT: #1 100.0% 1045 B in 10 objects
 // CHECK-NEXT: unnamed-frames.c.tmp+0x{{[0-9a-f]+$}}
