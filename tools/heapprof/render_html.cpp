@@ -214,14 +214,20 @@ static const char PageHead[] = R"HTML(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>heapprof report</title>
 <style>
-body{font:14px/1.4 sans-serif;margin:1em 2em;color:#222;background:#fff}
+body{font:14px/1.4 sans-serif;margin:1em 2em;color:#222;background:#fff;overflow-wrap:anywhere}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.4em 0}
 th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
-th{background:#f3f3f3;cursor:pointer;user-select:none;white-space:nowrap}
+th{background:#f3f3f3;cursor:pointer;user-select:none;overflow-wrap:normal}
 th.sorted-desc::after{content:" \25BC"}th.sorted-asc::after{content:" \25B2"}
 td.text,th.text{text-align:left}
 td.stack{text-align:left;font-family:monospace;font-size:12px}
+/* The page never scrolls sideways: names and stacks wrap (one frame a
+   line still), numbers do not, and a table still wider than the window
+   scrolls in its own box. */
+td{white-space:nowrap}
+#tables td.text,td.stack{white-space:pre-wrap;min-width:24ch}
+.table-box{max-width:100%;overflow-x:auto}
 .note{color:#777}
 #flame{position:relative;width:100%;border:1px solid #ccc;overflow:hidden;font:12px monospace}
 #flame div.frame{position:absolute;height:17px;box-sizing:border-box;border:1px solid #fff;
@@ -315,7 +321,6 @@ function table(id, title, cols, rows, note) {
                          "class": c.stack ? "stack" : c.text ? "text" : ""});
       if (c.stack) {
         td.textContent = stackText(v);
-        td.style.whiteSpace = "pre";
         tr._vals[c.key] = v.length ? v[0].function : "";
       } else {
         td.textContent = c.show ? c.show(v) : fmt(v);
@@ -349,7 +354,7 @@ function table(id, title, cols, rows, note) {
     t.setAttribute("data-sorted", key + (state.desc ? ":desc" : ":asc"));
   }
   sortHooks[id] = sortBy;
-  box.appendChild(t);
+  box.appendChild(el("div", {"class": "table-box"})).appendChild(t);
 }
 function key(k) { return function (r) { return r[k]; }; }
 function num(k, label) { return {key: k, label: label || k.replace(/_/g, " "), get: key(k)}; }
@@ -393,7 +398,7 @@ var sum = el("table", {id: "summary-table"});
 });
 var sbox = document.getElementById("summary");
 sbox.appendChild(el("h2", {}, "Summary"));
-sbox.appendChild(sum);
+sbox.appendChild(el("div", {"class": "table-box"})).appendChild(sum);
 if (S.allocator)
   sbox.appendChild(el("p", {"class": "note", id: "allocator"}, "allocator: " +
     (S.allocator.kind === "library" ? S.allocator.path :
@@ -711,7 +716,6 @@ if (K)
            "%, page utilization " + fmt(pct(O.page_utilization)) + "%"]
           .filter(function (s) { return s; }).join("; ") || undefined
       : (NOEXT ? older("") : "the profile has no overhead section (an older runtime)"));
-document.querySelectorAll("#tables td.text").forEach(function (td) { td.style.whiteSpace = "pre"; });
 
 // The flame graph: every context's stack, root at the top, the allocation
 // site at the bottom; a frame's width is its share of the chosen weight.
