@@ -24,6 +24,7 @@
 // RUN: %env_heapprof_opts=release_idle_ms=0:print_stats=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,ZERO
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t 2>&1 | FileCheck %s
 // RUN: %env_heapprof_opts=release_idle_ms=-1:dump_at_exit=0 %run %t 2>&1 | FileCheck %s --check-prefix=NEVER
+#include "Inputs/resident.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +34,7 @@
 static char *volatile blocks[N];
 static char *volatile churn_blocks[256];
 
-static long vm_rss_kb(void) {
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long kb = -1;
-  while (f && fgets(line, sizeof(line), f))
-    if (!strncmp(line, "VmRSS:", 6))
-      kb = strtol(line + 6, NULL, 10);
-  if (f)
-    fclose(f);
-  return kb;
-}
+static long vm_rss_kb(void) { return status_kib("VmRSS:"); }
 
 // Refills and drains of the 64-byte class: where a due pass runs.
 static void churn(void) {

@@ -24,6 +24,7 @@
 // refills would be steps.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t 2>&1 | FileCheck %s
+#include "Inputs/resident.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,18 +37,7 @@ static char *volatile blocks[N];
 static char *volatile churn_blocks[256];
 static char *volatile one;
 
-static long vm_rss_kb(void) {
-  static char buf[4096];
-  int fd = open("/proc/self/status", O_RDONLY);
-  long n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-  if (fd >= 0)
-    close(fd);
-  if (n <= 0)
-    return -1;
-  buf[n] = 0;
-  char *p = strstr(buf, "VmRSS:");
-  return p ? strtol(p + 6, NULL, 10) : -1;
-}
+static long vm_rss_kb(void) { return status_kib("VmRSS:"); }
 
 static void churn(void) {
   for (int i = 0; i < 256; i++)

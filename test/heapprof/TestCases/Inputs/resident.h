@@ -1,6 +1,7 @@
 // resident: the process's resident set and its peak, for the tests that
 // measure what the runtime keeps resident (dump_map_in_place.c,
-// spill_log_released.c, release_freed_pages.c, thread_state_reuse.c).
+// spill_log_released.c, release_freed_pages.c, thread_state_reuse.c,
+// release_idle.c, release_idle_step.c).
 // Read with system calls alone (open, read, close): stdio would allocate,
 // and a reading would add an allocation (a context of its own in the
 // profile) and resident pages to what it measures.  Each aborts when its
