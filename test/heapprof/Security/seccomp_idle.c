@@ -15,6 +15,7 @@
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d %run %t 2> %t.err | FileCheck %s
 // CHECK: freed
 // CHECK-NEXT: done
+#include "../Inputs/idle_churn.h"
 #include "Inputs/seccomp_filter.h"
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +24,8 @@
 
 #define N 16384
 static char *volatile blocks[N];
-static char *volatile churn_blocks[256];
 
 static void say(const char *s) { write(1, s, strlen(s)); }
-
-static void churn(void) {
-  for (int i = 0; i < 256; i++)
-    churn_blocks[i] = malloc(32);
-  for (int i = 0; i < 256; i++)
-    free(churn_blocks[i]);
-}
 
 int main(void) {
   for (int i = 0; i < N; i++) {

@@ -24,6 +24,7 @@
 // RUN: %env_heapprof_opts=release_idle_ms=0:print_stats=1:log_path=%t.prof %run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,ZERO
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t 2>&1 | FileCheck %s
 // RUN: %env_heapprof_opts=release_idle_ms=-1:dump_at_exit=0 %run %t 2>&1 | FileCheck %s --check-prefix=NEVER
+#include "../Inputs/idle_churn.h"
 #include "Inputs/resident.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,17 +33,8 @@
 
 #define N 131072
 static char *volatile blocks[N];
-static char *volatile churn_blocks[256];
 
 static long vm_rss_kb(void) { return status_kib("VmRSS:"); }
-
-// Refills and drains of the 64-byte class: where a due pass runs.
-static void churn(void) {
-  for (int i = 0; i < 256; i++)
-    churn_blocks[i] = malloc(32);
-  for (int i = 0; i < 256; i++)
-    free(churn_blocks[i]);
-}
 
 int main(void) {
   for (int i = 0; i < N; i++) {

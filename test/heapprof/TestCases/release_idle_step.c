@@ -24,6 +24,7 @@
 // refills would be steps.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
 // RUN: %env_heapprof_opts=dump_at_exit=0 %run %t 2>&1 | FileCheck %s
+#include "../Inputs/idle_churn.h"
 #include "Inputs/resident.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -34,17 +35,9 @@
 
 #define N 131072
 static char *volatile blocks[N];
-static char *volatile churn_blocks[256];
 static char *volatile one;
 
 static long vm_rss_kb(void) { return status_kib("VmRSS:"); }
-
-static void churn(void) {
-  for (int i = 0; i < 256; i++)
-    churn_blocks[i] = malloc(32);
-  for (int i = 0; i < 256; i++)
-    free(churn_blocks[i]);
-}
 
 int main(void) {
   for (int i = 0; i < N; i++) {
