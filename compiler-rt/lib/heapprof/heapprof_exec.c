@@ -41,7 +41,9 @@
  * the preloaded runtime's idle copy: hp_exec_next); before init (a
  * library's constructor that runs before heapprof's and execs) looked up
  * at the call; the execve system call when there is none.  The PATH search of
- * execvp/execvpe/execlp is glibc's execvpe, resolved so too.
+ * execvp/execvpe/execlp is glibc's execvpe, resolved so too; its tries are
+ * execves inside libc, which reach no interposer, so whether the search
+ * can start anything is asked before it (search_cannot_start).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_leaks.h"
@@ -49,6 +51,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -213,12 +216,64 @@ static bool exec_cannot_start(int dirfd, const char *path, int flags) {
   return !S_ISREG(st.st_mode) || !(st.st_mode & 0111);
 }
 
+/* Whether glibc's PATH search for file (execvp, execvpe, execlp: a name
+ * without a '/') can only fail.  glibc tries each directory of PATH with
+ * its own internal execve, which no interposer sees: before, a search that
+ * found the program nowhere still wrote the image's profile as a
+ * checkpoint, and the exit profile that followed made two files where one
+ * was due (test/heapprof/Run/exec-path-search.c).  The names are built as
+ * glibc's __execvpe_common builds them (glibc 2.36: PATH, or "/bin:/usr/bin"
+ * when it is unset; an empty entry is the current directory; a name over
+ * NAME_MAX fails with ENAMETOOLONG) and each is asked exec_cannot_start:
+ * doomed only when every one cannot start.  glibc tries a subset of these,
+ * in this order, and stops at the first that starts or fails otherwise, so
+ * a search all of whose names cannot start fails.  An entry too long for
+ * the buffer counts as one that may start.  Nothing is executed or
+ * changed: one newfstatat per entry, errno restored by the caller. */
+static bool search_cannot_start(const char *file) {
+  if (!*file)
+    return true; /* ENOENT */
+  uptr file_len = hp_strlen(file);
+  if (file_len > NAME_MAX)
+    return true; /* ENAMETOOLONG */
+  const char *path = NULL;
+  if (!environ)
+    return false;
+  for (char **e = environ; *e; e++)
+    if (!hp_strncmp(*e, "PATH=", 5)) {
+      path = *e + 5;
+      break;
+    }
+  if (!path)
+    path = "/bin:/usr/bin"; /* glibc's _CS_PATH */
+  char buf[PATH_MAX + NAME_MAX + 2];
+  for (const char *p = path;;) {
+    const char *end = hp_strchr(p, ':');
+    if (!end)
+      end = p + hp_strlen(p);
+    uptr n = (uptr)(end - p);
+    if (n >= PATH_MAX)
+      return false;
+    hp_memcpy(buf, p, n);
+    if (n)
+      buf[n++] = '/';
+    hp_memcpy(buf + n, file, file_len + 1);
+    if (!exec_cannot_start(AT_FDCWD, buf, 0))
+      return false;
+    if (!*end)
+      return true;
+    p = end + 1;
+  }
+}
+
 /* What happens before the exec; returns the environment to pass, or NULL
  * when the caller is to build it on its stack (s->stack_bytes).  An exec
- * that cannot start (exec_cannot_start) is left to fail at once: no
+ * that cannot start (exec_cannot_start; with search, a PATH search for
+ * path that cannot: search_cannot_start) is left to fail at once: no
  * checkpoint, no environment, no warning. */
 static char *const *before_exec(int dirfd, const char *path, int flags,
-                                char *const *envp, exec_state_t *s) {
+                                bool search, char *const *envp,
+                                exec_state_t *s) {
   s->map = NULL;
   s->map_size = 0;
   s->stack_bytes = 0;
@@ -239,7 +294,8 @@ static char *const *before_exec(int dirfd, const char *path, int flags,
   if (!own && !following())
     return envp;
   int e = errno;
-  bool doomed = exec_cannot_start(dirfd, path, flags);
+  bool doomed = search ? search_cannot_start(path)
+                      : exec_cannot_start(dirfd, path, flags);
   errno = e;
   if (doomed)
     return envp;
@@ -294,7 +350,7 @@ static int exec_failed(exec_state_t *s) {
 static int do_execve(const char *path, char *const argv[],
                      char *const envp[]) {
   exec_state_t s;
-  char *const *env = before_exec(AT_FDCWD, path, 0, envp, &s);
+  char *const *env = before_exec(AT_FDCWD, path, 0, false, envp, &s);
   STACK_ENV(env, envp, s);
   execve_fn next = (execve_fn)next_now((void *)next_execve, "execve");
   if (next)
@@ -315,9 +371,9 @@ static int do_execvpe(const char *file, char *const argv[],
     }
   }
   exec_state_t s;
-  /* A name without a '/' is glibc's PATH search: not checked here. */
-  char *const *env = before_exec(AT_FDCWD, hp_strchr(file, '/') ? file : NULL,
-                                 0, envp, &s);
+  /* A name without a '/' (or an empty one) is glibc's PATH search. */
+  bool search = !*file || !hp_strchr(file, '/');
+  char *const *env = before_exec(AT_FDCWD, file, 0, search, envp, &s);
   STACK_ENV(env, envp, s);
   real(file, argv, env);
   return exec_failed(&s);
@@ -336,7 +392,7 @@ HP_INTERFACE int execve(const char *path, char *const argv[],
 HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
                           char *const envp[], int flags) {
   exec_state_t s;
-  char *const *env = before_exec(dirfd, path, flags, envp, &s);
+  char *const *env = before_exec(dirfd, path, flags, false, envp, &s);
   STACK_ENV(env, envp, s);
   execveat_fn next =
       (execveat_fn)next_now((void *)next_execveat, "execveat");
@@ -358,7 +414,7 @@ HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
     return -1;
   }
   exec_state_t s;
-  char *const *env = before_exec(fd, "", AT_EMPTY_PATH, envp, &s);
+  char *const *env = before_exec(fd, "", AT_EMPTY_PATH, false, envp, &s);
   STACK_ENV(env, envp, s);
   fexecve_fn next = (fexecve_fn)next_now((void *)next_fexecve, "fexecve");
   if (next) {
