@@ -12,6 +12,12 @@
  * allocator's objects) are held while the check reads them: their free
  * waits, so nothing it reads is unmapped under it; a primary block freed
  * meanwhile stays mapped and only reads as an object still live.
+ *
+ * Other threads go on during the dump and the check: the objects judged
+ * and counted are the dump's (HP_CHUNK_REPORTED: its walk folded them),
+ * so that the check and the records describe the same objects; one
+ * allocated since the walk is read if reached, never counted (LATE in a
+ * large chunk's or another allocator's entry).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_coroutine.h"
@@ -29,6 +35,11 @@
 #include <unistd.h>
 
 enum { UNREACHED = 0, REACHABLE = 1, INDIRECT = 2 };
+/* In a large chunk's or another allocator's entry (its aux word, beside
+ * the mark): allocated after the dump's walk (no HP_CHUNK_REPORTED), so
+ * not among the profile's live objects.  See hp_leaks_check. */
+#define LATE 4u
+#define MARK(aux) ((aux) & 3u)
 
 #define ROW_WORDS 5
 #define HEAD_WORDS 10
@@ -210,7 +221,7 @@ static void reach(check_t *c, uptr w, u32 mark) {
   if (w < c->lo || w >= c->hi)
     return;
   s64 k = hp_liveset_find(&c->objs, w);
-  if (k < 0 || c->objs.v[k].aux != UNREACHED)
+  if (k < 0 || MARK(c->objs.v[k].aux) != UNREACHED)
     return;
   /* glibc's arena, in the C library's data, points at the chunk headers of
    * its top chunk and its bins' free chunks; each lies in the last usable
@@ -219,7 +230,7 @@ static void reach(check_t *c, uptr w, u32 mark) {
   if (HP_UNLIKELY(c->in_arena) &&
       w == hp_foreign_glibc_next_chunk(c->objs.v[k].beg))
     return;
-  c->objs.v[k].aux = mark;
+  c->objs.v[k].aux = (c->objs.v[k].aux & LATE) | mark;
   push(c, ITEM_OBJS | (u64)k);
 }
 
@@ -321,9 +332,10 @@ static void drain(check_t *c, u32 mark) {
 }
 
 /* Every live object: fn(c, beg, size, stack id, mark, item, arg), the mark
- * read when the object comes. */
+ * read when the object comes; late: allocated after the dump's walk (no
+ * HP_CHUNK_REPORTED), not one of the profile's live objects. */
 typedef void object_fn(check_t *c, uptr beg, uptr size, u32 stack_id,
-                       u32 mark, u64 item, void *arg);
+                       u32 mark, bool late, u64 item, void *arg);
 
 typedef struct object_walk {
   check_t *c;
@@ -339,7 +351,9 @@ static void walk_block(uptr block, u32 size, void *arg) {
   u32 id;
   if (hp_primary_block_index(block, &r, &i) && i < w->c->marks[r].n &&
       block_chunk(r, i, &beg, &bytes, &id))
-    w->fn(w->c, beg, bytes, id, mark_of(w->c, r, i), ITEM(r, i), w->arg);
+    w->fn(w->c, beg, bytes, id, mark_of(w->c, r, i),
+          !(hp_chunk_header(beg)->flags & HP_CHUNK_REPORTED), ITEM(r, i),
+          w->arg);
 }
 
 static void for_each_object(check_t *c, object_fn *fn, void *arg) {
@@ -347,13 +361,15 @@ static void for_each_object(check_t *c, object_fn *fn, void *arg) {
   hp_primary_for_each_block(walk_block, &w);
   for (u64 k = 0; k < c->objs.n; k++) {
     const hp_live_obj_t *o = &c->objs.v[k];
-    fn(c, o->beg, o->end - o->beg, o->stack_id, o->aux, ITEM_OBJS | k, arg);
+    fn(c, o->beg, o->end - o->beg, o->stack_id, MARK(o->aux),
+       (o->aux & LATE) != 0, ITEM_OBJS | k, arg);
   }
 }
 
 static void item_mark(check_t *c, u64 item, u32 mark) {
   if (item & ITEM_OBJS)
-    c->objs.v[item & ~ITEM_OBJS].aux = mark;
+    c->objs.v[item & ~ITEM_OBJS].aux =
+        (c->objs.v[item & ~ITEM_OBJS].aux & LATE) | mark;
   else
     mark_set(c, (u32)(item >> 40), item & ((1ull << 40) - 1), mark);
 }
@@ -562,7 +578,7 @@ static bool object_in_use(check_t *c, uptr a, uptr *beg, uptr *end) {
   if (!object_holding(c, a, beg, end, &r, &i, &k))
     return false;
   if (k >= 0)
-    c->objs.v[k].aux = REACHABLE;
+    c->objs.v[k].aux = (c->objs.v[k].aux & LATE) | REACHABLE;
   else if (mark_of(c, r, i) == UNREACHED)
     mark_set(c, r, i, REACHABLE);
   return true;
@@ -800,7 +816,7 @@ typedef struct linker_ids {
 } linker_ids_t;
 
 static void linker_object(check_t *c, uptr beg, uptr size, u32 stack_id,
-                          u32 mark, u64 item, void *arg) {
+                          u32 mark, bool late, u64 item, void *arg) {
   const linker_ids_t *l = arg;
   if (mark == UNREACHED && stack_id < l->n && l->is[stack_id]) {
     item_mark(c, item, REACHABLE);
@@ -866,13 +882,14 @@ uptr hp_leaks_stack_from;
 
 static void collect(hp_chunk_header_t *h, uptr user_beg, uptr size,
                     void *arg) {
-  hp_liveset_add(arg, user_beg, size, (u32)h->alloc_context_id, UNREACHED);
+  hp_liveset_add(arg, user_beg, size, (u32)h->alloc_context_id,
+                 h->flags & HP_CHUNK_REPORTED ? UNREACHED : LATE);
 }
 
 /* What no root reaches: each unreached object's pointees are indirect
  * leaks (and theirs). */
 static void indirect_from(check_t *c, uptr beg, uptr size, u32 stack_id,
-                          u32 mark, u64 item, void *arg) {
+                          u32 mark, bool late, u64 item, void *arg) {
   if (mark != UNREACHED)
     return;
   scan_object(c, beg, beg + size, INDIRECT);
@@ -887,7 +904,7 @@ static int by_stack(const leak_row_t *a, const leak_row_t *b) {
  * open-addressed table (grown by doubling), then sorted by stack id. */
 typedef struct tally {
   leak_row_t *rows;
-  u64 cap, n, objects;
+  u64 cap, n;
   bool failed;
 } tally_t;
 
@@ -926,10 +943,9 @@ static leak_row_t *row_of(tally_t *t, u32 stack_id) {
 }
 
 static void tally_object(check_t *c, uptr beg, uptr size, u32 stack_id,
-                         u32 mark, u64 item, void *arg) {
+                         u32 mark, bool late, u64 item, void *arg) {
   tally_t *t = arg;
-  t->objects++;
-  if (mark == REACHABLE)
+  if (late || mark == REACHABLE)
     return;
   leak_row_t *row = row_of(t, stack_id);
   if (!row)
@@ -977,7 +993,6 @@ static bool tally(check_t *c) {
   result.rows = t.rows;
   result.cap = t.cap;
   result.nrows = k;
-  result.objects = t.objects;
   return true;
 }
 
@@ -1010,7 +1025,7 @@ void hp_leaks_forget(void) {
   hp_memset(&result, 0, sizeof(result));
 }
 
-void hp_leaks_check(const hp_own_stack_t *stack) {
+void hp_leaks_check(const hp_own_stack_t *stack, u64 live_objects) {
   hp_leaks_forget();
   if (!hp_flags.detect_leaks || HP_SAMPLED_MODE())
     return;
@@ -1063,6 +1078,7 @@ void hp_leaks_check(const hp_own_stack_t *stack) {
                     "regions");
   if (ok) {
     result.done = true;
+    result.objects = live_objects;
     result.root_bytes = c.root_bytes;
     result.threads_running = ts.running;
   } else {

@@ -33,8 +33,13 @@
 
 /* Runs the check (the exit dump calls it before writing the profile, on
  * stack, its own: see registered_root); its result waits for the
- * section's writer. */
-void hp_leaks_check(const hp_own_stack_t *stack);
+ * section's writer.  The objects it judges are the dump's: the chunks its
+ * walk folded (HP_CHUNK_REPORTED), live_objects of them, which is the
+ * section's count of objects examined.  Other threads go on meanwhile:
+ * one they allocated after the walk is in no record, so it is no leak nor
+ * counted (it is still read, and what it points to reachable, if a root
+ * reaches it); one they freed since counts as reachable (they held it). */
+void hp_leaks_check(const hp_own_stack_t *stack, u64 live_objects);
 /* Set by the exit's destructor (and _exit, and exec) to its own frame: the
  * calling thread's stack is scanned from there up, leaving out the frames
  * of the dump itself, whose unwritten slots hold stale words of the

@@ -461,6 +461,7 @@ typedef struct fold_ctx {
   dump_map_t *map;
   hp_size_bins_t *bins;
   u32 now_ms, cpu;
+  u64 live; /* chunks folded: the profile's live objects */
 } fold_ctx_t;
 
 static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
@@ -473,6 +474,7 @@ static void fold_cb(hp_chunk_header_t *h, uptr user_beg, uptr size, void *arg) {
     f->map->failed = true;
   if (!hp_fold_live_chunk(h, user_beg, size, f->now_ms, f->cpu, &e))
     return;
+  f->live++;
   if (after && !hp_util_live_chunk(h->alloc_context_id, user_beg, size, &e))
     f->map->failed = true;
   hp_hib_t hib;
@@ -1022,7 +1024,7 @@ static void dump_locked(void *arg) {
   map_drain(&map);
   hp_memset(&dump_bins, 0, sizeof(dump_bins));
   hp_hib_table_take_bins(&hp_hib_table, &dump_bins);
-  fold_ctx_t f = {&map, &dump_bins, now_ms, cpu};
+  fold_ctx_t f = {&map, &dump_bins, now_ms, cpu, 0};
   /* Both before the fold moves live chunks' baselines. */
   hp_peak_dump_take(now_ms);
   hp_util_dump_begin();
@@ -1123,7 +1125,7 @@ static void dump_locked(void *arg) {
     if ((!seq && (!hp_strcmp(reason, "exit") || !hp_strcmp(reason, "_exit") ||
                   !hp_strcmp(reason, "quick_exit"))) ||
         !hp_strcmp(reason, "exec") || !hp_strcmp(reason, "daemon"))
-      hp_leaks_check(&dump_stack);
+      hp_leaks_check(&dump_stack, f.live);
     else
       hp_leaks_forget();
     raw_parts_t parts = {recs, n, &pm, &dump_bins, &info};
