@@ -3,10 +3,10 @@
 // exit dump folds the live chunks one by one while the threads go on, and
 // the leak check runs after it (after the symbolizer's work too), on the
 // heap as it then is.  It counted and judged whatever was live by then:
-// the objects the threads allocated after the walk, in no record (a
-// context with 6,654 leaked objects and none live; 164,260 objects
-// examined where the profile had 54,561 live), and not those they freed
-// since (22,620 examined of 22,622).  Now the check judges the dump's
+// the objects the threads allocated after the walk, in no record (with
+// four workers: 164,260 objects examined and 164,222 unreachable where the
+// profile had 54,561 live; contexts with more unreachable objects than
+// live ones), and not those they freed since (22,620 examined of 22,622).  Now the check judges the dump's
 // objects only (the chunks its walk folded: HP_CHUNK_REPORTED, in the
 // side table's entry under allocator=system): the objects examined are the
 // profile's live objects, each context's leaked objects are some of its
