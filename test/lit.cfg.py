@@ -24,8 +24,9 @@ if os.uname().sysname != "Linux" or os.uname().machine != "x86_64":
 path = os.pathsep.join([config.heapprof_bin_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
-# A profile test must not inherit options or output paths from the caller.
-for var in ("HEAPPROF_OPTIONS", "MEMPROF_OPTIONS"):
+# A profile test must not inherit options, output paths or the debug-file
+# directory from the caller.
+for var in ("HEAPPROF_OPTIONS", "MEMPROF_OPTIONS", "HEAPPROF_SYSTEM_DEBUG_DIR"):
     config.environment.pop(var, None)
 config.environment["LC_ALL"] = "C"
 

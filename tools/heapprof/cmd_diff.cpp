@@ -70,7 +70,8 @@ const char heapprof::DiffUsage[] =
     "                     when FILE ends in .json, without --format)\n"
     "  --binary FILE      a profiled program (or library) that moved; matched\n"
     "                     by build id; may be repeated\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --debug-dir DIR    where separate debug files are (searched before\n"
+    "                     /usr/lib/debug); may be repeated\n"
     "  --full-names       C++ names whole (default: without template arguments\n"
     "                     and parameters, e.g. std::map::operator[])\n";
 

@@ -51,7 +51,8 @@ const char heapprof::PprofUsage[] =
     "                     repeated\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
     "                     matched by build id; may be repeated\n"
-    "  --debug-dir DIR    where separate debug files are; may be repeated\n"
+    "  --debug-dir DIR    where separate debug files are (searched before\n"
+    "                     /usr/lib/debug); may be repeated\n"
     "  --full-names       C++ names whole (default: without template arguments\n"
     "                     and parameters, e.g. std::map::operator[])\n";
 

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +78,14 @@ static ObjectInfo readObject(const std::string &Path) {
   }
   Info.Ok = true;
   return Info;
+}
+
+// /usr/lib/debug; HEAPPROF_SYSTEM_DEBUG_DIR names another in its place,
+// for tests (which cannot write /usr/lib/debug) and for a system that
+// keeps its debug files elsewhere.
+static std::string systemDebugDir() {
+  const char *Env = getenv("HEAPPROF_SYSTEM_DEBUG_DIR");
+  return Env && *Env ? Env : "/usr/lib/debug";
 }
 
 static std::string idOrNone(const std::string &Id) {
@@ -256,7 +265,16 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
   SymOpts.UseSymbolTable = true;
   SymOpts.PrintFunctions = DILineInfoSpecifier::FunctionNameKind::LinkageName;
   SymOpts.PathStyle = DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
+  // Every --debug-dir, in order, then the system's directory, as gdb
+  // searches its debug-file-directory list: naming one directory must not
+  // lose the debug files the system has (libc6-dbg's), which LLVM's
+  // symbolizer would, given any list, search no longer.  The same
+  // directory serves the .gnu_debuglink lookup
+  // (DIR/absolute/path/of/module/debuglink-name) after the module's own.
+  std::string System = systemDebugDir();
   SymOpts.DebugFileDirectory = Opts.DebugDirs;
+  SymOpts.DebugFileDirectory.push_back(System);
+  SymOpts.FallbackDebugPath = System;
   symbolize::LLVMSymbolizer Symbolizer(SymOpts);
 
   // Batched per module, in address order: each module's debug info is

@@ -7,8 +7,10 @@
 // Each module is found by the path the profile records, or by --binary
 // (matched by build id, for files that moved), and its build id must be
 // the one the profile records: a rebuilt program would give confident,
-// wrong lines.  --debug-dir adds directories to look for separate debug
-// files in (.build-id/xx/rest.debug, as gdb and llvm-symbolizer do).
+// wrong lines.  Separate debug files (.build-id/xx/rest.debug, as gdb and
+// llvm-symbolizer find them) are looked for in each --debug-dir, in
+// order, then in the system's directory (/usr/lib/debug, or
+// HEAPPROF_SYSTEM_DEBUG_DIR).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HEAPPROF_TOOL_SYMBOLIZE_H
@@ -24,7 +26,7 @@ namespace heapprof {
 
 struct SymbolizeOptions {
   std::vector<std::string> Binaries;  // --binary
-  std::vector<std::string> DebugDirs; // --debug-dir
+  std::vector<std::string> DebugDirs; // --debug-dir, before the system's
   bool FullNames = false;             // --full-names (names.h)
   // Set by a command that reads several profiles with the same options
   // (heapprof diff): a --binary that matches none of one profile's modules
