@@ -3,10 +3,11 @@
 #   make check   set up, build, run every test; ends with "N passed, N failed"
 #   make bench   benchmarks against the plain program and upstream MemProf
 #   make fuzz    long libFuzzer runs (FUZZ_TIME seconds per target, default 600)
+#   make bench-deps  installs what bench/dhat (run by hand) needs besides: valgrind, gawk, ...
 BUILD ?= build
 CMAKE_FLAGS ?= -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all setup build check demo bench fuzz install clean
+.PHONY: all setup build check demo bench bench-deps fuzz install clean
 
 all: build
 
@@ -25,6 +26,9 @@ demo: build
 
 bench: build
 	@bench/run.sh
+
+bench-deps:
+	@scripts/setup.sh --dhat
 
 fuzz: build
 	@BUILD=$(BUILD) scripts/fuzz.sh

@@ -1,8 +1,23 @@
 #!/bin/bash
 # Installs what heapprof needs from Debian bookworm's own packages, once:
 # a package already installed is not touched.  Run as root (or with sudo).
+#   scripts/setup.sh          what make build, check, demo and bench need
+#   scripts/setup.sh --dhat   that and what bench/dhat (run by hand) needs
+#                             besides: make bench-deps
 set -euo pipefail
+DHAT=0
+case "${1:-}" in
+  "") ;;
+  --dhat) DHAT=1 ;;
+  *) echo "heapprof setup: error: unknown option '$1' (--dhat or none)" >&2; exit 2 ;;
+esac
 PKGS="clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 cmake ninja-build python3 make protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go chromium libunwind-dev lua5.4 sqlite3 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libomp-19-dev"
+# bench/dhat: Valgrind's DHAT, gcc/g++ for its programs and the realloc
+# shim (cc), readelf (binutils), and the programs it compares on (gawk,
+# git, xz; sqlite3, lua5.4 and python3 are above).
+if [ "$DHAT" = 1 ]; then
+  PKGS="$PKGS valgrind gcc g++ binutils gawk git xz-utils"
+fi
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

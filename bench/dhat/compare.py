@@ -9,7 +9,10 @@ valgrind -v printed ("Reading syms from F" / "svma S, avma A"). Contexts are
 keyed by their innermost K frames (default 8). DHAT's allocator frames
 (vgpreload_*, the realloc shim) and its frames from the C library's start
 (__libc_start_call_main, start_thread, ...) on are dropped, as heapprof drops
-its own and the start-up's.
+its own and the start-up's. Under a signal handler, the frame the signal
+interrupted is no return address: heapprof keeps its PC, DHAT that PC - 1
+(docs/run.md, "Checked against DHAT"); the DHAT frame after a signal
+trampoline (the code `mov $15, %rax; syscall`, rt_sigreturn) gets its 1 back.
 """
 import collections, json, os, re, subprocess, sys
 
@@ -17,17 +20,49 @@ heapprof, profraw, dhat_json, vglog = sys.argv[1:5]
 K = int(sys.argv[5]) if len(sys.argv) > 5 else 8
 
 
-def load_ranges(path):
-    """[(lo, hi)] file-address ranges of PT_LOAD segments."""
+def load_segments(path):
+    """[(lo, hi, file offset)] of the PT_LOAD segments, by file address."""
     out = subprocess.run(["readelf", "-lW", path], capture_output=True,
                          text=True).stdout
     r = []
     for l in out.splitlines():
         f = l.split()
         if f and f[0] == "LOAD":
-            va, msz = int(f[2], 16), int(f[5], 16)
-            r.append((va, va + msz))
+            off, va, fsz = int(f[1], 16), int(f[2], 16), int(f[4], 16)
+            msz = int(f[5], 16)
+            r.append((va, va + msz, off, fsz))
     return r
+
+
+def load_ranges(path):
+    """[(lo, hi)] file-address ranges of PT_LOAD segments."""
+    return [(lo, hi) for lo, hi, _, _ in load_segments(path)]
+
+
+# x86-64 Linux's signal trampoline (glibc's __restore_rt): rt_sigreturn.
+SIGRETURN = bytes.fromhex("48c7c00f0000000f05")
+tramp_cache = {}
+
+
+def is_trampoline(path, addr):
+    """Whether file address addr of path is a signal trampoline's frame:
+    its code is at addr or, as both profilers give the handler's return
+    address less 1 (glibc puts a nop before __restore_rt for that), at
+    addr + 1."""
+    k = (path, addr)
+    if k not in tramp_cache:
+        hit = False
+        try:
+            with open(path, "rb") as f:
+                for lo, hi, off, fsz in load_segments(path):
+                    for a in (addr, addr + 1):
+                        if lo <= a and a + len(SIGRETURN) <= lo + fsz:
+                            f.seek(off + a - lo)
+                            hit = hit or f.read(len(SIGRETURN)) == SIGRETURN
+        except OSError:
+            pass
+        tramp_cache[k] = hit
+    return tramp_cache[k]
 
 
 def canon(path):
@@ -78,6 +113,7 @@ for l in show.splitlines():
 
 # ---- valgrind's module map
 vmods = []  # (lo, hi, name, bias)
+vpaths = {}  # name -> path
 lines = open(vglog).read().splitlines()
 for i, l in enumerate(lines):
     m = re.search(r"Reading syms from (\S+)", l)
@@ -91,6 +127,7 @@ for i, l in enumerate(lines):
                 break
         if m2:
             bias = int(m2[2], 16) - int(m2[1], 16)
+            vpaths[canon(m[1])] = m[1]
             for lo, hi in load_ranges(m[1]):
                 vmods.append((lo + bias, hi + bias, canon(m[1]), bias))
 
@@ -138,6 +175,14 @@ for p in d["pps"]:
         gstart = i  # a recursive call repeats the group's first entry
         names[fr] = s.split(": ", 1)[1] if ": " in s else s
         frames.append(fr)
+    # The interrupted frame under a handler: DHAT's PC - 1 back to the PC.
+    for j in range(1, len(frames)):
+        prev = frames[j - 1]
+        if prev[0] in vpaths and is_trampoline(vpaths[prev[0]], prev[1]) \
+                and frames[j][0] != "?":
+            fr = (frames[j][0], frames[j][1] + 1)
+            names.setdefault(fr, names.get(frames[j], ""))
+            frames[j] = fr
     key = tuple(frames[:K])
     dh[key][0] += p["tbk"]
     dh[key][1] += p["tb"]

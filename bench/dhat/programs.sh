@@ -2,10 +2,19 @@
 # bench/dhat/programs.sh [DIR]: the comparison of docs/run.md, "Checked
 # against DHAT": builds the two test programs, makes the inputs and runs
 # every program through run.sh in DIR (default: a new directory under
-# /tmp).  Needs valgrind, gcc, g++, sqlite3, lua5.4, python3, gawk, git, xz.
-# Not timed: it takes a few minutes, Valgrind's.
+# /tmp).  Needs valgrind, gcc, g++, sqlite3, lua5.4, python3, gawk, git, xz
+# (make bench-deps installs them).  Not timed: it takes a few minutes,
+# Valgrind's.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
+missing=""
+for c in valgrind gcc g++ cc readelf sqlite3 lua5.4 python3 gawk git xz; do
+  command -v "$c" >/dev/null || missing="$missing $c"
+done
+if [ -n "$missing" ]; then
+  echo "bench/dhat/programs.sh: error: not installed:$missing (make bench-deps installs them)" >&2
+  exit 1
+fi
 dir=${1:-$(mktemp -d)}
 mkdir -p "$dir" && cd "$dir"
 echo "in $dir"

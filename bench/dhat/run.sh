@@ -6,6 +6,14 @@
 # "Checked against DHAT".
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
+missing=""
+for c in valgrind cc readelf python3; do
+  command -v "$c" >/dev/null || missing="$missing $c"
+done
+if [ -n "$missing" ]; then
+  echo "bench/dhat/run.sh: error: not installed:$missing (make bench-deps installs them)" >&2
+  exit 1
+fi
 heapprof=${HEAPPROF:-$here/../../build/bin/heapprof}
 name=$1; shift
 cc -O1 -shared -fPIC -Wl,-soname,libdhreshim.so "$here/realloc_shim.c" -o realloc_shim.so
