@@ -615,7 +615,22 @@ static context_t *context_get(contexts_t *c, const uint64_t *pcs,
  * the comparisons of their own objects (upstream's one compare per block
  * dropped them: a merge of checkpoints said 2 overlaps where the run had
  * 10). */
-static void merge_mib(uint64_t *d, const uint64_t *s) {
+static const unsigned summed[] = {F_TOTAL_ACCESS, F_TOTAL_SIZE,
+                                  F_TOTAL_LIFETIME, F_TOTAL_DENSITY,
+                                  F_TOTAL_LT_DENSITY};
+
+/* Whether the summed fields are counts a reader takes: 2^63 - 1 at most,
+ * as heapprof report's loader checks (MaxCount, profile_model.h).  Above
+ * it a count is corrupt, and a sum of two would wrap without a word. */
+static bool counts_fit(const uint64_t *d) {
+  for (size_t i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
+    if (d[summed[i]] > INT64_MAX)
+      return false;
+  return true;
+}
+
+/* false when a summed field went past 2^63 - 1 (counts_fit). */
+static bool merge_mib(uint64_t *d, const uint64_t *s) {
   if (s[F_ALLOC_COUNT]) {
     bool first = !d[F_ALLOC_COUNT];
     for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
@@ -630,15 +645,14 @@ static void merge_mib(uint64_t *d, const uint64_t *s) {
       clamp32(d[F_SAME_DEALLOC_CPU] + s[F_SAME_DEALLOC_CPU]);
   d[F_MIGRATED] = clamp32(d[F_MIGRATED] + s[F_MIGRATED]);
   d[F_ALLOC_COUNT] = clamp32(d[F_ALLOC_COUNT] + s[F_ALLOC_COUNT]);
-  d[F_TOTAL_ACCESS] += s[F_TOTAL_ACCESS];
-  d[F_TOTAL_SIZE] += s[F_TOTAL_SIZE];
-  d[F_TOTAL_LIFETIME] += s[F_TOTAL_LIFETIME];
-  d[F_TOTAL_DENSITY] += s[F_TOTAL_DENSITY];
-  d[F_TOTAL_LT_DENSITY] += s[F_TOTAL_LT_DENSITY];
+  bool fit = counts_fit(s);
+  for (size_t i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
+    d[summed[i]] += s[summed[i]]; /* both <= 2^63 - 1: no wrap */
   d[F_ALLOC_TS] = s[F_ALLOC_TS];
   d[F_DEALLOC_TS] = s[F_DEALLOC_TS];
   d[F_ALLOC_CPU] = s[F_ALLOC_CPU];
   d[F_DEALLOC_CPU] = s[F_DEALLOC_CPU];
+  return fit && counts_fit(d);
 }
 
 /* Extension fields that are the state at a dump, not deltas. */
@@ -1742,10 +1756,20 @@ int heapprof_merge_main(int argc, char **argv) {
       for (unsigned k = 0; k < NMIB; k++)
         f[k] = hpr_mib_field(d, mib, k);
       ctx_unpack(&ctx, c, cf, ext);
-      if (!(c->ext_mask & COUNTED))
+      bool fit = true;
+      if (!(c->ext_mask & COUNTED)) {
         memcpy(cf, f, sizeof(f));
-      else
-        merge_mib(cf, f);
+        fit = counts_fit(cf);
+      } else {
+        fit = merge_mib(cf, f);
+      }
+      if (!fit) {
+        rc = bad(dumps[i].path,
+                 "corrupt: the dump at offset 0x%llx: its counts, with those "
+                 "read before it, add up to more than 2^63 - 1",
+                 (unsigned long long)d->offset);
+        break;
+      }
       c->ext_mask |= COUNTED;
       uint64_t nf = mib->ext ? d->ext_nfields : 0;
       for (size_t e = 0; e < hpr_num_ext_names && e < nf; e++) {

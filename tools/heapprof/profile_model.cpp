@@ -136,7 +136,7 @@ void Counts::set(Field F, uint64_t Value) {
   pack(V);
 }
 
-void Counts::add(const Counts &Other) {
+bool Counts::add(const Counts &Other) {
   uint64_t V[NumFields], O[NumFields];
   unpack(V);
   Other.unpack(O);
@@ -148,11 +148,15 @@ void Counts::add(const Counts &Other) {
                      ? At(V, Field::min_size)
                      : std::min(At(V, Field::min_size), At(O, Field::min_size));
   uint64_t Max = std::max(At(V, Field::max_size), At(O, Field::max_size));
+  bool Overflow = Max > MaxCount;
   for (unsigned I = 0; I < NumFields; I++)
-    V[I] += O[I];
+    if (I != static_cast<unsigned>(Field::min_size) &&
+        I != static_cast<unsigned>(Field::max_size))
+      Overflow |= __builtin_add_overflow(V[I], O[I], &V[I]) || V[I] > MaxCount;
   At(V, Field::min_size) = Min;
   At(V, Field::max_size) = Max;
   pack(V);
+  return !Overflow;
 }
 
 uint64_t Peak::overhead(const char *Name) const {
@@ -1035,6 +1039,14 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   // Freed, not just emptied (`= {}` keeps the capacity).
   std::vector<uint32_t>().swap(NewFrames);
   std::vector<uint32_t>().swap(NewStarts);
+  // A count above MaxCount is a corrupt one (2^63 bytes is 8 EiB): summed
+  // as it was, it wrapped, and every total and percentage made of it was
+  // wrong without a word; JSON and pprof, whose numbers are int64, showed
+  // it negative.
+  bool Overflow = false;
+  auto Sum = [&Overflow](uint64_t &To, uint64_t V) {
+    Overflow |= __builtin_add_overflow(To, V, &To) || To > MaxCount;
+  };
   for (uint64_t I = 0; I < D.nmibs; I++) {
     const hpr_mib_t &M = D.mibs[I];
     const uint32_t Id = Ids[I];
@@ -1050,49 +1062,49 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
                                ? std::min(C[Field::min_size], MF[5])
                                : MF[5];
     // Deltas since the previous dump of the process: summed.
-    P.Processes[R.Process].Bytes += MF[4];
-    C[Field::allocs] += MF[0];
-    C[Field::accesses] += MF[1];
-    C[Field::bytes] += MF[4];
-    C[Field::lifetime_ms] += MF[9];
-    C[Field::migrated] += MF[14];
-    C[Field::lifetime_overlaps] += MF[15];
-    C[Field::access_density] += MF[19];
+    Sum(P.Processes[R.Process].Bytes, MF[4]);
+    Sum(C[Field::allocs], MF[0]);
+    Sum(C[Field::accesses], MF[1]);
+    Sum(C[Field::bytes], MF[4]);
+    Sum(C[Field::lifetime_ms], MF[9]);
+    Sum(C[Field::migrated], MF[14]);
+    Sum(C[Field::lifetime_overlaps], MF[15]);
+    Sum(C[Field::access_density], MF[19]);
     if (MF[0]) {
       uint64_t Max = ExtHas(Ext.MaxSize64) && M.ext
                          ? hpr_ext(&D, &M, static_cast<uint64_t>(Ext.MaxSize64))
                          : MF[6];
       C[Field::max_size] = std::max(C[Field::max_size], Max);
     }
-    C[Field::granules] += ExtGet(M, Ext.Granules);
-    C[Field::touched_granules] += ExtGet(M, Ext.TouchedGranules);
-    C[Field::pages] += ExtGet(M, Ext.Pages);
-    C[Field::touched_pages] += ExtGet(M, Ext.TouchedPages);
-    C[Field::malloc_cycles] += ExtGet(M, Ext.MallocCycles);
-    C[Field::free_cycles] += ExtGet(M, Ext.FreeCycles);
-    C[Field::malloc_samples] += ExtGet(M, Ext.MallocSamples);
-    C[Field::free_samples] += ExtGet(M, Ext.FreeSamples);
-    C[Field::temporary] += ExtGet(M, Ext.Temporary);
-    C[Field::bytes_small] += ExtGet(M, Ext.Class[0]);
-    C[Field::bytes_medium] += ExtGet(M, Ext.Class[1]);
-    C[Field::bytes_large] += ExtGet(M, Ext.Class[2]);
-    C[Field::bytes_xlarge] += ExtGet(M, Ext.Class[3]);
+    Sum(C[Field::granules], ExtGet(M, Ext.Granules));
+    Sum(C[Field::touched_granules], ExtGet(M, Ext.TouchedGranules));
+    Sum(C[Field::pages], ExtGet(M, Ext.Pages));
+    Sum(C[Field::touched_pages], ExtGet(M, Ext.TouchedPages));
+    Sum(C[Field::malloc_cycles], ExtGet(M, Ext.MallocCycles));
+    Sum(C[Field::free_cycles], ExtGet(M, Ext.FreeCycles));
+    Sum(C[Field::malloc_samples], ExtGet(M, Ext.MallocSamples));
+    Sum(C[Field::free_samples], ExtGet(M, Ext.FreeSamples));
+    Sum(C[Field::temporary], ExtGet(M, Ext.Temporary));
+    Sum(C[Field::bytes_small], ExtGet(M, Ext.Class[0]));
+    Sum(C[Field::bytes_medium], ExtGet(M, Ext.Class[1]));
+    Sum(C[Field::bytes_large], ExtGet(M, Ext.Class[2]));
+    Sum(C[Field::bytes_xlarge], ExtGet(M, Ext.Class[3]));
     C[Field::frees] +=
         MF[0] + ExtGet(M, Ext.Continuations) - ExtGet(M, Ext.LiveAtDump);
     // State at the dump: only the process's last dump counts.
     if (Last) {
-      C[Field::live_objects] += ExtGet(M, Ext.LiveAtDump);
-      C[Field::live_bytes] += ExtGet(M, Ext.LiveBytes);
-      C[Field::live_bytes_small] += ExtGet(M, Ext.LiveClass[0]);
-      C[Field::live_bytes_medium] += ExtGet(M, Ext.LiveClass[1]);
-      C[Field::live_bytes_large] += ExtGet(M, Ext.LiveClass[2]);
-      C[Field::live_bytes_xlarge] += ExtGet(M, Ext.LiveClass[3]);
-      C[Field::live_lines] += ExtGet(M, Ext.Util[0]);
-      C[Field::live_touched_lines] += ExtGet(M, Ext.Util[1]);
-      C[Field::live_line_bytes] += ExtGet(M, Ext.Util[2]);
-      C[Field::live_pages] += ExtGet(M, Ext.Util[3]);
-      C[Field::live_touched_pages] += ExtGet(M, Ext.Util[4]);
-      C[Field::live_page_bytes] += ExtGet(M, Ext.Util[5]);
+      Sum(C[Field::live_objects], ExtGet(M, Ext.LiveAtDump));
+      Sum(C[Field::live_bytes], ExtGet(M, Ext.LiveBytes));
+      Sum(C[Field::live_bytes_small], ExtGet(M, Ext.LiveClass[0]));
+      Sum(C[Field::live_bytes_medium], ExtGet(M, Ext.LiveClass[1]));
+      Sum(C[Field::live_bytes_large], ExtGet(M, Ext.LiveClass[2]));
+      Sum(C[Field::live_bytes_xlarge], ExtGet(M, Ext.LiveClass[3]));
+      Sum(C[Field::live_lines], ExtGet(M, Ext.Util[0]));
+      Sum(C[Field::live_touched_lines], ExtGet(M, Ext.Util[1]));
+      Sum(C[Field::live_line_bytes], ExtGet(M, Ext.Util[2]));
+      Sum(C[Field::live_pages], ExtGet(M, Ext.Util[3]));
+      Sum(C[Field::live_touched_pages], ExtGet(M, Ext.Util[4]));
+      Sum(C[Field::live_page_bytes], ExtGet(M, Ext.Util[5]));
     }
     // Every dump that holds the same peak holds the same values for the
     // contexts it has a record of.
@@ -1105,6 +1117,11 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
       hpr_drop(&F, DumpBytes, D.total_size);
   }
   hpr_drop(&F, DumpBytes, D.total_size);
+  if (Overflow) {
+    Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+          ": its counts, with those read before it, add up to more than 2^63 - 1";
+    return false;
+  }
 
   // Extension v2 always has its bin section (empty if nothing happened).
   if (!D.has_ext || D.ext_version < 2)
@@ -1462,7 +1479,11 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
     else
       C.set(Field::frees,
             C.allocs() >= C.live_objects() ? C.allocs() - C.live_objects() : 0);
-    P.Total.add(C);
+    if (!P.Total.add(C)) {
+      Err = (Paths.size() == 1 ? Paths[0] : "the " + std::to_string(Paths.size()) + " inputs") +
+            ": corrupt: the contexts' counts add up to more than 2^63 - 1";
+      return false;
+    }
   }
   if (P.HaveBins)
     for (const Bin &B : Bins)

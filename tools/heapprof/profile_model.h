@@ -92,6 +92,11 @@ namespace heapprof {
     "of those, pointed to by another unreachable object")                      \
   X(indirect_bytes, Sparse, "their requested bytes")
 
+// The largest count a profile may add up to: 2^63 - 1, the largest
+// number JSON's and pprof's int64 carry (8 EiB, 9.2e18 objects or
+// accesses).  Above it a count is corrupt: the loader rejects it.
+constexpr uint64_t MaxCount = INT64_MAX;
+
 enum class Field : unsigned {
 #define X(Name, Kind, Desc) Name,
   HEAPPROF_COUNTS(X)
@@ -197,8 +202,9 @@ public:
   // the unpacked values and packs them back (one allocation at most).
   void unpack(uint64_t (&V)[NumFields]) const;
   void pack(const uint64_t (&V)[NumFields]);
-  // Adds Other's numbers (min_size/max_size take the min/max).
-  void add(const Counts &Other);
+  // Adds Other's numbers (min_size/max_size take the min/max); false if a
+  // sum (or the max) exceeded MaxCount (a corrupt profile's counts).
+  bool add(const Counts &Other);
 
 private:
   // An inline field's u32 when its value is in Block.
