@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "render.h"
+#include "heapprof_message.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -25,6 +26,32 @@ using namespace heapprof;
 using llvm::format;
 using llvm::raw_ostream;
 
+// Text the report prints from a profile (paths, names, a command's
+// arguments) on one line of its own: a control character (a newline in a
+// file name, a terminal's escape; C1's too) and a byte of no valid UTF-8 sequence (a
+// Latin-1 file name, a damaged profile) become '?', one byte for one so
+// widths hold; Quote, if given, stands for each single quote.
+static std::string oneLine(const std::string &S, const char *Quote = nullptr) {
+  std::string Out;
+  Out.reserve(S.size());
+  const auto *P = reinterpret_cast<const unsigned char *>(S.c_str());
+  for (size_t I = 0; I < S.size(); I++) {
+    unsigned char C = P[I];
+    unsigned Seq = C >= 0x80 ? hpf_utf8_seq(P + I) : 0;
+    if (Seq == 2 && C == 0xc2 && P[I + 1] < 0xa0) { // a C1 control
+      Out += '?';
+      I++;
+    } else if (Seq) {
+      Out.append(S, I, Seq);
+      I += Seq - 1;
+    } else if (Quote && C == '\'')
+      Out += Quote;
+    else
+      Out += C < 0x20 || C >= 0x7f ? '?' : static_cast<char>(C);
+  }
+  return Out;
+}
+
 static std::string str(const char *Fmt, double V) {
   char Buf[64];
   snprintf(Buf, sizeof(Buf), Fmt, V);
@@ -41,10 +68,7 @@ std::string heapprof::commandText(const std::vector<std::string> &Args) {
       Bare &= isalnum(C) || strchr("_@%+=:,./-", C);
     if (!Bare)
       S += '\'';
-    for (unsigned char C : A)
-      S += C == '\'' ? std::string("'\\''")
-           : C < 0x20 || C == 0x7f ? std::string("?")
-                                   : std::string(1, static_cast<char>(C));
+    S += oneLine(A, "'\\''");
     if (!Bare)
       S += '\'';
   }
@@ -66,15 +90,6 @@ std::string heapprof::humanBytes(uint64_t Bytes) {
 
 static std::string percent(double P) { return str("%.1f%%", P); }
 
-// Text the report prints from a profile (paths, names) on one line of its
-// own: a control character (a newline in a file name, a terminal's escape)
-// becomes '?', as in commandText, one byte for one so widths hold.
-static std::string oneLine(std::string S) {
-  for (char &C : S)
-    if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f)
-      C = '?';
-  return S;
-}
 
 static std::string bytesText(uint64_t B) {
   return std::to_string(B) + " bytes (" + humanBytes(B) + ")";
@@ -107,7 +122,8 @@ static std::string where(const Frame &F) {
 
 // The columns S takes on a terminal: UTF-8 decoded, a wide character (CJK)
 // two, a combining one none; bytes for what is not valid UTF-8 or not
-// printable (oneLine makes each control character one '?').
+// printable (oneLine makes each control character, and each byte of no
+// valid sequence, one '?').
 static size_t columns(const std::string &S) {
   int W = llvm::sys::unicode::columnWidthUTF8(oneLine(S));
   return W < 0 ? S.size() : static_cast<size_t>(W);
