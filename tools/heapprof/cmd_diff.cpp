@@ -468,7 +468,7 @@ static void renderDiffText(const Diff &D, const DiffOptions &O,
     const char *Name = Same ? "command" : SideNames[Side];
     const auto &Cs = D.Commands[Side];
     for (size_t I = 0; I < Cs.size() && I < 2; I++)
-      OS << Name << ": " << commandText(*Cs[I]) << "\n";
+      OS << Name << ": " << terminalText(commandText(*Cs[I])) << "\n";
     if (Cs.size() > 2)
       OS << Name << ": and " << Cs.size() - 2 << " more (the JSON lists them)\n";
   }

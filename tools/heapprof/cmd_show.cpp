@@ -132,7 +132,8 @@ static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
   for (uint64_t i = 0; i < d->nmodules; i++) {
     const hpr_module_t *m = &d->modules[i];
     printf("  module %llu: %s bias 0x%llx build id ", (unsigned long long)i,
-           m->path[0] ? m->path : "[anonymous]", (unsigned long long)m->bias);
+           m->path[0] ? heapprof::terminalText(m->path).c_str() : "[anonymous]",
+           (unsigned long long)m->bias);
     for (uint64_t b = 0; b < m->build_id_size; b++)
       printf("%02x", m->build_id[b]);
     printf("\n");
@@ -230,7 +231,8 @@ static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
         const hpr_unloaded_t *u = &d->unloaded[k];
         printf("    unloaded at %llu ms: %s bias 0x%llx build id ",
                (unsigned long long)u->unloaded_ms,
-               u->path[0] ? u->path : "[anonymous]",
+               u->path[0] ? heapprof::terminalText(u->path).c_str()
+                          : "[anonymous]",
                (unsigned long long)u->bias);
         for (uint64_t b = 0; b < u->build_id_size; b++)
           printf("%02x", u->build_id[b]);
@@ -265,9 +267,9 @@ static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
     const char *APath;
     if (s->tag == HPR_TAG_ALLOCATOR &&
         hpr_allocator(s, &AKind, &APath, &ALen)) {
-      printf("  allocator: %s%s%.*s\n", hpr_allocator_names[AKind],
+      printf("  allocator: %s%s%s\n", hpr_allocator_names[AKind],
              ALen ? " " : "",
-             (int)ALen, APath);
+             heapprof::terminalText(std::string(APath, ALen)).c_str());
       continue;
     }
     uint64_t CFlags, CArgc, CLen;
@@ -278,7 +280,8 @@ static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
       for (const char *A = CArgs, *End = CArgs + CLen; A < End;
            A += strlen(A) + 1)
         Args.emplace_back(A);
-      printf("  command: %s%s\n", heapprof::commandText(Args).c_str(),
+      printf("  command: %s%s\n",
+             heapprof::terminalText(heapprof::commandText(Args)).c_str(),
              CFlags & HPR_COMMAND_TRUNCATED ? " ... (truncated)" : "");
       continue;
     }
@@ -320,7 +323,8 @@ static bool show_file(const char *Path) {
     hpr_free(&f);
     return false;
   }
-  printf("%s: %zu dump%s\n", Path, f.ndumps, f.ndumps == 1 ? "" : "s");
+  printf("%s: %zu dump%s\n", heapprof::terminalText(Path).c_str(), f.ndumps,
+         f.ndumps == 1 ? "" : "s");
   for (size_t k = 0; k < f.ndumps; k++)
     show_dump(&f, &f.dumps[k], k);
   // Truncated or rewritten while it was shown: what was printed may be

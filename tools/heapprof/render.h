@@ -41,8 +41,13 @@ void renderHtml(const Report &R, const Profile &P, llvm::raw_ostream &OS);
 std::string humanBytes(uint64_t Bytes);
 // A command line as a shell would take it back: each argument bare when it
 // holds only safe characters, else in single quotes; a control character
-// shown as '?' (render_text.cpp).
+// shown as '?' (render_text.cpp); other bytes as they are (pprof makes
+// invalid UTF-8 U+FFFD, as the JSON and HTML do).
 std::string commandText(const std::vector<std::string> &Args);
+// Text from a profile as a terminal line prints it: each control
+// character (C1's too) and each byte of no valid UTF-8 sequence '?', one
+// byte for one; valid UTF-8 kept (render_text.cpp).
+std::string terminalText(const std::string &S);
 void jsonFrame(llvm::json::OStream &J, const Frame &F);
 
 } // namespace heapprof

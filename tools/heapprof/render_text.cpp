@@ -28,10 +28,10 @@ using llvm::raw_ostream;
 
 // Text the report prints from a profile (paths, names, a command's
 // arguments) on one line of its own: a control character (a newline in a
-// file name, a terminal's escape; C1's too) and a byte of no valid UTF-8 sequence (a
-// Latin-1 file name, a damaged profile) become '?', one byte for one so
-// widths hold; Quote, if given, stands for each single quote.
-static std::string oneLine(const std::string &S, const char *Quote = nullptr) {
+// file name, a terminal's escape; C1's too) and a byte of no valid UTF-8
+// sequence (a Latin-1 file name, a damaged profile) become '?', one byte
+// for one so widths hold.
+std::string heapprof::terminalText(const std::string &S) {
   std::string Out;
   Out.reserve(S.size());
   const auto *P = reinterpret_cast<const unsigned char *>(S.c_str());
@@ -44,9 +44,7 @@ static std::string oneLine(const std::string &S, const char *Quote = nullptr) {
     } else if (Seq) {
       Out.append(S, I, Seq);
       I += Seq - 1;
-    } else if (Quote && C == '\'')
-      Out += Quote;
-    else
+    } else
       Out += C < 0x20 || C >= 0x7f ? '?' : static_cast<char>(C);
   }
   return Out;
@@ -68,7 +66,10 @@ std::string heapprof::commandText(const std::vector<std::string> &Args) {
       Bare &= isalnum(C) || strchr("_@%+=:,./-", C);
     if (!Bare)
       S += '\'';
-    S += oneLine(A, "'\\''");
+    for (unsigned char C : A)
+      S += C == '\'' ? std::string("'\\''")
+           : C < 0x20 || C == 0x7f ? std::string("?")
+                                   : std::string(1, static_cast<char>(C));
     if (!Bare)
       S += '\'';
   }
@@ -122,10 +123,10 @@ static std::string where(const Frame &F) {
 
 // The columns S takes on a terminal: UTF-8 decoded, a wide character (CJK)
 // two, a combining one none; bytes for what is not valid UTF-8 or not
-// printable (oneLine makes each control character, and each byte of no
+// printable (terminalText makes each control character, and each byte of no
 // valid sequence, one '?').
 static size_t columns(const std::string &S) {
-  int W = llvm::sys::unicode::columnWidthUTF8(oneLine(S));
+  int W = llvm::sys::unicode::columnWidthUTF8(terminalText(S));
   return W < 0 ? S.size() : static_cast<size_t>(W);
 }
 
@@ -158,7 +159,7 @@ public:
           S += "  ";
         if (!L)
           S.append(Pad, ' ');
-        S += oneLine(Row[I]);
+        S += terminalText(Row[I]);
         if (L && !Last)
           S.append(Pad, ' ');
       }
@@ -470,7 +471,7 @@ static void modules(const Report &R, raw_ostream &OS) {
     return;
   heading(OS, "Modules: the libraries the program mapped");
   for (const Module *M : Libraries)
-    OS << oneLine(moduleLine(*M)) << "\n";
+    OS << terminalText(moduleLine(*M)) << "\n";
 }
 
 static void stack(const Report &R, const Context &C, raw_ostream &OS) {
