@@ -23,7 +23,8 @@
  *    inherits the filter; a new span is not marked for core dumps
  *    (madvise); a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
- *    counter: perf_event_open); hp_grow_by_copy with it: the runtime's
+ *    counter: perf_event_open; its state no thread id, gettid, which
+ *    glibc's thread start never asks); hp_grow_by_copy with it: the runtime's
  *    arrays grow by mmap and munmap, not mremap.
  *
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and

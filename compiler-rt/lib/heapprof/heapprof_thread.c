@@ -58,6 +58,12 @@ static void thread_exit(void *arg);
  * layout, mappings from the bottom up) counts as 1 GiB. */
 static uptr main_lo;
 
+/* The main thread's thread pointer, set by init when it runs there and
+ * by a fork child (0: unknown): which thread is the main one (tid = pid),
+ * asked without gettid and getpid, which the program's seccomp filter may
+ * kill for. */
+static uptr main_tp;
+
 static uptr main_stack_lo(void) {
   if (!main_lo) {
     uptr top = (uptr)__libc_stack_end, size = (uptr)1 << 30;
@@ -78,6 +84,8 @@ void hp_thread_init(void) {
   hp_fallback_thread.stack_lo = main_stack_lo();
   if (!key_ready && pthread_key_create(&exit_key, thread_exit) == 0)
     key_ready = true;
+  if ((pid_t)syscall(SYS_gettid) == getpid())
+    main_tp = hp_thread_pointer();
 }
 
 /* The frame of heapprof_start.c's wrapper of main, once main runs. */
@@ -99,8 +107,14 @@ static uptr glibc_stack_lo(uptr tp, uptr stack_size) {
   return tp > stack_size ? tp - stack_size + 2 * HP_PAGE_SIZE : 1;
 }
 
+static bool on_main_thread(void) {
+  if (main_tp)
+    return hp_thread_pointer() == main_tp;
+  return (pid_t)syscall(SYS_gettid) == getpid();
+}
+
 static uptr query_stack_top(uptr *lo) {
-  if ((pid_t)syscall(SYS_gettid) == getpid()) {
+  if (on_main_thread()) {
     *lo = main_stack_lo();
     return main_top ? main_top : (uptr)__libc_stack_end;
   }
@@ -168,7 +182,13 @@ static hp_thread_t *create(uptr stack_top, uptr stack_bottom,
   }
   hp_primary_init_caches(t->caches);
   hp_primary_thread_start(t->caches);
-  t->tid = (u32)syscall(SYS_gettid);
+  /* In the program's seccomp sandbox gettid is a call its filter may kill
+   * for (glibc's malloc makes none, nor glibc's thread start): a thread
+   * whose state is made there (started after the filter, or one whose
+   * first allocation comes after it) has tid 0, unknown.  Only the leak
+   * check at exit and the false-sharing report read it, and nothing after
+   * the filter is written. */
+  t->tid = hp_in_sandbox() ? 0 : (u32)syscall(SYS_gettid);
   static u32 nseq;
   do
     t->seq = (u16)__atomic_add_fetch(&nseq, 1, __ATOMIC_RELAXED);
@@ -595,6 +615,7 @@ void hp_thread_fork_child(void) {
   hp_faults_fork_child();
   threads = NULL;
   hp_live_threads = 0;
+  main_tp = hp_thread_pointer(); /* the forking thread's tid is the pid */
   /* The cached HIBs are the parent's, like its table. */
   hp_hib_cache_clear(&hp_fallback_thread.hibs);
   if ((uptr)self > (uptr)TLS_DEAD) {
