@@ -521,8 +521,19 @@ static bool new_span(region_t *r, u32 tag) {
                    MADV_DODUMP);
     r->dumped = to;
   }
-  if (HP_UNLIKELY(__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED)))
-    hp_mlock_new_memory(r->beg + beg, r->beg + end);
+  /* The pages of its blocks no carved block of the span before shares:
+   * the last block of that span ends in this one, and is carved once that
+   * span is; its page was locked with it then. */
+  if (HP_UNLIKELY(__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED))) {
+    const span_t *prev = k ? span_at(r, k - 1) : NULL;
+    uptr lo = prev && prev->carve >= prev->end
+                  ? HP_ROUND_UP((uptr)s->first * r->size, HP_PAGE_SIZE)
+                  : beg;
+    uptr hi = HP_MIN(HP_ROUND_UP((uptr)s->end * r->size, HP_PAGE_SIZE),
+                     (uptr)HP_REGION_SIZE);
+    if (lo < hi)
+      hp_mlock_new_memory(r->beg + lo, r->beg + hi);
+  }
   if (s->carve < s->end)
     list_push(r, k, LIST_LANE, tag_lane(tag));
   return true;

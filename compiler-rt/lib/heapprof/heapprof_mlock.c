@@ -123,6 +123,18 @@ static void note_future(int flags) {
 
 void hp_mlock_new_memory(uptr beg, uptr end) {
   int saved = errno;
+  /* In the program's seccomp sandbox mlock is a call its filter, written
+   * for glibc's malloc (whose new heap the kernel locks), may kill for.
+   * The range is mapped afresh instead, an mmap a malloc makes: the
+   * kernel locks the new mapping as MCL_FUTURE (MCL_ONFAULT) asked.
+   * Nothing of the program's is in it yet.  A failure (RLIMIT_MEMLOCK)
+   * leaves the reservation there, unlocked, as mlock's does. */
+  if (hp_in_sandbox()) {
+    mmap((void *)beg, end - beg, PROT_READ | PROT_WRITE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    errno = saved;
+    return;
+  }
   lock_job_t j = {__atomic_load_n(&future_onfault, __ATOMIC_RELAXED), 0};
   lock_range(&j, HP_ROUND_DOWN(beg, HP_PAGE_SIZE),
              HP_ROUND_UP(end, HP_PAGE_SIZE));

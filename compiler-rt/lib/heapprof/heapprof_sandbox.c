@@ -21,7 +21,8 @@
  *    set, /proc/thread-self/statm, are not asked; an exec checks nothing
  *    and passes no heapprof run environment on, since the new image
  *    inherits the filter; a new span is not marked for core dumps
- *    (madvise); a new
+ *    (madvise), and after mlockall(MCL_FUTURE) it is locked by mapping it
+ *    afresh, not with mlock (heapprof_mlock.c); a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
  *    counter: perf_event_open; its state no thread id, gettid, which
  *    glibc's thread start never asks); hp_grow_by_copy with it: the runtime's
