@@ -202,7 +202,7 @@ typedef struct hp_alloc_books {
 void hp_allocator_books(hp_alloc_books_t *b);
 /* malloc_trim: the calling thread's cached blocks go back to their spans,
  * and every page only free blocks overlap back to the kernel; returns the
- * pages released. */
+ * pages released that were not given back already (pages_released). */
 u64 hp_allocator_trim(void);
 
 /* junk_fill's bytes (phkmalloc's J): HP_JUNK_ALLOC over a new chunk, where

@@ -56,6 +56,8 @@
 #include <sys/mman.h>
 
 #define SPAN_SHIFT 16 /* 64 KiB spans; 4 blocks at least */
+#define PAGE_SHIFT 12 /* HP_PAGE_SIZE */
+_Static_assert(HP_PAGE_SIZE == 1 << PAGE_SHIFT, "page size");
 
 /* A span: SPAN bytes of a region (more for the largest classes), the unit
  * a thread owns.  Its blocks are those whose first byte lies in it; the
@@ -70,8 +72,11 @@ typedef struct span {
   u32 carve, end; /* blocks [carve, end) not carved yet */
   u32 epoch;      /* idle_epoch when a block last left or came back */
   u8 list;        /* LIST_NONE, LIST_LANE, LIST_EMPTY or LIST_ORPHANS */
-  u8 released;    /* an idle pass gave its free pages back; no block came
-                     back since */
+  u8 released;    /* an idle pass gave its free pages back (or tried to:
+                     locked pages stay); no block came back since */
+  u64 gone[2];    /* bit per page of the span's bytes: given back to the
+                     kernel, and no block on it handed out since (a span
+                     is at most 512 KiB: 128 pages) */
 } span_t;
 enum { LIST_NONE, LIST_LANE, LIST_EMPTY, LIST_ORPHANS };
 
@@ -139,6 +144,7 @@ void hp_primary_init(void) {
     r->span_shift = SPAN_SHIFT;
     while ((1ull << r->span_shift) < 4ull * r->size)
       r->span_shift++;
+    HP_CHECK(((1ull << r->span_shift) >> PAGE_SHIFT) <= 128);
     /* One reservation for the links, the spans and (release_freed_pages)
      * the release log: init's system calls are counted. */
     uptr idx_bytes = HP_ROUND_UP((HP_REGION_SIZE / r->size + 1) * sizeof(u32),
@@ -260,9 +266,34 @@ static bool page_free(const region_t *r, uptr pg) {
   return true;
 }
 
+/* The bit of the page at pg in its span's gone[] (the span whose bytes
+ * hold it, made yet or not). */
+static HP_ALWAYS_INLINE u64 *gone_word(region_t *r, uptr pg, u64 *bit) {
+  uptr off = pg - r->beg;
+  u32 i = (u32)((off & ((1ull << r->span_shift) - 1)) >> PAGE_SHIFT);
+  *bit = 1ull << (i % 64);
+  return &r->spans[off >> r->span_shift].gone[i / 64];
+}
+
+/* The block at b is handed out: its pages may be written again, and a
+ * release of them counts again.  Lock held. */
+static HP_ALWAYS_INLINE void pages_reused(region_t *r, uptr b) {
+  if (HP_LIKELY(!r->released_any))
+    return;
+  for (uptr pg = HP_ROUND_DOWN(b, HP_PAGE_SIZE); pg < b + r->size;
+       pg += HP_PAGE_SIZE) {
+    u64 bit, *w = gone_word(r, pg, &bit);
+    *w &= ~bit;
+  }
+}
+
 /* madvise(MADV_DONTNEED) of [beg, end) (page-aligned) and of the shadow
- * pages that count only those bytes (32 KiB of memory per shadow page). */
-static u64 release_range(uptr beg, uptr end) {
+ * pages that count only those bytes (32 KiB of memory per shadow page);
+ * lock held.  Returns the pages given back that were not already: a page
+ * counts once per give-back, and again only once a block on it was handed
+ * out since (pages_reused), so pages_released is memory given back, not
+ * the pages a pass or malloc_trim walks again. */
+static u64 release_range(region_t *r, uptr beg, uptr end) {
   if (end <= beg)
     return 0;
   hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED);
@@ -273,7 +304,14 @@ static u64 release_range(uptr beg, uptr end) {
       hp_sys_madvise(hp_shadow_counter(sb), (se - sb) >> HP_SHADOW_SCALE,
                      MADV_DONTNEED);
   }
-  return (end - beg) / HP_PAGE_SIZE;
+  __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+  u64 pages = 0;
+  for (uptr pg = beg; pg < end; pg += HP_PAGE_SIZE) {
+    u64 bit, *w = gone_word(r, pg, &bit);
+    pages += !(*w & bit);
+    *w |= bit;
+  }
+  return pages;
 }
 
 /* Heapsort, ascending, in place (no allocation: we are inside malloc). */
@@ -325,17 +363,15 @@ static u64 release_pass(region_t *r) {
       if (!inside && !page_free(r, pg))
         continue;
       if (run_e != pg) {
-        pages += release_range(run_b, run_e);
+        pages += release_range(r, run_b, run_e);
         run_b = pg;
       }
       run_e = pg + HP_PAGE_SIZE;
     }
     next_pg = pe;
   }
-  pages += release_range(run_b, run_e);
+  pages += release_range(r, run_b, run_e);
   r->nrecent = 0;
-  if (pages)
-    __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
   return pages;
 }
 
@@ -453,7 +489,8 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
     head = r->next[idx];
     if (HP_UNLIKELY(r->free_map))
       map_set(r, idx, false);
-    out[got++] = r->beg + (uptr)idx * r->size;
+    out[got] = r->beg + (uptr)idx * r->size;
+    pages_reused(r, out[got++]);
   }
   s->head = head;
   s->nfree -= got;
@@ -462,8 +499,11 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
   u32 fresh = carve ? HP_MIN(n - got, s->end - s->carve) : 0;
   if (fresh) {
     uptr b = r->beg + (uptr)s->carve * r->size;
-    for (u32 i = 0; i < fresh; i++, b += r->size)
+    for (u32 i = 0; i < fresh; i++, b += r->size) {
+      pages_reused(r, b); /* malloc_trim and idle passes give back blocks
+                             not carved yet */
       out[got + i] = b | FRESH_BIT;
+    }
     /* Atomic: dumps read carve and nspans without the lock. */
     __atomic_store_n(&s->carve, s->carve + fresh, __ATOMIC_RELAXED);
     uptr end = (uptr)s->carve * r->size;
@@ -765,7 +805,7 @@ typedef struct trim {
 } trim_t;
 
 /* The run of free blocks [t->free_beg, end) ends. */
-static void trim_run_end(trim_t *t, uptr end) {
+static void trim_run_end(region_t *r, trim_t *t, uptr end) {
   if (!t->free_beg)
     return;
   uptr b = HP_ROUND_UP(t->free_beg, HP_PAGE_SIZE);
@@ -774,7 +814,7 @@ static void trim_run_end(trim_t *t, uptr end) {
   if (e <= b)
     return;
   if (b != t->rel_end) {
-    t->pages += release_range(t->rel_beg, t->rel_end);
+    t->pages += release_range(r, t->rel_beg, t->rel_end);
     t->rel_beg = b;
   }
   t->rel_end = e;
@@ -786,7 +826,7 @@ static void trim_span(region_t *r, u32 k, trim_t *t) {
   u32 n = s->end - s->first;
   uptr first = r->beg + (uptr)s->first * r->size;
   if (!s->nfree && s->carve == s->end) { /* every block in use */
-    trim_run_end(t, first);
+    trim_run_end(r, t, first);
     return;
   }
   u64 map[TRIM_MAP_WORDS];
@@ -802,7 +842,7 @@ static void trim_span(region_t *r, u32 k, trim_t *t) {
       if (!t->free_beg)
         t->free_beg = b;
     } else {
-      trim_run_end(t, b);
+      trim_run_end(r, t, b);
     }
   }
 }
@@ -823,11 +863,9 @@ u64 hp_primary_trim(hp_stats_t *st) {
     for (u64 k = 0; k < r->nspans; k++)
       trim_span(r, (u32)k, &t);
     if (r->nspans) /* past the last span: blocks nobody carved */
-      trim_run_end(&t, r->beg + (uptr)span_at(r, (u32)r->nspans - 1)->end *
+      trim_run_end(r, &t, r->beg + (uptr)span_at(r, (u32)r->nspans - 1)->end *
                                     r->size);
-    t.pages += release_range(t.rel_beg, t.rel_end);
-    if (t.pages)
-      __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
+    t.pages += release_range(r, t.rel_beg, t.rel_end);
     hp_spin_unlock(&r->lock);
     pages += t.pages;
   }
@@ -863,9 +901,9 @@ static u64 idle_span(region_t *r, u32 k) {
   } else {
     trim_span(r, k, &t);
   }
-  trim_run_end(&t, end);
+  trim_run_end(r, &t, end);
   s->released = 1;
-  return t.pages + release_range(t.rel_beg, t.rel_end);
+  return t.pages + release_range(r, t.rel_beg, t.rel_end);
 }
 
 /* A pass goes in steps of at most IDLE_STEP units of work, each run by a
@@ -921,8 +959,6 @@ static void idle_pass(u32 now, hp_stats_t *st) {
       budget -= HP_MIN(budget, cost - 1);
     }
     bool more = k < r->nspans;
-    if (here)
-      __atomic_store_n(&r->released_any, true, __ATOMIC_RELAXED);
     hp_spin_unlock(&r->lock);
     pages += here;
     if (more)

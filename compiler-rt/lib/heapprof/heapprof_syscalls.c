@@ -98,12 +98,13 @@ void *hp_sys_mremap(void *p, uptr old_size, uptr new_size) {
   return n;
 }
 
-void hp_sys_madvise(void *p, uptr size, int advice) {
+int hp_sys_madvise(void *p, uptr size, int advice) {
   u64 t0 = hp_rdtsc();
   int saved = errno;
-  madvise(p, size, advice);
+  int err = madvise(p, size, advice) == 0 ? 0 : errno;
   errno = saved;
   note(HP_SYS_MADVISE, size, t0);
+  return err;
 }
 
 void hp_syscalls_charge(u32 cls) {

@@ -35,7 +35,8 @@ void *hp_sys_mmap(uptr size);                            /* NULL on failure */
 void *hp_sys_mmap_or_die(uptr size, const char *what);
 void *hp_sys_mmap_noreserve(uptr size, const char *what);
 void hp_sys_munmap(void *p, uptr size);
-void hp_sys_madvise(void *p, uptr size, int advice);
+/* 0, or the call's errno (errno itself is kept). */
+int hp_sys_madvise(void *p, uptr size, int advice);
 void *hp_sys_mremap(void *p, uptr old_size, uptr new_size); /* hp_mremap */
 
 /* Notes one call made on the allocator's behalf by code heapprof does not
