@@ -292,11 +292,17 @@ static HP_ALWAYS_INLINE void pages_reused(region_t *r, uptr b) {
  * lock held.  Returns the pages given back that were not already: a page
  * counts once per give-back, and again only once a block on it was handed
  * out since (pages_reused), so pages_released is memory given back, not
- * the pages a pass or malloc_trim walks again. */
+ * the pages a pass or malloc_trim walks again.  A call that fails gives
+ * nothing back and counts nothing (EINVAL: pages locked by mlockall, which
+ * the kernel does not release; those of the range before its first locked
+ * mapping may have gone, uncounted).  It is not retried until a block
+ * comes back: an idle pass marks the span released either way, and
+ * malloc_trim and release_freed_pages run only after blocks came back. */
 static u64 release_range(region_t *r, uptr beg, uptr end) {
   if (end <= beg)
     return 0;
-  hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED);
+  if (hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED) != 0)
+    return 0;
   if (hp_flags.profiling) {
     uptr span = (uptr)HP_PAGE_SIZE << HP_SHADOW_SCALE;
     uptr sb = HP_ROUND_UP(beg, span), se = HP_ROUND_DOWN(end, span);

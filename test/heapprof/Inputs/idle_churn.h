@@ -2,7 +2,7 @@
 // and drains of the 64-byte class's thread cache (it holds at most 64
 // blocks and a refill brings 32: at least (256 - 64) / 32 = 6 refills a
 // churn), where a due release_idle_ms pass runs (TestCases/release_idle.c, TestCases/release_idle_step.c,
-// Security/seccomp_idle.c).
+// TestCases/release_idle_mlockall.c, Security/seccomp_idle.c).
 #ifndef HEAPPROF_TEST_IDLE_CHURN_H
 #define HEAPPROF_TEST_IDLE_CHURN_H
 #include <stdlib.h>
