@@ -40,10 +40,13 @@
  * vfork child (in a -fheapprof program under heapprof run, the one after
  * the preloaded runtime's idle copy: hp_exec_next); before init (a
  * library's constructor that runs before heapprof's and execs) looked up
- * at the call; the execve system call when there is none.  The PATH search of
- * execvp/execvpe/execlp is glibc's execvpe, resolved so too; its tries are
- * execves inside libc, which reach no interposer, so whether the search
- * can start anything is asked before it (search_cannot_start).
+ * when the program installs its first signal handler
+ * (hp_exec_resolve_early, from sigaction and signal), so never from a
+ * handler (dlsym is not async-signal-safe), or at the call when it
+ * installed none; the execve system call when there is none.  The PATH
+ * search of execvp/execvpe/execlp is glibc's execvpe, resolved so too; its
+ * tries are execves inside libc, which reach no interposer, so whether the
+ * search can start anything is asked before it (search_cannot_start).
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 #include "heapprof_leaks.h"
@@ -80,12 +83,30 @@ static exec_env_fn run_exec_env;
 typedef void *(*next_fn)(const char *);
 static next_fn run_next;
 static bool nexts_resolved; /* set by hp_exec_init */
+static bool nexts_early;    /* set by hp_exec_resolve_early */
 
-/* next, or before hp_exec_init the next definition looked up now. */
+/* next, or before hp_exec_init and hp_exec_resolve_early the next
+ * definition looked up now: no handler of the program's can be running
+ * (it would have been installed through sigaction or signal, which
+ * resolve them first), so dlsym, which is not async-signal-safe, is not
+ * called from one. */
 static void *next_now(void *next, const char *name) {
-  return __atomic_load_n(&nexts_resolved, __ATOMIC_ACQUIRE)
+  return __atomic_load_n(&nexts_resolved, __ATOMIC_ACQUIRE) ||
+                 __atomic_load_n(&nexts_early, __ATOMIC_ACQUIRE)
              ? next
              : hp_exec_next(name);
+}
+
+void hp_exec_resolve_early(void) {
+  if (__atomic_load_n(&nexts_resolved, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&nexts_early, __ATOMIC_ACQUIRE))
+    return;
+  /* What next_now would find at the call (before init there is no
+   * heapprof run copy to pass over: run_exec_env is set by init). */
+  next_execve = (execve_fn)hp_exec_next("execve");
+  next_execveat = (execveat_fn)hp_exec_next("execveat");
+  next_fexecve = (fexecve_fn)hp_exec_next("fexecve");
+  __atomic_store_n(&nexts_early, true, __ATOMIC_RELEASE);
 }
 
 /* In a -fheapprof program under heapprof run, this executable's next

@@ -81,6 +81,12 @@ void hp_exec_init(void);
  * initialised), the one after that copy.  NULL when there is none: the
  * caller makes the system call itself.  After hp_exec_init. */
 void *hp_exec_next(const char *name);
+/* Before init: the next definitions of the exec family and of _exit and
+ * _Exit, looked up now (hp_exec_next), called where the program installs
+ * a signal handler, so that a handler's exec or _exit makes no dlsym,
+ * which is not async-signal-safe.  Once; nothing after init. */
+void hp_exec_resolve_early(void);
+void hp_signals_resolve_early(void);
 /* heapprof_preload.c (the preloaded runtime; heapprof_exec.c has the
  * static runtime's weak one, which returns envp): the environment an exec
  * passes on, so that under heapprof run the program that replaces itself

@@ -357,8 +357,24 @@ static void note_action(int sig, const struct sigaction *act) {
 
 static void program_view(int sig, struct sigaction *a);
 
+/* A handler of the program's about to be installed before init: the
+ * next definitions of the calls a handler may make that the runtime
+ * interposes (_exit, _Exit, the exec family) are looked up now, while no
+ * handler of the program's runs, rather than by dlsym in the handler. */
+static void before_handler(void (*h)(int)) {
+  if (HP_UNLIKELY(!hp_rtl.inited) && h != SIG_DFL && h != SIG_IGN &&
+      h != SIG_ERR) {
+    int saved = errno;
+    hp_signals_resolve_early();
+    hp_exec_resolve_early();
+    errno = saved;
+  }
+}
+
 HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
                            struct sigaction *old) {
+  if (act)
+    before_handler(act->sa_handler); /* sa_sigaction shares it */
   note_action(sig, act);
   int r = __sigaction(sig, act, old);
   if (r == 0 && old)
@@ -367,6 +383,7 @@ HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
 }
 
 HP_INTERFACE __sighandler_t signal(int sig, __sighandler_t handler) {
+  before_handler(handler);
   if (sig == dump_signo && handler != SIG_ERR) {
     struct sigaction sa;
     hp_memset(&sa, 0, sizeof(sa));
@@ -920,15 +937,27 @@ bool hp_signals_own_image(void) {
 /* The next _exit and _Exit (hp_exec_next: a library preloaded after
  * heapprof's runtime that wraps them, or libc's), set by hp_signals_init.
  * Before that (a library's constructor that runs before heapprof's init
- * and exits) the next is looked up at the call: an exit logger preloaded
- * after heapprof was passed over by the system call. */
+ * and exits) the next is looked up when the program installs a signal
+ * handler (hp_signals_resolve_early), or at the call if it installed
+ * none, so never in a handler: dlsym is not async-signal-safe.  An exit
+ * logger preloaded after heapprof was passed over by the system call. */
 typedef void (*exit_fn)(int);
 static exit_fn next_exit, next_Exit;
-static bool exits_resolved;
+static bool exits_resolved, exits_early;
+
+void hp_signals_resolve_early(void) {
+  if (__atomic_load_n(&exits_resolved, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&exits_early, __ATOMIC_ACQUIRE))
+    return;
+  next_exit = (exit_fn)hp_exec_next("_exit");
+  next_Exit = (exit_fn)hp_exec_next("_Exit");
+  __atomic_store_n(&exits_early, true, __ATOMIC_RELEASE);
+}
 
 static HP_NORETURN void exit_group_now(exit_fn next, const char *name,
                                        int status) {
-  if (!__atomic_load_n(&exits_resolved, __ATOMIC_ACQUIRE))
+  if (!__atomic_load_n(&exits_resolved, __ATOMIC_ACQUIRE) &&
+      !__atomic_load_n(&exits_early, __ATOMIC_ACQUIRE))
     next = (exit_fn)hp_exec_next(name);
   if (next)
     next(status);
