@@ -178,6 +178,17 @@ static line_state_t *lines_tab;
 static hp_spinlock_t line_locks[NSTRIPES];
 static HP_TLS u32 my_tid;
 
+/* The calling thread's id: its tid, but in the program's seccomp sandbox,
+ * whose filter may kill for gettid (glibc's malloc and thread start make
+ * none), a number from its thread pointer, above every tid (pid_max is at
+ * most 2^22): it only has to differ between threads, and nothing after
+ * the filter is written. */
+static u32 thread_id(void) {
+  if (hp_in_sandbox())
+    return (u32)(hp_thread_pointer() >> 12) | 0x80000000u;
+  return (u32)syscall(SYS_gettid);
+}
+
 /* A store by the calling thread to the object obj (context stack_id) on
  * the line key (a simulated line, or a real one with REAL_LINE set). */
 static void store_line(u64 key, u64 stack_id, uptr obj) {
@@ -193,7 +204,7 @@ static void store_line(u64 key, u64 stack_id, uptr obj) {
       return;
   }
   if (HP_UNLIKELY(!my_tid))
-    my_tid = (u32)syscall(SYS_gettid);
+    my_tid = thread_id();
   u32 i = (u32)((key * 0x9E3779B97F4A7C15ull) >> 48) & (NLINES - 1);
   line_state_t *l = &lines_tab[i];
   hp_spinlock_t *lock = &line_locks[i % NSTRIPES];

@@ -24,8 +24,9 @@
  *    (madvise), and after mlockall(MCL_FUTURE) it is locked by mapping it
  *    afresh, not with mlock (heapprof_mlock.c); a new
  *    thread gets no alternate signal stack, and no page-fault or PMU
- *    counter: perf_event_open; its state no thread id, gettid, which
- *    glibc's thread start never asks); hp_grow_by_copy with it: the runtime's
+ *    counter: perf_event_open; its state, and false_sharing's line
+ *    writes, no thread id, gettid, which glibc's thread start never
+ *    asks); hp_grow_by_copy with it: the runtime's
  *    arrays grow by mmap and munmap, not mremap.
  *
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and

@@ -15,6 +15,11 @@
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d %run %t 2> %t.err | FileCheck %s
 // RUN: %clang_plain -O0 %s -o %t.plain -lpthread
 // RUN: rm -rf %t.r && env -u LD_PRELOAD heapprof run -o %t.r -- %t.plain 2> %t.rerr | FileCheck %s
+// false_sharing=1, with the pass's stores counted per line: a thread's
+// first store to the heap asked its id (gettid) too; in the sandbox it
+// takes one from its thread pointer.
+// RUN: %clang_heapprof -O0 -mllvm -heapprof-false-sharing %s -o %t.fs -lpthread
+// RUN: rm -rf %t.f && %env_heapprof_opts=profile_dir=%t.f:false_sharing=1 %run %t.fs 2> %t.ferr | FileCheck %s
 // CHECK: thread before the filter: joined
 // CHECK-NEXT: thread after the filter: joined
 // CHECK-NEXT: done
