@@ -611,10 +611,13 @@ static HP_ALWAYS_INLINE void deallocate(void *p, u8 kind, uptr fp, u8 op,
     hp_memset(p, HP_JUNK_FREE, size); /* a large chunk is unmapped below */
 
   hp_thread_t *t = hp_thread_acquire();
-  /* Freed before its thread allocated again (realloc's old half is not:
-   * its bytes live on in the new chunk).  Unguarded: e is unused without
-   * profiling, and a branch here cost more than the compare. */
-  e.temporary = hp_last_alloc == ~u && op != HP_OP_IN_REALLOC;
+  /* Freed before its thread allocated again.  A moving realloc's old half
+   * (HP_OP_IN_REALLOC) never is, without a test of op: hp_reallocate
+   * allocates the new chunk first, at another address, so hp_last_alloc
+   * names that one (TestCases/temporary.c's "first").  Unguarded: e is
+   * unused without profiling, and a branch here cost more than the
+   * compare. */
+  e.temporary = hp_last_alloc == ~u;
   /* Before the block goes: a large chunk's header goes with its mapping.
    * A moving realloc's old half left the peak before its new chunk came
    * (hp_reallocate). */
