@@ -144,6 +144,32 @@ done:
 ; CHECK-NOT:     heapprof.acc
 ; CHECK:         ret void
 
+; The same with a trip count scalar evolution computes (n iterations): the
+; loop would pass the rule on termination, so the volatile access alone
+; keeps %x's reads counted in the loop, one update per iteration, where a
+; checkpoint taken while the loop waits sees them.
+define void @with_volatile_counted(ptr %x, ptr %flag, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %v = load i64, ptr %x, align 8
+  %f = load volatile i32, ptr %flag, align 4
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+; CHECK-LABEL: define void @with_volatile_counted(
+; CHECK-NOT:     heapprof.acc
+; CHECK:       loop:
+; CHECK:         ptrtoint ptr %x to i64
+; CHECK:         add i64 %heapprof.count{{.*}}, 1
+; CHECK:         %v = load i64, ptr %x
+; CHECK-NOT:     heapprof.acc
+; CHECK:         ret void
+
 ; No computable trip count and not mustprogress: it might never end, and
 ; the sum would never reach the counter.  Not summed.
 define void @maybe_forever(ptr %x, ptr %y) {
