@@ -34,3 +34,14 @@ define i32 @fixed_or_heap(ptr %p, i1 %c) {
 ; SKIP-LABEL: define i32 @fixed_or_heap(
 ; SKIP:         ptrtoint ptr %a to i64
 ; SKIP:         %v = load i32, ptr %a
+
+; The same with the operands the other way round: whichever of the
+; underlying objects is looked at first, the possibly-heap one counts.
+define i32 @heap_or_fixed(ptr %p, i1 %c) {
+  %a = select i1 %c, ptr %p, ptr inttoptr (i64 753664 to ptr)
+  %v = load i32, ptr %a, align 4
+  ret i32 %v
+}
+; SKIP-LABEL: define i32 @heap_or_fixed(
+; SKIP:         ptrtoint ptr %a to i64
+; SKIP:         %v = load i32, ptr %a
