@@ -4,9 +4,10 @@
 // to the kernel, and the counters on the partial pages at either end are
 // zeroed by stores.  fill(n) writes every 64-byte granule of a fresh chunk
 // once and frees it; fresh(n) then takes a chunk of the same size, which
-// mmap places where the freed one was (printed), and frees it untouched:
-// its 8 chunks must show 0 accesses, fill's n / 64 each (9375 to 9823
-// granules, 9599 on average).  A chunk's last counter page is
+// mmap places where the freed one was (printed), and frees it untouched.
+// fresh's 8 chunks must show 0 accesses and fill's exactly n / 64 each
+// (9375 to 9823 granules, 9599 on average): each fill chunk takes the
+// place of the fresh one before it.  A chunk's last counter page is
 // partial unless its end is on a 32 KiB boundary, so eight sizes 4 KiB
 // apart (600000 + k * 4096) leave at most one chunk without one.
 // RUN: %clang_rt_heapprof -O0 %s -o %t
