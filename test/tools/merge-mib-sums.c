@@ -20,7 +20,7 @@
 // CHECK-NEXT: TotalSize merged 1280 inputs 1280 equal
 // CHECK-NEXT: TotalLifetime merged {{[0-9]+}} inputs {{[0-9]+}} equal
 // CHECK-NEXT: TotalAccessDensity merged 140 inputs 140 equal
-// CHECK-NEXT: TotalLifetimeAccessDensity merged {{[1-9][0-9]*}} inputs {{[0-9]+}} equal
+// CHECK-NEXT: TotalLifetimeAccessDensity merged {{[0-9]+}} inputs {{[0-9]+}} equal
 #include <heapprof/heapprof_interface.h>
 #include <stdlib.h>
 
