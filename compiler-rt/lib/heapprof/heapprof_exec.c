@@ -349,6 +349,7 @@ static char *const *before_exec(int dirfd, const char *path, int flags,
 /* The exec failed and the process goes on: -1, with the exec's errno. */
 static int exec_failed(exec_state_t *s) {
   int e = errno;
+  hp_rlimit_exec_failed();
   if (s->map)
     hp_munmap(s->map, s->map_size);
   limited_release(s->in_limited);
@@ -374,6 +375,7 @@ static int do_execve(const char *path, char *const argv[],
   char *const *env = before_exec(AT_FDCWD, path, 0, false, envp, &s);
   STACK_ENV(env, envp, s);
   execve_fn next = (execve_fn)next_now((void *)next_execve, "execve");
+  hp_rlimit_before_exec();
   if (next)
     next(path, argv, env);
   else
@@ -396,6 +398,7 @@ static int do_execvpe(const char *file, char *const argv[],
   bool search = !*file || !hp_strchr(file, '/');
   char *const *env = before_exec(AT_FDCWD, file, 0, search, envp, &s);
   STACK_ENV(env, envp, s);
+  hp_rlimit_before_exec();
   real(file, argv, env);
   return exec_failed(&s);
 }
@@ -417,6 +420,7 @@ HP_INTERFACE int execveat(int dirfd, const char *path, char *const argv[],
   STACK_ENV(env, envp, s);
   execveat_fn next =
       (execveat_fn)next_now((void *)next_execveat, "execveat");
+  hp_rlimit_before_exec();
   if (next)
     next(dirfd, path, argv, env, flags);
   else
@@ -438,6 +442,7 @@ HP_INTERFACE int fexecve(int fd, char *const argv[], char *const envp[]) {
   char *const *env = before_exec(fd, "", AT_EMPTY_PATH, false, envp, &s);
   STACK_ENV(env, envp, s);
   fexecve_fn next = (fexecve_fn)next_now((void *)next_fexecve, "fexecve");
+  hp_rlimit_before_exec();
   if (next) {
     next(fd, argv, env);
     return exec_failed(&s);

@@ -114,5 +114,6 @@ static inline bool hp_in_wrapper(uptr pc) {
 #include "heapprof_mlock.h"
 #include "heapprof_deepbind.h"
 #include "heapprof_fork.h"
+#include "heapprof_rlimit.h"
 
 #endif

@@ -69,8 +69,8 @@ static bool strict_overcommit(void) {
  * HP_NUM_REGIONS x HP_REGION_SIZE), address space, not memory: the
  * address-space limit, and the data-size limit (Linux counts private
  * writable mappings, reserved or not, against it) when it is below them.
- * A message says so, since the figures look absurd otherwise. */
-#define HP_RESERVED_BYTES (HP_SHADOW_SIZE + HP_NUM_REGIONS * HP_REGION_SIZE)
+ * A message says so, since the figures look absurd otherwise
+ * (HP_RESERVED_BYTES: heapprof_rlimit.h). */
 static const struct {
   int resource;
   rlim_t below; /* names it when its limit is below this */

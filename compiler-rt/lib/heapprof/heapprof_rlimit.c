@@ -1,0 +1,192 @@
+/*===- heapprof_rlimit.c - the program's own memory limits ---------------===
+ *
+ * Part of heapprof.  A program may lower its own address-space or
+ * data-size limit (setrlimit(RLIMIT_AS / RLIMIT_DATA); Chromium's sandbox
+ * gives its renderers 4 GiB of data and its GPU process 16 GiB).  Linux
+ * counts the runtime's reservations (HP_RESERVED_BYTES, about 19 TiB of
+ * untouched address space, private and writable) against both, so from
+ * then on every mapping failed: heapprof's own (the stack depot's, at the
+ * next new stack: "out-of-memory", and the program aborted) and the
+ * program's (Chromium's renderers died of it, each restarted, for ever).
+ *
+ * So the limits a program sets for itself are the program's: setrlimit,
+ * setrlimit64, prlimit and prlimit64 on the process itself add the
+ * runtime's reservations (reservations(), below) to a finite RLIMIT_AS or
+ * RLIMIT_DATA value (soft and hard), and getrlimit and the rest give such
+ * a value back less them, so the
+ * program reads what it set and can set it again (raising its soft limit
+ * to its hard one, a common idiom, works as without heapprof).  A limit
+ * the process started with is not touched: under one below the
+ * reservations the runtime could not have started (heapprof run refuses,
+ * heapprof_report.c).  heapprof's own memory besides the reservations (the
+ * stack depot, the tables) still counts against the program's limit.
+ *
+ * An exec gives the new image the soft limits the program set
+ * (hp_rlimit_before_exec); its hard limits stay that much higher,
+ * since a hard limit, once lowered, cannot be raised again if the exec
+ * fails.  Not covered: posix_spawn's child, which execs inside libc with
+ * the parent's limits.
+ *
+ * The system calls are made here with the instruction (no errno of glibc's
+ * wrappers in between, and nothing a vfork child may not do).
+ *===----------------------------------------------------------------------===*/
+#include "heapprof_internal.h"
+
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The kernel's values this file set for the two limits, soft and hard
+ * (0: none): only those are read back less HP_RESERVED_BYTES.  Written by
+ * the program's setrlimit calls (relaxed atomics: a race between two of
+ * them leaves one of the values, as the kernel does); inherited by a fork
+ * with the limits themselves. */
+static rlim_t set_cur[2], set_max[2];
+/* What was added to them: the runtime's reservations when they were set. */
+static rlim_t added[2];
+
+static int slot(int resource) {
+  return resource == RLIMIT_AS ? 0 : resource == RLIMIT_DATA ? 1 : -1;
+}
+
+static long raw_prlimit(pid_t pid, int resource, const struct rlimit *nw,
+                        struct rlimit *old) {
+  long ret;
+  register long r10 __asm__("r10") = (long)old;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"((long)SYS_prlimit64), "D"((long)pid),
+                     "S"((long)resource), "d"(nw), "r"(r10)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+
+static int result(long ret) {
+  if ((unsigned long)ret > -4096ul) {
+    errno = (int)-ret;
+    return -1;
+  }
+  return 0;
+}
+
+static bool self(pid_t pid) {
+  return pid == 0 || pid == getpid();
+}
+
+/* The address space the runtime holds in reservations now: its shadow
+ * and allocator regions, its tables, and the checkpoints' baseline shadow
+ * (16 TiB more), reserved here first so that a checkpoint after the limit
+ * still gets it; HP_RESERVED_BYTES before the runtime's init, which makes
+ * them.  What the runtime maps later beyond them (a new thread's state, a
+ * stack depot chunk) counts against the program's own limit. */
+static rlim_t reservations(void) {
+  if (hp_rtl.inited && !hp_in_sandbox())
+    hp_shadow_baseline_try_init();
+  const uptr(*r)[2];
+  u32 n = hp_reserved_ranges(&r);
+  rlim_t sum = 0;
+  for (u32 k = 0; k < n; k++)
+    sum += r[k][1] - r[k][0];
+  return HP_MAX(sum, (rlim_t)HP_RESERVED_BYTES);
+}
+
+static rlim_t raised(rlim_t v, rlim_t add) {
+  return v == RLIM_INFINITY || v > RLIM_INFINITY - add ? RLIM_INFINITY
+                                                       : v + add;
+}
+
+static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
+  return v != RLIM_INFINITY && v == set && v >= add ? v - add : v;
+}
+
+static int do_prlimit(pid_t pid, int resource, const struct rlimit *nw,
+                      struct rlimit *old) {
+  int k = self(pid) ? slot(resource) : -1;
+  if (k < 0)
+    return result(raw_prlimit(pid, resource, nw, old));
+  struct rlimit mine;
+  rlim_t add = __atomic_load_n(&added[k], __ATOMIC_RELAXED);
+  if (nw) {
+    /* Once added, the same amount, so that the hard limit the kernel
+     * holds is the one a later call compares with. */
+    rlim_t now = add ? add : reservations();
+    mine.rlim_cur = raised(nw->rlim_cur, now);
+    mine.rlim_max = raised(nw->rlim_max, now);
+    add = now;
+  }
+  int r = result(raw_prlimit(pid, resource, nw ? &mine : NULL, old));
+  if (r == 0 && old) {
+    rlim_t old_add = __atomic_load_n(&added[k], __ATOMIC_RELAXED);
+    old->rlim_cur = seen(old->rlim_cur,
+                         __atomic_load_n(&set_cur[k], __ATOMIC_RELAXED),
+                         old_add);
+    old->rlim_max = seen(old->rlim_max,
+                         __atomic_load_n(&set_max[k], __ATOMIC_RELAXED),
+                         old_add);
+  }
+  if (r == 0 && nw) {
+    __atomic_store_n(&added[k], add, __ATOMIC_RELAXED);
+    __atomic_store_n(&set_cur[k],
+                     mine.rlim_cur == RLIM_INFINITY ? 0 : mine.rlim_cur,
+                     __ATOMIC_RELAXED);
+    __atomic_store_n(&set_max[k],
+                     mine.rlim_max == RLIM_INFINITY ? 0 : mine.rlim_max,
+                     __ATOMIC_RELAXED);
+  }
+  return r;
+}
+
+/* glibc declares them with its enum for the resource (under _GNU_SOURCE)
+ * and the *64 forms with struct rlimit64, the same layout on x86-64. */
+HP_INTERFACE int setrlimit(__rlimit_resource_t resource,
+                           const struct rlimit *rl) {
+  return do_prlimit(0, resource, rl, NULL);
+}
+HP_INTERFACE int setrlimit64(__rlimit_resource_t resource,
+                             const struct rlimit64 *rl) {
+  return do_prlimit(0, resource, (const struct rlimit *)rl, NULL);
+}
+HP_INTERFACE int getrlimit(__rlimit_resource_t resource, struct rlimit *rl) {
+  return do_prlimit(0, resource, NULL, rl);
+}
+HP_INTERFACE int getrlimit64(__rlimit_resource_t resource,
+                             struct rlimit64 *rl) {
+  return do_prlimit(0, resource, NULL, (struct rlimit *)rl);
+}
+HP_INTERFACE int prlimit(pid_t pid, __rlimit_resource_t resource,
+                         const struct rlimit *nw, struct rlimit *old) {
+  return do_prlimit(pid, resource, nw, old);
+}
+HP_INTERFACE int prlimit64(pid_t pid, __rlimit_resource_t resource,
+                           const struct rlimit64 *nw, struct rlimit64 *old) {
+  return do_prlimit(pid, resource, (const struct rlimit *)nw,
+                    (struct rlimit *)old);
+}
+
+/* The soft limits this file raised, back to the program's values for the
+ * exec (hard ones untouched); exec_failed raises them again.  errno is
+ * kept: the exec's is the caller's. */
+static void set_soft(bool program) {
+  for (int k = 0; k < 2; k++) {
+    rlim_t cur = __atomic_load_n(&set_cur[k], __ATOMIC_RELAXED);
+    if (!cur)
+      continue;
+    int resource = k == 0 ? RLIMIT_AS : RLIMIT_DATA;
+    struct rlimit now;
+    if (raw_prlimit(0, resource, NULL, &now) != 0)
+      continue;
+    now.rlim_cur = program ? cur - added[k] : cur;
+    raw_prlimit(0, resource, &now, NULL);
+  }
+}
+
+void hp_rlimit_before_exec(void) {
+  if (!hp_in_sandbox())
+    set_soft(true);
+}
+
+void hp_rlimit_exec_failed(void) {
+  if (!hp_in_sandbox())
+    set_soft(false);
+}
