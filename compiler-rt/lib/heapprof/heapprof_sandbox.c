@@ -29,6 +29,8 @@
  *    asks); hp_grow_by_copy with it: the runtime's
  *    arrays grow by mmap and munmap, not mremap.
  *
+ * A filter call with a NULL program (a probe whether filters are
+ * supported: EFAULT, nothing installed) is passed straight through.
  * A filter that fails to go in (EINVAL, EFAULT, ...) clears the flag and
  * puts heapprof's deadly handlers back, with a line saying so: the
  * checkpoint stays, and the exit profile adds what follows it.  A vfork
@@ -130,6 +132,12 @@ static void entered(long ret) {
   errno = saved;
 }
 
+/* A filter call with no program installs nothing: the kernel fails it
+ * with EFAULT.  Chromium's sandbox asks so, in each process, whether
+ * filters are supported (with SECCOMP_FILTER_FLAG_TSYNC too): no
+ * checkpoint, nothing said (test/heapprof/Security/seccomp_probe.c). */
+static bool probe(unsigned long prog) { return prog == 0; }
+
 HP_INTERFACE int prctl(int option, ...) {
   va_list ap;
   va_start(ap, option);
@@ -137,7 +145,8 @@ HP_INTERFACE int prctl(int option, ...) {
                 c = va_arg(ap, unsigned long), d = va_arg(ap, unsigned long);
   va_end(ap);
   bool filter = option == PR_SET_SECCOMP &&
-                (a == SECCOMP_MODE_FILTER || a == SECCOMP_MODE_STRICT);
+                (a == SECCOMP_MODE_STRICT ||
+                 (a == SECCOMP_MODE_FILTER && !probe(b)));
   bool undo = filter && enter();
   long ret = result(raw_syscall6(SYS_prctl, option, (long)a, (long)b,
                                  (long)c, (long)d, 0));
@@ -173,7 +182,8 @@ HP_INTERFACE long syscall(long nr, ...) {
     return result(ret);
   }
   bool filter = nr == SYS_seccomp &&
-                (a == SECCOMP_SET_MODE_FILTER || a == SECCOMP_SET_MODE_STRICT);
+                (a == SECCOMP_SET_MODE_STRICT ||
+                 (a == SECCOMP_SET_MODE_FILTER && !probe(c)));
   bool undo = filter && enter();
   long ret = result(raw_syscall6(nr, a, b, c, d, e, f));
   if (undo)
