@@ -16,7 +16,8 @@
 // loader does not preload into them), an --allocator that is not there
 // or is not an x86-64 shared library defining malloc, an address-space
 // limit (ulimit -v) below what the runtime reserves at start, a -o
-// directory that cannot be made or written into, a Go program and one whose
+// directory that cannot be made or written into, a Go program (statically
+// linked or not) and one whose
 // executable defines malloc itself (the last two run with --follow-exec).
 // A program that links an allocator library runs on it unless --allocator
 // says otherwise.
@@ -610,11 +611,17 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (access(Prog.c_str(), X_OK) != 0)
     return fail("cannot run '" + Prog + "': " + strerror(errno));
   std::string Why = whyNotPreloadable(Prog);
-  if (!Why.empty())
+  // Go links its programs statically unless they use cgo: such a one is a
+  // Go program first (rebuilding it with heapprof-clang, the advice for a
+  // static C program, means nothing for it), and with --follow-exec it
+  // runs as a dynamic one does: the loader-less image ignores LD_PRELOAD,
+  // and the programs it runs inherit it.
+  bool Go = isGoProgram(Prog);
+  if (!Why.empty() && !(Go && Why.rfind("statically linked", 0) == 0))
     return fail("cannot profile '" + Prog + "': " + Why);
   // A Go program runs, but no profile would come of it; with --follow-exec
   // the programs it runs (a cgo build's compilers) are still worth it.
-  if (isGoProgram(Prog)) {
+  if (Go) {
     if (!FollowExec)
       return fail("cannot profile '" + Prog + "': a Go program: its heap is "
                   "Go's own, not malloc's, and it exits past the C library, "
