@@ -796,6 +796,11 @@ void hp_exe_note_run_name(void) {
     base++;
   if (!hp_strcmp(base, ".") || !hp_strcmp(base, ".."))
     return;
+  /* A program that re-executes itself as /proc/self/exe (Chromium's
+   * zygote, runc) or through a descriptor (/proc/self/fd/N, /dev/fd/N,
+   * fexecve's) names no program: "exe" or a number.  The file's name. */
+  if (!hp_strncmp(a, "/proc/", 6) || !hp_strncmp(a, "/dev/fd/", 8))
+    return;
   size_t n = 0;
   for (; base[n] && n < sizeof(run_name) - 1; n++)
     run_name[n] = base[n] > ' ' && base[n] < 127 ? base[n] : '_';

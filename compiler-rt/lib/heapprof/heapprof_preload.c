@@ -353,7 +353,10 @@ static void warn_if_malloc_elsewhere(void) {
               "runtime, and its profile holds none of them; rebuild it "
               "with heapprof-clang -fheapprof, or without its own "
               "allocator\n",
-              m.dli_fname ? m.dli_fname : "?");
+              /* The executable run as /proc/self/exe: its file. */
+              !m.dli_fname || !hp_strncmp(m.dli_fname, "/proc/", 6)
+                  ? hp_exe_path()
+                  : m.dli_fname);
 }
 
 /* After heapprof_rtl.c's constructor (101): the options are read. */

@@ -15,11 +15,18 @@
 // RUN: heapprof run -o %t.s -- %t.sh %t 2>&1 | FileCheck %s --check-prefix=EXECED -DPROG=%t
 // EXECED: HeapProf: WARNING: the program defines malloc itself ([[PROG]]): its allocations bind there before heapprof's preloaded runtime, and its profile holds none of them
 // EXECED: served 3 blocks from its own allocator
+// Run again as /proc/self/exe (Chromium's zygote): the warning named
+// '/proc/self/exe'; it names the program's file.
+// RUN: heapprof run -o %t.p -- %t.sh %t self 2>&1 | FileCheck %s --check-prefix=SELF -DPROG=%t
+// SELF: HeapProf: WARNING: the program defines malloc itself ([[PROG]]): its allocations bind there
+// SELF: HeapProf: WARNING: the program defines malloc itself ([[PROG]]): its allocations bind there
+// SELF: served 3 blocks from its own allocator
 // RUN: %clang_heapprof -O0 %s -DNONE -o %t.inst
 // RUN: rm -rf %t.i && heapprof run -o %t.i -- %t.inst 2>&1 | count 0
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef NONE
 // A bump allocator: everything a C program's start-up and stdio need.
@@ -62,7 +69,11 @@ size_t malloc_usable_size(void *p) { return *(size_t *)((char *)p - 16); }
 
 void *volatile keep[3];
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "self")) {
+    execl("/proc/self/exe", "/proc/self/exe", (char *)NULL);
+    return 1;
+  }
 #ifndef NONE
   unsigned before = served;
 #endif
