@@ -11,8 +11,8 @@
  *
  * So the limits a program sets for itself are the program's: setrlimit,
  * setrlimit64, prlimit and prlimit64 on the process itself add the
- * runtime's reservations (reservations(), below) to a finite RLIMIT_AS or
- * RLIMIT_DATA value (soft and hard), and getrlimit and the rest give such
+ * runtime's reservations to an RLIMIT_AS or RLIMIT_DATA value (soft or
+ * hard) below them (below(), below), and getrlimit and the rest give such
  * a value back less them, so the
  * program reads what it set and can set it again (raising its soft limit
  * to its hard one, a common idiom, works as without heapprof).  A limit
@@ -75,14 +75,9 @@ static bool self(pid_t pid) {
 }
 
 /* The address space the runtime holds in reservations now: its shadow
- * and allocator regions, its tables, and the checkpoints' baseline shadow
- * (16 TiB more), reserved here first so that a checkpoint after the limit
- * still gets it; HP_RESERVED_BYTES before the runtime's init, which makes
- * them.  What the runtime maps later beyond them (a new thread's state, a
- * stack depot chunk) counts against the program's own limit. */
-static rlim_t reservations(void) {
-  if (hp_rtl.inited && !hp_in_sandbox())
-    hp_shadow_baseline_try_init();
+ * and allocator regions and its tables; HP_RESERVED_BYTES before the
+ * runtime's init, which makes them. */
+static rlim_t reserved_now(void) {
   const uptr(*r)[2];
   u32 n = hp_reserved_ranges(&r);
   rlim_t sum = 0;
@@ -91,9 +86,17 @@ static rlim_t reservations(void) {
   return HP_MAX(sum, (rlim_t)HP_RESERVED_BYTES);
 }
 
+/* A finite value below the reservations cannot have been meant to count
+ * them (the process is past it already): it is the program's own budget,
+ * and gets them added.  A value above them was computed with them in it
+ * (a program that limits itself to what it maps now plus a margin, from
+ * /proc/self/statm) and is left alone. */
+static bool below(rlim_t v, rlim_t have) {
+  return v != RLIM_INFINITY && v < have;
+}
+
 static rlim_t raised(rlim_t v, rlim_t add) {
-  return v == RLIM_INFINITY || v > RLIM_INFINITY - add ? RLIM_INFINITY
-                                                       : v + add;
+  return v > RLIM_INFINITY - add ? RLIM_INFINITY : v + add;
 }
 
 static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
@@ -107,13 +110,31 @@ static int do_prlimit(pid_t pid, int resource, const struct rlimit *nw,
     return result(raw_prlimit(pid, resource, nw, old));
   struct rlimit mine;
   rlim_t add = __atomic_load_n(&added[k], __ATOMIC_RELAXED);
+  bool holds = __atomic_load_n(&set_cur[k], __ATOMIC_RELAXED) ||
+               __atomic_load_n(&set_max[k], __ATOMIC_RELAXED);
+  bool up_cur = false, up_max = false;
   if (nw) {
-    /* Once added, the same amount, so that the hard limit the kernel
-     * holds is the one a later call compares with. */
-    rlim_t now = add ? add : reservations();
-    mine.rlim_cur = raised(nw->rlim_cur, now);
-    mine.rlim_max = raised(nw->rlim_max, now);
-    add = now;
+    mine = *nw;
+    /* While the kernel holds a value this file raised, the same amount,
+     * so that the hard limit it holds is the one a later call compares
+     * with.  Else what is reserved now, with the checkpoints' baseline
+     * shadow (16 TiB more) reserved first, so that a checkpoint after the
+     * limit still gets it. */
+    rlim_t have = holds ? add : reserved_now();
+    up_cur = below(nw->rlim_cur, have);
+    up_max = below(nw->rlim_max, have);
+    if ((up_cur || up_max) && !holds) {
+      if (hp_rtl.inited && !hp_in_sandbox())
+        hp_shadow_baseline_try_init();
+      have = reserved_now();
+    }
+    add = have;
+    if (up_cur)
+      mine.rlim_cur = raised(nw->rlim_cur, add);
+    if (up_max)
+      mine.rlim_max = raised(nw->rlim_max, add);
+    if (mine.rlim_cur > mine.rlim_max)
+      mine.rlim_cur = mine.rlim_max;
   }
   int r = result(raw_prlimit(pid, resource, nw ? &mine : NULL, old));
   if (r == 0 && old) {
@@ -127,11 +148,9 @@ static int do_prlimit(pid_t pid, int resource, const struct rlimit *nw,
   }
   if (r == 0 && nw) {
     __atomic_store_n(&added[k], add, __ATOMIC_RELAXED);
-    __atomic_store_n(&set_cur[k],
-                     mine.rlim_cur == RLIM_INFINITY ? 0 : mine.rlim_cur,
+    __atomic_store_n(&set_cur[k], up_cur ? mine.rlim_cur : 0,
                      __ATOMIC_RELAXED);
-    __atomic_store_n(&set_max[k],
-                     mine.rlim_max == RLIM_INFINITY ? 0 : mine.rlim_max,
+    __atomic_store_n(&set_max[k], up_max ? mine.rlim_max : 0,
                      __ATOMIC_RELAXED);
   }
   return r;
