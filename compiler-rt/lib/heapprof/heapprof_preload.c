@@ -352,11 +352,16 @@ static void warn_if_malloc_elsewhere(void) {
               "its allocations bind there before heapprof's preloaded "
               "runtime, and its profile holds none of them; rebuild it "
               "with heapprof-clang -fheapprof, or without its own "
-              "allocator\n",
+              "allocator%s\n",
               /* The executable run as /proc/self/exe: its file. */
               !m.dli_fname || !hp_strncmp(m.dli_fname, "/proc/", 6)
                   ? hp_exe_path()
-                  : m.dli_fname);
+                  : m.dli_fname,
+              /* rustc, which links jemalloc, run through rustup's proxy:
+               * what it runs (the linker) can still be had. */
+              given.following ? ""
+                              : " (heapprof run --follow-exec profiles the "
+                                "programs it runs)");
 }
 
 /* After heapprof_rtl.c's constructor (101): the options are read. */
