@@ -13,11 +13,11 @@
  * setrlimit64, prlimit and prlimit64 on the process itself add the
  * runtime's reservations to an RLIMIT_AS or RLIMIT_DATA value (soft or
  * hard) below them (below(), below), and getrlimit and the rest give such
- * a value back less them, so the
- * program reads what it set and can set it again (raising its soft limit
- * to its hard one, a common idiom, works as without heapprof).  A limit
- * the process started with is not touched: under one below the
- * reservations the runtime could not have started (heapprof run refuses,
+ * a value back less them, so the program reads what it set and can set it
+ * again (raising its soft limit to its hard one, a common idiom, works as
+ * without heapprof).  A value above them is left alone.  A limit the
+ * process started with is not touched: under one below the reservations
+ * the runtime could not have started (heapprof run refuses,
  * heapprof_report.c).  heapprof's own memory besides the reservations (the
  * stack depot, the tables) still counts against the program's limit.
  *
@@ -38,10 +38,10 @@
 #include <unistd.h>
 
 /* The kernel's values this file set for the two limits, soft and hard
- * (0: none): only those are read back less HP_RESERVED_BYTES.  Written by
- * the program's setrlimit calls (relaxed atomics: a race between two of
- * them leaves one of the values, as the kernel does); inherited by a fork
- * with the limits themselves. */
+ * (0: none, or a value not raised): only those are read back less
+ * added[].  Written by the program's setrlimit calls (relaxed atomics: a
+ * race between two of them leaves one of the values, as the kernel does);
+ * inherited by a fork with the limits themselves. */
 static rlim_t set_cur[2], set_max[2];
 /* What was added to them: the runtime's reservations when they were set. */
 static rlim_t added[2];
