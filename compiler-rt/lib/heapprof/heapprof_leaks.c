@@ -34,7 +34,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum { UNREACHED = 0, REACHABLE = 1, INDIRECT = 2 };
+/* LEADER: an unreached object whose own scan is marking what it reaches
+ * indirect (a lost structure's first object, the leak check's step 5 in
+ * design.md); it stays a direct leak unless a later one reaches it. */
+enum { UNREACHED = 0, REACHABLE = 1, INDIRECT = 2, LEADER = 3 };
 /* In a large chunk's or another allocator's entry (its aux word, beside
  * the mark): allocated after the dump's walk (no HP_CHUNK_REPORTED), so
  * not among the profile's live objects.  See hp_leaks_check. */
@@ -167,6 +170,7 @@ typedef struct check {
   bool in_arena; /* scanning those under allocator=system (reach) */
   uptr stack_lo, stack_hi; /* the runtime's stack the check runs on */
   hp_buf_t work; /* u64 items (below) of objects to scan */
+  u64 leader; /* the LEADER whose scan is under way (its item) */
   u64 root_bytes;
   /* The sets of roots the check could not read (their lock stayed busy,
    * hp_spin_lock_patient): said in a warning after the check. */
@@ -184,6 +188,11 @@ static HP_ALWAYS_INLINE u32 mark_of(const check_t *c, u32 r, u64 i) {
 
 static HP_ALWAYS_INLINE void mark_set(check_t *c, u32 r, u64 i, u32 m) {
   c->marks[r].bits[i / 4] |= (u8)(m << (2 * (i % 4)));
+}
+
+/* A LEADER's mark made INDIRECT: the only mark that is ever lowered. */
+static void mark_absorb(check_t *c, u32 r, u64 i) {
+  c->marks[r].bits[i / 4] &= (u8)~(1u << (2 * (i % 4)));
 }
 
 static void push(check_t *c, u64 item) {
@@ -210,9 +219,17 @@ static void reach(check_t *c, uptr w, u32 mark) {
   if (hp_primary_block_index(w, &r, &i)) {
     uptr beg, size;
     u32 id;
-    if (i < c->marks[r].n && mark_of(c, r, i) == UNREACHED &&
+    u32 m = i < c->marks[r].n ? mark_of(c, r, i) : REACHABLE;
+    if ((m == UNREACHED ||
+         (m == LEADER && mark == INDIRECT && c->leader != ITEM(r, i))) &&
         block_chunk(r, i, &beg, &size, &id) && w >= beg &&
         w < beg + (size ? size : 1)) {
+      if (m == LEADER) {
+        /* An earlier lost structure's first object, reached from this
+         * one's: what it reaches is marked already. */
+        mark_absorb(c, r, i);
+        return;
+      }
       mark_set(c, r, i, mark);
       push(c, ITEM(r, i));
     }
@@ -221,7 +238,15 @@ static void reach(check_t *c, uptr w, u32 mark) {
   if (w < c->lo || w >= c->hi)
     return;
   s64 k = hp_liveset_find(&c->objs, w);
-  if (k < 0 || MARK(c->objs.v[k].aux) != UNREACHED)
+  if (k < 0)
+    return;
+  u32 m = MARK(c->objs.v[k].aux);
+  if (m == LEADER && mark == INDIRECT &&
+      c->leader != (ITEM_OBJS | (u64)k)) {
+    c->objs.v[k].aux = (c->objs.v[k].aux & LATE) | INDIRECT;
+    return;
+  }
+  if (m != UNREACHED)
     return;
   /* glibc's arena, in the C library's data, points at the chunk headers of
    * its top chunk and its bins' free chunks; each lies in the last usable
@@ -887,13 +912,119 @@ static void collect(hp_chunk_header_t *h, uptr user_beg, uptr size,
 }
 
 /* What no root reaches: each unreached object's pointees are indirect
- * leaks (and theirs). */
-static void indirect_from(check_t *c, uptr beg, uptr size, u32 stack_id,
-                          u32 mark, bool late, u64 item, void *arg) {
-  if (mark != UNREACHED)
-    return;
+ * leaks (and theirs).  As Valgrind's leak check does, an object still
+ * unreached when its turn comes leads: what it reaches, transitively,
+ * is indirect, itself included when it lies on a cycle, except that the
+ * leader stays direct, and a leader a later one reaches becomes indirect.
+ * So every lost structure keeps one direct object: its only one that
+ * nothing unreached points to, or, when all of its objects are pointed to
+ * (a tree whose nodes point to their parent, a doubly linked list), the
+ * first in the walk's order.  Marking every object of a cycle indirect,
+ * as LeakSanitizer does, left a lost libxml2 document (its nodes point to
+ * the document and to their parents) with no direct leak at all. */
+static void lead(check_t *c, uptr beg, uptr size, u64 item) {
+  item_mark(c, item, LEADER);
+  c->leader = item;
   scan_object(c, beg, beg + size, INDIRECT);
   drain(c, INDIRECT);
+}
+
+/* An object allocated since the dump's walk (late) leads nothing: it is
+ * in no record, and a structure it alone led would have no direct leak
+ * the profile counts; it is marked if a leader reaches it. */
+static void indirect_from(check_t *c, uptr beg, uptr size, u32 stack_id,
+                          u32 mark, bool late, u64 item, void *arg) {
+  if (mark == UNREACHED && !late)
+    lead(c, beg, size, item);
+}
+
+/* The walk's order, for indirect_from: the unreached objects by stack id
+ * (a counting sort), which the depot hands out in the order of first
+ * appearance, so the first object of a lost structure is, as a rule, of the
+ * context that built the structure: a document before its nodes, a list's
+ * head before the nodes it links.  Within a context, the walk's order.
+ * Ids handed out since the check began share the last bucket; an object
+ * another thread allocated between the counting and the placing walks
+ * finds its bucket full and is left out, unreached: a direct leak, as an
+ * unreached object is without a leader's walk. */
+typedef struct by_id {
+  u64 *at, *end; /* per bucket: the next free slot, the bucket's end */
+  u64 *items;
+  u64 nids, n;
+} by_id_t;
+
+static HP_ALWAYS_INLINE u64 bucket_of(const by_id_t *b, u32 stack_id) {
+  return stack_id < b->nids ? stack_id : b->nids;
+}
+
+static void count_unreached(check_t *c, uptr beg, uptr size, u32 stack_id,
+                            u32 mark, bool late, u64 item, void *arg) {
+  by_id_t *b = arg;
+  if (mark == UNREACHED && !late) {
+    b->at[bucket_of(b, stack_id)]++;
+    b->n++;
+  }
+}
+
+static void place_unreached(check_t *c, uptr beg, uptr size, u32 stack_id,
+                            u32 mark, bool late, u64 item, void *arg) {
+  by_id_t *b = arg;
+  u64 k = bucket_of(b, stack_id);
+  if (mark == UNREACHED && !late && b->at[k] < b->end[k])
+    b->items[b->at[k]++] = item;
+}
+
+/* The object of an item: false if it is no longer a live chunk. */
+static bool item_object(check_t *c, u64 item, uptr *beg, uptr *size,
+                        u32 *mark) {
+  if (item & ITEM_OBJS) {
+    const hp_live_obj_t *o = &c->objs.v[item & ~ITEM_OBJS];
+    *beg = o->beg;
+    *size = o->end - o->beg;
+    *mark = MARK(o->aux);
+    return true;
+  }
+  u32 r = (u32)(item >> 40), id;
+  u64 i = item & ((1ull << 40) - 1);
+  *mark = mark_of(c, r, i);
+  return block_chunk(r, i, beg, size, &id);
+}
+
+static void indirect_leaks(check_t *c) {
+  by_id_t b = {0};
+  b.nids = (u64)hp_stackdepot_count() + 1;
+  u64 words = 2 * (b.nids + 1);
+  b.at = hp_mmap(words * sizeof(u64));
+  if (b.at) {
+    b.end = b.at + b.nids + 1;
+    for_each_object(c, count_unreached, &b);
+  }
+  b.items = b.at && b.n ? hp_mmap(b.n * sizeof(u64)) : NULL;
+  if (!b.items) {
+    if (b.at)
+      hp_munmap(b.at, words * sizeof(u64));
+    /* Out of memory: the walk's own order (nothing unreached: no walk). */
+    if (!b.at || b.n)
+      for_each_object(c, indirect_from, NULL);
+    return;
+  }
+  u64 at = 0;
+  for (u64 k = 0; k <= b.nids; k++) {
+    u64 n = b.at[k];
+    b.at[k] = at;
+    at += n;
+    b.end[k] = at;
+  }
+  for_each_object(c, place_unreached, &b);
+  for (u64 k = 0; k <= b.nids; k++)
+    for (u64 j = k ? b.end[k - 1] : 0; j < b.at[k]; j++) {
+      uptr beg, size;
+      u32 mark;
+      if (item_object(c, b.items[j], &beg, &size, &mark) && mark == UNREACHED)
+        lead(c, beg, size, b.items[j]);
+    }
+  hp_munmap(b.items, b.n * sizeof(u64));
+  hp_munmap(b.at, words * sizeof(u64));
 }
 
 static int by_stack(const leak_row_t *a, const leak_row_t *b) {
@@ -1061,7 +1192,7 @@ void hp_leaks_check(const hp_own_stack_t *stack, u64 live_objects) {
     ts.running += pend.n; /* created, not started: running soon */
     linker_roots(&c);
     c.regions_unread = !hp_roots_for_each(registered_root, &c);
-    for_each_object(&c, indirect_from, NULL);
+    indirect_leaks(&c);
     ok = !c.work.failed && tally(&c);
   }
   hp_foreign_hold(false);
