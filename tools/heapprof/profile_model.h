@@ -239,6 +239,10 @@ struct Module {
   bool Main = false;     // the profiled program (first segment)
   std::string File;      // the file symbolized: Path, or --binary
   bool Usable = false;   // File exists and its build id matches
+  // With Usable: File names __heapprof_init, so its code counts accesses
+  // (compiled with -fheapprof, or the program linked with the runtime);
+  // false for the C library and every other library built without it.
+  bool Counted = true;
   bool HasFrames = false; // some Location is in it
   bool Loaded = false;    // in the process map of some dump
   bool Unloaded = false;  // dlclose unloaded it before some dump

@@ -599,7 +599,13 @@ table("callgraph", "Allocation call graph", [
 table("cold", "Cold candidates", [num("bytes"), num("allocs"), num("accesses"),
   {key: "lifetime_ms", label: "lifetime ms", get: function (r) { return r.derived.lifetime_ms; }},
   num("contexts"), {key: "chain", label: "call chain", stack: true, get: key("chain")}], R.cold,
-  R.cold === null ? "no access was counted; a program not compiled with -fheapprof counts none" : undefined);
+  R.cold === null ? "no access was counted; a program not compiled with -fheapprof counts none"
+  : R.cold_uncounted && R.cold_uncounted.contexts
+  ? "left out: " + count(R.cold_uncounted.contexts, "context", "contexts") + ", " +
+    human(R.cold_uncounted.bytes) + " in " + count(R.cold_uncounted.objects, "object", "objects") +
+    ", allocated in libraries not compiled with -fheapprof (" + R.cold_uncounted.modules.join(", ") +
+    ") and touched by no code that was: their own accesses are not counted"
+  : undefined);
 
 // The allocator profiler's sections (docs/allocator-profiler.md), as the
 // text report ends with them.  Why one is missing: sampled mode does not see

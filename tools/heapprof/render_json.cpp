@@ -709,6 +709,22 @@ void heapprof::renderJson(const Report &R, llvm::raw_ostream &OS) {
       });
     }
     J.attributeEnd();
+    J.attributeBegin("cold_uncounted");
+    if (!R.ColdInfo.Known) {
+      J.value(nullptr);
+    } else {
+      const auto &U = R.ColdUncounted;
+      J.object([&] {
+        J.attribute("contexts", static_cast<int64_t>(U.Contexts));
+        J.attribute("objects", static_cast<int64_t>(U.Objects));
+        J.attribute("bytes", static_cast<int64_t>(U.Bytes));
+        J.attributeArray("modules", [&] {
+          for (const std::string &M : U.Modules)
+            J.value(M);
+        });
+      });
+    }
+    J.attributeEnd();
 
     costs(J, R);
     peak(J, R);

@@ -794,8 +794,26 @@ static void measures(const Report &R, raw_ostream &OS) {
           "counts none)\n";
     return;
   }
+  // Contexts allocated in a library built without -fheapprof that no
+  // counted code touched: unknown, not cold (tables.cpp).
+  auto Uncounted = [&] {
+    const auto &U = R.ColdUncounted;
+    if (!U.Contexts)
+      return;
+    std::string Libs;
+    for (const std::string &M : U.Modules)
+      Libs += (Libs.empty() ? "" : ", ") + M;
+    OS << "(left out: " << U.Contexts
+       << (U.Contexts == 1 ? " context" : " contexts") << ", "
+       << humanBytes(U.Bytes) << " in " << U.Objects
+       << (U.Objects == 1 ? " object" : " objects")
+       << ", allocated in libraries not compiled with -fheapprof (" << Libs
+       << ") and touched by no code that was: their own accesses are not "
+          "counted)\n";
+  };
   if (R.Cold.empty()) {
     OS << "(none)\n";
+    Uncounted();
     return;
   }
   // Each row is the cold contexts of one call chain (--depth frames), as
@@ -811,6 +829,7 @@ static void measures(const Report &R, raw_ostream &OS) {
   }
   Tab.print(OS);
   omitted(OS, R.ColdInfo, "cold call chain", "cold call chains");
+  Uncounted();
 }
 
 // Heap utilization (allocator profiler, docs/allocator-profiler.md): the

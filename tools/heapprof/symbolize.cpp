@@ -34,8 +34,31 @@ struct ObjectInfo {
   // Its executable PT_LOADs: {p_vaddr, p_vaddr + p_memsz}, as the runtime
   // records them (Module::Code).
   std::vector<std::pair<uint64_t, uint64_t>> Code;
+  // Names __heapprof_init, in its dynamic symbols or its symbol table:
+  // defined, a program linked with the runtime; undefined, a shared
+  // object compiled with -fheapprof (Module::Counted).
+  bool Heapprof = false;
 };
 } // namespace
+
+static bool namesHeapprofInit(const object::ObjectFile *Obj) {
+  auto Has = [](auto Range) {
+    for (const object::SymbolRef &Sym : Range) {
+      Expected<StringRef> Name = Sym.getName();
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      if (*Name == "__heapprof_init")
+        return true;
+    }
+    return false;
+  };
+  if (auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj))
+    if (Has(Elf->getDynamicSymbolIterators()))
+      return true;
+  return Has(Obj->symbols());
+}
 
 static ObjectInfo readObject(const std::string &Path) {
   ObjectInfo Info;
@@ -76,6 +99,7 @@ static ObjectInfo readObject(const std::string &Path) {
         if (Ph.p_type == ELF::PT_LOAD && (Ph.p_flags & ELF::PF_X))
           Info.Code.push_back({Ph.p_vaddr, Ph.p_vaddr + Ph.p_memsz});
   }
+  Info.Heapprof = namesHeapprofInit(Obj);
   Info.Ok = true;
   return Info;
 }
@@ -125,6 +149,7 @@ static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
     }
     Match->File = B;
     Match->Usable = true;
+    Match->Counted = Info.Heapprof;
     if (Opts.Matched)
       Opts.Matched->insert(B);
   }
@@ -232,6 +257,7 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
     }
     M.File = M.Path;
     M.Usable = true;
+    M.Counted = Info.Heapprof;
   }
   return true;
 }

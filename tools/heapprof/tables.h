@@ -285,6 +285,13 @@ struct Report {
   bool AccessesCounted = false;
   std::vector<ColdRow> Cold; // by bytes x lifetime
   Table ColdInfo;
+  // Contexts left out of Cold: no access counted, allocated in a library
+  // not compiled with -fheapprof (Module::Counted false), whose own use of
+  // them is not counted; their objects, bytes, and the libraries' names.
+  struct {
+    uint64_t Contexts = 0, Objects = 0, Bytes = 0;
+    std::vector<std::string> Modules; // file names, first seen first
+  } ColdUncounted;
   // False sharing (P->Sharing): pairs by active events, then passive
   // lines, most first.
   std::vector<FalseSharingPair> Sharing;
