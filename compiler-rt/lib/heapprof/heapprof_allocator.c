@@ -1030,18 +1030,8 @@ void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg) {
  * which no dump follows (no 16 TiB reserved, no baseline written at
  * exit).  Under the dump lock. */
 static bool fold_moves;
-/* The last profile's fold has begun: set once, by its dumping thread, and
- * never cleared (no dump follows). */
-static bool fold_last;
-
-bool hp_fold_last_begun(void) {
-  return __atomic_load_n(&fold_last, __ATOMIC_RELAXED);
-}
-
 void hp_fold_begin(bool last) {
   fold_moves = !last;
-  if (last)
-    __atomic_store_n(&fold_last, true, __ATOMIC_RELAXED);
   if (fold_moves)
     hp_shadow_baseline_init();
   __atomic_store_n(&folding_tid, (int)syscall(SYS_gettid), __ATOMIC_RELAXED);

@@ -244,9 +244,6 @@ void hp_for_each_live_nonprimary_held(hp_chunk_fn fn, void *arg);
  * thread; last: the process's last profile); hp_fold_live_chunk counts a
  * live chunk once (see heapprof_hib.h), false if it was freed meanwhile. */
 void hp_fold_begin(bool last);
-/* Whether the last profile's fold has begun (another allocator's side
- * table marks what it went over: heapprof_foreign.c). */
-bool hp_fold_last_begun(void);
 struct hp_chunk_event;
 bool hp_fold_live_chunk(hp_chunk_header_t *h, uptr user_beg, uptr size,
                         u32 now_ms, u32 now_cpu, struct hp_chunk_event *e);

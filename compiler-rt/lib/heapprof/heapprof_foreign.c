@@ -365,7 +365,14 @@ typedef struct fentry {
   u32 ts_ms;
   u32 cycles; /* sampled allocating call, 0 if not sampled */
   u16 cpu;
-  u8 kind;
+  u8 kind : 7; /* HP_ALLOC_* */
+  /* The last profile (the exit one) folded this entry live: it is in that
+   * profile, and its free records no event (the own allocator's
+   * HP_CHUNK_LAST, which flags has no bit left for).  Per entry, not per
+   * stripe: an object allocated into a stripe after the fold went over it
+   * is in no profile yet, and its free before the dump's last write-back
+   * counts it allocated and freed. */
+  u8 folded : 1;
   u8 flags; /* HP_CHUNK_REPORTED, FENTRY_GEN, HP_CHUNK_WEIGHT_UP,
                FENTRY_COST_ONLY */
 } fentry_t;
@@ -398,10 +405,6 @@ typedef struct stripe {
   hp_spinlock_t lock;
   fentry_t *slots;
   u64 cap, n;
-  /* The last profile's fold went over this stripe (hp_foreign_for_each_live,
-   * under the lock): its entries are in that profile live, and their frees
-   * record no event (HP_CHUNK_LAST, which the entry has no bit for). */
-  bool last_folded;
 } __attribute__((aligned(64))) stripe_t;
 
 static stripe_t stripes[NSTRIPES];
@@ -482,7 +485,7 @@ static HP_ALWAYS_INLINE bool table_insert(const fentry_t *e, fentry_t *old,
   bool replaced = s->slots[i].addr != 0;
   if (replaced) {
     *old = s->slots[i];
-    *old_last = s->last_folded;
+    *old_last = old->folded;
   } else {
     s->n++;
     if (sampling)
@@ -494,7 +497,7 @@ static HP_ALWAYS_INLINE bool table_insert(const fentry_t *e, fentry_t *old,
 }
 
 /* Takes addr's entry out into *out; false if it is not there.  *last: the
- * last profile has it live (stripe_t's last_folded). */
+ * last profile has it live (fentry_t's folded). */
 static HP_ALWAYS_INLINE bool table_remove(uptr addr, fentry_t *out,
                                           bool *last) {
   u64 h = hash_addr(addr);
@@ -513,7 +516,7 @@ static HP_ALWAYS_INLINE bool table_remove(uptr addr, fentry_t *out,
     i = (i + 1) & mask;
   }
   *out = s->slots[i];
-  *last = s->last_folded;
+  *last = out->folded;
   /* Backward shift: move up every later entry of the run that may live in
    * the hole (its home is not cyclically in (hole, j]). */
   for (u64 j = (i + 1) & mask; s->slots[j].addr; j = (j + 1) & mask) {
@@ -583,7 +586,9 @@ static void visit_live(fentry_t *e, hp_chunk_fn fn, void *arg) {
   hp_memset(&h, 0, sizeof(h));
   h.state = HP_CHUNK_ALLOCATED;
   h.alloc_kind = e->kind;
-  h.flags = e->flags;
+  /* Not the generation's bits: bit 1 of them is HP_CHUNK_LAST's, which the
+   * fold sets (the header's fork_gen has the generation). */
+  h.flags = e->flags & (u8)~FENTRY_GEN_MASK;
   h.requested_size =
       e->size >= HP_SIZE_IN_LARGE ? HP_SIZE_IN_LARGE : (u32)e->size;
   h.timestamp_ms = e->ts_ms;
@@ -593,7 +598,9 @@ static void visit_live(fentry_t *e, hp_chunk_fn fn, void *arg) {
   h.alloc_cycles = e->cycles;
   fn(&h, e->addr, e->size, arg);
   /* The generation's bits are the entry's: the fold's HP_CHUNK_LAST is one
-   * of them (the stripe keeps it instead). */
+   * of them (folded keeps it instead). */
+  if (h.flags & HP_CHUNK_LAST)
+    e->folded = 1;
   e->flags = (u8)((h.flags & ~FENTRY_GEN_MASK) | (e->flags & FENTRY_GEN_MASK));
   e->ts_ms = h.timestamp_ms;
   e->cpu = (u16)h.cpu_id;
@@ -616,8 +623,6 @@ void hp_foreign_for_each_live(hp_chunk_fn fn, void *arg) {
       if (e->addr && !(e->flags & FENTRY_COST_ONLY))
         visit_live(e, fn, arg);
     }
-    if (hp_fold_last_begun())
-      s->last_folded = true;
     if (!held)
       hp_spin_unlock(&s->lock);
   }
@@ -1038,6 +1043,7 @@ static void record_alloc(void *p, uptr size, u8 kind, uptr fp, const op_t *o,
   e.cycles = cycles > UINT32_MAX ? UINT32_MAX : (u32)cycles;
   e.cpu = (u16)cpu;
   e.kind = kind;
+  e.folded = 0;
   e.flags = fentry_gen() | (sampling ? hp_sample_draw_weight(size) : 0);
   e.thread = t->seq; /* 0: the shared fallback state's */
   count_alloc(t, p, size, kind, cycles, op);

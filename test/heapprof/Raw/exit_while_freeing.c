@@ -7,8 +7,8 @@
 // the profile had 67,000 to 97,000 of the 200,000 (1,400 to 21,000 on
 // glibc's allocator); after one, which counted all 200,000, their frees
 // were missing, frees + live 58,000 to 152,000.  Checked on heapprof's
-// allocator and on glibc's (allocator=system: the side table's stripes
-// instead of the chunk's flag mark what the last fold went over).
+// allocator and on glibc's (allocator=system: the side table's entry
+// instead of the chunk's flag marks what the last fold went over).
 // RUN: %clang_heapprof -O1 %s -o %t
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: heapprof show %t.d/*.profraw > %t.show
