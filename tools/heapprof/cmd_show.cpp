@@ -356,7 +356,7 @@ int heapprof::cmdShow(int argc, char **argv) {
     // A directory stands for its .profraw files, in name order, as for
     // report and merge.
     struct stat St;
-    if (stat(Path, &St) == 0 && S_ISDIR(St.st_mode)) {
+    if (!hpr_is_stdin(Path) && stat(Path, &St) == 0 && S_ISDIR(St.st_mode)) {
       char **Names;
       size_t N;
       char Why[512];

@@ -189,8 +189,9 @@ bool hpf_conflict(const char *out, const char *const *inputs, size_t ninputs,
     const char *in = hpr_split_checkpoint(inputs[i], &split, &up_to) > 0
                          ? split
                          : inputs[i];
+    /* "-" is the standard input: what it was opened on. */
     struct stat st;
-    if (stat(in, &st) != 0) {
+    if (!strcmp(in, "-") ? fstat(0, &st) != 0 : stat(in, &st) != 0) {
       /* (The load says what is wrong with it.) */
     } else if (S_ISDIR(st.st_mode)) {
       found = profile_in_dir(out, &st) ||

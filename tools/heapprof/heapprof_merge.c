@@ -1188,12 +1188,14 @@ static int add_inputs(const char *given, input_t **in, size_t *n) {
   if (hpr_split_checkpoint(given, &split, &up_to) < 0)
     return bad(given, HPR_CHECKPOINT_ZERO);
   const char *path = split ? split : given;
+  /* "-": the standard input (hpr_read), a profile, not a directory. */
   struct stat st;
-  if (stat(path, &st) != 0)
+  bool is_stdin = hpr_is_stdin(path);
+  if (!is_stdin && stat(path, &st) != 0)
     return bad(path, "cannot open: %s", strerror(errno));
   char **names = NULL;
   size_t nn = 0;
-  if (S_ISDIR(st.st_mode)) {
+  if (!is_stdin && S_ISDIR(st.st_mode)) {
     char why[256];
     if (!hpf_list_profiles(path, &names, &nn, why, sizeof(why))) {
       int rc = bad(path, "%s", why);

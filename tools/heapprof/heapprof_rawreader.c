@@ -681,11 +681,14 @@ static uint64_t mtime_ns(const struct stat *st) {
          (uint64_t)st->st_mtim.tv_nsec;
 }
 
+bool hpr_is_stdin(const char *path) { return !strcmp(path, "-"); }
+
 bool hpr_map(const char *path, hpr_file_t *out, char *err, size_t err_size) {
   struct stat st;
   /* Streams, and what is not a regular file with bytes in it, are read
-   * (a FIFO opened here and closed would lose its writer). */
-  if (find_stream_copy(path) || stat(path, &st) || !S_ISREG(st.st_mode) ||
+   * (a FIFO opened here and closed would lose its writer); so is "-". */
+  if (hpr_is_stdin(path) || find_stream_copy(path) || stat(path, &st) ||
+      !S_ISREG(st.st_mode) ||
       st.st_size <= 0)
     return hpr_read(path, out, err, err_size);
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -776,9 +779,17 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
     out->data = buf;
     return ok;
   }
-  FILE *fp = fopen(path, "rb");
+  /* "-" is the standard input, read once and kept (below) like a pipe's
+   * bytes even when it is a regular file: a second read would find it at
+   * its end.  Read through a duplicate, so fclose leaves fd 0 open. */
+  bool is_stdin = hpr_is_stdin(path);
+  int in_fd = is_stdin ? dup(0) : -1;
+  FILE *fp = is_stdin ? (in_fd >= 0 ? fdopen(in_fd, "rb") : NULL)
+                      : fopen(path, "rb");
   if (!fp) {
     snprintf(err, err_size, "cannot open: %s", strerror(errno));
+    if (in_fd >= 0)
+      close(in_fd);
     return false;
   }
   /* A regular file's size is known: one buffer of it, no doubling (a
@@ -815,7 +826,7 @@ bool hpr_read(const char *path, hpr_file_t *out, char *err, size_t err_size) {
     snprintf(err, err_size, "cannot read: %s", strerror(io_errno));
     return false;
   }
-  if (!regular)
+  if (!regular || is_stdin)
     keep_stream_copy(path, buf, n);
   bool ok = hpr_parse(buf, n, out, err, err_size);
   out->path = path;

@@ -182,6 +182,10 @@ void hpr_free(hpr_file_t *f);
  * says so, and that the file was rewritten.  (report's loader: a copy of
  * the file was most of its peak memory, docs/performance.md.) */
 bool hpr_map(const char *path, hpr_file_t *out, char *err, size_t err_size);
+/* Whether path is "-", the standard input: hpr_read and hpr_map read it
+ * (once: its bytes are kept for a second read, as a pipe's), and the
+ * commands take it as an input where they take a file. */
+bool hpr_is_stdin(const char *path);
 /* Gives back the pages of [p, p + n) of a mapped f (none of a copy). */
 void hpr_drop(const hpr_file_t *f, const void *p, size_t n);
 /* Gives back the pages of MIB records [from, to) of d, a dump of a mapped

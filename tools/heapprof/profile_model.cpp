@@ -569,12 +569,13 @@ bool Loader::expand(const std::vector<std::string> &Inputs,
       In = Split;
       free(Split);
     }
+    // "-": the standard input (hpr_read), a profile rather than a directory.
     struct stat St;
-    if (stat(In.c_str(), &St) != 0) {
+    if (!hpr_is_stdin(In.c_str()) && stat(In.c_str(), &St) != 0) {
       Err = In + ": cannot open: " + strerror(errno);
       return false;
     }
-    if (!S_ISDIR(St.st_mode)) {
+    if (hpr_is_stdin(In.c_str()) || !S_ISDIR(St.st_mode)) {
       Paths.push_back(In);
       UpTos.push_back(UpTo);
       Givens.push_back(Given);
