@@ -1055,32 +1055,47 @@ static int cmp_pair(const void *a, const void *b) {
   return x->b < y->b ? -1 : x->b > y->b;
 }
 
-/* Adds each process's section 6 into t; the pairs by merged context. */
-static void merge_false_sharing(totals_t *t, proc_ids_t *fp, size_t np) {
+static int bad(const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Adds each process's section 6 into t; the pairs by merged context.  1
+ * (after the message) when a count, or a sum of them, passes 2^63 - 1
+ * (HPR_MAX_COUNT: a corrupt profile's). */
+static int merge_false_sharing(totals_t *t, proc_ids_t *fp, size_t np) {
   for (size_t p = 0; p < np; p++) {
     const hpr_section_t *s = fp[p].sec;
     if (!s)
       continue;
     t->have_fs = true;
     t->fs_layout = fs_layout(s);
+    bool fit = true;
     for (int i = 0; i < FS_TOTALS; i++)
-      t->fs[i] += word(s, (uint64_t)i);
+      fit &= hpr_add_count(&t->fs[i], word(s, (uint64_t)i));
     uint64_t row = word(s, 8), n = word(s, 9);
     for (uint64_t r = 0; r < n; r++) {
       uint64_t at = FS_HEAD + r * row;
       size_t a, b;
       if (!ids_get(&fp[p], word(s, at), &a) ||
           !ids_get(&fp[p], word(s, at + 1), &b)) {
-        t->fs[7]++; /* dropped_pairs: a stack no dump recorded */
+        fit &= hpr_add_count(&t->fs[7], 1); /* dropped_pairs: a stack no
+                                               dump recorded */
         continue;
       }
       t->pairs = xrealloc(t->pairs, (t->npairs + 1) * sizeof(fs_pair_t));
       fs_pair_t *x = &t->pairs[t->npairs++];
       x->a = a < b ? a : b;
       x->b = a < b ? b : a;
-      for (int w = 0; w < 3; w++)
+      for (int w = 0; w < 3; w++) {
         x->w[w] = word(s, at + 2 + (uint64_t)w);
+        fit &= x->w[w] <= HPR_MAX_COUNT;
+      }
     }
+    if (!fit)
+      return bad(fp[p].last->path,
+                 "corrupt: the dump at offset 0x%llx: its false-sharing "
+                 "section's (tag 6) counts, with those read before it, add up "
+                 "to more than 2^63 - 1",
+                 (unsigned long long)fp[p].last->offset);
   }
   /* Two processes' pairs of the same contexts become one row. */
   qsort(t->pairs, t->npairs, sizeof(fs_pair_t), cmp_pair);
@@ -1089,18 +1104,19 @@ static void merge_false_sharing(totals_t *t, proc_ids_t *fp, size_t np) {
     if (k && t->pairs[k - 1].a == t->pairs[i].a &&
         t->pairs[k - 1].b == t->pairs[i].b) {
       for (int w = 0; w < 3; w++)
-        t->pairs[k - 1].w[w] += t->pairs[i].w[w];
+        if (!hpr_add_count(&t->pairs[k - 1].w[w], t->pairs[i].w[w]))
+          return bad("the inputs",
+                     "corrupt: the false-sharing sections' (tag 6) pairs' "
+                     "counts add up to more than 2^63 - 1");
     } else {
       t->pairs[k++] = t->pairs[i];
     }
   }
   t->npairs = k;
+  return 0;
 }
 
 /* ------------------------------------------------ section 10 (leaks) */
-
-static int bad(const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 static int cmp_leak_row(const void *a, const void *b) {
   size_t x = ((const leak_row_t *)a)->ctx, y = ((const leak_row_t *)b)->ctx;
@@ -1774,16 +1790,25 @@ int heapprof_merge_main(int argc, char **argv) {
       }
       c->ext_mask |= COUNTED;
       uint64_t nf = mib->ext ? d->ext_nfields : 0;
+      /* The summed fields are counts as the MIB's are (counts_fit); the
+       * continuations alone are added modulo 2^64 (below). */
       for (size_t e = 0; e < hpr_num_ext_names && e < nf; e++) {
         uint64_t v = hpr_ext(d, mib, e);
         if (peak_field(e))
           ext[e] = same_peak ? v : ext[e];
-        else if (state_field(e))
-          ext[e] += last ? v : 0;
         else if (!strcmp(hpr_ext_names[e], "max_size64"))
           ext[e] = v > ext[e] ? v : ext[e];
-        else
+        else if (e == cont_f)
           ext[e] += v;
+        else if (!(state_field(e) && !last))
+          fit &= hpr_add_count(&ext[e], v);
+      }
+      if (!fit) {
+        rc = bad(dumps[i].path,
+                 "corrupt: the dump at offset 0x%llx: its counts, with those "
+                 "read before it, add up to more than 2^63 - 1",
+                 (unsigned long long)d->offset);
+        break;
       }
       /* The continuations of one dump of the whole run: an object live at
        * a checkpoint is a continuation in the next dump, so those cancel
@@ -1806,12 +1831,16 @@ int heapprof_merge_main(int argc, char **argv) {
     free(by_id);
     free(x);
     dump_segs_free(&ds);
-    for (uint64_t b = 0; b < d->nbins; b++) {
+    for (uint64_t b = 0; b < d->nbins && !rc; b++) {
       hpr_bin_t *o = &t->bins[d->bins[b].size];
-      o->allocs += d->bins[b].allocs;
-      o->bytes += d->bins[b].bytes;
-      o->frees += d->bins[b].frees;
-      o->freed_bytes += d->bins[b].freed_bytes;
+      if (!hpr_add_count(&o->allocs, d->bins[b].allocs) ||
+          !hpr_add_count(&o->bytes, d->bins[b].bytes) ||
+          !hpr_add_count(&o->frees, d->bins[b].frees) ||
+          !hpr_add_count(&o->freed_bytes, d->bins[b].freed_bytes))
+        rc = bad(dumps[i].path,
+                 "corrupt: the dump at offset 0x%llx: its size bins' counts, "
+                 "with those read before it, add up to more than 2^63 - 1",
+                 (unsigned long long)d->offset);
     }
     for (uint64_t s = 0; s < d->nsections && !rc; s++) {
       const hpr_section_t *sec = &d->sections[s];
@@ -1913,7 +1942,7 @@ int heapprof_merge_main(int argc, char **argv) {
     t->pid = dumps[0].pid;
   /* (One layout only: checked by the first read.) */
   if (!rc)
-    merge_false_sharing(t, by_proc, np);
+    rc = merge_false_sharing(t, by_proc, np);
   if (!rc && t->leak_dumps == t->last_dumps)
     rc = merge_leaks(t, by_proc, np);
   for (size_t p = 0; p < np; p++) {

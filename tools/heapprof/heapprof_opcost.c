@@ -107,6 +107,14 @@ bool hpo_decode(uint64_t tag, const uint8_t *data, uint64_t size,
   return true;
 }
 
+static bool too_large(char *err, size_t err_size, uint64_t tag) {
+  snprintf(err, err_size,
+           "section %llu: its counts, with those read before it, add up to "
+           "more than 2^64 - 1",
+           (unsigned long long)tag);
+  return false;
+}
+
 bool hpo_add(hpo_section_t *dst, const hpo_section_t *src, char *err,
              size_t err_size) {
   if (!dst->tag) {
@@ -150,8 +158,17 @@ bool hpo_add(hpo_section_t *dst, const hpo_section_t *src, char *err,
       memcpy(o, b, w * 8), j++;
     } else {
       memcpy(o, a, w * 8);
+      /* Every word after the key is a count (calls, cycles, bytes,
+       * events) the readers add up; a sum past 2^64 - 1 wrapped without
+       * a word.  Not capped at 2^63 - 1 as the MIB's counts are
+       * (HPR_MAX_COUNT): a real section 3 carries bytes above it (the
+       * lengths of mappings outside any call under allocator=PATH:
+       * test/heapprof/Run/allocator-jemalloc.test). */
       for (uint64_t k = dst->nkey; k < w; k++)
-        o[k] += b[k];
+        if (__builtin_add_overflow(o[k], b[k], &o[k])) {
+          free(rows);
+          return too_large(err, err_size, dst->tag);
+        }
       i++, j++;
     }
   }

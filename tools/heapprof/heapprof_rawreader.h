@@ -66,6 +66,16 @@ typedef struct hpr_section {
 
 /* Tagged section 11: a module dlclose unloaded before the dump (read and
  * checked with the file: a damaged one fails hpr_parse). */
+/* The largest count a reader adds up to: 2^63 - 1, the most JSON's and
+ * pprof's int64 carry (MaxCount in profile_model.h).  Above it a count is
+ * a corrupt profile's, and a sum of two would wrap without a word. */
+#define HPR_MAX_COUNT ((uint64_t)INT64_MAX)
+/* *to += v; false when the sum passes HPR_MAX_COUNT (*to is then wrong:
+ * the caller reports the file as corrupt). */
+static inline bool hpr_add_count(uint64_t *to, uint64_t v) {
+  return !__builtin_add_overflow(*to, v, to) && *to <= HPR_MAX_COUNT;
+}
+
 #define HPR_TAG_UNLOADED 11
 #define HPR_UNLOADED_MAX_SEGS 4
 typedef struct hpr_unloaded {

@@ -1138,10 +1138,17 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     }
     Bin &T = Bins[B.Size];
     T.Size = B.Size;
-    T.Allocs += B.Allocs;
-    T.Bytes += B.Bytes;
-    T.Frees += B.Frees;
-    T.FreedBytes += B.FreedBytes;
+    // Counts, as the contexts' (Sum above): summed modulo 2^64 they wrapped.
+    Sum(T.Allocs, B.Allocs);
+    Sum(T.Bytes, B.Bytes);
+    Sum(T.Frees, B.Frees);
+    Sum(T.FreedBytes, B.FreedBytes);
+  }
+  if (Overflow) {
+    Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+          ": its size bins' counts, with those read before it, add up to more "
+          "than 2^63 - 1";
+    return false;
   }
   // The timeline is read from one dump, the leak check from the last ones,
   // after every dump's was checked here (load).
