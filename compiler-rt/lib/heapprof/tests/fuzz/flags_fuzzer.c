@@ -152,8 +152,8 @@ static const doc_range_t documented_ranges[] = {
 static const int64_t profile_modes[] = {600, 640, 644, 660, 664};
 
 static const doc_range_t *documented_range(const char *name) {
-  for (size_t i = 0; i < sizeof(documented_ranges) / sizeof(documented_ranges[0]);
-       i++)
+  size_t n = sizeof(documented_ranges) / sizeof(documented_ranges[0]);
+  for (size_t i = 0; i < n; i++)
     if (!strcmp(documented_ranges[i].name, name))
       return &documented_ranges[i];
   return NULL;
@@ -172,7 +172,8 @@ static bool documented_ok(const flag_desc_t *d, int64_t v) {
   if (v < r->lo || v > r->hi)
     return false;
   if (!strcmp(d->name, "profile_mode")) {
-    for (size_t i = 0; i < sizeof(profile_modes) / sizeof(profile_modes[0]); i++)
+    size_t n = sizeof(profile_modes) / sizeof(profile_modes[0]);
+    for (size_t i = 0; i < n; i++)
       if (v == profile_modes[i])
         return true;
     return false;
