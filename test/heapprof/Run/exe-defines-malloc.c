@@ -12,9 +12,9 @@
 // FOLLOW: heapprof: warning: '[[PROG]]': it defines malloc itself
 // FOLLOW: served 3 blocks from its own allocator
 // Under --follow-exec the image's warning says no more than that.
+// RUN: printf '#!/bin/sh\nexec "$@"\n' > %t.sh && chmod +x %t.sh
 // RUN: heapprof run --follow-exec -o %t.f2 -- %t.sh %t 2>&1 | FileCheck %s --check-prefix=FOLLOW-IMAGE -DPROG=%t
 // FOLLOW-IMAGE: HeapProf: WARNING: the program defines malloc itself ([[PROG]]): {{.*}}or without its own allocator{{$}}
-// RUN: printf '#!/bin/sh\nexec "$@"\n' > %t.sh && chmod +x %t.sh
 // RUN: heapprof run -o %t.s -- %t.sh %t 2>&1 | FileCheck %s --check-prefix=EXECED -DPROG=%t
 // EXECED: HeapProf: WARNING: the program defines malloc itself ([[PROG]]): its allocations bind there before heapprof's preloaded runtime, and its profile holds none of them; rebuild it with heapprof-clang -fheapprof, or without its own allocator (heapprof run --follow-exec profiles the programs it runs)
 // EXECED: served 3 blocks from its own allocator
