@@ -904,7 +904,14 @@ static bool write_profile_to(content_t *c, hp_buf_t *own, u32 seq,
               d.path, why);
     return false;
   }
-  if (!hp_strcmp(ext, "profraw")) {
+  /* Under heapprof run the program is not the user's build, and its
+   * stderr is its own output (a preloaded runtime must not change what
+   * the program does: docs/run.md): no form of the profile goes there,
+   * the text one to the temporary directory too.  Chromium's sandboxed
+   * processes, chroot'ed away from -o DIR and /tmp, wrote their raw
+   * profiles on its stderr, seven blobs a run. */
+  bool run = hp_preload_active();
+  if (run || !hp_strcmp(ext, "profraw")) {
     /* The raw form is bytes: on a terminal they would be lost and garble
      * it, and in a program's own log (a server's stderr, often a file it
      * opened) they would corrupt it. So it goes to the temporary
@@ -924,6 +931,13 @@ static bool write_profile_to(content_t *c, hp_buf_t *own, u32 seq,
     }
     if (c->oom)
       return false;
+    if (run) {
+      hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor "
+                "'%s': %s; not writing it (heapprof run: the program's "
+                "stderr is its own)\n",
+                d.path, why, t.path, why_tmp);
+      return false;
+    }
     if (isatty(2)) {
       hp_printf("HeapProf: WARNING: cannot write profile '%s': %s, nor "
                 "'%s': %s; not writing it (stderr is a terminal: redirect "
@@ -950,7 +964,8 @@ static bool write_profile_to(content_t *c, hp_buf_t *own, u32 seq,
 
 /* Writes c to the configured destination; false if it could not be
  * written there (then it went to the temporary directory or stderr, or
- * nowhere in secure mode, or nowhere when making it ran out of memory). */
+ * nowhere in secure mode, under heapprof run when the temporary directory
+ * failed too, or when making it ran out of memory). */
 static bool write_profile(content_t *c, u32 seq, const char *ext) {
   hp_buf_t own = {0};
   bool ok = write_profile_to(c, &own, seq, ext);
