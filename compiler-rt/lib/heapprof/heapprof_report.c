@@ -132,10 +132,35 @@ void hp_report_exec_unprofiled(const char *path) {
   }
 }
 
-void hp_report_mapping_refused_why(char *buf, uptr size) {
+/* A limit the program set for itself has the reservations added to it
+ * (heapprof_rlimit.c): reaching it is the program's own mappings, with
+ * heapprof's memory besides the reservations, filling what the program
+ * allowed itself, and blaming the reservations would be false.  cur is
+ * that value as the program set it (getrlimit, interposed, gives it).
+ * Only a checkpoint's baseline (16 TiB, HP_SHADOW_SIZE) is not among
+ * what was added when heapprof_rlimit.c could not reserve it first. */
+void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline) {
   rlim_t cur;
   int k = reserving_limit(&cur);
-  if (k >= 0)
+  bool own = k >= 0 && hp_rlimit_program_set(reserving_limits[k].resource);
+  if (own && baseline)
+    /* heapprof_rlimit.c reserves the baseline before it adds the
+     * reservations; refused then (the limit the process started with had
+     * no room for it), the program's limit was raised without it. */
+    hp_snprintf(buf, size,
+                "the %s the program set itself is %llu bytes, and heapprof "
+                "added its reservations to it but not the checkpoints' "
+                "baseline (%llu TiB of address space), which could not be "
+                "reserved when the limit was set",
+                reserving_limits[k].limit, (unsigned long long)cur,
+                (unsigned long long)(HP_SHADOW_SIZE >> 40));
+  else if (own)
+    hp_snprintf(buf, size,
+                "the process reached the %s the program set itself, %llu "
+                "bytes (heapprof adds its reservations to it; its other "
+                "memory counts)",
+                reserving_limits[k].limit, (unsigned long long)cur);
+  else if (k >= 0)
     hp_snprintf(buf, size,
                 "the %s is %llu bytes, below the address space the process "
                 "has mapped, heapprof's reservations among it",

@@ -20,8 +20,11 @@ bool hp_limits_refuse_start(void);
  * heapprof. */
 void hp_report_exec_unprofiled(const char *path);
 /* Why a mapping of the runtime's was refused, for a warning: a limit the
- * process has lowered since it started, or else the map count. */
-void hp_report_mapping_refused_why(char *buf, uptr size);
+ * process started with (heapprof's reservations among what it counts), a
+ * limit the program set itself (the reservations added to it: reached;
+ * for a checkpoint's baseline, the baseline not among them), or else the
+ * map count. */
+void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
 HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
 /* allocator=NAME names no allocator the runtime can call through to. */

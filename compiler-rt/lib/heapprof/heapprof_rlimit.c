@@ -183,6 +183,18 @@ HP_INTERFACE int prlimit64(pid_t pid, __rlimit_resource_t resource,
                     (struct rlimit *)old);
 }
 
+/* The kernel's value, not set_cur alone: a raw system call of the
+ * program's may have replaced it since. */
+bool hp_rlimit_program_set(int resource) {
+  int k = slot(resource);
+  if (k < 0)
+    return false;
+  rlim_t cur = __atomic_load_n(&set_cur[k], __ATOMIC_RELAXED);
+  struct rlimit now;
+  return cur && raw_prlimit(0, resource, NULL, &now) == 0 &&
+         now.rlim_cur == cur;
+}
+
 /* The soft limits this file raised, back to the program's values for the
  * exec (hard ones untouched); exec_failed raises them again.  errno is
  * kept: the exec's is the caller's. */

@@ -15,4 +15,9 @@
 void hp_rlimit_before_exec(void);
 void hp_rlimit_exec_failed(void);
 
+/* Whether the kernel's soft limit of resource (RLIMIT_AS, RLIMIT_DATA) is
+ * a value the program set for itself, raised by the reservations: a
+ * mapping refused under it is the program's own budget reached. */
+bool hp_rlimit_program_set(int resource);
+
 #endif

@@ -1020,8 +1020,8 @@ static void dump_locked(void *arg) {
    * died of SIGABRT at its first checkpoint, an exec of itself included,
    * once it lowered its address-space or data-size limit. */
   if (seq && !hp_shadow_baseline_try_init()) {
-    char why[256];
-    hp_report_mapping_refused_why(why, sizeof(why));
+    char why[320];
+    hp_report_mapping_refused_why(why, sizeof(why), true);
     hp_printf("HeapProf: WARNING: checkpoint %u (%s) not written: a "
               "mapping was refused: %s\n",
               seq, reason, why);
@@ -1082,7 +1082,7 @@ static void dump_locked(void *arg) {
   bool lost = map.failed || pm.failed;
   if (lost) {
     char why[256];
-    hp_report_mapping_refused_why(why, sizeof(why));
+    hp_report_mapping_refused_why(why, sizeof(why), false);
     hp_printf("HeapProf: WARNING: out of memory while gathering the "
               "profile's records and modules (a mapping was refused: %s); "
               "not written\n",
