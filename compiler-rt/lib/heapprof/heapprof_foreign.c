@@ -233,19 +233,22 @@ static HP_ALWAYS_INLINE uptr glibc_chunk_len(const void *p) {
 
 #ifdef HEAPPROF_SHARED_RUNTIME
 /* The interposed calls: the kernel's directly (what glibc's wrappers do),
- * counted inside a wrapped allocator call. */
+ * counted inside a wrapped allocator call, with their lengths if they
+ * succeeded: a failed one (jemalloc's and glibc's mmap and sbrk of 2^62
+ * bytes for a malloc that returns NULL) counts 0 bytes, where its length
+ * summed to exabytes past what JSON's int64 holds. */
 /* mmap and mmap64 are one call on x86-64 (off_t is 64 bits). */
 static void *interposed_mmap(void *addr, size_t len, int prot, int flags,
                              int fd, off_t off) {
-  if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MMAP, len);
-  if (off & (HP_PAGE_SIZE - 1)) {
+  void *p = MAP_FAILED;
+  if (off & (HP_PAGE_SIZE - 1))
     errno = EINVAL;
-    return MAP_FAILED;
-  }
-  /* As longs: syscall() reads them so (heapprof_faults.c). */
-  return (void *)syscall(SYS_mmap, addr, len, (long)prot, (long)flags,
-                         (long)fd, (long)off);
+  else /* As longs: syscall() reads them so (heapprof_faults.c). */
+    p = (void *)syscall(SYS_mmap, addr, len, (long)prot, (long)flags,
+                        (long)fd, (long)off);
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MMAP, p != MAP_FAILED ? len : 0);
+  return p;
 }
 
 HP_INTERFACE void *mmap(void *addr, size_t len, int prot, int flags, int fd,
@@ -259,21 +262,21 @@ HP_INTERFACE void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 }
 
 HP_INTERFACE int munmap(void *addr, size_t len) {
+  int r = (int)syscall(SYS_munmap, addr, len);
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MUNMAP, len);
-  return (int)syscall(SYS_munmap, addr, len);
+    count_syscall(HP_FOREIGN_SYS_MUNMAP, r == 0 ? len : 0);
+  return r;
 }
 
 HP_INTERFACE int madvise(void *addr, size_t len, int advice) {
+  int r = (int)syscall(SYS_madvise, addr, len, (long)advice);
   if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MADVISE, len);
-  return (int)syscall(SYS_madvise, addr, len, (long)advice);
+    count_syscall(HP_FOREIGN_SYS_MADVISE, r == 0 ? len : 0);
+  return r;
 }
 
 HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
                           int flags, ...) {
-  if (in_wrapped)
-    count_syscall(HP_FOREIGN_SYS_MREMAP, new_len);
   void *new_addr = NULL;
   if (flags & MREMAP_FIXED) {
     va_list ap;
@@ -281,8 +284,11 @@ HP_INTERFACE void *mremap(void *old, size_t old_len, size_t new_len,
     new_addr = va_arg(ap, void *);
     va_end(ap);
   }
-  return (void *)syscall(SYS_mremap, old, old_len, new_len, (long)flags,
-                         new_addr);
+  void *p = (void *)syscall(SYS_mremap, old, old_len, new_len, (long)flags,
+                            new_addr);
+  if (in_wrapped)
+    count_syscall(HP_FOREIGN_SYS_MREMAP, p != MAP_FAILED ? new_len : 0);
+  return p;
 }
 
 /* brk and sbrk keep libc's idea of the break: libc's own, found on first
@@ -305,11 +311,14 @@ HP_INTERFACE int brk(void *addr) {
 }
 
 HP_INTERFACE void *sbrk(intptr_t inc) {
-  if (in_wrapped && inc)
-    count_syscall(HP_FOREIGN_SYS_BRK, inc < 0 ? (uptr)-inc : (uptr)inc);
   if (HP_UNLIKELY(!next_sbrk))
     resolve_brk();
-  return next_sbrk(inc);
+  void *p = next_sbrk(inc);
+  if (in_wrapped && inc) {
+    uptr len = inc < 0 ? (uptr)-inc : (uptr)inc;
+    count_syscall(HP_FOREIGN_SYS_BRK, p == (void *)-1 ? 0 : len);
+  }
+  return p;
 }
 #else
 static void resolve_brk(void) {}

@@ -65,14 +65,14 @@ void hp_sys_note_many(u32 sys, u64 count, uptr bytes, u64 cycles) {
 void *hp_sys_mmap(uptr size) {
   u64 t0 = hp_rdtsc();
   void *p = hp_mmap(size);
-  note(HP_SYS_MMAP, size, t0);
+  note(HP_SYS_MMAP, p ? size : 0, t0);
   return p;
 }
 
 void *hp_sys_mmap_or_die(uptr size, const char *what) {
   u64 t0 = hp_rdtsc();
   void *p = hp_mmap(size);
-  note(HP_SYS_MMAP, size, t0);
+  note(HP_SYS_MMAP, p ? size : 0, t0);
   if (!p)
     hp_report_mmap_failure(size, what);
   return p;
@@ -81,7 +81,7 @@ void *hp_sys_mmap_or_die(uptr size, const char *what) {
 void *hp_sys_mmap_noreserve(uptr size, const char *what) {
   u64 t0 = hp_rdtsc();
   void *p = hp_mmap_noreserve(size, what);
-  note(HP_SYS_MMAP, size, t0);
+  note(HP_SYS_MMAP, p ? size : 0, t0);
   return p;
 }
 
@@ -94,7 +94,7 @@ void hp_sys_munmap(void *p, uptr size) {
 void *hp_sys_mremap(void *p, uptr old_size, uptr new_size) {
   u64 t0 = hp_rdtsc();
   void *n = hp_mremap(p, old_size, new_size);
-  note(HP_SYS_MREMAP, new_size, t0);
+  note(HP_SYS_MREMAP, n ? new_size : 0, t0);
   return n;
 }
 
@@ -103,7 +103,7 @@ int hp_sys_madvise(void *p, uptr size, int advice) {
   int saved = errno;
   int err = madvise(p, size, advice) == 0 ? 0 : errno;
   errno = saved;
-  note(HP_SYS_MADVISE, size, t0);
+  note(HP_SYS_MADVISE, err ? 0 : size, t0);
   return err;
 }
 
