@@ -1,7 +1,7 @@
 // heapprof merge adds the false-sharing rows (section 6) of the same two
 // contexts from different processes; that sum wrapped modulo 2^64 too.
 // Each process's row fitting (at most 2^63 - 1), their sum above it is
-// one error, and nothing is written.  (counts-overflow-sections.c: one
+// one error, and nothing is written.  (counts-overflow-sections.test: one
 // process's totals.)
 // The program: main allocates two 16-byte objects, a thread three, main two
 // more, from one function, so the simulated packed layout puts objects of
