@@ -238,6 +238,9 @@ static void classKeys(OStream &J, const OpClassKey &K) {
 
 // The allocator profiler's tables (docs/allocator-profiler.md): null when
 // the profile has no such section.
+// The cost sections' words may pass 2^63 - 1 (their sums are checked
+// against 2^64 - 1 only: profile_model.cpp's hpo_add), so they are written
+// unsigned, never as a negative int64.
 static void costs(OStream &J, const Report &R) {
   orNull(J, "op_classes", R.OpClassInfo.Known, [&] {
     J.array([&] {
@@ -245,9 +248,9 @@ static void costs(OStream &J, const Report &R) {
         J.object([&] {
           classKeys(J, C.K);
           J.attribute("class", static_cast<int64_t>(C.K.Class));
-          J.attribute("count", static_cast<int64_t>(C.Count));
-          J.attribute("sampled", static_cast<int64_t>(C.Sampled));
-          J.attribute("cycles", static_cast<int64_t>(C.Cycles));
+          J.attribute("count", static_cast<uint64_t>(C.Count));
+          J.attribute("sampled", static_cast<uint64_t>(C.Sampled));
+          J.attribute("cycles", static_cast<uint64_t>(C.Cycles));
           if (C.Sampled) {
             J.attributeBegin("mean_cycles");
             number(J, C.MeanCycles);
@@ -307,9 +310,9 @@ static void costs(OStream &J, const Report &R) {
         J.object([&] {
           J.attribute("syscall", S.Syscall);
           classKeys(J, S.K);
-          J.attribute("count", static_cast<int64_t>(S.Count));
-          J.attribute("bytes", static_cast<int64_t>(S.Bytes));
-          J.attribute("cycles", static_cast<int64_t>(S.Cycles));
+          J.attribute("count", static_cast<uint64_t>(S.Count));
+          J.attribute("bytes", static_cast<uint64_t>(S.Bytes));
+          J.attribute("cycles", static_cast<uint64_t>(S.Cycles));
         });
     });
   });
