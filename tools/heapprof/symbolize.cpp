@@ -12,7 +12,11 @@
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CRC.h"
+#include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -282,6 +286,110 @@ static std::string unknownName(const Profile &P, const Location &L) {
   return OS.str();
 }
 
+// The name and CRC32 in File's .gnu_debuglink section; false without one.
+static bool readDebuglink(const object::ObjectFile *Obj, std::string &Name,
+                          uint32_t &Crc) {
+  for (const object::SectionRef &Sec : Obj->sections()) {
+    Expected<StringRef> SecName = Sec.getName();
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (*SecName != ".gnu_debuglink")
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return false;
+    }
+    // The name, NUL-terminated, padded to 4 bytes, then the CRC.
+    DataExtractor DE(*Data, Obj->isLittleEndian(), 0);
+    uint64_t Offset = 0;
+    StringRef N = DE.getCStrRef(&Offset);
+    Offset = alignTo(Offset, 4);
+    if (N.empty() || !DE.isValidOffsetForDataOfSize(Offset, 4))
+      return false;
+    Name = N.str();
+    Crc = DE.getU32(&Offset);
+    return true;
+  }
+  return false;
+}
+
+// 0: no such file; 1: there, its CRC Crc; -1: there, another CRC (Warnings
+// says so: gdb does too).
+static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
+                              const std::string &Module,
+                              std::vector<std::string> &Warnings) {
+  struct stat St;
+  if (stat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+    return 0;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return 0;
+  uint32_t Got = crc32(arrayRefFromStringRef((*Buf)->getBuffer()));
+  if (Got == Crc)
+    return 1;
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << Path << ": not the debug file of " << Module
+     << format(": its CRC32 is %08x, the module's .gnu_debuglink has %08x",
+               Got, Crc)
+     << "; not used";
+  Warnings.push_back(OS.str());
+  return -1;
+}
+
+// The debug file M's .gnu_debuglink names when only a --debug-dir has it,
+// else "".  gdb looks for it beside the module, in the module's .debug/
+// directory, then in each debug directory followed by the module's
+// absolute directory; LLVM's symbolizer does the same with one debug
+// directory (FallbackDebugPath, the system's), so a file under --debug-dir
+// is found here and handed to it.  A module whose debug file the build-id
+// lookup finds (which LLVM's symbolizer tries first) is left to it.
+static std::string debuglinkInDebugDirs(const Module &M,
+                                        const std::vector<std::string> &Dirs,
+                                        const std::string &System,
+                                        std::vector<std::string> &Warnings) {
+  if (M.BuildId.size() > 2) {
+    for (const std::string &D : Dirs) {
+      std::string Id = D + "/.build-id/" + M.BuildId.substr(0, 2) + "/" +
+                       M.BuildId.substr(2) + ".debug";
+      if (sys::fs::exists(Id))
+        return "";
+    }
+  }
+  Expected<object::OwningBinary<object::Binary>> Bin =
+      object::createBinary(M.File);
+  if (!Bin) {
+    consumeError(Bin.takeError());
+    return "";
+  }
+  auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary());
+  std::string Name;
+  uint32_t Crc = 0;
+  if (!Obj || !readDebuglink(Obj, Name, Crc))
+    return "";
+  SmallString<256> Dir(M.File);
+  sys::path::remove_filename(Dir);
+  SmallString<256> Own(Dir), DotDebug(Dir);
+  sys::path::append(Own, Name);
+  sys::path::append(DotDebug, ".debug", Name);
+  for (const SmallString<256> &Path : {Own, DotDebug})
+    if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
+      return ""; // LLVM's symbolizer finds it there too
+  sys::fs::make_absolute(Dir);
+  for (const std::string &D : Dirs) {
+    SmallString<256> Path(D);
+    sys::path::append(Path, sys::path::relative_path(Dir), Name);
+    if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
+      return D == System ? "" : std::string(Path);
+  }
+  return "";
+}
+
 bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
                          std::string &Err, std::vector<std::string> &Warnings) {
   if (!resolveModules(P, Opts, Err, Warnings))
@@ -295,13 +403,38 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
   // searches its debug-file-directory list: naming one directory must not
   // lose the debug files the system has (libc6-dbg's), which LLVM's
   // symbolizer would, given any list, search no longer.  The same
-  // directory serves the .gnu_debuglink lookup
-  // (DIR/absolute/path/of/module/debuglink-name) after the module's own.
+  // directory serves LLVM's .gnu_debuglink lookup
+  // (DIR/absolute/path/of/module/debuglink-name) after the module's own;
+  // the --debug-dirs' are found by debuglinkInDebugDirs.
   std::string System = systemDebugDir();
   SymOpts.DebugFileDirectory = Opts.DebugDirs;
   SymOpts.DebugFileDirectory.push_back(System);
   SymOpts.FallbackDebugPath = System;
   symbolize::LLVMSymbolizer Symbolizer(SymOpts);
+  // Debug files named by .gnu_debuglink that only a --debug-dir has: read
+  // from them (their symbol tables and debug info) in the module's place.
+  std::vector<object::OwningBinary<object::Binary>> Debuglinked;
+  std::vector<const object::ObjectFile *> DebugObj(P.Modules.size());
+  for (size_t I = 0; I < P.Modules.size(); I++) {
+    const Module &M = P.Modules[I];
+    if (!M.Usable || !M.HasFrames)
+      continue;
+    std::string Path = debuglinkInDebugDirs(M, SymOpts.DebugFileDirectory,
+                                            System, Warnings);
+    if (Path.empty())
+      continue;
+    Expected<object::OwningBinary<object::Binary>> Bin =
+        object::createBinary(Path);
+    if (!Bin) {
+      Warnings.push_back(Path + ": " + toString(Bin.takeError()) +
+                         "; not used");
+      continue;
+    }
+    if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary())) {
+      DebugObj[I] = Obj;
+      Debuglinked.push_back(std::move(*Bin));
+    }
+  }
 
   // Batched per module, in address order: each module's debug info is
   // parsed once and read front to back.
@@ -328,8 +461,12 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
     if (L.Module != NoModule && P.Modules[L.Module].Usable &&
         !Failed[L.Module]) {
       const Module &M = P.Modules[L.Module];
-      Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
-          M.File, {L.Address, object::SectionedAddress::UndefSection});
+      object::SectionedAddress Addr = {
+          L.Address, object::SectionedAddress::UndefSection};
+      Expected<DIInliningInfo> Info =
+          DebugObj[L.Module]
+              ? Symbolizer.symbolizeInlinedCode(*DebugObj[L.Module], Addr)
+              : Symbolizer.symbolizeInlinedCode(M.File, Addr);
       if (!Info) {
         Warnings.push_back(M.File + ": " + toString(Info.takeError()) +
                            "; its frames are not symbolized");
