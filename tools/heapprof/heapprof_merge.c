@@ -1125,7 +1125,9 @@ static int cmp_leak_row(const void *a, const void *b) {
 
 /* Adds each process's section 10 into t, its rows by merged context; 1
  * (after the message) for a row whose stack id no record of its process
- * has: its objects would have no context to be counted in. */
+ * has (its objects would have no context to be counted in), or when a
+ * count, or a sum of them, passes 2^63 - 1 (HPR_MAX_COUNT: a corrupt
+ * profile's). */
 static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
   for (size_t p = 0; p < np; p++) {
     const hpr_section_t *s = pi[p].leaks;
@@ -1136,8 +1138,9 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
                         h.direct_objects,   h.direct_bytes,
                         h.indirect_objects, h.indirect_bytes,
                         h.threads_running};
+    bool fit = true;
     for (int i = 0; i < 7; i++)
-      t->leaks[i] += head[i];
+      fit &= hpr_add_count(&t->leaks[i], head[i]);
     t->leak_rows =
         xrealloc(t->leak_rows, (t->nleak_rows + h.nrows) * sizeof(leak_row_t));
     for (uint64_t r = 0; r < h.nrows; r++) {
@@ -1150,11 +1153,19 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
                    "has",
                    (unsigned long long)pi[p].last->offset,
                    (unsigned long long)row.stack_id);
-      t->leak_rows[t->nleak_rows++] =
-          (leak_row_t){m,
-                       {row.direct_objects, row.direct_bytes,
-                        row.indirect_objects, row.indirect_bytes}};
+      leak_row_t *x = &t->leak_rows[t->nleak_rows++];
+      *x = (leak_row_t){m,
+                        {row.direct_objects, row.direct_bytes,
+                         row.indirect_objects, row.indirect_bytes}};
+      for (int w = 0; w < 4; w++)
+        fit &= x->w[w] <= HPR_MAX_COUNT;
     }
+    if (!fit)
+      return bad(pi[p].last->path,
+                 "corrupt: the dump at offset 0x%llx: its leaks section's (tag "
+                 "10) counts, with those read before it, add up to more than "
+                 "2^63 - 1",
+                 (unsigned long long)pi[p].last->offset);
   }
   /* Rows of one context (two processes', or two stack ids that became one
    * context) become one row, in stack id order. */
@@ -1163,7 +1174,10 @@ static int merge_leaks(totals_t *t, proc_ids_t *pi, size_t np) {
   for (size_t i = 0; i < t->nleak_rows; i++) {
     if (k && t->leak_rows[k - 1].ctx == t->leak_rows[i].ctx) {
       for (int w = 0; w < 4; w++)
-        t->leak_rows[k - 1].w[w] += t->leak_rows[i].w[w];
+        if (!hpr_add_count(&t->leak_rows[k - 1].w[w], t->leak_rows[i].w[w]))
+          return bad("the inputs",
+                     "corrupt: the leaks sections' (tag 10) rows' counts add "
+                     "up to more than 2^63 - 1");
     } else {
       t->leak_rows[k++] = t->leak_rows[i];
     }
@@ -1907,8 +1921,12 @@ int heapprof_merge_main(int argc, char **argv) {
       }
       t->cmd_dumps++;
     }
+    if (last && !rc && !hpr_add_count(&t->evictions, d->ext_evictions))
+      rc = bad(dumps[i].path,
+               "corrupt: the dump at offset 0x%llx: its HIB table evictions, "
+               "with those read before it, add up to more than 2^63 - 1",
+               (unsigned long long)d->offset);
     if (last) {
-      t->evictions += d->ext_evictions;
       t->last_dumps++;
       by_proc[dumps[i].proc].sec = section_copy(hpr_section(d, SEC_FALSE_SHARING));
       by_proc[dumps[i].proc].leaks = section_copy(hpr_section(d, HPR_TAG_LEAKS));
@@ -1922,11 +1940,18 @@ int heapprof_merge_main(int argc, char **argv) {
       const hpr_section_t *u = hpr_section(d, SEC_UTILIZATION);
       if (u && u->size >= UTIL_WORDS * 8) {
         t->util_dumps++;
+        bool fit = true;
         for (int w = 0; w < UTIL_WORDS; w++) {
           uint64_t v;
           memcpy(&v, u->data + 8 * w, 8);
-          t->util[w] += v;
+          fit &= hpr_add_count(&t->util[w], v);
         }
+        if (!fit && !rc)
+          rc = bad(dumps[i].path,
+                   "corrupt: the dump at offset 0x%llx: its heap utilization "
+                   "section's (tag 7) counts, with those read before it, add "
+                   "up to more than 2^63 - 1",
+                   (unsigned long long)d->offset);
       }
     }
   }

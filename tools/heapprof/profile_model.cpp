@@ -496,8 +496,9 @@ private:
   SegmentMap segments(const hpr_dump_t &D);
   bool addDump(const hpr_file_t &F, const DumpRef &R, bool Last, bool PeakDump,
                std::string &Err);
-  void addHeapUtilization(const hpr_dump_t &D);
-  void addFalseSharing();
+  bool addHeapUtilization(const hpr_dump_t &D, const char *Path,
+                          size_t Index, std::string &Err);
+  bool addFalseSharing(std::string &Err);
   bool addLeaks(std::string &Err);
 
   Profile &P;
@@ -695,25 +696,38 @@ SegmentMap Loader::segments(const hpr_dump_t &D) {
   return SM;
 }
 
+// To += V; false when the sum passes MaxCount (a corrupt profile's count:
+// summed modulo 2^64 it wrapped, and JSON's int64 showed it negative).
+static bool addCount(uint64_t &To, uint64_t V) {
+  return !__builtin_add_overflow(To, V, &To) && To <= MaxCount;
+}
+
 // Tagged section 7 (heapprof_util.h): the heap-wide utilization at the
-// dump, eight u64 words; a process's last dump's counts.
-void Loader::addHeapUtilization(const hpr_dump_t &D) {
+// dump, eight u64 words; a process's last dump's counts, summed checked
+// against MaxCount (false after Err names the file).
+bool Loader::addHeapUtilization(const hpr_dump_t &D, const char *Path,
+                                size_t Index, std::string &Err) {
   const hpr_section_t *S = hpr_section(&D, 7);
   if (!S || S->size < 8 * 8) {
     P.Util.Known = false;
-    return;
+    return true;
   }
   uint64_t W[8];
   memcpy(W, S->data, sizeof(W));
   HeapUtilization &U = P.Util;
-  U.Lines += W[0];
-  U.TouchedLines += W[1];
-  U.TouchedLineLiveBytes += W[2];
-  U.Pages += W[3];
-  U.TouchedPages += W[4];
-  U.TouchedPageLiveBytes += W[5];
-  U.LiveBytes += W[6];
-  U.LiveChunks += W[7];
+  uint64_t *To[8] = {&U.Lines,        &U.TouchedLines, &U.TouchedLineLiveBytes,
+                     &U.Pages,        &U.TouchedPages, &U.TouchedPageLiveBytes,
+                     &U.LiveBytes,    &U.LiveChunks};
+  bool Fit = true;
+  for (int I = 0; I < 8; I++)
+    Fit &= addCount(*To[I], W[I]);
+  if (!Fit) {
+    Err = std::string(Path) + ": corrupt: dump " + std::to_string(Index) +
+          ": its heap utilization section's (tag 7) counts, with those read "
+          "before it, add up to more than 2^63 - 1";
+    return false;
+  }
+  return true;
 }
 
 // Tagged section 6 (heapprof_falseshare.h): u64 objects, unplaced, lines,
@@ -721,8 +735,9 @@ void Loader::addHeapUtilization(const hpr_dump_t &D) {
 // dropped_pairs, row_words, npairs, then npairs rows of row_words words
 // starting {stack id, stack id, lines, active events, active lines}, then
 // (runtimes since the real layout) u64 layout: 0 simulated, 1 real.
-// The process's last dump's.
-void Loader::addFalseSharing() {
+// The process's last dump's.  Its totals and rows are summed checked
+// against MaxCount: false after Err names the file whose section passed it.
+bool Loader::addFalseSharing(std::string &Err) {
   FalseSharing &FS = P.Sharing;
   struct Sum {
     uint64_t Lines = 0, Events = 0, ALines = 0;
@@ -747,31 +762,38 @@ void Loader::addFalseSharing() {
     auto L = Layout == 1 ? FalseSharing::Real : FalseSharing::Simulated;
     FS.Layout = !FS.Known || FS.Layout == L ? L : FalseSharing::Mixed;
     FS.Known = true;
-    FS.Objects += W[0];
-    FS.Unplaced += W[1];
-    FS.Lines += W[2];
-    FS.SharedLines += W[3];
-    FS.ActiveLines += W[4];
-    FS.ActiveEvents += W[5];
-    FS.SameObjectEvents += W[6];
-    FS.DroppedPairs += W[7];
+    uint64_t *To[8] = {&FS.Objects,     &FS.Unplaced,        &FS.Lines,
+                       &FS.SharedLines, &FS.ActiveLines,     &FS.ActiveEvents,
+                       &FS.SameObjectEvents, &FS.DroppedPairs};
+    bool Fit = true;
+    for (int I = 0; I < 8; I++)
+      Fit &= addCount(*To[I], W[I]);
     const auto &Ids = ProcContexts[Proc];
     for (uint64_t I = 0; I < N; I++) {
       uint64_t Row[5];
       memcpy(Row, S->data + 8 * (Head + I * RowWords), sizeof(Row));
       uint32_t A = Ids.get(Row[0]), B = Ids.get(Row[1]);
       if (A == NoId || B == NoId) {
-        FS.DroppedPairs++; // a stack no dump of the process recorded
+        // a stack no dump of the process recorded
+        Fit &= addCount(FS.DroppedPairs, 1);
         continue;
       }
       Sum &X = Pairs[{std::min(A, B), std::max(A, B)}];
-      X.Lines += Row[2];
-      X.Events += Row[3];
-      X.ALines += Row[4];
+      Fit &= addCount(X.Lines, Row[2]);
+      Fit &= addCount(X.Events, Row[3]);
+      Fit &= addCount(X.ALines, Row[4]);
+    }
+    if (!Fit) {
+      Err = ProcSharing[Proc].Path + ": corrupt: dump " +
+            std::to_string(ProcSharing[Proc].Dump) +
+            ": its false-sharing section's (tag 6) counts, with those read "
+            "before it, add up to more than 2^63 - 1";
+      return false;
     }
   }
   for (const auto &[K, X] : Pairs)
     FS.Pairs.push_back({K.first, K.second, X.Lines, X.Events, X.ALines});
+  return true;
 }
 
 // Tagged section 10 (heapprof_leak_section.h): the leak check at exit, of
@@ -792,13 +814,14 @@ bool Loader::addLeaks(std::string &Err) {
     const KeptSection &X = ProcLeaks[Proc];
     hpr_section_t S = X.view();
     hpr_leak_head_t H = hpr_leaks_head(&S);
-    L.Objects += H.objects;
-    L.RootBytes += H.root_bytes;
-    L.DirectObjects += H.direct_objects;
-    L.DirectBytes += H.direct_bytes;
-    L.IndirectObjects += H.indirect_objects;
-    L.IndirectBytes += H.indirect_bytes;
-    L.ThreadsRunning += H.threads_running;
+    // Summed checked against MaxCount, as the contexts' counts are.
+    bool Fit = addCount(L.Objects, H.objects);
+    Fit &= addCount(L.RootBytes, H.root_bytes);
+    Fit &= addCount(L.DirectObjects, H.direct_objects);
+    Fit &= addCount(L.DirectBytes, H.direct_bytes);
+    Fit &= addCount(L.IndirectObjects, H.indirect_objects);
+    Fit &= addCount(L.IndirectBytes, H.indirect_bytes);
+    Fit &= addCount(L.ThreadsRunning, H.threads_running);
     const auto &Ids = ProcContexts[Proc];
     for (uint64_t I = 0; I < H.nrows; I++) {
       hpr_leak_row_t Row = hpr_leaks_row(&S, I);
@@ -811,11 +834,19 @@ bool Loader::addLeaks(std::string &Err) {
         return false;
       }
       Unpacked C(P.Contexts[Id].C);
-      C[Field::leaked_objects] += Row.direct_objects + Row.indirect_objects;
-      C[Field::leaked_bytes] += Row.direct_bytes + Row.indirect_bytes;
-      C[Field::indirect_objects] += Row.indirect_objects;
-      C[Field::indirect_bytes] += Row.indirect_bytes;
+      Fit &= addCount(C[Field::leaked_objects], Row.direct_objects);
+      Fit &= addCount(C[Field::leaked_objects], Row.indirect_objects);
+      Fit &= addCount(C[Field::leaked_bytes], Row.direct_bytes);
+      Fit &= addCount(C[Field::leaked_bytes], Row.indirect_bytes);
+      Fit &= addCount(C[Field::indirect_objects], Row.indirect_objects);
+      Fit &= addCount(C[Field::indirect_bytes], Row.indirect_bytes);
       C.store(P.Contexts[Id].C);
+    }
+    if (!Fit) {
+      Err = X.Path + ": corrupt: dump " + std::to_string(X.Dump) +
+            ": its leaks section's (tag 10) counts, with those read before "
+            "it, add up to more than 2^63 - 1";
+      return false;
     }
   }
   return true;
@@ -884,7 +915,8 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
   for (int I = 0; I < 6; I++)
     Need(UtilF[I], ExtHas(Ext.Util[I]));
   if (Last) {
-    addHeapUtilization(D);
+    if (!addHeapUtilization(D, F.path, R.Index, Err))
+      return false;
     ProcSharing[R.Process].keep(hpr_section(&D, 6), F.path, R.Index);
     ProcLeaks[R.Process].keep(hpr_section(&D, HPR_TAG_LEAKS), F.path, R.Index);
   }
@@ -1472,8 +1504,7 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
   }
   if (!AnyDump)
     P.HaveBins = P.Util.Known = false;
-  addFalseSharing();
-  if (!addLeaks(Err))
+  if (!addFalseSharing(Err) || !addLeaks(Err))
     return false;
 
   for (size_t I = 0; I < P.Contexts.size(); I++) {
