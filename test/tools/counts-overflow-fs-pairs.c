@@ -1,5 +1,6 @@
-// heapprof merge adds the false-sharing rows (section 6) of the same two
-// contexts from different processes; that sum wrapped modulo 2^64 too.
+// heapprof merge and report add the false-sharing rows (section 6) of the
+// same two contexts from different processes; that sum wrapped modulo 2^64
+// too.
 // Each process's row fitting (at most 2^63 - 1), their sum above it is
 // one error, and nothing is written.  (counts-overflow-sections.test: one
 // process's totals.)
@@ -27,6 +28,10 @@
 // RUN: not heapprof merge -o %t.out/over.merged %t.over 2>&1 | FileCheck %s --check-prefix=OVER
 // OVER: heapprof: error: the inputs: corrupt: the false-sharing sections' (tag 6) pairs' counts add up to more than 2^63 - 1
 // OVER-NOT: {{.}}
+// Report's loader adds the two processes' rows of one pair likewise.
+// RUN: not heapprof report %t.over 2>&1 | FileCheck %s --check-prefix=OVER-REPORT
+// OVER-REPORT: heapprof: error: {{.*}}.profraw: corrupt: dump 0: its false-sharing section's (tag 6) counts, with those read before it, add up to more than 2^63 - 1
+// OVER-REPORT-NOT: {{.}}
 // RUN: ls %t.out | count 0
 #include <pthread.h>
 #include <stdlib.h>

@@ -9,6 +9,8 @@ a corrupt file could have it):
                                               size bin SIZE
   set-ext-word.py FILE section TAG WORD VALUE payload word WORD of the
                                               tagged section TAG
+  set-ext-word.py FILE header WORD 0 VALUE   word WORD of the extension's
+                                              header (6: HIB table evictions)
 
 Layouts: docs/formats.md, "Raw profile".
 """
@@ -38,7 +40,7 @@ while off < len(d):
     assert u64(pos) == 0x0076005458455048, "no extension"
     nfields, nrec = u64(pos + 56), u64(pos + 64)
     recs = pos + 72
-    at = None
+    at = pos + 8 * a if kind == "header" else None
     if kind == "field":
         for r in range(nrec):
             rec = recs + r * 8 * (1 + nfields)
