@@ -1524,6 +1524,18 @@ bool Loader::load(const std::vector<std::string> &Inputs, std::string &Err) {
       return false;
     }
   }
+  // Each process's HIB table evictions (its last dump's), and their sum,
+  // which the text report prints: counts as the others are.
+  uint64_t Evictions = 0;
+  for (const Process &Proc : P.Processes)
+    if (__builtin_add_overflow(Evictions, Proc.Evictions, &Evictions) ||
+        Evictions > MaxCount) {
+      Err = (Proc.Evictions > MaxCount && !Proc.Files.empty()
+                 ? Proc.Files.front()
+                 : "the " + std::to_string(Paths.size()) + " inputs") +
+            ": corrupt: the HIB table evictions add up to more than 2^63 - 1";
+      return false;
+    }
   if (P.HaveBins)
     for (const Bin &B : Bins)
       if (B.Allocs || B.Frees)
