@@ -59,10 +59,7 @@ __attribute__((noinline)) static void leak_b(void) {
 __attribute__((noinline)) static void *keep_c(void) { return calloc(1, 96); }
 
 // No stale copy of a dropped pointer left on the stack the check reads.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../heapprof/Inputs/clobber.h"
 
 int main(void) {
   for (int i = 0; i < 100; i++)

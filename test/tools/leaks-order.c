@@ -38,10 +38,7 @@ __attribute__((noinline)) static void few_big(void) {
 }
 
 // Overwrites the stack below main's frame, where the frames above were.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../heapprof/Inputs/clobber.h"
 
 int main(void) {
   many_small();

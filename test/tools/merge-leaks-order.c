@@ -36,10 +36,7 @@ __attribute__((noinline)) static void leak_after(void) {
   memset(malloc(56), 0x5a, 56);
 }
 // No stale copy of a pointer left on the stack the check reads.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../heapprof/Inputs/clobber.h"
 
 int main(void) {
   for (int i = 0; i < 4; i++)

@@ -21,10 +21,7 @@ __attribute__((noinline)) static void drop(void) {
 }
 
 // Overwrites the stack below main's frame, where drop's frame was.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 int main(int argc, char **argv) {
   for (int i = 0; i < argc; i++)

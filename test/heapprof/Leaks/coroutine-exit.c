@@ -115,10 +115,7 @@ __attribute__((noinline)) static void make(int heap) {
 }
 
 // Overwrites the stack below main's frame, where make's frame was.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 static void *worker(void *arg) {
   void *volatile keep[100];

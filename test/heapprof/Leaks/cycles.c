@@ -129,10 +129,7 @@ __attribute__((noinline)) static void make_owned_small(void) {
 }
 
 // Overwrites the stack below main's frame, where the frames above were.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 int main(void) {
   make_docs();

@@ -28,10 +28,7 @@ __attribute__((noinline)) static void drop(int n) {
     memset(malloc(100), 1, 100);
 }
 
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 int main(int argc, char **argv) {
   for (int i = 0; i < 4; i++)

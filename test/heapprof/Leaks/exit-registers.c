@@ -41,10 +41,7 @@ __attribute__((noinline)) static void mk(void) {
   }
 }
 
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 static void do_exec(int status) {
   (void)status;

@@ -45,10 +45,7 @@ __attribute__((noinline)) static void leak(void) {
 }
 
 // Overwrites the stack below main's frame, where leak's frame was.
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 int main(void) {
   leak();

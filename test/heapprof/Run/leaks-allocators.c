@@ -51,10 +51,7 @@ __attribute__((noinline)) static void make_list(void) {
   }
 }
 
-__attribute__((noinline)) static void clobber(void) {
-  volatile char buf[16384];
-  memset((char *)buf, 0, sizeof buf);
-}
+#include "../Inputs/clobber.h"
 
 int main(void) {
   for (int i = 0; i < 5000; i++)
