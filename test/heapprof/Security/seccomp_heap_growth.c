@@ -37,9 +37,7 @@ int main(void) {
       ALLOW(__NR_rt_sigreturn),
       SECCOMP_KILL_REST,
   };
-  struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+  if (seccomp_install(f, sizeof(f) / sizeof(f[0])) != 0)
     return 2;
   for (int i = 0; i < N; i++) {
     blocks[i] = malloc(480);

@@ -8,7 +8,8 @@
 //       ALLOW(__NR_read), ...,            // allowed
 //       SECCOMP_KILL_REST,                // any other kills the process
 //   };
-//   struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+//   if (seccomp_install(f, sizeof(f) / sizeof(f[0])) != 0)
+//     return 2;                         // no new privileges, then the filter
 //
 // Each test keeps its own list, which is what it is about: a system call
 // missing from it kills the process (SIGSYS) when made.
@@ -31,5 +32,16 @@
   BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                             \
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (e))
 #define SECCOMP_KILL_REST BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)
+
+// Installs the n instructions at f as the program's filter, as a program
+// does: no new privileges, then prctl(PR_SET_SECCOMP).  0, or -1 if either
+// call failed.
+static inline int seccomp_install(struct sock_filter *f, unsigned short n) {
+  struct sock_fprog prog = {n, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    return -1;
+  return 0;
+}
 
 #endif
