@@ -243,6 +243,10 @@ struct Module {
   // (compiled with -fheapprof, or the program linked with the runtime);
   // false for the C library and every other library built without it.
   bool Counted = true;
+  // With Usable: File's .gnu_debuglink, its debug file's name and CRC32
+  // ("" if none), read with the rest of File (symbolize.cpp).
+  std::string Debuglink;
+  uint32_t DebuglinkCrc = 0;
   bool HasFrames = false; // some Location is in it
   bool Loaded = false;    // in the process map of some dump
   bool Unloaded = false;  // dlclose unloaded it before some dump

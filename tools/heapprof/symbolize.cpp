@@ -42,6 +42,9 @@ struct ObjectInfo {
   // defined, a program linked with the runtime; undefined, a shared
   // object compiled with -fheapprof (Module::Counted).
   bool Heapprof = false;
+  // Its .gnu_debuglink: the debug file's name ("" if none) and CRC32.
+  std::string Debuglink;
+  uint32_t DebuglinkCrc = 0;
 };
 } // namespace
 
@@ -62,6 +65,36 @@ static bool namesHeapprofInit(const object::ObjectFile *Obj) {
     if (Has(Elf->getDynamicSymbolIterators()))
       return true;
   return Has(Obj->symbols());
+}
+
+// The name and CRC32 in File's .gnu_debuglink section; false without one.
+static bool readDebuglink(const object::ObjectFile *Obj, std::string &Name,
+                          uint32_t &Crc) {
+  for (const object::SectionRef &Sec : Obj->sections()) {
+    Expected<StringRef> SecName = Sec.getName();
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (*SecName != ".gnu_debuglink")
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return false;
+    }
+    // The name, NUL-terminated, padded to 4 bytes, then the CRC.
+    DataExtractor DE(*Data, Obj->isLittleEndian(), 0);
+    uint64_t Offset = 0;
+    StringRef N = DE.getCStrRef(&Offset);
+    Offset = alignTo(Offset, 4);
+    if (N.empty() || !DE.isValidOffsetForDataOfSize(Offset, 4))
+      return false;
+    Name = N.str();
+    Crc = DE.getU32(&Offset);
+    return true;
+  }
+  return false;
 }
 
 static ObjectInfo readObject(const std::string &Path) {
@@ -104,6 +137,7 @@ static ObjectInfo readObject(const std::string &Path) {
           Info.Code.push_back({Ph.p_vaddr, Ph.p_vaddr + Ph.p_memsz});
   }
   Info.Heapprof = namesHeapprofInit(Obj);
+  readDebuglink(Obj, Info.Debuglink, Info.DebuglinkCrc);
   Info.Ok = true;
   return Info;
 }
@@ -154,6 +188,8 @@ static bool matchBinaries(Profile &P, const SymbolizeOptions &Opts,
     Match->File = B;
     Match->Usable = true;
     Match->Counted = Info.Heapprof;
+    Match->Debuglink = Info.Debuglink;
+    Match->DebuglinkCrc = Info.DebuglinkCrc;
     if (Opts.Matched)
       Opts.Matched->insert(B);
   }
@@ -262,6 +298,8 @@ static bool resolveModules(Profile &P, const SymbolizeOptions &Opts,
     M.File = M.Path;
     M.Usable = true;
     M.Counted = Info.Heapprof;
+    M.Debuglink = Info.Debuglink;
+    M.DebuglinkCrc = Info.DebuglinkCrc;
   }
   return true;
 }
@@ -284,36 +322,6 @@ static std::string unknownName(const Profile &P, const Location &L) {
     OS << Name << format("+0x%llx", (unsigned long long)L.Address);
   }
   return OS.str();
-}
-
-// The name and CRC32 in File's .gnu_debuglink section; false without one.
-static bool readDebuglink(const object::ObjectFile *Obj, std::string &Name,
-                          uint32_t &Crc) {
-  for (const object::SectionRef &Sec : Obj->sections()) {
-    Expected<StringRef> SecName = Sec.getName();
-    if (!SecName) {
-      consumeError(SecName.takeError());
-      continue;
-    }
-    if (*SecName != ".gnu_debuglink")
-      continue;
-    Expected<StringRef> Data = Sec.getContents();
-    if (!Data) {
-      consumeError(Data.takeError());
-      return false;
-    }
-    // The name, NUL-terminated, padded to 4 bytes, then the CRC.
-    DataExtractor DE(*Data, Obj->isLittleEndian(), 0);
-    uint64_t Offset = 0;
-    StringRef N = DE.getCStrRef(&Offset);
-    Offset = alignTo(Offset, 4);
-    if (N.empty() || !DE.isValidOffsetForDataOfSize(Offset, 4))
-      return false;
-    Name = N.str();
-    Crc = DE.getU32(&Offset);
-    return true;
-  }
-  return false;
 }
 
 // 0: no such file; 1: there, its CRC Crc; -1: there, another CRC (Warnings
@@ -342,8 +350,8 @@ static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
   return -1;
 }
 
-// The debug file M's .gnu_debuglink names when only a --debug-dir has it,
-// else "".  gdb looks for it beside the module, in the module's .debug/
+// The debug file M's .gnu_debuglink (read with the module: Module::
+// Debuglink) names when only a --debug-dir has it, else "".  gdb looks for it beside the module, in the module's .debug/
 // directory, then in each debug directory followed by the module's
 // absolute directory; LLVM's symbolizer does the same with one debug
 // directory (FallbackDebugPath, the system's), so a file under --debug-dir
@@ -353,6 +361,8 @@ static std::string debuglinkInDebugDirs(const Module &M,
                                         const std::vector<std::string> &Dirs,
                                         const std::string &System,
                                         std::vector<std::string> &Warnings) {
+  if (M.Debuglink.empty())
+    return "";
   if (M.BuildId.size() > 2) {
     for (const std::string &D : Dirs) {
       std::string Id = D + "/.build-id/" + M.BuildId.substr(0, 2) + "/" +
@@ -361,17 +371,8 @@ static std::string debuglinkInDebugDirs(const Module &M,
         return "";
     }
   }
-  Expected<object::OwningBinary<object::Binary>> Bin =
-      object::createBinary(M.File);
-  if (!Bin) {
-    consumeError(Bin.takeError());
-    return "";
-  }
-  auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary());
-  std::string Name;
-  uint32_t Crc = 0;
-  if (!Obj || !readDebuglink(Obj, Name, Crc))
-    return "";
+  const std::string &Name = M.Debuglink;
+  uint32_t Crc = M.DebuglinkCrc;
   SmallString<256> Dir(M.File);
   sys::path::remove_filename(Dir);
   SmallString<256> Own(Dir), DotDebug(Dir);
