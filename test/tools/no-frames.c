@@ -12,12 +12,12 @@
 // RUN: not grep -w 0x0 %t.txt
 // RUN: heapprof flamegraph --weight leaked %t.d | FileCheck %s --check-prefix=FOLDED
 // CHECK: 303 B in 3 objects (100 B to 102 B), 2 live (203 B)
-// CHECK-NEXT: {{^ *}}[no frames: called from outside the program's code]{{$}}
+// CHECK-NEXT: {{^ *}}[no frames: called from outside the program's code, or no memory to record them]{{$}}
 // CHECK: == Memory leaks: unreachable at exit
 // CHECK-NEXT: bytes
-// CHECK-NEXT: 203 B {{.*}} 2 {{.*}} [no frames: called from outside the program's code]{{$}}
+// CHECK-NEXT: 203 B {{.*}} 2 {{.*}} [no frames: called from outside the program's code, or no memory to record them]{{$}}
 // CHECK-NOT: stack limit
-// FOLDED: [no frames: called from outside the program's code] 203{{$}}
+// FOLDED: [no frames: called from outside the program's code, or no memory to record them] 203{{$}}
 #include <pthread.h>
 #include <stdlib.h>
 

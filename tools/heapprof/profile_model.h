@@ -231,7 +231,8 @@ static_assert(sizeof(Counts) == 4 * NumInline + 16 && NumInline % 2 == 0,
 constexpr uint32_t NoModule = ~0u;
 // The name of a stack without frames (Location::Marker).
 constexpr const char *NoFramesMarker =
-    "[no frames: called from outside the program's code]";
+    "[no frames: called from outside the program's code, or no memory to "
+    "record them]";
 
 struct Module {
   std::string Path;      // as the profile records it ("" if it doesn't)

@@ -149,6 +149,9 @@ void hp_primary_for_each_span_run(void (*fn)(uptr beg, uptr end, void *arg),
 void hp_primary_lock_all(void);
 void hp_primary_unlock_all(void);
 u64 hp_primary_mapped_bytes(void);
+/* Bytes of the spans the regions have made: the heap's memory as a
+ * limit the program set itself counts it (heapprof_rlimit.h). */
+u64 hp_primary_span_bytes(void);
 /* Bytes of the free blocks in spans a live thread owns (lanes 1 and up):
  * out of the other threads' reach.  Takes each region's lock in turn. */
 u64 hp_primary_owned_free_bytes(void);

@@ -545,6 +545,11 @@ static u32 take_from_lane(region_t *r, u32 lane, hp_cache_t *cache, u32 n,
 static bool new_span(region_t *r, u32 tag) {
   if (r->nspans >= (HP_REGION_SIZE >> r->span_shift))
     return false;
+  /* Under a memory limit the program set itself, the span counts against
+   * it as a heap's growth would (heapprof_rlimit.h); refused, the region
+   * is full for this refill and the allocation fails with ENOMEM. */
+  if (HP_UNLIKELY(!hp_rlimit_charge(1ull << r->span_shift)))
+    return false;
   u32 k = (u32)r->nspans;
   span_t *s = span_at(r, k);
   u64 beg = (u64)k << r->span_shift, end = beg + (1ull << r->span_shift);
@@ -1167,5 +1172,13 @@ u64 hp_primary_mapped_bytes(void) {
   u64 n = 0;
   for (u32 c = 1; c < HP_NUM_REGIONS; c++)
     n += __atomic_load_n(&regions[c].carved, __ATOMIC_RELAXED);
+  return n;
+}
+
+u64 hp_primary_span_bytes(void) {
+  u64 n = 0;
+  for (u32 c = 1; c < HP_NUM_REGIONS; c++)
+    n += __atomic_load_n(&regions[c].nspans, __ATOMIC_RELAXED)
+         << regions[c].span_shift;
   return n;
 }

@@ -48,22 +48,36 @@ static uptr hash_ptr(uptr p, uptr cap) {
 
 static void insert_nolock(hp_large_t *l);
 
-static void grow_nolock(void) {
+/* False when the new table cannot be mapped (the process at a memory
+ * limit the program set itself): the old one stays. */
+static bool grow_nolock(void) {
   uptr old_cap = table_cap;
   hp_large_t **old = table;
-  table_cap = old_cap ? old_cap * 2 : 1024;
-  table = hp_sys_mmap_or_die(table_cap * sizeof(*table), "large chunk registry");
+  uptr cap = old_cap ? old_cap * 2 : 1024;
+  hp_large_t **t = hp_sys_mmap(cap * sizeof(*table));
+  if (!t)
+    return false;
+  table = t;
+  table_cap = cap;
   table_used = table_live = 0;
   for (uptr i = 0; i < old_cap; i++)
     if (old[i] && old[i] != TOMBSTONE)
       insert_nolock(old[i]);
   if (old)
     hp_sys_munmap(old, old_cap * sizeof(*old));
+  return true;
+}
+
+/* The table grows at half full; if it cannot, it fills further (the
+ * probes stay right while a slot is empty), and only a full one refuses
+ * the chunk: its allocation fails with ENOMEM, where the registry's
+ * mapping aborted the program. */
+static bool can_insert_nolock(void) {
+  return (table_used + 1) * 2 <= table_cap || grow_nolock() ||
+         table_used + 1 < table_cap;
 }
 
 static void insert_nolock(hp_large_t *l) {
-  if ((table_used + 1) * 2 > table_cap)
-    grow_nolock();
   uptr i = hash_ptr(l->user_beg, table_cap);
   while (table[i] && table[i] != TOMBSTONE)
     i = (i + 1) & (table_cap - 1);
@@ -114,6 +128,11 @@ uptr hp_secondary_alloc(uptr size, uptr align) {
   l->user_beg = user_beg;
   l->requested_size = size;
   hp_spin_lock(&lock);
+  if (HP_UNLIKELY(!can_insert_nolock())) {
+    hp_spin_unlock(&lock);
+    hp_sys_munmap(m, map_size);
+    return 0;
+  }
   insert_nolock(l);
   mapped_bytes += map_size;
   note_high_nolock();
@@ -165,7 +184,7 @@ hp_large_t *hp_secondary_remap(uptr user_beg, uptr size) {
 
   hp_spin_lock(&lock);
   if (!m) {
-    insert_nolock(l);
+    insert_nolock(l); /* into a tombstone, its own or another's */
     hp_spin_unlock(&lock);
     return NULL;
   }

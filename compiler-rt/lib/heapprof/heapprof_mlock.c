@@ -55,10 +55,13 @@ static void lock_range(lock_job_t *j, uptr beg, uptr end) {
     j->err = errno;
 }
 
-/* [beg, end) but heapprof's reservations. */
+/* [beg, end) but heapprof's reservations and the limits' ballast. */
 static void lock_outside_reserved(lock_job_t *j, uptr beg, uptr end) {
   const uptr(*res)[2];
   u32 n = hp_reserved_ranges(&res);
+  uptr bb, be; /* the ballast (heapprof_rlimit.c), never meant resident */
+  if (!hp_rlimit_ballast(&bb, &be))
+    bb = be = 0;
   while (beg < end && !j->err) {
     /* The nearest reservation overlapping [beg, end), from beg on. */
     uptr rb = end, re = end;
@@ -67,6 +70,10 @@ static void lock_outside_reserved(lock_job_t *j, uptr beg, uptr end) {
         rb = HP_MAX(res[k][0], beg);
         re = res[k][1];
       }
+    if (be > beg && bb < rb) {
+      rb = HP_MAX(bb, beg);
+      re = be;
+    }
     lock_range(j, beg, HP_MIN(rb, end));
     beg = re;
   }

@@ -173,7 +173,14 @@ void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline) {
 void hp_report_mmap_failure(uptr size, const char *what) {
   rlim_t cur;
   int k = reserving_limit(&cur);
-  if (k >= 0) {
+  if (k >= 0 && hp_rlimit_program_set(reserving_limits[k].resource)) {
+    /* The program's own budget reached: ulimit cannot help. */
+    char why[320];
+    hp_report_mapping_refused_why(why, sizeof(why), false);
+    hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
+              "%s: %s\n",
+              (size_t)size, what, why);
+  } else if (k >= 0) {
     hp_printf("HeapProf: ERROR: out-of-memory: cannot map 0x%zx bytes for "
               "%s: the %s is %llu bytes, and heapprof reserves about %llu "
               "TiB of %saddress space for its shadow memory and allocator "

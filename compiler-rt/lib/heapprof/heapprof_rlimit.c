@@ -33,6 +33,7 @@
 #include "heapprof_internal.h"
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -103,6 +104,122 @@ static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
   return v != RLIM_INFINITY && v == set && v >= add ? v - add : v;
 }
 
+/* ------------------------------------------------------------ ballast
+ *
+ * The allocator's spans are carved out of its reservations, which the
+ * kernel counted once, when they were made: the heap growing inside them
+ * is no growth to the kernel, so a limit the program set (raised by the
+ * reservations) never refused a malloc the primary served (256 MiB set,
+ * 6.4 GB of 64 KiB blocks given).  So once the program holds such a
+ * limit, a ballast mapping as large as the spans made stands for them:
+ * the kernel counts it against both limits (private, writable), and it
+ * grows by each new span (hp_rlimit_charge, an mremap the kernel checks
+ * as it would a heap's brk), so the heap, the program's own mappings and
+ * heapprof's memory beside the reservations share the program's budget
+ * as without heapprof.  The ballast is never touched (MAP_NORESERVE: no
+ * memory, no commit charge), out of core dumps, and out of mlockall's
+ * reach: made unlocked and grown by mremap, which keeps its flags under
+ * MCL_FUTURE, and passed over by MCL_CURRENT (heapprof_mlock.c).  It
+ * never shrinks (the spans are never unmade), and outlives the limit
+ * (charged on, so a limit lowered again finds it up to date); the spans
+ * made before the first limit are added when it is set. */
+static struct {
+  hp_spinlock_t lock;
+  uptr beg, len; /* the mapping: one page, then what it stands for */
+  u64 charged;   /* span bytes it stands for */
+  bool on;       /* the ballast exists (atomic) */
+} ballast;
+
+static bool ballast_grow_locked(u64 bytes) {
+  if (!bytes)
+    return true;
+  int saved = errno;
+  bool ok;
+  if (hp_in_sandbox() &&
+      !__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED)) {
+    /* In the program's seccomp sandbox a piece of its own: an mmap, which
+     * a filter written for glibc's malloc allows (mremap it may not).
+     * Never unmapped; left out of ballast.beg/len. */
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    ok = p != MAP_FAILED;
+  } else {
+    void *p = (void *)syscall(SYS_mremap, ballast.beg, ballast.len,
+                              ballast.len + bytes, MREMAP_MAYMOVE);
+    ok = p != MAP_FAILED;
+    if (ok) {
+      __atomic_store_n(&ballast.beg, (uptr)p, __ATOMIC_RELAXED);
+      __atomic_store_n(&ballast.len, ballast.len + bytes, __ATOMIC_RELAXED);
+    }
+  }
+  errno = saved;
+  if (ok)
+    ballast.charged += bytes;
+  return ok;
+}
+
+/* Makes the ballast if there is none, and brings it up to the spans made
+ * now; called before the limit goes to the kernel (under the old one,
+ * which let the spans be made).  False: no ballast, the limit is held
+ * without it (the heap then grows past it, as it did before). */
+static bool ballast_sync(void) {
+  hp_spin_lock(&ballast.lock);
+  if (!ballast.beg) {
+    int saved = errno;
+    void *p = mmap(NULL, HP_PAGE_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED && !hp_in_sandbox()) {
+      madvise(p, HP_PAGE_SIZE, MADV_DONTDUMP);
+      /* MCL_FUTURE locked it: unlocked, its growth stays so. */
+      if (__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED))
+        munlock(p, HP_PAGE_SIZE);
+    }
+    errno = saved;
+    if (p != MAP_FAILED) {
+      ballast.beg = (uptr)p;
+      ballast.len = HP_PAGE_SIZE;
+    }
+  }
+  u64 spans = hp_primary_span_bytes();
+  bool ok = ballast.beg &&
+            (spans <= ballast.charged ||
+             ballast_grow_locked(spans - ballast.charged));
+  __atomic_store_n(&ballast.on, ballast.beg != 0, __ATOMIC_RELAXED);
+  hp_spin_unlock(&ballast.lock);
+  return ok;
+}
+
+bool hp_rlimit_charge(u64 bytes) {
+  if (HP_LIKELY(!__atomic_load_n(&ballast.on, __ATOMIC_RELAXED)))
+    return true;
+  hp_spin_lock(&ballast.lock);
+  bool ok = ballast_grow_locked(bytes);
+  hp_spin_unlock(&ballast.lock);
+  return ok;
+}
+
+void hp_rlimit_drop_ballast(void) {
+  if (!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED))
+    return;
+  hp_spin_lock(&ballast.lock);
+  if (ballast.beg) {
+    int saved = errno;
+    munmap((void *)ballast.beg, ballast.len);
+    errno = saved;
+    __atomic_store_n(&ballast.on, false, __ATOMIC_RELAXED);
+    __atomic_store_n(&ballast.beg, 0, __ATOMIC_RELAXED);
+    ballast.len = ballast.charged = 0;
+  }
+  hp_spin_unlock(&ballast.lock);
+}
+
+bool hp_rlimit_ballast(uptr *beg, uptr *end) {
+  uptr b = __atomic_load_n(&ballast.beg, __ATOMIC_RELAXED);
+  *beg = b;
+  *end = b + __atomic_load_n(&ballast.len, __ATOMIC_RELAXED);
+  return b != 0;
+}
+
 static int do_prlimit(pid_t pid, int resource, const struct rlimit *nw,
                       struct rlimit *old) {
   int k = self(pid) ? slot(resource) : -1;
@@ -129,6 +246,8 @@ static int do_prlimit(pid_t pid, int resource, const struct rlimit *nw,
       have = reserved_now();
     }
     add = have;
+    if (up_cur || up_max)
+      ballast_sync();
     if (up_cur)
       mine.rlim_cur = raised(nw->rlim_cur, add);
     if (up_max)

@@ -20,4 +20,18 @@ void hp_rlimit_exec_failed(void);
  * mapping refused under it is the program's own budget reached. */
 bool hp_rlimit_program_set(int resource);
 
+/* A span of bytes the allocator makes: while the program holds a limit it
+ * set itself, counted against it (a ballast mapping grows by as much);
+ * false when the kernel refuses the growth, the program's budget reached.
+ * Without such a limit, true at the cost of one load. */
+bool hp_rlimit_charge(u64 bytes);
+
+/* At the exit profile: the ballast goes (the program's budget ends with
+ * it), so that writing the profile does not find the limit reached. */
+void hp_rlimit_drop_ballast(void);
+
+/* The ballast's range, which mlockall(MCL_CURRENT) passes over; false
+ * when there is none. */
+bool hp_rlimit_ballast(uptr *beg, uptr *end);
+
 #endif

@@ -1254,6 +1254,10 @@ void hp_rtl_dump_final(const char *reason) {
       (hp_signals_vfork_child() && hp_strcmp(reason, "exit")))
     return;
   __atomic_store_n(&hp_rtl.final_wanted, true, __ATOMIC_RELEASE);
+  /* A program at the memory limit it set itself leaves the profile room:
+   * its budget ends with it (a vfork child shares its parent's). */
+  if (!hp_signals_vfork_child())
+    hp_rlimit_drop_ballast();
   hp_rtl_dump(reason, 0); /* at most once: final_done, under the lock */
 }
 

@@ -148,16 +148,57 @@ static u32 narrow_count(const uptr *pcs, u32 size) {
   return i;
 }
 
+/* NULL when the block cannot be mapped (the process at its memory limit,
+ * or at vm.max_map_count). */
 static entry_t *arena_alloc(size_t bytes) {
   bytes = HP_ROUND_UP(bytes, 8);
   if ((size_t)(arena_end - arena_pos) < bytes) {
     size_t block = HP_MAX(bytes, (size_t)ARENA_BLOCK);
-    arena_pos = hp_mmap_or_die(block, "stack depot");
+    char *p = hp_mmap(block);
+    if (!p)
+      return NULL;
+    arena_pos = p;
     arena_end = arena_pos + block;
     arena_bytes += block;
   }
   entry_t *e = (entry_t *)arena_pos;
   arena_pos += bytes;
+  return e;
+}
+
+/* A new stack's entry, when the arena can take no more: the empty stack's
+ * (the report's "no frames" marker), in static memory if the depot has
+ * none, said once.  The allocation is counted, without its frames, where
+ * aborting the program (as before) or failing the malloc would change
+ * what it does; a later call maps again, and a stack that finds room then
+ * gets its own entry.  Lock held. */
+static entry_t empty_static;
+static entry_t *empty_fallback(void) {
+  static bool said;
+  if (!said) {
+    said = true;
+    char why[320];
+    hp_report_mapping_refused_why(why, sizeof(why), false);
+    hp_printf("HeapProf: WARNING: cannot map memory for the stack depot (%s):"
+              " allocations from call stacks not seen before are counted "
+              "without their frames, in one context, until it can\n",
+              why);
+  }
+  u64 hash64 = hp_stack_hash(NULL, 0);
+  uptr *b = &buckets[hash64 & ((1u << BUCKET_BITS) - 1)];
+  uptr head = __atomic_load_n(b, __ATOMIC_RELAXED);
+  entry_t *e = find((entry_t *)head, (u32)(hash64 >> 32), NULL, 0);
+  if (e)
+    return e;
+  u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+  HP_CHECK(id < MAX_IDS);
+  e = &empty_static;
+  e->next = (entry_t *)head;
+  e->hash = (u32)(hash64 >> 32);
+  e->id = id;
+  e->tail = (u16)(sizeof(entry_t) / sizeof(uptr));
+  __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
+  __atomic_store_n(b, (uptr)e, __ATOMIC_RELEASE);
   return e;
 }
 
@@ -199,8 +240,6 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
   e = find((entry_t *)head, hash, pcs, size);
   if (!e) {
     HP_CHECK(size <= HP_MAX_STACK_DEPTH);
-    u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
-    HP_CHECK(id < MAX_IDS);
     u32 shown = 0;
     for (u32 i = 0; i < size; i++)
       shown += !hp_in_wrapper(pcs[i]);
@@ -210,6 +249,13 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
                               sizeof(uptr));
     e = arena_alloc(tail + (size - narrow + (shown < size ? shown : 0)) *
                                sizeof(uptr));
+    if (HP_UNLIKELY(!e)) {
+      e = empty_fallback();
+      hp_spin_unlock(&insert_lock);
+      return e->id;
+    }
+    u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+    HP_CHECK(id < MAX_IDS);
     e->next = (entry_t *)head;
     e->hash = hash;
     e->id = id;
