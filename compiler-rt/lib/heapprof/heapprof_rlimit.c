@@ -213,6 +213,9 @@ void hp_rlimit_drop_ballast(void) {
   hp_spin_unlock(&ballast.lock);
 }
 
+void hp_rlimit_lock(void) { hp_spin_lock(&ballast.lock); }
+void hp_rlimit_unlock(void) { hp_spin_unlock(&ballast.lock); }
+
 bool hp_rlimit_ballast(uptr *beg, uptr *end) {
   uptr b = __atomic_load_n(&ballast.beg, __ATOMIC_RELAXED);
   *beg = b;

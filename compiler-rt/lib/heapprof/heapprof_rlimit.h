@@ -30,6 +30,11 @@ bool hp_rlimit_charge(u64 bytes);
  * it), so that writing the profile does not find the limit reached. */
 void hp_rlimit_drop_ballast(void);
 
+/* The ballast's lock, held across a fork (after the regions' locks, under
+ * which a new span takes it): a child never finds it held. */
+void hp_rlimit_lock(void);
+void hp_rlimit_unlock(void);
+
 /* The ballast's range, which mlockall(MCL_CURRENT) passes over; false
  * when there is none. */
 bool hp_rlimit_ballast(uptr *beg, uptr *end);

@@ -1013,6 +1013,7 @@ static void fork_prepare(void) {
   hp_thread_fork_prepare();
   hp_stackdepot_lock();
   hp_primary_lock_all();
+  hp_rlimit_lock(); /* after the regions: a new span takes it under one */
   hp_fshare_lock_all();
   hp_secondary_lock();
   hp_hib_table_lock_all(&hp_hib_table);
@@ -1024,6 +1025,7 @@ static void fork_parent(void) {
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_fshare_unlock_all(false);
+  hp_rlimit_unlock();
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_parent();
@@ -1040,6 +1042,7 @@ static void fork_child(void) {
   hp_hib_table_unlock_all(&hp_hib_table);
   hp_secondary_unlock();
   hp_fshare_unlock_all(true);
+  hp_rlimit_unlock();
   hp_primary_unlock_all();
   hp_stackdepot_unlock();
   hp_thread_fork_child();
