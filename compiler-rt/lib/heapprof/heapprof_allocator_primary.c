@@ -53,6 +53,7 @@
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 
 #define SPAN_SHIFT 16 /* 64 KiB spans; 4 blocks at least */
@@ -287,21 +288,15 @@ static HP_ALWAYS_INLINE void pages_reused(region_t *r, uptr b) {
   }
 }
 
-/* madvise(MADV_DONTNEED) of [beg, end) (page-aligned) and of the shadow
- * pages that count only those bytes (32 KiB of memory per shadow page);
- * lock held.  Returns the pages given back that were not already: a page
- * counts once per give-back, and again only once a block on it was handed
- * out since (pages_reused), so pages_released is memory given back, not
- * the pages a pass or malloc_trim walks again.  A call that fails gives
- * nothing back and counts nothing (EINVAL: pages locked by mlockall, which
- * the kernel does not release; those of the range before its first locked
- * mapping may have gone, uncounted).  It is not retried until a block
- * comes back: an idle pass marks the span released either way, and
- * malloc_trim and release_freed_pages run only after blocks came back. */
-static u64 release_range(region_t *r, uptr beg, uptr end) {
+/* [beg, end) (page-aligned), whose madvise went: the shadow pages that
+ * count only those bytes (32 KiB of memory per shadow page) go too, and
+ * the pages given back that were not already are counted: a page counts
+ * once per give-back, and again only once a block on it was handed out
+ * since (pages_reused), so pages_released is memory given back, not the
+ * pages a pass or malloc_trim walks again (or a search below tries
+ * twice). */
+static u64 released(region_t *r, uptr beg, uptr end) {
   if (end <= beg)
-    return 0;
-  if (hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED) != 0)
     return 0;
   if (hp_flags.profiling) {
     uptr span = (uptr)HP_PAGE_SIZE << HP_SHADOW_SCALE;
@@ -316,6 +311,84 @@ static u64 release_range(region_t *r, uptr beg, uptr end) {
     u64 bit, *w = gone_word(r, pg, &bit);
     pages += !(*w & bit);
     *w |= bit;
+  }
+  return pages;
+}
+
+/* madvise(MADV_DONTNEED) of [beg, end): 0, or the error. */
+static int dontneed(uptr beg, uptr end) {
+  return hp_sys_madvise((void *)beg, end - beg, MADV_DONTNEED);
+}
+
+/* The middle of [a, b), on a page (a < b - 1 page). */
+static HP_ALWAYS_INLINE uptr mid_page(uptr a, uptr b) {
+  return a + HP_ROUND_DOWN((b - a) / 2, HP_PAGE_SIZE);
+}
+
+/* madvise(MADV_DONTNEED) of [beg, end) (page-aligned), lock held; returns
+ * the pages given back that were not already (released()).  The kernel
+ * gives no page of a locked mapping back (mlockall, mlock of the
+ * program's, the spans the allocator locks after MCL_FUTURE): it walks
+ * the range's mappings in order and fails the call (EINVAL) at the first
+ * locked one, the pages before it gone.  A range across unlocked and
+ * locked pages (spans from before mlockall(MCL_FUTURE) next to spans from
+ * after it; a page the program mlock()ed among free blocks) counted none
+ * of them, and those after the locked ones stayed.  So a call that fails
+ * is followed by a search, madvise by madvise, each of whose success is
+ * known: the first locked page by halving (calls on [beg, mid), which
+ * give back again only pages already gone), then past the locked run by
+ * single pages at doubling distances and halving back to its end, and the
+ * rest of the range from there, as one call again.  A wholly locked range
+ * of n pages costs 2 + log2(n) calls where it cost one (a 64 KiB span: 6),
+ * once per give-back; a locked run with unlocked pages inside
+ * it may leave those (the doubling steps over them), never counting a
+ * page that did not go.  A call that succeeds, as any does without
+ * locked memory, costs what it did.  Nothing is retried until a block
+ * comes back: an idle pass marks the span released either way, and
+ * malloc_trim and release_freed_pages run only after blocks came back. */
+static u64 release_range(region_t *r, uptr beg, uptr end) {
+  u64 pages = 0;
+  while (beg < end) {
+    int err = dontneed(beg, end);
+    if (err == 0)
+      return pages + released(r, beg, end);
+    if (err != EINVAL)
+      return pages; /* not a locked page: nothing is known to have gone */
+    /* [beg, ok) goes, [beg, bad) fails: bad - 1 page is the first
+     * locked page once they are a page apart. */
+    uptr ok = beg, bad = end;
+    if (dontneed(beg, beg + HP_PAGE_SIZE) != 0)
+      bad = beg + HP_PAGE_SIZE;
+    while (bad - ok > HP_PAGE_SIZE) {
+      uptr mid = mid_page(ok, bad);
+      if (dontneed(beg, mid) == 0)
+        ok = mid;
+      else
+        bad = mid;
+    }
+    pages += released(r, beg, ok);
+    /* ok is locked; an unlocked page after it, at doubling distances (the
+     * last page of the range the last one tried). */
+    uptr locked = ok, step = HP_PAGE_SIZE, unlocked = 0;
+    while (!unlocked) {
+      uptr q = HP_MIN(locked + step, end - HP_PAGE_SIZE);
+      if (q <= locked)
+        return pages;
+      if (dontneed(q, q + HP_PAGE_SIZE) == 0)
+        unlocked = q;
+      else
+        locked = q;
+      step *= 2;
+    }
+    /* The first unlocked page after locked, halving back. */
+    while (unlocked - locked > HP_PAGE_SIZE) {
+      uptr mid = mid_page(locked, unlocked);
+      if (dontneed(mid, mid + HP_PAGE_SIZE) == 0)
+        unlocked = mid;
+      else
+        locked = mid;
+    }
+    beg = unlocked;
   }
   return pages;
 }
