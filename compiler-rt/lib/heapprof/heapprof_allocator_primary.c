@@ -638,7 +638,9 @@ static bool new_span(region_t *r, u32 tag) {
    * after mlockall(MCL_FUTURE).  Not in the program's seccomp sandbox,
    * whose filter, written for glibc's malloc, may kill for madvise: spans
    * made there stay out of core dumps until a span made outside it (a
-   * filter that did not go in) catches the marking up. */
+   * filter that did not go in) catches the marking up; after
+   * mlockall(MCL_FUTURE) they are in, mapped afresh to be locked
+   * (hp_mlock_new_memory). */
   if (end > r->dumped && !hp_in_sandbox()) {
     uptr to = HP_MIN(HP_ROUND_UP(end, DUMP_STEP), (uptr)HP_REGION_SIZE);
     hp_sys_madvise((void *)(r->beg + r->dumped), to - r->dumped,

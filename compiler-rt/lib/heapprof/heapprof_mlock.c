@@ -135,7 +135,10 @@ void hp_mlock_new_memory(uptr beg, uptr end) {
    * The range is mapped afresh instead, an mmap a malloc makes: the
    * kernel locks the new mapping as MCL_FUTURE (MCL_ONFAULT) asked.
    * Nothing of the program's is in it yet.  A failure (RLIMIT_MEMLOCK)
-   * leaves the reservation there, unlocked, as mlock's does. */
+   * leaves the reservation there, unlocked, as mlock's does.  The new
+   * mapping has no MADV_DONTDUMP: the span is in core dumps, as new_span
+   * puts it outside the sandbox (MADV_DODUMP), with no madvise here
+   * (Security/seccomp_mlock_dump.c). */
   if (hp_in_sandbox()) {
     mmap((void *)beg, end - beg, PROT_READ | PROT_WRITE,
          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
