@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include "cli.h"
 #include "commands.h"
+#include "heapprof_message.h"
 #include "profile_model.h"
 #include "render.h"
 #include "symbolize.h"
@@ -252,6 +253,39 @@ static std::string processKey(const Profile &P, const Process &Proc) {
 // NEW's dump of the same pid is then another run's, or a merge's (whose
 // header carries its first process's pid), which holds BASE's dumps
 // already.
+// The file names of P's programs (Process::Program), sorted.
+static std::set<std::string> programNames(const Profile &P) {
+  std::set<std::string> Names;
+  for (const Process &Proc : P.Processes)
+    if (!Proc.Program.empty())
+      Names.insert(llvm::sys::path::filename(Proc.Program).str());
+  return Names;
+}
+
+static std::string joinNames(const std::set<std::string> &Names) {
+  std::string S;
+  for (const std::string &N : Names)
+    S += (S.empty() ? "" : ", ") + N;
+  return S;
+}
+
+// "" when BASE and NEW have a program of one name (two runs, two builds,
+// checkpoints; of several programs, one in both), else the warning that
+// they are of different programs: their contexts then match only in code
+// both ran (a library's), and the diff lists the one's as gone and the
+// other's as new.  A program renamed between two builds is warned of too.
+static std::string otherPrograms(const Profile &B, const Profile &N) {
+  std::set<std::string> BN = programNames(B), NN = programNames(N);
+  if (BN.empty() || NN.empty())
+    return "";
+  for (const std::string &Name : BN)
+    if (NN.count(Name))
+      return "";
+  return "BASE and NEW are profiles of different programs (BASE: " +
+         joinNames(BN) + "; NEW: " + joinNames(NN) +
+         "): only contexts in code both ran (a library's) can match";
+}
+
 static bool shareProcess(const Profile &Base, const Profile &New) {
   std::set<std::string> Keys;
   for (const Process &Proc : Base.Processes)
@@ -657,6 +691,9 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
     if (!Matched.count(Bin))
       return inputError(Bin + ": neither profile's program nor one of their "
                               "libraries (no build id matches)");
+  std::string Other = otherPrograms(B, N);
+  if (!Other.empty())
+    hpf_error("warning", Other.c_str());
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
     // NEW must go on from BASE.  Given the other way round (checkpoint 2,
