@@ -7,6 +7,8 @@
 #include "names.h"
 #include "progress.h"
 
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/Symbolize/SymbolizableObjectFile.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/BuildID.h"
@@ -351,16 +353,18 @@ static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
 }
 
 // The debug file M's .gnu_debuglink (read with the module: Module::
-// Debuglink) names when only a --debug-dir has it, else "".  gdb looks for it beside the module, in the module's .debug/
-// directory, then in each debug directory followed by the module's
-// absolute directory; LLVM's symbolizer does the same with one debug
-// directory (FallbackDebugPath, the system's), so a file under --debug-dir
-// is found here and handed to it.  A module whose debug file the build-id
-// lookup finds (which LLVM's symbolizer tries first) is left to it.
-static std::string debuglinkInDebugDirs(const Module &M,
-                                        const std::vector<std::string> &Dirs,
-                                        const std::string &System,
-                                        std::vector<std::string> &Warnings) {
+// Debuglink) names, where gdb looks for it: beside the module, in the
+// module's .debug/ directory, then in each debug directory (the
+// --debug-dirs, then the system's) followed by the module's absolute
+// directory; "" if none has it with the right CRC.  LLVM's symbolizer
+// would search the same places with one debug directory (its
+// FallbackDebugPath) and check the CRC of the file it finds a second time:
+// a debug file found here is handed to it instead (symbolize below).  A
+// module whose debug file the build-id lookup finds (which LLVM's
+// symbolizer tries first) is left to it.
+static std::string debuglinkFile(const Module &M,
+                                 const std::vector<std::string> &Dirs,
+                                 std::vector<std::string> &Warnings) {
   if (M.Debuglink.empty())
     return "";
   if (M.BuildId.size() > 2) {
@@ -380,15 +384,69 @@ static std::string debuglinkInDebugDirs(const Module &M,
   sys::path::append(DotDebug, ".debug", Name);
   for (const SmallString<256> &Path : {Own, DotDebug})
     if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
-      return ""; // LLVM's symbolizer finds it there too
+      return std::string(Path);
   sys::fs::make_absolute(Dir);
   for (const std::string &D : Dirs) {
     SmallString<256> Path(D);
     sys::path::append(Path, sys::path::relative_path(Dir), Name);
     if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
-      return D == System ? "" : std::string(Path);
+      return std::string(Path);
   }
   return "";
+}
+
+namespace {
+// A module symbolized from its file's symbol tables and its debug file's
+// DWARF, as LLVM's symbolizer pairs a module with the debug file it finds
+// (LLVMSymbolizer::getOrCreateModuleInfo): the debug file alone would lose
+// the names only the module has (its .dynsym, when the debug file was
+// made from a binary without .symtab).
+struct DebuglinkedModule {
+  object::OwningBinary<object::Binary> File, Debug;
+  std::unique_ptr<symbolize::SymbolizableModule> Sym;
+};
+} // namespace
+
+// Opens M.File and Debug into Out; false (Warnings says why) if either is
+// not an object file LLVM can read.
+static bool openDebuglinked(const Module &M, const std::string &Debug,
+                            const symbolize::LLVMSymbolizer::Options &SymOpts,
+                            DebuglinkedModule &Out,
+                            std::vector<std::string> &Warnings) {
+  auto Open = [&](const std::string &Path,
+                  object::OwningBinary<object::Binary> &Bin)
+      -> const object::ObjectFile * {
+    Expected<object::OwningBinary<object::Binary>> B =
+        object::createBinary(Path);
+    if (!B) {
+      Warnings.push_back(Path + ": " + toString(B.takeError()) +
+                         "; not used");
+      return nullptr;
+    }
+    Bin = std::move(*B);
+    auto *Obj = dyn_cast<object::ObjectFile>(Bin.getBinary());
+    if (!Obj)
+      Warnings.push_back(Path + ": not an object file; not used");
+    return Obj;
+  };
+  const object::ObjectFile *File = Open(M.File, Out.File);
+  const object::ObjectFile *Dbg = File ? Open(Debug, Out.Debug) : nullptr;
+  if (!Dbg)
+    return false;
+  Expected<std::unique_ptr<symbolize::SymbolizableObjectFile>> Sym =
+      symbolize::SymbolizableObjectFile::create(
+          File,
+          DWARFContext::create(*Dbg,
+                               DWARFContext::ProcessDebugRelocations::Process,
+                               nullptr, SymOpts.DWPName),
+          SymOpts.UntagAddresses);
+  if (!Sym) {
+    Warnings.push_back(M.File + ": " + toString(Sym.takeError()) +
+                       "; not used");
+    return false;
+  }
+  Out.Sym = std::move(*Sym);
+  return true;
 }
 
 bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
@@ -406,35 +464,24 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
   // symbolizer would, given any list, search no longer.  The same
   // directory serves LLVM's .gnu_debuglink lookup
   // (DIR/absolute/path/of/module/debuglink-name) after the module's own;
-  // the --debug-dirs' are found by debuglinkInDebugDirs.
+  // debuglinkFile finds the debug files in both, so that it does not.
   std::string System = systemDebugDir();
   SymOpts.DebugFileDirectory = Opts.DebugDirs;
   SymOpts.DebugFileDirectory.push_back(System);
   SymOpts.FallbackDebugPath = System;
   symbolize::LLVMSymbolizer Symbolizer(SymOpts);
-  // Debug files named by .gnu_debuglink that only a --debug-dir has: read
-  // from them (their symbol tables and debug info) in the module's place.
-  std::vector<object::OwningBinary<object::Binary>> Debuglinked;
-  std::vector<const object::ObjectFile *> DebugObj(P.Modules.size());
+  // Debug files named by .gnu_debuglink: each found (and its CRC checked)
+  // once, by debuglinkFile.
+  std::vector<DebuglinkedModule> Debuglinked(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); I++) {
     const Module &M = P.Modules[I];
     if (!M.Usable || !M.HasFrames)
       continue;
-    std::string Path = debuglinkInDebugDirs(M, SymOpts.DebugFileDirectory,
-                                            System, Warnings);
-    if (Path.empty())
-      continue;
-    Expected<object::OwningBinary<object::Binary>> Bin =
-        object::createBinary(Path);
-    if (!Bin) {
-      Warnings.push_back(Path + ": " + toString(Bin.takeError()) +
-                         "; not used");
-      continue;
-    }
-    if (auto *Obj = dyn_cast<object::ObjectFile>(Bin->getBinary())) {
-      DebugObj[I] = Obj;
-      Debuglinked.push_back(std::move(*Bin));
-    }
+    std::string Path =
+        debuglinkFile(M, SymOpts.DebugFileDirectory, Warnings);
+    if (!Path.empty() &&
+        !openDebuglinked(M, Path, SymOpts, Debuglinked[I], Warnings))
+      Debuglinked[I] = DebuglinkedModule();
   }
 
   // Batched per module, in address order: each module's debug info is
@@ -464,10 +511,21 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
       const Module &M = P.Modules[L.Module];
       object::SectionedAddress Addr = {
           L.Address, object::SectionedAddress::UndefSection};
-      Expected<DIInliningInfo> Info =
-          DebugObj[L.Module]
-              ? Symbolizer.symbolizeInlinedCode(*DebugObj[L.Module], Addr)
-              : Symbolizer.symbolizeInlinedCode(M.File, Addr);
+      Expected<DIInliningInfo> Info = DIInliningInfo();
+      if (const auto *Sym = Debuglinked[L.Module].Sym.get()) {
+        // What LLVMSymbolizer::symbolizeInlinedCode does with a module.
+        *Info = Sym->symbolizeInlinedCode(
+            Addr, DILineInfoSpecifier(SymOpts.PathStyle, SymOpts.PrintFunctions),
+            SymOpts.UseSymbolTable);
+        if (SymOpts.Demangle)
+          for (uint32_t I = 0; I < Info->getNumberOfFrames(); I++) {
+            DILineInfo *D = Info->getMutableFrame(I);
+            D->FunctionName =
+                symbolize::LLVMSymbolizer::DemangleName(D->FunctionName, Sym);
+          }
+      } else {
+        Info = Symbolizer.symbolizeInlinedCode(M.File, Addr);
+      }
       if (!Info) {
         Warnings.push_back(M.File + ": " + toString(Info.takeError()) +
                            "; its frames are not symbolized");
