@@ -16,6 +16,11 @@
 // CHECK-NEXT: {{^ +}}{{raw|main}} {{.*}}report-upstream.cpp
 // CHECK: (the profile lacks live_at_dump: it was written by upstream MemProf (-fmemory-profile) or heapprof with raw_extension=0, without heapprof's extension)
 // CHECK: (the profile has no peak: written by upstream MemProf
+// heapprof diff of two such profiles, named base and new: they record no
+// program's path, so their file names say nothing of which program they
+// are, and no "different programs" warning is given (diff-other-program.c).
+// RUN: cp %t.d/up.profraw.* %t.d/base.profraw && cp %t.d/up.profraw.* %t.d/new.profraw
+// RUN: heapprof diff --binary %t %t.d/base.profraw %t.d/new.profraw 2>&1 >/dev/null | count 0
 // RUN: heapprof report --top 0 --binary %t %t.d/up.profraw.* | FileCheck %s --check-prefix=NOT
 // NOT-NOT: interceptor
 // NOT-NOT: operator new

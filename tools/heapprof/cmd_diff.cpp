@@ -253,12 +253,17 @@ static std::string processKey(const Profile &P, const Process &Proc) {
 // NEW's dump of the same pid is then another run's, or a merge's (whose
 // header carries its first process's pid), which holds BASE's dumps
 // already.
-// The file names of P's programs (Process::Program), sorted.
+// The file names of P's programs, as their modules record them; empty
+// when some process's is not recorded (upstream MemProf's profiles, whose
+// Process::Program is only their file's name, and that says nothing).
 static std::set<std::string> programNames(const Profile &P) {
   std::set<std::string> Names;
-  for (const Process &Proc : P.Processes)
-    if (!Proc.Program.empty())
-      Names.insert(llvm::sys::path::filename(Proc.Program).str());
+  for (const Process &Proc : P.Processes) {
+    if (Proc.MainModule == NoModule || P.Modules[Proc.MainModule].Path.empty())
+      return {};
+    Names.insert(
+        llvm::sys::path::filename(P.Modules[Proc.MainModule].Path).str());
+  }
   return Names;
 }
 
