@@ -359,9 +359,9 @@ static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
 // directory; "" if none has it with the right CRC.  LLVM's symbolizer
 // would search the same places with one debug directory (its
 // FallbackDebugPath) and check the CRC of the file it finds a second time:
-// a debug file found here is handed to it instead (symbolize below).  A
-// module whose debug file the build-id lookup finds (which LLVM's
-// symbolizer tries first) is left to it.
+// a module whose debug file is found here is symbolized without it
+// (openDebuglinked).  A module whose debug file the build-id lookup finds
+// (which LLVM's symbolizer tries first) is left to it.
 static std::string debuglinkFile(const Module &M,
                                  const std::vector<std::string> &Dirs,
                                  std::vector<std::string> &Warnings) {
@@ -464,7 +464,8 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
   // symbolizer would, given any list, search no longer.  The same
   // directory serves LLVM's .gnu_debuglink lookup
   // (DIR/absolute/path/of/module/debuglink-name) after the module's own;
-  // debuglinkFile finds the debug files in both, so that it does not.
+  // debuglinkFile searches all of them first, and LLVM's lookup runs only
+  // for a module it found no debug file for.
   std::string System = systemDebugDir();
   SymOpts.DebugFileDirectory = Opts.DebugDirs;
   SymOpts.DebugFileDirectory.push_back(System);
@@ -514,9 +515,8 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
       Expected<DIInliningInfo> Info = DIInliningInfo();
       if (const auto *Sym = Debuglinked[L.Module].Sym.get()) {
         // What LLVMSymbolizer::symbolizeInlinedCode does with a module.
-        *Info = Sym->symbolizeInlinedCode(
-            Addr, DILineInfoSpecifier(SymOpts.PathStyle, SymOpts.PrintFunctions),
-            SymOpts.UseSymbolTable);
+        DILineInfoSpecifier Spec(SymOpts.PathStyle, SymOpts.PrintFunctions);
+        *Info = Sym->symbolizeInlinedCode(Addr, Spec, SymOpts.UseSymbolTable);
         if (SymOpts.Demangle)
           for (uint32_t I = 0; I < Info->getNumberOfFrames(); I++) {
             DILineInfo *D = Info->getMutableFrame(I);
