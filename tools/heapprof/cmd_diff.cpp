@@ -248,11 +248,6 @@ static std::string processKey(const Profile &P, const Process &Proc) {
   return std::to_string(Proc.Pid) + "/" + Id;
 }
 
-// NEW shares a process with BASE: its checkpoints count from BASE's.  Not
-// when BASE has that process's exit dump, after which nothing of it comes:
-// NEW's dump of the same pid is then another run's, or a merge's (whose
-// header carries its first process's pid), which holds BASE's dumps
-// already.
 // The file names of P's programs, as their modules record them; empty
 // when some process's is not recorded (upstream MemProf's profiles, whose
 // Process::Program is only their file's name, and that says nothing).
@@ -291,6 +286,11 @@ static std::string otherPrograms(const Profile &B, const Profile &N) {
          "): only contexts in code both ran (a library's) can match";
 }
 
+// NEW shares a process with BASE: its checkpoints count from BASE's.  Not
+// when BASE has that process's exit dump, after which nothing of it comes:
+// NEW's dump of the same pid is then another run's, or a merge's (whose
+// header carries its first process's pid), which holds BASE's dumps
+// already.
 static bool shareProcess(const Profile &Base, const Profile &New) {
   std::set<std::string> Keys;
   for (const Process &Proc : Base.Processes)
