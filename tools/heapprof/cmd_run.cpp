@@ -409,8 +409,16 @@ std::string whyNotAllocator(const std::string &Path) {
 // preloads) one: the first library in the loader's order, libc aside, that
 // defines malloc -- jemalloc, tcmalloc, mimalloc -- as the program's own
 // loader resolves them (`ld.so --list PROG`, which runs none of its code).
-// "" if none, or if the loader cannot tell.
-std::string linkedAllocator(const std::string &Prog) {
+// "" if none, or if the loader cannot tell.  The loader is asked about the
+// executable's real path: run, the program has its $ORIGIN (an RPATH of
+// $ORIGIN/../lib finding the libraries it links, Debian's java's libjli.so
+// among them) from /proc/self/exe, the path with every link resolved, but
+// `ld.so --list` takes it from the path it is given, and through a link in
+// another directory (/usr/bin/java) found no such library and failed
+// (test/heapprof/Run/linked-allocator-origin.c).
+std::string linkedAllocator(const std::string &Given) {
+  char Real[PATH_MAX];
+  std::string Prog = realpath(Given.c_str(), Real) ? Real : Given;
   std::string Interp = interpreterOf(Prog);
   if (Interp.empty())
     return "";
