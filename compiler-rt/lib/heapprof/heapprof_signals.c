@@ -371,12 +371,50 @@ static void before_handler(void (*h)(int)) {
   }
 }
 
+/* The next sigaction and signal (hp_exec_next: libc's, or a library
+ * preloaded after heapprof's runtime that wraps them).  The JVM's signal
+ * chaining is such a library: `LD_PRELOAD=libjsig.so java` has libjsig
+ * record the handler a native library installs over the JVM's (SIGSEGV,
+ * which the JVM takes for its null checks and safepoints) and keep the
+ * JVM's in place, calling the library's for the faults that are not the
+ * JVM's.  Calling glibc's __sigaction passed libjsig over: the native
+ * library's handler replaced the JVM's, and took the JVM's next fault
+ * (test/heapprof/Run/preload-after-sigaction.c).  Resolved by
+ * hp_signals_init, or before it at the program's first call of either:
+ * until then no handler installed through them can be running, so the
+ * lookup (dlsym is not async-signal-safe; sigaction is) runs in none.
+ * Not covered, as for _exit: a handler installed past them (sigset, the
+ * system call) that calls sigaction first, before init.  heapprof's own
+ * actions (hp_real_sigaction) go to glibc's: not the program's to chain. */
+typedef int (*sigaction_fn)(int, const struct sigaction *,
+                            struct sigaction *);
+typedef __sighandler_t (*signal_fn)(int, __sighandler_t);
+static sigaction_fn next_sigaction;
+static signal_fn next_signal;
+static bool sig_nexts_resolved;
+
+static void resolve_sig_nexts(void) {
+  int saved = errno;
+  sigaction_fn a = (sigaction_fn)hp_exec_next("sigaction");
+  signal_fn s = (signal_fn)hp_exec_next("signal");
+  __atomic_store_n(&next_sigaction, a ? a : __sigaction, __ATOMIC_RELAXED);
+  __atomic_store_n(&next_signal, s ? s : bsd_signal, __ATOMIC_RELAXED);
+  __atomic_store_n(&sig_nexts_resolved, true, __ATOMIC_RELEASE);
+  errno = saved;
+}
+
+static void sig_nexts(void) {
+  if (HP_UNLIKELY(!__atomic_load_n(&sig_nexts_resolved, __ATOMIC_ACQUIRE)))
+    resolve_sig_nexts();
+}
+
 HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
                            struct sigaction *old) {
   if (act)
     before_handler(act->sa_handler); /* sa_sigaction shares it */
+  sig_nexts();
   note_action(sig, act);
-  int r = __sigaction(sig, act, old);
+  int r = __atomic_load_n(&next_sigaction, __ATOMIC_RELAXED)(sig, act, old);
   if (r == 0 && old)
     program_view(sig, old);
   return r;
@@ -384,13 +422,15 @@ HP_INTERFACE int sigaction(int sig, const struct sigaction *act,
 
 HP_INTERFACE __sighandler_t signal(int sig, __sighandler_t handler) {
   before_handler(handler);
+  sig_nexts();
   if (sig == dump_signo && handler != SIG_ERR) {
     struct sigaction sa;
     hp_memset(&sa, 0, sizeof(sa));
     sa.sa_handler = handler;
     note_action(sig, &sa);
   }
-  __sighandler_t prev = bsd_signal(sig, handler);
+  __sighandler_t prev =
+      __atomic_load_n(&next_signal, __ATOMIC_RELAXED)(sig, handler);
   if (prev != SIG_ERR) {
     struct sigaction a;
     hp_memset(&a, 0, sizeof(a));
@@ -1076,6 +1116,7 @@ void hp_signals_init(void) {
   next_exit = (exit_fn)hp_exec_next("_exit");
   next_Exit = (exit_fn)hp_exec_next("_Exit");
   __atomic_store_n(&exits_resolved, true, __ATOMIC_RELEASE);
+  resolve_sig_nexts(); /* again: now past a -fheapprof program's idle copy */
   hp_fork_init();
   hp_atfork(fork_prepare, fork_parent, fork_child);
   check_dump_signal();
