@@ -107,8 +107,14 @@ void *memalign(size_t al, size_t n) {
   return p;
 }
 
+/* Read at start: a program may empty its environment before it exits
+ * (php does), and the count would go nowhere. */
+static const char *out;
+__attribute__((constructor)) static void read_out(void) {
+  out = getenv("COUNT_PRELOAD_OUT");
+}
+
 __attribute__((destructor(101))) static void report(void) {
-  const char *out = getenv("COUNT_PRELOAD_OUT");
   if (!out)
     return;
   char line[128];
