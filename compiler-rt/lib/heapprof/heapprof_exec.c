@@ -84,6 +84,15 @@ typedef void *(*next_fn)(const char *);
 static next_fn run_next;
 static bool nexts_resolved; /* set by hp_exec_init */
 static bool nexts_early;    /* set by hp_exec_resolve_early */
+/* Under heapprof run --follow-exec (whose environment is never restored):
+ * asked once, at init (hp_exec_init), not at each exec.  A server may have
+ * replaced its environment by then (nginx's master and workers build
+ * their own, with TZ and what `env` directives name; a program's
+ * clearenv), and an exec with an environment of its making was then not
+ * followed (test/heapprof/Run/follow-exec-own-environ.c).  Written once
+ * by hp_exec_init, before any exec can ask. */
+static bool run_following;
+static bool following(void) { return run_following; }
 
 /* next, or before hp_exec_init and hp_exec_resolve_early the next
  * definition looked up now: no handler of the program's can be running
@@ -131,7 +140,9 @@ void hp_exec_init(void) {
    * preloaded runtime's constructor has run init, and only then takes
    * HEAPPROF_RUN out of the environment): a dlsym that finds nothing
    * allocates its error message, which would be profiled. */
-  if (hp_getenv("HEAPPROF_RUN")) {
+  const char *run = hp_getenv("HEAPPROF_RUN");
+  run_following = run && !hp_strcmp(run, "follow-exec");
+  if (run) {
     run_exec_env =
         (exec_env_fn)dlsym(RTLD_DEFAULT, "__heapprof_run_exec_environment");
     if (run_exec_env)
@@ -158,12 +169,6 @@ HP_WEAK char *const *hp_preload_exec_env(char *const *envp, void *buf,
 /* Whether an exec of the image's own process is followed: under heapprof
  * run.  (The preloaded runtime links its own, heapprof_preload.c.) */
 HP_WEAK bool hp_preload_active(void) { return run_exec_env != NULL; }
-
-/* Under heapprof run --follow-exec (whose environment is never restored). */
-static bool following(void) {
-  const char *r = hp_getenv("HEAPPROF_RUN");
-  return r && !hp_strcmp(r, "follow-exec");
-}
 
 /* An environment whose new array (pointers, not copies, and heapprof
  * run's few variables) is larger than this, some 32,000 variables, is not

@@ -51,17 +51,22 @@ static void env_remove(long i) {
 static const char *const restored_vars[] = {"LD_PRELOAD", "HEAPPROF_OPTIONS"};
 #define SAVED_PREFIX "HEAPPROF_RUN_SAVED_"
 
-/* What heapprof run gave this image, kept (the strings stay where the
- * kernel put them; restoring only edits environ's array) for an exec
+/* What heapprof run gave this image, kept for an exec
  * (hp_preload_exec_env).  Set by the constructor, before the restore when
  * HEAPPROF_RUN=1 (restoring), as found with HEAPPROF_RUN=follow-exec
  * (following); read-only afterwards.  Per variable: its value as heapprof
  * run set it, and the caller's value (HEAPPROF_RUN_SAVED_<VAR>), each NULL
- * when absent. */
+ * when absent.  Copies (in given_buf, or a mapping when they do not fit),
+ * not the strings where the kernel put them: a server that sets its
+ * process title (nginx's ngx_setproctitle, PostgreSQL's ps_status) moves
+ * its environment elsewhere and writes the title over that area, and an
+ * exec then got heapprof run's variables from the title, or none
+ * (test/heapprof/Run/follow-exec-own-environ.c). */
 static struct {
   bool restoring, following;
   const char *set[2], *caller[2];
 } given;
+static char given_buf[4096];
 
 /* The value of name in envp (NAME=value), or NULL. */
 static const char *value_in(char *const *envp, const char *name) {
@@ -83,6 +88,26 @@ static void remember_given(void) {
     given.caller[v] = c && !hp_strncmp(c, restored_vars[v], n) && c[n] == '='
                           ? c + n + 1
                           : NULL;
+  }
+  /* Copied out of the environment's strings (above): all four in one
+   * buffer; if no page can be had for a long one, they stay where they
+   * are. */
+  const char **str[] = {&given.set[0], &given.set[1], &given.caller[0],
+                        &given.caller[1]};
+  uptr bytes = 0;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(str); i++)
+    bytes += *str[i] ? hp_strlen(*str[i]) + 1 : 0;
+  char *buf = given_buf;
+  if (bytes > sizeof(given_buf) &&
+      !(buf = hp_mmap(HP_ROUND_UP(bytes, HP_PAGE_SIZE))))
+    return;
+  for (u32 i = 0; i < HP_ARRAY_SIZE(str); i++) {
+    if (!*str[i])
+      continue;
+    uptr n = hp_strlen(*str[i]) + 1;
+    hp_memcpy(buf, *str[i], n);
+    *str[i] = buf;
+    buf += n;
   }
 }
 
