@@ -74,10 +74,25 @@ static char start_dir[4096];
 static dev_t start_root_dev;
 static ino_t start_root_ino;
 
+/* $TMPDIR as the image started with it (an absolute path; empty when
+ * unset, relative or too long), where a profile goes that cannot be
+ * written where asked.  The program's environment of the moment comes
+ * first; this one when it has no TMPDIR: a server's workers (nginx's)
+ * get an environment of the server's making, without it, and their
+ * profiles went to /tmp although the caller had named another directory
+ * (test/heapprof/Run/privilege-drop-own-environ.c).  Written at init only
+ * (secure mode: empty, as hp_getenv gives nothing). */
+static char start_tmpdir[4096];
+
 static void start_dir_note(void) {
   int saved = errno;
   if (!getcwd(start_dir, sizeof(start_dir)) || start_dir[0] != '/')
     start_dir[0] = 0;
+  const char *tmp = hp_getenv("TMPDIR");
+  if (!tmp || tmp[0] != '/' ||
+      hp_strlcpy(start_tmpdir, tmp, sizeof(start_tmpdir)) >=
+          sizeof(start_tmpdir))
+    start_tmpdir[0] = 0;
   struct stat st;
   if (stat("/", &st) == 0) {
     start_root_dev = st.st_dev;
@@ -920,7 +935,9 @@ static bool write_profile_to(content_t *c, hp_buf_t *own, u32 seq,
      * directory its parent made. */
     profile_dest_t t = d;
     const char *tmp = hp_getenv("TMPDIR");
-    hp_strlcpy(t.dir, tmp && tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
+    if (!tmp)
+      tmp = start_tmpdir;
+    hp_strlcpy(t.dir, tmp[0] == '/' ? tmp : "/tmp", sizeof(t.dir));
     hp_snprintf(t.path, sizeof(t.path), "%s/%s", t.dir, t.name);
     char why_tmp[4800] = "";
     if (write_to_dir(&t, c, why_tmp, sizeof(why_tmp))) {
