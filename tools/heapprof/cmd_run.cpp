@@ -169,6 +169,85 @@ std::string interpreterOf(const std::string &Path) {
   return Interp;
 }
 
+// The image the kernel runs for Path: Path itself, or for a `#!` script
+// the interpreter its first line names, as binfmt_script reads it (within
+// the first 256 bytes: blanks, the interpreter's path up to the next
+// blank, relative to the current directory; the rest of the line one
+// argument), itself a script again as far as the kernel follows them (5
+// scripts deep; a sixth is ELOOP). `#!/usr/bin/env NAME` (or `env -S NAME
+// ...`) runs NAME as env finds it on PATH: that program, then. "" and Why
+// set when the kernel would refuse the exec (an interpreter missing or not
+// executable); "" and Why empty when it cannot be told (env given a name
+// it will not find, a line env takes otherwise), which env reports itself.
+std::string imageOf(const std::string &Path, std::string &Why) {
+  std::string Image = Path;
+  Why.clear();
+  for (int Depth = 0;; Depth++) {
+    char Buf[256];
+    int Fd = open(Image.c_str(), O_RDONLY | O_CLOEXEC);
+    if (Fd < 0)
+      return Image;
+    ssize_t N = pread(Fd, Buf, sizeof(Buf), 0);
+    close(Fd);
+    if (N < 2 || memcmp(Buf, "#!", 2))
+      return Image;
+    if (Depth == 5) {
+      Why = "its #! interpreters nest more than 5 scripts deep, which "
+            "the kernel refuses (" + std::string(strerror(ELOOP)) + ")";
+      return "";
+    }
+    std::string Line(Buf + 2, N - 2);
+    Line = Line.substr(0, Line.find_first_of(std::string("\n\0", 2)));
+    size_t From = Line.find_first_not_of(" \t");
+    if (From == std::string::npos)
+      return "";
+    size_t To = Line.find_first_of(" \t", From);
+    std::string Interp = Line.substr(From, To == std::string::npos
+                                               ? To
+                                               : To - From);
+    std::string Arg;
+    if (To != std::string::npos && (From = Line.find_first_not_of(
+                                        " \t", To)) != std::string::npos)
+      Arg = Line.substr(From, Line.find_last_not_of(" \t") + 1 - From);
+    if (access(Interp.c_str(), X_OK) != 0) {
+      Why = "its #! interpreter '" + Interp + "': " + strerror(errno);
+      return "";
+    }
+    Image = Interp;
+    const char *Base = strrchr(Interp.c_str(), '/');
+    if (strcmp(Base ? Base + 1 : Interp.c_str(), "env") || Arg.empty())
+      continue;
+    // env's one argument: NAME, or "-S NAME ARGS" split at blanks (with
+    // VAR=VALUE settings before NAME).  Any other option: not told.
+    std::vector<std::string> Words;
+    bool Split =
+        Arg.rfind("-S", 0) == 0 || Arg.rfind("--split-string", 0) == 0;
+    if (Split) {
+      Arg = Arg.substr(Arg[1] == 'S' ? 2 : 14);
+      if (!Arg.empty() && Arg[0] == '=')
+        Arg = Arg.substr(1);
+      for (size_t At = 0; (At = Arg.find_first_not_of(" \t", At)) !=
+                          std::string::npos;) {
+        size_t End = Arg.find_first_of(" \t", At);
+        Words.push_back(Arg.substr(At, End == std::string::npos ? End
+                                                                : End - At));
+        At = End;
+      }
+    } else
+      Words.push_back(Arg);
+    size_t W = 0;
+    while (W < Words.size() && Words[W].find('=') != std::string::npos)
+      W++;
+    if (W == Words.size() || Words[W][0] == '-' ||
+        (!Split && Arg.find_first_of(" \t") != std::string::npos))
+      return "";
+    Image = findProgram(Words[W].c_str());
+    if (Image.empty())
+      return "";
+    Depth = -1; // env's exec is a new one: the kernel counts afresh
+  }
+}
+
 // Whether Path is the dynamic loader this program runs under (the same
 // file, by device and inode), which has no PT_INTERP of its own.
 bool isOurLoader(const std::string &Path) {
@@ -663,7 +742,14 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // --follow-exec nothing is preloaded (it would go into every program
   // below): allocator=auto has each program's runtime find the allocator
   // that program links or preloads, this one's included.
-  std::string Linked = AllocatorGiven ? "" : linkedAllocator(Prog);
+  // A script's allocator is its interpreter's (the program it execs
+  // inherits the preload and the allocator= option): the loader is asked
+  // about the image the kernel runs, a `#!` line followed to it.
+  std::string Image = imageOf(Prog, Why);
+  if (!Why.empty())
+    return fail("cannot run '" + Prog + "': " + Why);
+  std::string Linked =
+      AllocatorGiven || Image.empty() ? "" : linkedAllocator(Image);
   const char *CallerOpts = getenv("HEAPPROF_OPTIONS");
   if (FollowExec && !AllocatorGiven &&
       !(CallerOpts && strstr(CallerOpts, "allocator=")))
