@@ -163,6 +163,14 @@ static const char *our_part(u32 v, size_t *len) {
     return "";
   }
   size_t n = hp_strlen(set), c = caller ? hp_strlen(caller) : 0;
+  /* The caller's value empty (LD_PRELOAD= set but empty): heapprof run
+   * joins nothing to it, so the whole value is ours.  Taken for "changed
+   * since", an exec of the program's own lost the runtime (and -o's
+   * profile_dir) and its new image ran unprofiled. */
+  if (caller && !c) {
+    *len = n;
+    return set;
+  }
   if (caller && v == 0 && n > c && set[n - c - 1] == ':' &&
       !hp_strcmp(set + n - c, caller)) {
     *len = n - c - 1;
@@ -317,12 +325,12 @@ char *const *hp_preload_exec_env(char *const *envp, void *buf,
     *str++ = '=';
     if (v == 0) { /* LD_PRELOAD=OURS[:THEIRS] */
       str = put(str, ours[v], our_len[v]);
-      if (our_len[v] && theirs[v])
+      if (our_len[v] && t)
         *str++ = ':';
       str = put(str, theirs[v] ? theirs[v] : "", t);
     } else { /* HEAPPROF_OPTIONS=[THEIRS:]OURS */
       str = put(str, theirs[v] ? theirs[v] : "", t);
-      if (our_len[v] && theirs[v])
+      if (our_len[v] && t)
         *str++ = ':';
       str = put(str, ours[v], our_len[v]);
     }

@@ -71,6 +71,26 @@
 // RUN: ls %t.d4 | count 1
 // KEEP: HEAPPROF_OPTIONS print_stats=0
 // KEEP: HEAPPROF_OPTIONS=print_stats=0
+//
+// The caller's LD_PRELOAD and HEAPPROF_OPTIONS set but empty: heapprof run
+// sets its own values alone, with nothing joined to them.  The first
+// image's runtime took them for values changed since and passed nothing
+// of heapprof's to the exec: the second image ran without the runtime
+// (one profile, not two, and its 5 objects of 222 bytes in none).  It
+// must get both, and give its children the caller's empty values back.
+// RUN: rm -rf %t.d5 && env LD_PRELOAD= HEAPPROF_OPTIONS= heapprof run -o %t.d5 -- %t first > %t.out5
+// RUN: FileCheck %s --check-prefix=EMPTY < %t.out5
+// EMPTY: LD_PRELOAD {{$}}
+// EMPTY-NEXT: HEAPPROF_OPTIONS {{$}}
+// EMPTY-NEXT: HEAPPROF_RUN (unset)
+// EMPTY-DAG: {{^}}LD_PRELOAD={{$}}
+// EMPTY-DAG: {{^}}HEAPPROF_OPTIONS={{$}}
+// EMPTY-NOT: HEAPPROF_RUN
+// RUN: ls %t.d5 | count 2
+// RUN: heapprof report %t.d5 | FileCheck %s --check-prefix=EMPTYBINS
+// EMPTYBINS: heapprof report: 2 processes, 2 files
+// EMPTYBINS: {{^ *111 +3 }}
+// EMPTYBINS: {{^ *222 +5 }}
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
