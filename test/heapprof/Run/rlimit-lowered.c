@@ -30,6 +30,16 @@
 // REPORT: 9.8 MiB in 100 objects (100.0 KiB each), 0 live (0 B)
 // REPORT-NEXT: main
 //
+// The same through prlimit with the program's own pid, not 0 (as-pid):
+// its own limit too, raised the same way.  Passed to the kernel as it
+// was, the 256 MiB left no room for heapprof's reservations.
+// RUN: %t as-pid | FileCheck %s
+// RUN: rm -rf %t.p
+// RUN: heapprof run -o %t.p -- %t as-pid > %t.pout 2> %t.perr
+// RUN: FileCheck %s < %t.pout
+// RUN: not grep HeapProf %t.perr
+// RUN: heapprof report %t.p | FileCheck %s --check-prefix=REPORT
+//
 // An exec gives the new image the program's soft limit, not the raised
 // one: a child run after the limit reads 268435456 too.
 // RUN: heapprof run -o %t.d -- %t data-exec | FileCheck %s --check-prefix=EXEC
@@ -51,9 +61,10 @@ int main(int argc, char **argv) {
     printf("child limit %llu\n", (unsigned long long)g.rlim_cur);
     return 0;
   }
-  int res = !strcmp(argv[1], "as") ? RLIMIT_AS : RLIMIT_DATA;
+  int by_pid = !strcmp(argv[1], "as-pid");
+  int res = !strcmp(argv[1], "as") || by_pid ? RLIMIT_AS : RLIMIT_DATA;
   struct rlimit r = {256ull << 20, 256ull << 20};
-  if (setrlimit(res, &r)) {
+  if (by_pid ? prlimit(getpid(), res, &r, NULL) : setrlimit(res, &r)) {
     perror("setrlimit");
     return 1;
   }
@@ -80,7 +91,7 @@ int main(int argc, char **argv) {
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   printf("big %s\n", big == MAP_FAILED ? "refused" : "mapped");
   struct rlimit p;
-  prlimit(0, res, NULL, &p);
+  prlimit(by_pid ? getpid() : 0, res, NULL, &p);
   printf("prlimit %llu %llu\n", (unsigned long long)p.rlim_cur,
          (unsigned long long)p.rlim_max);
   return 0;
