@@ -12,6 +12,12 @@
 // CHECK: allocations 300 300 0
 // CHECK-NEXT: bytes 29.3 KiB 29.3 KiB 0 B
 // CHECK: temporary 300 ? ?
+// The one context is the same on both sides in every measure both record:
+// unchanged, no row (temporary, which only BASE records, is not compared;
+// compared as 300 against 0, it made the context "changed otherwise").
+// CHECK: changed contexts: 0 new, 0 gone, 0 grew, 0 shrank, 0 changed otherwise; 1 unchanged
+// CHECK: == Contexts by growth of bytes
+// CHECK-NEXT: (no change)
 // RUN: heapprof diff %t.new %t.base | FileCheck %s --check-prefix=REVERSED
 // REVERSED: temporary ? 300 ?
 // Ranking by a measure a side lacks would rank by nothing: an error.

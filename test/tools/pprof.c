@@ -10,6 +10,11 @@
 // RUN: heapprof pprof -o %t.pb.gz %t.dir
 // RUN: heapprof pprof --output=%t.2.pb.gz %t.dir2/heapprof.*.profraw
 // RUN: gzip -t %t.pb.gz
+// The mapping ends just after the highest address in it (its limit is
+// exclusive): the highest location's address + 1, so every location of the
+// module lies inside its mapping.
+// RUN: go tool pprof -raw %t.pb.gz | %python -c "import re,sys; t=sys.stdin.read(); a=[int(x,16) for x in re.findall(r'^ *[0-9]+: 0x([0-9a-f]+) M=1 ', t, re.M)]; l=int(re.search(r'^1: 0x0/0x([0-9a-f]+)/', t, re.M).group(1),16); print('limit', 'past the highest' if a and l == max(a) + 1 else (hex(l), hex(max(a))))" | FileCheck %s --check-prefix=LIMIT
+// LIMIT: limit past the highest
 //
 // Allocated: red 100 x 64 = 6400 B, blue 50 x 32 = 1600 B, 8000 B in all.
 // RUN: go tool pprof -top -unit=B -sample_index=alloc_space %t.pb.gz | FileCheck %s --check-prefix=ALLOC
