@@ -67,6 +67,15 @@
 // RUN: ls %t.d6 | count 2
 // RUN: ls %t.d6 | FileCheck %s --check-prefix=FILES
 //
+// A name of NAME_MAX (255) bytes is one glibc tries (only a longer one
+// fails at once, ENAMETOOLONG): found, the first image's profile written
+// at the exec.  Taken for a name that cannot start, the exec went on
+// without the checkpoint, and the first image's 3 objects were lost.
+// RUN: rm -rf %t.long %t.d7 && mkdir -p %t.long
+// RUN: sh -c 'n=$(%python -c "print(\"p\" * 255)") && cp %t %t.long/$n && env -u LD_PRELOAD heapprof run -o %t.d7 -- %t vp %t.long $n' | FileCheck %s --check-prefix=FOUND
+// RUN: ls %t.d7 | count 2
+// RUN: heapprof report %t.d7 | FileCheck %s --check-prefix=BINS
+//
 // The static runtime (-fheapprof): the same.
 // RUN: %clang_heapprof -O0 %s -o %t.s
 // RUN: mkdir -p %t.sbin && cp %t.s %t.sbin/prog
