@@ -639,12 +639,13 @@ static bool merge_mib(uint64_t *d, const uint64_t *s) {
       d[hi] = first || s[hi] > d[hi] ? s[hi] : d[hi];
     }
   }
-  d[F_OVERLAPS] = clamp32(d[F_OVERLAPS] + s[F_OVERLAPS]);
-  d[F_SAME_ALLOC_CPU] = clamp32(d[F_SAME_ALLOC_CPU] + s[F_SAME_ALLOC_CPU]);
-  d[F_SAME_DEALLOC_CPU] =
-      clamp32(d[F_SAME_DEALLOC_CPU] + s[F_SAME_DEALLOC_CPU]);
-  d[F_MIGRATED] = clamp32(d[F_MIGRATED] + s[F_MIGRATED]);
-  d[F_ALLOC_COUNT] = clamp32(d[F_ALLOC_COUNT] + s[F_ALLOC_COUNT]);
+  /* The u32 counts: each below 2^32, so their sum fits; ctx_pack clamps
+   * it to 2^32 - 1 (tools/merge-counts-edges.test). */
+  d[F_OVERLAPS] += s[F_OVERLAPS];
+  d[F_SAME_ALLOC_CPU] += s[F_SAME_ALLOC_CPU];
+  d[F_SAME_DEALLOC_CPU] += s[F_SAME_DEALLOC_CPU];
+  d[F_MIGRATED] += s[F_MIGRATED];
+  d[F_ALLOC_COUNT] += s[F_ALLOC_COUNT];
   bool fit = counts_fit(s);
   for (size_t i = 0; i < sizeof(summed) / sizeof(summed[0]); i++)
     d[summed[i]] += s[summed[i]]; /* both <= 2^63 - 1: no wrap */
