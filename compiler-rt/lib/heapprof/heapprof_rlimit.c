@@ -127,7 +127,6 @@ static struct {
   hp_spinlock_t lock;
   uptr beg, len; /* the mapping: one page, then what it stands for */
   u64 charged;   /* span bytes it stands for */
-  bool on;       /* the ballast exists (atomic) */
 } ballast;
 
 static bool ballast_grow_locked(u64 bytes) {
@@ -160,9 +159,10 @@ static bool ballast_grow_locked(u64 bytes) {
 
 /* Makes the ballast if there is none, and brings it up to the spans made
  * now; called before the limit goes to the kernel (under the old one,
- * which let the spans be made).  False: no ballast, the limit is held
- * without it (the heap then grows past it, as it did before). */
-static bool ballast_sync(void) {
+ * which let the spans be made).  A ballast that cannot be made or grown
+ * leaves the limit held without it, or short of the spans (the heap then
+ * grows past it, as it did before). */
+static void ballast_sync(void) {
   hp_spin_lock(&ballast.lock);
   if (!ballast.beg) {
     int saved = errno;
@@ -176,24 +176,22 @@ static bool ballast_sync(void) {
     }
     errno = saved;
     if (p != MAP_FAILED) {
-      ballast.beg = (uptr)p;
       ballast.len = HP_PAGE_SIZE;
+      __atomic_store_n(&ballast.beg, (uptr)p, __ATOMIC_RELAXED);
     }
   }
   u64 spans = hp_primary_span_bytes();
-  bool ok = ballast.beg &&
-            (spans <= ballast.charged ||
-             ballast_grow_locked(spans - ballast.charged));
-  __atomic_store_n(&ballast.on, ballast.beg != 0, __ATOMIC_RELAXED);
+  if (ballast.beg && spans > ballast.charged)
+    ballast_grow_locked(spans - ballast.charged);
   hp_spin_unlock(&ballast.lock);
-  return ok;
 }
 
 bool hp_rlimit_charge(u64 bytes) {
-  if (HP_LIKELY(!__atomic_load_n(&ballast.on, __ATOMIC_RELAXED)))
-    return true;
+  if (HP_LIKELY(!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED)))
+    return true; /* no ballast: no limit set, or dropped at exit */
   hp_spin_lock(&ballast.lock);
-  bool ok = ballast_grow_locked(bytes);
+  /* Dropped meanwhile (the exit profile): nothing to charge. */
+  bool ok = !ballast.beg || ballast_grow_locked(bytes);
   hp_spin_unlock(&ballast.lock);
   return ok;
 }
@@ -206,7 +204,6 @@ void hp_rlimit_drop_ballast(void) {
     int saved = errno;
     munmap((void *)ballast.beg, ballast.len);
     errno = saved;
-    __atomic_store_n(&ballast.on, false, __ATOMIC_RELAXED);
     __atomic_store_n(&ballast.beg, 0, __ATOMIC_RELAXED);
     ballast.len = ballast.charged = 0;
   }
