@@ -166,40 +166,25 @@ static entry_t *arena_alloc(size_t bytes) {
   return e;
 }
 
-/* A new stack's entry, when the arena can take no more: the empty stack's
- * (the report's "no frames" marker), in static memory if the depot has
- * none, said once.  The allocation is counted, without its frames, where
+/* When the arena can take no more (the process at its memory limit): a
+ * new stack gets the empty stack's entry (the report's "no frames"
+ * marker), whose 32 bytes are this static one if the depot has none yet,
+ * said once.  The allocation is counted, without its frames, where
  * aborting the program (as before) or failing the malloc would change
  * what it does; a later call maps again, and a stack that finds room then
- * gets its own entry.  Lock held. */
+ * gets its own entry. */
 static entry_t empty_static;
-static entry_t *empty_fallback(void) {
+static void say_depot_full(void) {
   static bool said;
-  if (!said) {
-    said = true;
-    char why[320];
-    hp_report_mapping_refused_why(why, sizeof(why), false);
-    hp_printf("HeapProf: WARNING: cannot map memory for the stack depot (%s):"
-              " allocations from call stacks not seen before are counted "
-              "without their frames, in one context, until it can\n",
-              why);
-  }
-  u64 hash64 = hp_stack_hash(NULL, 0);
-  uptr *b = &buckets[hash64 & ((1u << BUCKET_BITS) - 1)];
-  uptr head = __atomic_load_n(b, __ATOMIC_RELAXED);
-  entry_t *e = find((entry_t *)head, (u32)(hash64 >> 32), NULL, 0);
-  if (e)
-    return e;
-  u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
-  HP_CHECK(id < MAX_IDS);
-  e = &empty_static;
-  e->next = (entry_t *)head;
-  e->hash = (u32)(hash64 >> 32);
-  e->id = id;
-  e->tail = (u16)(sizeof(entry_t) / sizeof(uptr));
-  __atomic_store_n(&by_id[id], e, __ATOMIC_RELEASE);
-  __atomic_store_n(b, (uptr)e, __ATOMIC_RELEASE);
-  return e;
+  if (said)
+    return;
+  said = true;
+  char why[320];
+  hp_report_mapping_refused_why(why, sizeof(why), false);
+  hp_printf("HeapProf: WARNING: cannot map memory for the stack depot (%s):"
+            " allocations from call stacks not seen before are counted "
+            "without their frames, in one context, until it can\n",
+            why);
 }
 
 #define FRONT_BITS 7
@@ -250,9 +235,12 @@ static HP_NOINLINE u32 put(const uptr *pcs, u32 size) {
     e = arena_alloc(tail + (size - narrow + (shown < size ? shown : 0)) *
                                sizeof(uptr));
     if (HP_UNLIKELY(!e)) {
-      e = empty_fallback();
-      hp_spin_unlock(&insert_lock);
-      return e->id;
+      say_depot_full();
+      if (size) { /* the empty stack's entry instead */
+        hp_spin_unlock(&insert_lock);
+        return put(NULL, 0);
+      }
+      e = &empty_static; /* sizeof(entry_t): the size of an empty one */
     }
     u32 id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
     HP_CHECK(id < MAX_IDS);
