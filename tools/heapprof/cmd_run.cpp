@@ -102,13 +102,15 @@ int fail(const std::string &Msg) {
 
 // PROG as execvp would find it: itself if it has a '/', else the first
 // executable regular file of that name on PATH (a directory so named is
-// passed over, as execvp does); "" for an empty name.
-std::string findProgram(const char *Prog) {
+// passed over, as execvp does); "" for an empty name.  Path: a PATH other
+// than this process's (env's `PATH=...` before the name it runs).
+std::string findProgram(const char *Prog, const char *Path = nullptr) {
   if (!*Prog)
     return "";
   if (strchr(Prog, '/'))
     return Prog;
-  const char *Path = getenv("PATH");
+  if (!Path)
+    Path = getenv("PATH");
   std::string P = Path ? Path : "/usr/local/bin:/usr/bin:/bin";
   size_t Start = 0;
   for (;;) {
@@ -175,7 +177,8 @@ std::string interpreterOf(const std::string &Path) {
 // blank, relative to the current directory; the rest of the line one
 // argument), itself a script again as far as the kernel follows them (5
 // scripts deep; a sixth is ELOOP). `#!/usr/bin/env NAME` (or `env -S NAME
-// ...`) runs NAME as env finds it on PATH: that program, then. "" and Why
+// ...`) runs NAME as env finds it on PATH (a `PATH=...` before it
+// included): that program, then. "" and Why
 // set when the kernel would refuse the exec (an interpreter missing or not
 // executable); "" and Why empty when it cannot be told (env given a name
 // it will not find, a line env takes otherwise), which env reports itself.
@@ -235,13 +238,16 @@ std::string imageOf(const std::string &Path, std::string &Why) {
       }
     } else
       Words.push_back(Arg);
+    // A PATH set before NAME is the one env's execvp searches.
     size_t W = 0;
-    while (W < Words.size() && Words[W].find('=') != std::string::npos)
-      W++;
+    const char *EnvPath = nullptr;
+    for (; W < Words.size() && Words[W].find('=') != std::string::npos; W++)
+      if (Words[W].rfind("PATH=", 0) == 0)
+        EnvPath = Words[W].c_str() + 5;
     if (W == Words.size() || Words[W][0] == '-' ||
         (!Split && Arg.find_first_of(" \t") != std::string::npos))
       return "";
-    Image = findProgram(Words[W].c_str());
+    Image = findProgram(Words[W].c_str(), EnvPath);
     if (Image.empty())
       return "";
     Depth = -1; // env's exec is a new one: the kernel counts afresh

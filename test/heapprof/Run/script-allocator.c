@@ -27,6 +27,14 @@
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
 // RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s2
 //
+// `#!/usr/bin/env -S PATH=DIR interp`: env finds interp on the PATH the
+// line sets, which the caller's PATH does not hold (before, heapprof run
+// looked on the caller's, found nothing, and ran interp on heapprof's).
+// RUN: printf '#!/usr/bin/env -S PATH=%t.app/bin interp\n' > %t.s6 && chmod +x %t.s6
+// RUN: rm -rf %t.e && env -u LD_PRELOAD heapprof run -o %t.e -- %t.s6 > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s6
+//
 // A script whose interpreter is the first script: the kernel runs
 // interp with both, and so the loader.
 // RUN: printf '#!%t.s1 -x\n' > %t.s3 && chmod +x %t.s3
