@@ -760,19 +760,24 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   if (FollowExec && !AllocatorGiven &&
       !(CallerOpts && strstr(CallerOpts, "allocator=")))
     Allocator = "auto";
+  // A script is named with the program that runs it, whose allocator
+  // this is.
+  std::string Named = "'" + Prog + "'";
+  if (!Image.empty() && Image != Prog)
+    Named += " (a script run by '" + Image + "')";
   if (!Linked.empty() && FollowExec) {
     fprintf(stderr,
-            "heapprof: note: '%s' runs on an allocator of its own, %s: "
+            "heapprof: note: %s runs on an allocator of its own, %s: "
             "profiled on it, as every program followed is on the allocator "
             "it links (--allocator=heapprof runs them on heapprof's)\n",
-            Prog.c_str(), Linked.c_str());
+            Named.c_str(), Linked.c_str());
   } else if (!Linked.empty() &&
              Linked.find_first_of(": ") == std::string::npos) {
     Allocator = AllocLib = Linked;
     fprintf(stderr,
-            "heapprof: note: '%s' runs on an allocator of its own, %s: "
+            "heapprof: note: %s runs on an allocator of its own, %s: "
             "profiled on it (--allocator=heapprof runs it on heapprof's)\n",
-            Prog.c_str(), Linked.c_str());
+            Named.c_str(), Linked.c_str());
   }
   std::string Rt = runtimePath();
   if (Rt.empty())

@@ -18,14 +18,14 @@
 // RUN: printf '#!%t.app/bin/interp\n' > %t.s1 && chmod +x %t.s1
 // RUN: env -u LD_PRELOAD heapprof run -o %t.d -- %t.s1 > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
-// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s1
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s1 -DIMAGE=%t.app/bin/interp
 // RUN: heapprof report --top 0 %t.d | FileCheck %s --check-prefix=REPORT
 //
 // `#!/usr/bin/env interp`, found on PATH as env finds it.
 // RUN: printf '#!/usr/bin/env interp\n' > %t.s2 && chmod +x %t.s2
 // RUN: sh -c 'PATH=%t.app/bin:$PATH; export PATH; env -u LD_PRELOAD heapprof run -o %t.e -- %t.s2' > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
-// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s2
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s2 -DIMAGE=%t.app/bin/interp
 //
 // `#!/usr/bin/env -S PATH=DIR interp`: env finds interp on the PATH the
 // line sets, which the caller's PATH does not hold (before, heapprof run
@@ -33,21 +33,21 @@
 // RUN: printf '#!/usr/bin/env -S PATH=%t.app/bin interp\n' > %t.s6 && chmod +x %t.s6
 // RUN: rm -rf %t.e && env -u LD_PRELOAD heapprof run -o %t.e -- %t.s6 > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
-// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s6
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s6 -DIMAGE=%t.app/bin/interp
 //
 // A script whose interpreter is the first script: the kernel runs
 // interp with both, and so the loader.
 // RUN: printf '#!%t.s1 -x\n' > %t.s3 && chmod +x %t.s3
 // RUN: env -u LD_PRELOAD heapprof run -o %t.n -- %t.s3 > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
-// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s3
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s3 -DIMAGE=%t.app/bin/interp
 //
 // A shell script that execs a program linking no allocator, the caller
 // preloading one: the shell and the program run on it.
 // RUN: printf '#!/bin/sh\nexec %t.app/bin/plain\n' > %t.s4 && chmod +x %t.s4
 // RUN: env LD_PRELOAD=%t.app/lib/libbump.so heapprof run -o %t.p -- %t.s4 > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OUT --input-file=%t.out
-// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s4
+// RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.err -DPROG=%t.s4 -DIMAGE=/bin/sh
 //
 // An interpreter that is not there: the kernel's ENOENT names the script,
 // which is there; heapprof run names the interpreter.
@@ -61,7 +61,7 @@
 // RUN: not sh -c %t.c5
 // RUN: not heapprof run -o %t.n -- %t.c5 2>&1 | FileCheck %s --check-prefix=DEEP -DPROG=%t.c5
 // OUT: malloc(100): the linked allocator's
-// NOTE: heapprof: note: '[[PROG]]' runs on an allocator of its own, {{.*}}/libbump.so: profiled on it (--allocator=heapprof runs it on heapprof's)
+// NOTE: heapprof: note: '[[PROG]]' (a script run by '[[IMAGE]]') runs on an allocator of its own, {{.*}}/libbump.so: profiled on it (--allocator=heapprof runs it on heapprof's)
 // REPORT: allocator{{ +}}{{.*}}/libbump.so, profiled as it ran (allocator=PATH)
 // REPORT: == Allocation bins: by requested size
 // REPORT: {{^ +}}100{{ +}}1{{ +}}100 B
