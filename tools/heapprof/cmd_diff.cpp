@@ -67,7 +67,7 @@ const char heapprof::DiffUsage[] =
     "                     or by function only (builds whose lines moved)\n"
     "  --top N            contexts shown (default 10; 0: all)\n"
     "  --format text|json output form (default text)\n"
-    "  --output FILE      write the diff to FILE instead of stdout (JSON\n"
+    "  -o, --output FILE  write the diff to FILE instead of stdout (JSON\n"
     "                     when FILE ends in .json, without --format)\n"
     "  --binary FILE      a profiled program (or library) that moved; matched\n"
     "                     by build id; may be repeated\n"

@@ -47,7 +47,7 @@ const char heapprof::ReportUsage[] =
     "                     output form (default text); html: the page of\n"
     "                     heapprof html (one self-contained file)\n"
     "  --html             the same as --format html\n"
-    "  --output FILE      write the report to FILE instead of stdout (a\n"
+    "  -o, --output FILE  write the report to FILE instead of stdout (a\n"
     "                     FILE ending in .json or .html, without --format,\n"
     "                     gets that form)\n"
     "  --binary FILE      the profiled program (or a library) if it moved;\n"
