@@ -30,7 +30,12 @@ echo
 echo "\$ llvm-profdata-19 merge $raw --profiled-binary $OUT/demo -o $OUT/demo.memprofdata"
 "$LLVM_PROFDATA" merge "$raw" --profiled-binary "$OUT/demo" -o "$OUT/demo.memprofdata"
 ls -l "$OUT/demo.memprofdata"
+echo "(the indexed profile clang -fmemory-profile-use= takes: docs/pgo.md)"
 echo
 echo "== the profile for people: what is biggest, what leaked, what is cold"
 echo "\$ $BUILD/bin/heapprof report $OUT/prof"
 "$BUILD/bin/heapprof" report "$OUT/prof"
+echo
+echo "== next"
+echo "what each table and column means: docs/user-guide.md, \"Finding answers: heapprof report\""
+echo "profile a program of your own: README.md, \"Using it\" (heapprof run for one you cannot rebuild: docs/run.md)"
