@@ -62,7 +62,9 @@ static HP_ALWAYS_INLINE u32 make_word0(u8 state, u8 memalign, u8 kind, u8 flags)
   return (u32)state | (u32)memalign << 8 | (u32)kind << 16 | (u32)flags << 24;
 }
 
-void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
+/* A failed allocation counted; whether it is reported (else NULL and
+ * ENOMEM). */
+static bool count_failed(void) {
   /* calloc/reallocarray/pvalloc overflow can be a program's first call into
    * the allocator: the flags and thread caches must be set up first. */
   if (HP_UNLIKELY(!hp_rtl.inited))
@@ -71,9 +73,20 @@ void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   t->stats.failed_allocs++;
   hp_thread_release(t);
   hp_syscalls_charge_outside(); /* the failed mmap, if any */
+  return !hp_flags.allocator_may_return_null;
+}
+
+void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind) {
   /* operator new handles its own failures (new_handler, nothrow). */
-  if (!hp_flags.allocator_may_return_null && kind == HP_ALLOC_MALLOC)
+  if (count_failed() && kind == HP_ALLOC_MALLOC)
     hp_report_out_of_memory(size, fp, why);
+  errno = ENOMEM;
+  return NULL;
+}
+
+void *hp_allocation_overflow(uptr n, uptr size, uptr fp, const char *why) {
+  if (count_failed())
+    hp_report_overflow(n, size, fp, why);
   errno = ENOMEM;
   return NULL;
 }

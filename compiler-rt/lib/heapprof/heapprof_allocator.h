@@ -233,6 +233,9 @@ uptr hp_usable_size(const void *p);
 /* Fails an allocation per allocator_may_return_null: returns NULL with
  * errno=ENOMEM, or reports and aborts. */
 void *hp_allocation_failed(uptr size, uptr fp, const char *why, u8 kind);
+/* The same for a count times a size that does not fit in a size_t
+ * (calloc, reallocarray): the report names both. */
+void *hp_allocation_overflow(uptr n, uptr size, uptr fp, const char *why);
 
 /* Chunk walk, for dumps: fn(header, user_beg, requested_size, arg) for every
  * live chunk. */

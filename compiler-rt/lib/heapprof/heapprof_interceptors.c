@@ -99,8 +99,7 @@ static HP_NOINLINE void *calloc_framed(size_t n, size_t size) {
     return hp_foreign_calloc(n, size, HP_ENTRY_FP());
   size_t total;
   if (__builtin_mul_overflow(n, size, &total))
-    return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(), "calloc-overflow",
-                                HP_ALLOC_MALLOC);
+    return hp_allocation_overflow(n, size, HP_ENTRY_FP(), "calloc-overflow");
   return hp_allocate(total, 0, HP_ALLOC_MALLOC, HP_ENTRY_FP(), true);
 }
 static HP_NOINLINE void *calloc_sampled(size_t n, size_t size) {
@@ -139,8 +138,8 @@ HP_INTERFACE void *reallocarray(void *p, size_t n, size_t size) {
     return hp_foreign_reallocarray(p, n, size, HP_ENTRY_FP());
   size_t total;
   if (__builtin_mul_overflow(n, size, &total))
-    return hp_allocation_failed((uptr)-1, HP_ENTRY_FP(),
-                                "reallocarray-overflow", HP_ALLOC_MALLOC);
+    return hp_allocation_overflow(n, size, HP_ENTRY_FP(),
+                                  "reallocarray-overflow");
   return hp_reallocate(p, total, HP_ENTRY_FP());
 }
 

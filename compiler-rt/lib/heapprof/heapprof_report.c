@@ -302,6 +302,17 @@ void hp_report_out_of_memory(uptr size, uptr fp, const char *why) {
   die();
 }
 
+void hp_report_overflow(uptr n, uptr size, uptr fp, const char *why) {
+  begin();
+  hp_printf("HeapProf: ERROR: %s: %zu objects of %zu bytes: the total does "
+            "not fit in size_t (pc %p)\n",
+            why, (size_t)n, (size_t)size, (void *)caller_pc(fp));
+  print_current_stack(fp);
+  hp_printf("HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1 returns NULL "
+            "with errno=ENOMEM instead\nHeapProf: ABORTING\n");
+  die();
+}
+
 void hp_report_new_failed(uptr size, uptr fp) {
   begin();
   hp_printf("HeapProf: ERROR: out-of-memory: operator new cannot allocate "

@@ -26,6 +26,9 @@ void hp_report_exec_unprofiled(const char *path);
  * map count. */
 void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
+/* calloc's or reallocarray's count times size above SIZE_MAX. */
+HP_NORETURN void hp_report_overflow(uptr n, uptr size, uptr fp,
+                                    const char *why);
 HP_NORETURN void hp_report_new_failed(uptr size, uptr fp);
 /* allocator=NAME names no allocator the runtime can call through to. */
 HP_NORETURN void hp_report_foreign_missing(const char *allocator,

@@ -8,6 +8,7 @@
 // RUN: %env_heapprof_opts=log_path=stderr:allocator_may_return_null=0 not --crash %run %t malloc 2>&1 | FileCheck %s --check-prefix=ABORT-MALLOC
 // RUN: %env_heapprof_opts=log_path=stderr:allocator_may_return_null=0 not --crash %run %t calloc 2>&1 | FileCheck %s --check-prefix=ABORT-CALLOC
 // RUN: %env_heapprof_opts=log_path=stderr %run %t calloc 2>&1 | FileCheck %s --check-prefix=CALLOC-FIRST
+// RUN: %env_heapprof_opts=log_path=stderr:allocator_may_return_null=0 not --crash %run %t reallocarray 2>&1 | FileCheck %s --check-prefix=ABORT-REALLOCARRAY
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
@@ -33,6 +34,9 @@ __attribute__((noinline)) void *huge_malloc(void) { return malloc(HUGE_SIZE); }
 __attribute__((noinline)) void *huge_calloc(void) {
   return calloc(SIZE_MAX / 2, 3);
 }
+__attribute__((noinline)) void *huge_reallocarray(void) {
+  return reallocarray(NULL, 1000, SIZE_MAX / 999);
+}
 
 int main(int argc, char **argv) {
   if (!strcmp(argv[1], "malloc")) {
@@ -44,6 +48,11 @@ int main(int argc, char **argv) {
     // The program's first allocation call: the runtime initializes here.
     errno = 0;
     expect_null("first call calloc overflow", huge_calloc());
+    fprintf(stderr, "program finished\n");
+    return 0;
+  }
+  if (!strcmp(argv[1], "reallocarray")) {
+    huge_reallocarray();
     fprintf(stderr, "program finished\n");
     return 0;
   }
@@ -155,9 +164,16 @@ int main(int argc, char **argv) {
 // CALLOC-FIRST: first call calloc overflow: NULL, ENOMEM
 // CALLOC-FIRST: program finished
 
-// ABORT-CALLOC: HeapProf: ERROR: calloc-overflow: cannot allocate
+// The count and the size, not a made-up total: SIZE_MAX / 2 is
+// 9223372036854775807, and times 3 it does not fit.
+// ABORT-CALLOC: HeapProf: ERROR: calloc-overflow: 9223372036854775807 objects of 3 bytes: the total does not fit in size_t (pc 0x{{[0-9a-f]+}})
 // ABORT-CALLOC-NEXT: #0 0x{{[0-9a-f]+}} in huge_calloc {{.*}}malloc_failure.c
 // ABORT-CALLOC-NEXT: #1 0x{{[0-9a-f]+}} in main {{.*}}malloc_failure.c
 // ABORT-CALLOC: HINT: HEAPPROF_OPTIONS=allocator_may_return_null=1
 // ABORT-CALLOC-NEXT: HeapProf: ABORTING
 // ABORT-CALLOC-NOT: program finished
+// SIZE_MAX / 999 is 18465209282992544; 1000 of them are past SIZE_MAX.
+// ABORT-REALLOCARRAY: HeapProf: ERROR: reallocarray-overflow: 1000 objects of 18465209282992544 bytes: the total does not fit in size_t (pc 0x{{[0-9a-f]+}})
+// ABORT-REALLOCARRAY-NEXT: #0 0x{{[0-9a-f]+}} in huge_reallocarray {{.*}}malloc_failure.c
+// ABORT-REALLOCARRAY: HeapProf: ABORTING
+// ABORT-REALLOCARRAY-NOT: program finished
