@@ -15,6 +15,7 @@
 //   heapprof pprof -o OUT.pb.gz PROFILE|DIR... for `go tool pprof`
 //   heapprof run [-o DIR] -- PROG ARGS...      profile a program that was
 //                                              not rebuilt (cmd_run.cpp)
+//   heapprof help [COMMAND], heapprof --version
 //
 // Exit status: 0 on success, 1 when an input is unreadable or malformed
 // (one line names the file and the problem), 2 on a usage error.
@@ -23,13 +24,17 @@
 #include "commands.h"
 #include "heapprof_merge.h"
 
+#include "llvm/Config/llvm-config.h"
+
 #include <stdio.h>
 #include <string.h>
 
 using namespace heapprof;
 
 static void usage(FILE *F) {
-  fputs("usage: heapprof COMMAND ...\n\n", F);
+  fputs("usage: heapprof COMMAND ...\n"
+        "  (heapprof help COMMAND: its options; heapprof --version)\n\n",
+        F);
   fputs(ReportUsage, F);
   fputs("\n", F);
   fputs(DiffUsage, F);
@@ -47,27 +52,56 @@ static void usage(FILE *F) {
   fputs(RunUsage, F);
 }
 
+namespace {
+struct Command {
+  const char *Name;
+  int (*Run)(int, char **);
+};
+} // namespace
+
+static const Command Commands[] = {
+    {"show", cmdShow},   {"report", cmdReport},
+    {"diff", cmdDiff},   {"flamegraph", cmdFlamegraph},
+    {"pprof", cmdPprof}, {"html", cmdHtml},
+    {"run", cmdRun},     {"merge", heapprof_merge_main},
+};
+
+static const Command *find(const char *Name) {
+  for (const Command &C : Commands)
+    if (!strcmp(C.Name, Name))
+      return &C;
+  return nullptr;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  if (!strcmp(argv[1], "show"))
-    return cmdShow(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "report"))
-    return cmdReport(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "diff"))
-    return cmdDiff(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "flamegraph"))
-    return cmdFlamegraph(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "pprof"))
-    return cmdPprof(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "html"))
-    return cmdHtml(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "run"))
-    return cmdRun(argc - 2, argv + 2);
-  if (!strcmp(argv[1], "merge"))
-    return heapprof_merge_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("heapprof %s (built with LLVM %s)\n", HEAPPROF_VERSION,
+           LLVM_VERSION_STRING);
+    return 0;
+  }
+  // `heapprof help [COMMAND]`: the usage, or COMMAND's.
+  if (!strcmp(argv[1], "help")) {
+    if (argc == 2) {
+      usage(stdout);
+      return 0;
+    }
+    const Command *C = find(argv[2]);
+    if (!C || argc > 3) {
+      fprintf(stderr, "heapprof: error: help: %s\n",
+              argc > 3 ? "give one command" : "no such command");
+      usage(stderr);
+      return 2;
+    }
+    char Help[] = "--help";
+    char *Args[] = {Help, nullptr};
+    return C->Run(1, Args);
+  }
+  if (const Command *C = find(argv[1]))
+    return C->Run(argc - 2, argv + 2);
   fprintf(stderr, "heapprof: error: unknown command '%s'\n", argv[1]);
   usage(stderr);
   return 2;
