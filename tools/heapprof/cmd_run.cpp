@@ -676,9 +676,9 @@ int heapprof::cmdRun(int Argc, char **Argv) {
   // The allocator library, made absolute (children may chdir): preloaded
   // right after the runtime, so the runtime's dlsym(RTLD_NEXT) finds it.
   std::string AllocLib;
-  if (Allocator.empty())
-    return fail("--allocator= needs heapprof, system, jemalloc, tcmalloc, "
-                "mimalloc or a PATH.so");
+  if (Allocator.empty()) // as "--allocator" without a value
+    return usageError("--allocator= needs heapprof, system, jemalloc, "
+                      "tcmalloc, mimalloc or a PATH.so");
   if (Allocator != "heapprof" && Allocator != "system") {
     std::string Why;
     std::string Lib = allocatorLibrary(Allocator, Why);
