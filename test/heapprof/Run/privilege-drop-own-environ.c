@@ -25,33 +25,12 @@
 // CHECK: HeapProf: WARNING: cannot write profile '[[PROF]]/heapprof.{{[^']*}}.[[PID:[0-9]+]].profraw': permission denied; wrote it to '[[TMP]]/heapprof.{{[^']*}}.[[PID]].profraw' instead
 // CHECK-NEXT: worker done
 // WORKER: MIB stack id {{[0-9]+}}: AllocCount=3 {{.*}}TotalSize=3702
-#include <grp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "../Inputs/privilege_drop.h"
 
-extern char **environ;
-void *volatile keep[4];
-
-__attribute__((noinline)) void *worker_buffer(void) { return malloc(1234); }
+void *volatile keep;
 
 int main(void) {
-  keep[3] = malloc(555);
-  pid_t pid = fork();
-  if (pid == 0) {
-    static char *workers_env[] = {"TZ=UTC", NULL};
-    environ = workers_env;
-    if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
-      perror("dropping privileges");
-      return 1;
-    }
-    for (int i = 0; i < 3; i++)
-      keep[i] = worker_buffer();
-    return 0;
-  }
-  int status;
-  waitpid(pid, &status, 0);
-  fprintf(stderr, "worker done\n");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  keep = malloc(555);
+  static char *workers_env[] = {"TZ=UTC", NULL};
+  return drop_privileges_worker(workers_env, "worker done");
 }

@@ -42,31 +42,13 @@
 // PARENT-NOT: TotalSize=3702
 // PARENT: MIB stack id {{[0-9]+}}: AllocCount=1 {{.*}}TotalSize=555
 // PARENT-NOT: TotalSize=3702
-#include <grp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "../Inputs/privilege_drop.h"
 
-void *volatile keep[4];
+void *volatile keep;
 
-__attribute__((noinline)) void *worker_buffer(void) { return malloc(1234); }
 __attribute__((noinline)) void *master_buffer(void) { return malloc(555); }
 
 int main(void) {
-  keep[3] = master_buffer();
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
-      perror("dropping privileges");
-      return 1;
-    }
-    for (int i = 0; i < 3; i++)
-      keep[i] = worker_buffer();
-    return 0;
-  }
-  int status;
-  waitpid(pid, &status, 0);
-  fprintf(stderr, "child done\n");
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  keep = master_buffer();
+  return drop_privileges_worker(NULL, "child done");
 }
