@@ -26,17 +26,12 @@
 // CHECK: mlockall: ok
 // CHECK-NEXT: 7 MiB more locked: yes
 // CHECK-NEXT: done
-#include "Inputs/seccomp_filter.h"
+#include "Inputs/sandboxed_heap.h"
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#define N 16384
-static char *volatile blocks[N];
-
-static void say(const char *s) { write(1, s, strlen(s)); }
 
 /* VmLck, in KiB, from the status file open at fd (read from its start). */
 static long locked_kib(int fd) {
@@ -52,30 +47,17 @@ static long locked_kib(int fd) {
 }
 
 int main(void) {
-  free(malloc(480));
+  heap_before_filter();
   if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
     return 4;
   say("mlockall: ok\n");
   int fd = open("/proc/self/status", O_RDONLY);
   if (fd < 0)
     return 5;
-  struct sock_filter f[] = {
-      SECCOMP_LOAD_NR,
-      ALLOW(__NR_read), ALLOW(__NR_pread64), ALLOW(__NR_write),
-      ALLOW(__NR_exit_group), ALLOW(__NR_exit), ALLOW(__NR_brk),
-      ALLOW(__NR_mmap), ALLOW(__NR_munmap), ALLOW(__NR_madvise),
-      ALLOW(__NR_futex), ALLOW(__NR_rt_sigprocmask), ALLOW(__NR_getpid),
-      ALLOW(__NR_getrandom), ALLOW(__NR_close), ALLOW(__NR_clock_gettime),
-      ALLOW(__NR_rt_sigaction), ALLOW(__NR_rt_sigreturn),
-      SECCOMP_KILL_REST,
-  };
-  if (seccomp_install(f, sizeof(f) / sizeof(f[0])) != 0)
+  if (malloc_sandbox(__NR_madvise) != 0)
     return 2;
   long before = locked_kib(fd);
-  for (int i = 0; i < N; i++) {
-    blocks[i] = malloc(480);
-    memset(blocks[i], 1, 480);
-  }
+  grow_heap();
   long grown = locked_kib(fd) - before;
   say(grown >= 7 * 1024 ? "7 MiB more locked: yes\n"
                          : "7 MiB more locked: no\n");

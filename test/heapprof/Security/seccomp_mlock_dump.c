@@ -29,18 +29,14 @@
 // DUMPED-NEXT: reservation: not dumped
 // SANDBOX: block: not dumped
 // SANDBOX-NEXT: reservation: not dumped
-#include "Inputs/seccomp_filter.h"
+#include "Inputs/sandboxed_heap.h"
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define N 16384
-static char *volatile blocks[N];
 static char buf[1 << 22];
-
-static void say(const char *s) { write(1, s, strlen(s)); }
 
 /* Whether the mapping holding a is in core dumps, from smaps at fd. */
 static void dumped(int fd, const char *what, unsigned long a) {
@@ -66,29 +62,17 @@ static void dumped(int fd, const char *what, unsigned long a) {
 
 int main(int argc, char **argv) {
   int lock = strchr(argv[1], 'l') != NULL, sandbox = strchr(argv[1], 's') != NULL;
-  free(malloc(480));
+  heap_before_filter();
   if (lock && mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
     return 4;
   int fd = open("/proc/self/smaps", O_RDONLY);
   if (fd < 0)
     return 5;
-  struct sock_filter f[] = {
-      SECCOMP_LOAD_NR,
-      ALLOW(__NR_read), ALLOW(__NR_pread64), ALLOW(__NR_write),
-      ALLOW(__NR_exit_group), ALLOW(__NR_exit), ALLOW(__NR_brk),
-      ALLOW(__NR_mmap), ALLOW(__NR_munmap),
-      ALLOW(__NR_futex), ALLOW(__NR_rt_sigprocmask), ALLOW(__NR_getpid),
-      ALLOW(__NR_getrandom), ALLOW(__NR_close), ALLOW(__NR_clock_gettime),
-      ALLOW(__NR_rt_sigaction), ALLOW(__NR_rt_sigreturn),
-      SECCOMP_KILL_REST,
-  };
-  if (sandbox && seccomp_install(f, sizeof(f) / sizeof(f[0])) != 0)
+  if (sandbox && malloc_sandbox(-1) != 0) /* no madvise */
     return 2;
-  for (int i = 0; i < N; i++) {
-    blocks[i] = malloc(480);
-    memset(blocks[i], 1, 480);
-  }
-  dumped(fd, "block", (unsigned long)blocks[N - 1]);
-  dumped(fd, "reservation", (unsigned long)blocks[N - 1] + (4ul << 20));
+  grow_heap();
+  dumped(fd, "block", (unsigned long)heap_blocks[HEAP_BLOCKS - 1]);
+  dumped(fd, "reservation",
+         (unsigned long)heap_blocks[HEAP_BLOCKS - 1] + (4ul << 20));
   return 0;
 }

@@ -12,7 +12,9 @@
 //     return 2;                         // no new privileges, then the filter
 //
 // Each test keeps its own list, which is what it is about: a system call
-// missing from it kills the process (SIGSYS) when made.
+// missing from it kills the process (SIGSYS) when made.  (seccomp_mlock.c
+// and seccomp_mlock_dump.c share one, which differs in one call they
+// name: Inputs/sandboxed_heap.h.)
 #ifndef HEAPPROF_TEST_SECCOMP_FILTER_H
 #define HEAPPROF_TEST_SECCOMP_FILTER_H
 
