@@ -9,7 +9,7 @@
 // library it links (bump_owns said no), and an allocator the caller
 // preloaded for a shell script that execs a program (Erlang's erl: sh,
 // erlexec, beam.smp) was passed over, and counted nothing.
-// RUN: rm -rf %t.app %t.d %t.e %t.n %t.p %t.s* %t.c* && mkdir -p %t.app/bin %t.app/lib
+// RUN: rm -rf %t.app %t.d %t.e %t.e4 %t.n %t.p %t.s* %t.c* && mkdir -p %t.app/bin %t.app/lib
 // RUN: %clang_plain -O2 -shared -fPIC -Wl,-soname,libbump.so %S/Inputs/bump-alloc.c -o %t.app/lib/libbump.so
 // RUN: %clang_plain -O0 %s -o %t.app/bin/interp -L%t.app/lib -lbump '-Wl,-rpath,$ORIGIN/../lib' -ldl
 // RUN: %clang_plain -O0 %s -o %t.app/bin/plain -ldl
@@ -60,6 +60,11 @@
 // RUN: env -u LD_PRELOAD heapprof run -o %t.n -- %t.c4 | FileCheck %s --check-prefix=OUT
 // RUN: not sh -c %t.c5
 // RUN: not heapprof run -o %t.n -- %t.c5 2>&1 | FileCheck %s --check-prefix=DEEP -DPROG=%t.c5
+// env's exec of NAME is a new one, which the kernel counts from 0 again:
+// `#!/usr/bin/env` naming c4 (found on PATH) runs, five scripts below env.
+// RUN: mkdir -p %t.app/path && cp %t.c4 %t.app/path/c4
+// RUN: printf '#!/usr/bin/env c4\n' > %t.e4 && chmod +x %t.e4
+// RUN: sh -c 'PATH=%t.app/path:$PATH; export PATH; env -u LD_PRELOAD heapprof run -o %t.n -- %t.e4' | FileCheck %s --check-prefix=OUT
 // OUT: malloc(100): the linked allocator's
 // NOTE: heapprof: note: '[[PROG]]' (a script run by '[[IMAGE]]') runs on an allocator of its own, {{.*}}/libbump.so: profiled on it (--allocator=heapprof runs it on heapprof's)
 // REPORT: allocator{{ +}}{{.*}}/libbump.so, profiled as it ran (allocator=PATH)
