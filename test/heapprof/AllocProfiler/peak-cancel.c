@@ -6,7 +6,8 @@
 // the thread ended, the next dump (here main's checkpoint; otherwise the
 // exit profile's) waited for the lock for ever.
 //
-// The worker cancels itself (pending until a cancellation point), then
+// The worker (Inputs/self_cancel.h) cancels itself (pending until a
+// cancellation point), then
 // allocates 4 MiB (the heap grows past the arm level: armed) and frees it
 // (the top: a snapshot with a measurement).  Free returns; the cancel is
 // acted on at pthread_testcancel.  Main's checkpoint returns 0, and the
@@ -17,30 +18,24 @@
 // RUN: FileCheck %s < %t.out
 // CHECK: free returned: 1; worker cancelled: 1; checkpoint: 0
 // CHECK: == The peak
-// CHECK: 4194304 {{.*}} 1  worker ({{.*}}peak-cancel.c:[[#@LINE+9]]:
+// CHECK: 4194304 {{.*}} 1  worker ({{.*}}peak-cancel.c:[[#@LINE+8]]:
+#include "../Inputs/self_cancel.h"
 #include <heapprof/heapprof_interface.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static volatile int freed;
-static void *worker(void *arg) {
-  pthread_cancel(pthread_self());
+static void worker(void) {
   char *volatile p = malloc(4 << 20);
   p[0] = 1;
   free(p);
   freed = 1;
-  pthread_testcancel();
-  return arg;
 }
 
 int main(void) {
-  pthread_t t;
-  void *r;
-  pthread_create(&t, NULL, worker, NULL);
-  pthread_join(t, &r);
+  int cancelled = run_self_cancelled(worker);
   int d = __heapprof_dump();
   printf("free returned: %d; worker cancelled: %d; checkpoint: %d\n", freed,
-         r == PTHREAD_CANCELED, d);
+         cancelled, d);
   return 0;
 }

@@ -5,13 +5,15 @@
 //
 // main cancels a thread first, so that glibc has loaded what cancellation
 // needs (its own mallocs, which would open the next thread's ring early).
-// The worker cancels itself (pending until a cancellation point), then
+// The worker (Inputs/self_cancel.h) cancels itself (pending until a
+// cancellation point), then
 // makes one malloc and one free and counts the calls that returned: 2.
 // The cancel is acted on at pthread_testcancel.  (Where perf_event_open
 // is refused there is no descriptor to close: the same result.)
 // RUN: %clang_heapprof -O0 %s -o %t -lpthread
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d:allocator=system %run %t | FileCheck %s
 // CHECK: calls returned: 2; worker cancelled: 1
+#include "../Inputs/self_cancel.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +27,19 @@ static void *sleeper(void *arg) {
   return arg;
 }
 
-static void *worker(void *arg) {
-  pthread_cancel(pthread_self());
+static void worker(void) {
   char *volatile p = malloc(100);
   calls++;
   free(p);
   calls++;
-  pthread_testcancel();
-  return arg;
 }
 
 int main(void) {
   pthread_t t;
-  void *r;
   pthread_create(&t, NULL, sleeper, NULL);
   pthread_cancel(t);
   pthread_join(t, NULL);
-  pthread_create(&t, NULL, worker, NULL);
-  pthread_join(t, &r);
-  printf("calls returned: %d; worker cancelled: %d\n", calls,
-         r == PTHREAD_CANCELED);
+  int cancelled = run_self_cancelled(worker);
+  printf("calls returned: %d; worker cancelled: %d\n", calls, cancelled);
   return 0;
 }
