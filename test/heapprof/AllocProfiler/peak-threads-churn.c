@@ -1,13 +1,14 @@
 // The live tables under concurrent cross-thread frees and snapshots.
-// Phase 1 (synchronised, exact): four threads each allocate 1000 x 256 B
-// at site W and wait; main holds 2 x 64 KiB at site M and frees one: the
-// snapshot at that free is the top, W 4000 objects / 1024000 bytes and
-// M 2 / 131072.  Phase 2 (racing): each thread frees its neighbour's 1000
-// chunks (its table's W entry goes to -1000, the neighbour's stays at
-// +1000), then churns a ring of 64 x 256 B at site C, while main dumps
-// three checkpoints, each a snapshot that adds up the tables as they
-// change.  Phase 2's heap stays under 64 KiB + 64 KiB + the W chunks not
-// yet freed, always below the top, so the peak stays phase 1's, exactly.
+// Phase 1 (synchronised, exact; Inputs/threads_at_top.h): four threads
+// each allocate 1000 x 256 B at site W and wait; main holds 2 x 64 KiB at
+// site M and frees one: the snapshot at that free is the top, W 4000
+// objects / 1024000 bytes and M 2 / 131072.  Phase 2 (racing): each thread
+// frees its neighbour's 1000 chunks (its table's W entry goes to -1000,
+// the neighbour's stays at +1000), then churns a ring of 64 x 256 B at
+// site C, while main dumps three checkpoints, each a snapshot that adds up
+// the tables as they change.  Phase 2's heap stays under 64 KiB + 64 KiB +
+// the W chunks not yet freed, always below the top, so the peak stays
+// phase 1's, exactly.
 // RUN: %clang_heapprof -O0 -g %s -o %t -lpthread
 // RUN: rm -rf %t.d && mkdir -p %t.d
 // RUN: %env_heapprof_opts=profile_dir=%t.d %run %t
@@ -16,7 +17,6 @@
 // glibc allocates a few hundred bytes per thread for itself.
 // RUN: %python -c "import json,sys; p=json.load(open(sys.argv[1]))['peak']; assert 1155072 <= p['bytes'] < 1155072 + 4096, p" %t.json
 #include <heapprof/heapprof_interface.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 enum { THREADS = 4, EACH = 1000, RING = 64, ROUNDS = 20000 };
@@ -24,14 +24,13 @@ __attribute__((noinline)) static char *site_w(void) { return malloc(256); }
 __attribute__((noinline)) static char *site_m(void) { return malloc(64 << 10); }
 __attribute__((noinline)) static char *site_c(void) { return malloc(256); }
 static char *volatile w[THREADS][EACH];
-static pthread_barrier_t allocated, top_taken;
+#include "Inputs/threads_at_top.h"
 
 static void *worker(void *arg) {
   int me = (int)(long)arg;
   for (int i = 0; i < EACH; i++)
     w[me][i] = site_w();
-  pthread_barrier_wait(&allocated);
-  pthread_barrier_wait(&top_taken);
+  wait_for_top();
   int next = (me + 1) % THREADS;
   for (int i = 0; i < EACH; i++)
     free(w[next][i]); // a chunk another thread allocated
@@ -46,22 +45,12 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-int main(void) {
-  pthread_t t[THREADS];
-  pthread_barrier_init(&allocated, NULL, THREADS + 1);
-  pthread_barrier_init(&top_taken, NULL, THREADS + 1);
-  char *volatile m[2];
-  m[0] = site_m();
-  m[1] = site_m();
-  for (long i = 0; i < THREADS; i++)
-    pthread_create(&t[i], NULL, worker, (void *)i);
-  pthread_barrier_wait(&allocated);
-  free(m[0]); // the first free after the top
-  pthread_barrier_wait(&top_taken);
+static void dump_three(void) {
   for (int d = 0; d < 3; d++)
     __heapprof_dump();
-  for (int i = 0; i < THREADS; i++)
-    pthread_join(t[i], NULL);
-  free(m[1]);
+}
+
+int main(void) {
+  run_to_top(worker, site_m, dump_three);
   return 0;
 }
