@@ -1,5 +1,6 @@
-// Sampled mode's estimates on a program whose numbers are known: site a
-// allocates 200000 blocks of 1000 bytes, site b 2000 blocks of 64 KiB.
+// Sampled mode's estimates on a program whose numbers are known
+// (Inputs/sampled_sites.h): site a allocates 200000 blocks of 1000 bytes,
+// site b 2000 blocks of 64 KiB.
 //
 // With sample_bytes=N an allocation of s bytes is sampled with probability
 // p = 1 - exp(-s/N) and counts as 1/p objects (an integer weight W, floor or
@@ -32,29 +33,10 @@
 // RUN: %env_heapprof_opts=log_path=stderr:print_module_map=0:sample_bytes=0 %run %t 2> %t.exact
 // RUN: %python %S/Inputs/check_estimates.py %t.exact 200000:200000:1000.00 2000:2000:65536.00 1000:1000:65536.00 | FileCheck %s --check-prefix=EST
 // RUN: FileCheck %s --check-prefix=EXACT < %t.exact
-#include <stdlib.h>
-
-__attribute__((noinline)) void *site_a(void) { return malloc(1000); }
-__attribute__((noinline)) void *site_b(void) { return malloc(65536); }
-__attribute__((noinline)) void *site_c(void) { return malloc(65536); }
-static void *volatile keep[1000];
+#include "../Inputs/sampled_sites.h"
 
 int main(void) {
-  void *volatile p;
-  for (int i = 0; i < 200000; i++) {
-    p = site_a();
-    *(volatile char *)p = 1;
-    free(p);
-  }
-  for (int i = 0; i < 2000; i++) {
-    p = site_b();
-    *(volatile char *)p = 1;
-    free(p);
-  }
-  for (int i = 0; i < 1000; i++) {
-    keep[i] = site_c();
-    *(volatile char *)keep[i] = 1;
-  }
+  run_sampled_sites();
   return 0;
 }
 // EST: context 1: ok
