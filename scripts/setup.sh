@@ -11,7 +11,7 @@ case "${1:-}" in
   --dhat) DHAT=1 ;;
   *) echo "heapprof setup: error: unknown option '$1' (--dhat or none)" >&2; exit 2 ;;
 esac
-PKGS="clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 cmake ninja-build python3 make protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go chromium libunwind-dev lua5.4 sqlite3 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libomp-19-dev"
+PKGS="clang-19 llvm-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 cmake ninja-build python3 make protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go chromium libunwind-dev lua5.4 sqlite3 libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 libomp-19-dev strace"
 # bench/dhat: Valgrind's DHAT, gcc/g++ for its programs and the realloc
 # shim (cc), readelf (binutils), and the programs it compares on (gawk,
 # git, xz; sqlite3, lua5.4 and python3 are above).

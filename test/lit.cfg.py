@@ -217,6 +217,23 @@ if _pagemap_scan_works():
 if os.path.exists("/usr/lib/llvm-19/lib/libomp.so"):
     config.available_features.add("openmp")
 
+# strace (scripts/setup.sh installs it), for tests that count a tool's
+# system calls (test/tools/debug-dir-debuglink-opens.c); a container that
+# refuses ptrace has none.
+def _strace_works():
+    import subprocess
+    if not shutil.which("strace"):
+        return False
+    try:
+        r = subprocess.run(["strace", "-f", "-e", "trace=openat", "-o",
+                            os.devnull, "true"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    except OSError:
+        return False
+    return r.returncode == 0
+if _strace_works():
+    config.available_features.add("strace")
+
 # A CMake project built with the driver (test/Driver/cmake-lto.test).
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake")

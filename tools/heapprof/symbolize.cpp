@@ -326,22 +326,25 @@ static std::string unknownName(const Profile &P, const Location &L) {
   return OS.str();
 }
 
-// 0: no such file; 1: there, its CRC Crc; -1: there, another CRC (Warnings
-// says so: gdb does too).
-static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
-                              const std::string &Module,
-                              std::vector<std::string> &Warnings) {
+// The file at Path, mapped, if it is there with the CRC32 Crc; else null
+// (another CRC: Warnings says so, gdb does too).  The mapping is the one
+// the debug file is then read from (openDebuglinked): each candidate is
+// opened, mapped and checksummed once.
+static std::unique_ptr<MemoryBuffer>
+debuglinkCandidate(const std::string &Path, uint32_t Crc,
+                   const std::string &Module,
+                   std::vector<std::string> &Warnings) {
   struct stat St;
   if (stat(Path.c_str(), &St) != 0 || !S_ISREG(St.st_mode))
-    return 0;
+    return nullptr;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!Buf)
-    return 0;
+    return nullptr;
   uint32_t Got = crc32(arrayRefFromStringRef((*Buf)->getBuffer()));
   if (Got == Crc)
-    return 1;
+    return std::move(*Buf);
   std::string S;
   raw_string_ostream OS(S);
   OS << Path << ": not the debug file of " << Module
@@ -349,32 +352,45 @@ static int debuglinkCandidate(const std::string &Path, uint32_t Crc,
                Got, Crc)
      << "; not used";
   Warnings.push_back(OS.str());
-  return -1;
+  return nullptr;
 }
 
 // The debug file M's .gnu_debuglink (read with the module: Module::
 // Debuglink) names, where gdb looks for it: beside the module, in the
 // module's .debug/ directory, then in each debug directory (the
 // --debug-dirs, then the system's) followed by the module's absolute
-// directory; "" if none has it with the right CRC.  LLVM's symbolizer
-// would search the same places with one debug directory (its
-// FallbackDebugPath) and check the CRC of the file it finds a second time:
-// a module whose debug file is found here is symbolized without it
-// (openDebuglinked).  A module whose debug file the build-id lookup finds
-// (which LLVM's symbolizer tries first) is left to it.
-static std::string debuglinkFile(const Module &M,
-                                 const std::vector<std::string> &Dirs,
-                                 std::vector<std::string> &Warnings) {
+// directory.  LLVM's symbolizer would search the same places with one
+// debug directory (its FallbackDebugPath) and open and checksum each file
+// it finds a second time (a debug file with another CRC beside the module
+// was read twice, once by each search): a module this search is made for
+// is symbolized without it (openDebuglinked), with the debug file found
+// or, when none has the right CRC, from the module alone.  A module
+// whose debug file the build-id lookup finds (which LLVM's symbolizer
+// tries first) is left to it.
+namespace {
+struct DebuglinkSearch {
+  bool Searched = false;            // false: no .gnu_debuglink, or left to
+                                    // LLVM's symbolizer (build id)
+  std::string Path;                 // the debug file found, "" if none
+  std::unique_ptr<MemoryBuffer> Buf; // its mapping, checksummed
+};
+} // namespace
+
+static DebuglinkSearch debuglinkFile(const Module &M,
+                                     const std::vector<std::string> &Dirs,
+                                     std::vector<std::string> &Warnings) {
+  DebuglinkSearch Out;
   if (M.Debuglink.empty())
-    return "";
+    return Out;
   if (M.BuildId.size() > 2) {
     for (const std::string &D : Dirs) {
       std::string Id = D + "/.build-id/" + M.BuildId.substr(0, 2) + "/" +
                        M.BuildId.substr(2) + ".debug";
       if (sys::fs::exists(Id))
-        return "";
+        return Out;
     }
   }
+  Out.Searched = true;
   const std::string &Name = M.Debuglink;
   uint32_t Crc = M.DebuglinkCrc;
   SmallString<256> Dir(M.File);
@@ -383,16 +399,22 @@ static std::string debuglinkFile(const Module &M,
   sys::path::append(Own, Name);
   sys::path::append(DotDebug, ".debug", Name);
   for (const SmallString<256> &Path : {Own, DotDebug})
-    if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
-      return std::string(Path);
+    if ((Out.Buf = debuglinkCandidate(std::string(Path), Crc, M.File,
+                                      Warnings))) {
+      Out.Path = std::string(Path);
+      return Out;
+    }
   sys::fs::make_absolute(Dir);
   for (const std::string &D : Dirs) {
     SmallString<256> Path(D);
     sys::path::append(Path, sys::path::relative_path(Dir), Name);
-    if (debuglinkCandidate(std::string(Path), Crc, M.File, Warnings) == 1)
-      return std::string(Path);
+    if ((Out.Buf = debuglinkCandidate(std::string(Path), Crc, M.File,
+                                      Warnings))) {
+      Out.Path = std::string(Path);
+      return Out;
+    }
   }
-  return "";
+  return Out;
 }
 
 namespace {
@@ -407,9 +429,11 @@ struct DebuglinkedModule {
 };
 } // namespace
 
-// Opens M.File and Debug into Out; false (Warnings says why) if either is
-// not an object file LLVM can read.
-static bool openDebuglinked(const Module &M, const std::string &Debug,
+// Opens M.File, and the debug file Search found from the mapping its CRC
+// was computed on, into Out (M.File alone, its own DWARF, when the search
+// found none); false (Warnings says why) if either is not an object file
+// LLVM can read.
+static bool openDebuglinked(const Module &M, DebuglinkSearch &Search,
                             const symbolize::LLVMSymbolizer::Options &SymOpts,
                             DebuglinkedModule &Out,
                             std::vector<std::string> &Warnings) {
@@ -430,9 +454,25 @@ static bool openDebuglinked(const Module &M, const std::string &Debug,
     return Obj;
   };
   const object::ObjectFile *File = Open(M.File, Out.File);
-  const object::ObjectFile *Dbg = File ? Open(Debug, Out.Debug) : nullptr;
-  if (!Dbg)
+  if (!File)
     return false;
+  const object::ObjectFile *Dbg = File;
+  if (Search.Buf) {
+    Expected<std::unique_ptr<object::Binary>> B =
+        object::createBinary(Search.Buf->getMemBufferRef());
+    if (!B) {
+      Warnings.push_back(Search.Path + ": " + toString(B.takeError()) +
+                         "; not used");
+      return false;
+    }
+    Out.Debug = object::OwningBinary<object::Binary>(std::move(*B),
+                                                     std::move(Search.Buf));
+    Dbg = dyn_cast<object::ObjectFile>(Out.Debug.getBinary());
+    if (!Dbg) {
+      Warnings.push_back(Search.Path + ": not an object file; not used");
+      return false;
+    }
+  }
   Expected<std::unique_ptr<symbolize::SymbolizableObjectFile>> Sym =
       symbolize::SymbolizableObjectFile::create(
           File,
@@ -472,16 +512,16 @@ bool heapprof::symbolize(Profile &P, const SymbolizeOptions &Opts,
   SymOpts.FallbackDebugPath = System;
   symbolize::LLVMSymbolizer Symbolizer(SymOpts);
   // Debug files named by .gnu_debuglink: each found (and its CRC checked)
-  // once, by debuglinkFile.
+  // once, by debuglinkFile, and read from the same mapping.
   std::vector<DebuglinkedModule> Debuglinked(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); I++) {
     const Module &M = P.Modules[I];
     if (!M.Usable || !M.HasFrames)
       continue;
-    std::string Path =
+    DebuglinkSearch Search =
         debuglinkFile(M, SymOpts.DebugFileDirectory, Warnings);
-    if (!Path.empty() &&
-        !openDebuglinked(M, Path, SymOpts, Debuglinked[I], Warnings))
+    if (Search.Searched &&
+        !openDebuglinked(M, Search, SymOpts, Debuglinked[I], Warnings))
       Debuglinked[I] = DebuglinkedModule();
   }
 
