@@ -215,6 +215,7 @@ static void init_once(void) {
   hp_exe_note_run_name();
   hp_exe_note_command();
   hp_exe_note_path();
+  hp_symbolize_note_path();
   hp_foreign_init();
   hp_clock_init();
   hp_shadow_init();

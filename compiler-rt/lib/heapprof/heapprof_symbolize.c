@@ -49,14 +49,38 @@ void hp_sort_uptr(uptr *a, u32 n) {
 
 static bool executable(const char *p) { return access(p, X_OK) == 0; }
 
-/* Finds llvm-symbolizer: the flag, else PATH, else LLVM 19's directory. */
+/* PATH as the process started with it, noted by hp_symbolize_note_path
+ * at init and read-only after: the lookup happens at the first dump or
+ * report, when a server may have cleared or replaced its environment
+ * (clearenv, PATH=/nonexistent, nginx's environment of its own), and
+ * then found no llvm-symbolizer but in the fallback directory
+ * (test/heapprof/TestCases/symbolizer_start_path.c).  A PATH longer than
+ * this keeps its whole leading directories. */
+static char start_path[4096];
+
+void hp_symbolize_note_path(void) {
+  const char *path = hp_getenv("PATH");
+  if (!path)
+    return;
+  size_t len = hp_strlen(path);
+  if (len >= sizeof(start_path)) {
+    len = sizeof(start_path) - 1;
+    while (len && path[len] != ':')
+      len--;
+  }
+  hp_memcpy(start_path, path, len);
+  start_path[len] = 0;
+}
+
+/* Finds llvm-symbolizer: the flag, else the start's PATH, else LLVM 19's
+ * directory. */
 static bool find_symbolizer(char *out, size_t size) {
   if (hp_flags.symbolizer_path[0]) {
     hp_strlcpy(out, hp_flags.symbolizer_path, size);
     return executable(out);
   }
   static const char *const names[] = {"llvm-symbolizer-19", "llvm-symbolizer"};
-  const char *path = hp_getenv("PATH");
+  const char *path = start_path;
   for (u32 i = 0; i < HP_ARRAY_SIZE(names) && path; i++) {
     for (const char *p = path; *p;) {
       const char *e = hp_strchr(p, ':');

@@ -27,6 +27,9 @@ void hp_format_stack(hp_buf_t *b, const uptr *pcs, u32 n,
 /* Symbolizes one stack on its own and formats it (error reports). */
 void hp_symbolize_stack_text(hp_buf_t *b, const uptr *pcs, u32 n);
 void hp_sort_uptr(uptr *a, u32 n);
+/* At init: keeps PATH as the process started with it, where the
+ * symbolizer is looked for later. */
+void hp_symbolize_note_path(void);
 /* pthread_atfork child handler: forget the parent's symbolizer. */
 void hp_symbolizer_fork_child(void);
 
