@@ -285,6 +285,13 @@ static void show_dump(const hpr_file_t *F, const hpr_dump_t *d, size_t k) {
              CFlags & HPR_COMMAND_TRUNCATED ? " ... (truncated)" : "");
       continue;
     }
+    uint64_t RLen;
+    const char *RPath;
+    if (s->tag == HPR_TAG_RUN_PATH && hpr_run_path(s, &RPath, &RLen)) {
+      printf("  run as: %s\n",
+             heapprof::terminalText(std::string(RPath, RLen)).c_str());
+      continue;
+    }
     printf("  section tag %llu, %llu bytes", (unsigned long long)s->tag,
            (unsigned long long)s->size);
     // The allocator profiler's sections, readably; a malformed one gets

@@ -775,6 +775,12 @@ typedef struct totals {
   bool cmd_same;
   uint64_t cmd_flags, cmd_argc, cmd_len;
   char cmd[4096];
+  /* Section 15, the path the program was run by: as section 14, written
+   * when every dump has it and all agree. */
+  size_t run_dumps;
+  bool run_same;
+  uint64_t run_len;
+  char run_path[4096];
   /* Section 10, the leak check at exit: each process's last dump's head
    * counts (objects .. threads_running), added; rows by merged context.
    * Written only when every process's last dump has it. */
@@ -893,9 +899,10 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
   bool stacks = t->dumps && t->stack_dumps == t->dumps;
   bool alloc = t->dumps && t->alloc_dumps == t->dumps;
   bool cmd = t->dumps && t->cmd_dumps == t->dumps && t->cmd_same;
+  bool run = t->dumps && t->run_dumps == t->dumps && t->run_same;
   uint64_t nsec = (util ? 1 : 0) + (t->have_fs ? 1 : 0) + t->sampled +
                   (secs[0] != NULL) + (secs[1] != NULL) + (secs[2] != NULL) +
-                  leaks + stacks + alloc + cmd;
+                  leaks + stacks + alloc + cmd + run;
   for (int i = 0; i < 3; i++)
     nsec += t->opcost[i].tag != 0;
   put64(b, nsec);
@@ -990,6 +997,13 @@ static void write_profile(buf_t *b, const layout_t *l, const contexts_t *c,
     put64(b, t->cmd_argc);
     put64(b, t->cmd_len);
     put_padded(b, t->cmd, t->cmd_len, padded);
+  }
+  if (run) {
+    uint64_t padded = (t->run_len + 8) & ~7ull;
+    put64(b, HPR_TAG_RUN_PATH);
+    put64(b, 8 + padded);
+    put64(b, t->run_len);
+    put_padded(b, t->run_path, t->run_len, padded);
   }
   *sz = (out_sizes_t){b->pos, mib_off, stack_off, b->pos - ext};
 }
@@ -1315,8 +1329,8 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
   } least[] = {{SEC_UTILIZATION, "heap utilization", UTIL_WORDS * 8},
                {SEC_SAMPLED, "sampled-mode", 8},
                {HPR_TAG_STACKS, "stacks", HPR_STACKS_WORDS * 8}};
-  uint64_t akind, alen, cflags, cargc, clen;
-  const char *apath, *cargs;
+  uint64_t akind, alen, cflags, cargc, clen, rlen;
+  const char *apath, *cargs, *rpath;
   char msg[256];
   for (uint64_t k = 0; k < d->nsections; k++) {
     const hpr_section_t *s = &d->sections[k];
@@ -1352,12 +1366,18 @@ static int check_sections(const char *path, const hpr_dump_t *d) {
                  "the dump at offset 0x%llx has a damaged command line "
                  "section (tag 14)",
                  (unsigned long long)d->offset);
+    if (tag == HPR_TAG_RUN_PATH &&
+        (!hpr_run_path(s, &rpath, &rlen) || rlen >= 4096))
+      return bad(path,
+                 "the dump at offset 0x%llx has a damaged program path "
+                 "section (tag 15)",
+                 (unsigned long long)d->offset);
     if (tag != SEC_UTILIZATION && tag != SEC_FALSE_SHARING &&
         tag != SEC_SAMPLED && tag != HPR_TAG_TIMELINE &&
         tag != HPR_TAG_LEAKS && tag != HPR_TAG_UNLOADED &&
         tag != HPR_TAG_PEAK && tag != HPR_TAG_OVERHEAD &&
         tag != HPR_TAG_STACKS && tag != HPR_TAG_ALLOCATOR &&
-        tag != HPR_TAG_COMMAND &&
+        tag != HPR_TAG_COMMAND && tag != HPR_TAG_RUN_PATH &&
         (tag < HPO_TAG_OP_CLASSES || tag > HPO_TAG_PMU))
       return bad(path,
                  "the dump at offset 0x%llx has a section with tag %llu that "
@@ -1921,6 +1941,19 @@ int heapprof_merge_main(int argc, char **argv) {
         t->cmd_same = false;
       }
       t->cmd_dumps++;
+    }
+    uint64_t rlen;
+    const char *rpath;
+    if (hpr_run_path(hpr_section(d, HPR_TAG_RUN_PATH), &rpath, &rlen) &&
+        rlen < sizeof(t->run_path)) {
+      if (!t->run_dumps) {
+        t->run_same = true;
+        t->run_len = rlen;
+        memcpy(t->run_path, rpath, rlen);
+      } else if (t->run_len != rlen || memcmp(t->run_path, rpath, rlen)) {
+        t->run_same = false;
+      }
+      t->run_dumps++;
     }
     if (last && !rc && !hpr_add_count(&t->evictions, d->ext_evictions))
       rc = bad(dumps[i].path,

@@ -339,6 +339,23 @@ bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
   return true;
 }
 
+bool hpr_run_path(const hpr_section_t *s, const char **path, uint64_t *len) {
+  uint64_t n;
+  if (!s || s->size < 16)
+    return false;
+  memcpy(&n, s->data, 8);
+  uint64_t room = s->size - 8;
+  if (!n || n >= room || ((n + 8) & ~7ull) != room ||
+      memchr(s->data + 8, 0, n))
+    return false;
+  for (uint64_t i = n; i < room; i++)
+    if (s->data[8 + i])
+      return false;
+  *path = (const char *)s->data + 8;
+  *len = n;
+  return true;
+}
+
 /* A mapped file's sections, copied out of it: a section is checked (its
  * reader's *_check) and then read, and the file may change under its
  * mapping between the two; the copy does not.  Sections are small beside

@@ -117,6 +117,14 @@ bool hpr_allocator(const hpr_section_t *s, uint64_t *kind, const char **path,
 bool hpr_command(const hpr_section_t *s, uint64_t *flags, uint64_t *argc,
                  const char **args, uint64_t *len);
 
+/* Tagged section 15: the path the program was run by, when it is not the
+ * executable's own (a link to it).  u64 length L, the L bytes, a NUL,
+ * NULs to 8 bytes. */
+#define HPR_TAG_RUN_PATH 15
+/* Reads section 15; false if it is damaged (an empty path, one with a NUL
+ * in it, or a size or padding that does not match). */
+bool hpr_run_path(const hpr_section_t *s, const char **path, uint64_t *len);
+
 typedef struct hpr_dump {
   uint64_t offset, version, total_size;
   uint64_t nsegs, nmibs, nstacks;

@@ -945,6 +945,19 @@ bool Loader::addDump(const hpr_file_t &F, const DumpRef &R, bool Last,
     Proc.CommandTruncated = Flags & HPR_COMMAND_TRUNCATED;
   }
 
+  // The path the program was run by (tag 15), a link's name for its
+  // file: the process's name; its module keeps the file's real path.
+  if (const hpr_section_t *S = hpr_section(&D, HPR_TAG_RUN_PATH)) {
+    const char *Path;
+    uint64_t Len;
+    if (!hpr_run_path(S, &Path, &Len)) {
+      Err = std::string(F.path) + ": corrupt: dump " + std::to_string(R.Index) +
+            " has a damaged program path section (tag 15)";
+      return false;
+    }
+    P.Processes[R.Process].Program.assign(Path, Len);
+  }
+
   // Whose allocator served (tag 13).
   using AK = Profile::AllocatorKind;
   AK Kind = AK::Unknown;

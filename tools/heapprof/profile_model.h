@@ -345,7 +345,7 @@ struct Context {
 
 struct Process {
   uint64_t Pid = 0;            // 0 if the profile has no extension
-  std::string Program;         // the program's path in its map (or the file name's)
+  std::string Program;         // the path it was run by (tag 15), else its path in its map (or the file name's)
   uint32_t MainModule = NoModule;
   std::vector<std::string> Files;
   uint64_t Dumps = 0, DuplicateDumps = 0;

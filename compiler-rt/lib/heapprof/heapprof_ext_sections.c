@@ -25,6 +25,22 @@ static void write_command(hp_buf_t *b, const hp_profile_info_t *info) {
     hp_buf_append(b, pad, 8 - len % 8);
 }
 
+/* Section 15: u64 length L, the L bytes of the path the program was run
+ * by, a NUL, NULs to 8 bytes.  Left out when that is the executable's own
+ * path (hp_exe_run_path_differs): readers then name the program by the
+ * main module's path. */
+static void write_run_path(hp_buf_t *b, const hp_profile_info_t *info) {
+  (void)info;
+  if (!hp_exe_run_path_differs())
+    return;
+  const char *path = hp_exe_run_path();
+  u64 len = hp_strlen(path);
+  hp_buf_append(b, &len, 8);
+  hp_buf_append(b, path, len);
+  static const char pad[8];
+  hp_buf_append(b, pad, 8 - len % 8);
+}
+
 /* One row per section, in ascending tag order.  A feature adds its row and
  * its writer; the list ends with the {0, NULL} sentinel. */
 static const struct {
@@ -45,6 +61,7 @@ static const struct {
     {HP_EXT_SEC_STACKS, hp_stack_write_section},
     {HP_EXT_SEC_ALLOCATOR, hp_foreign_write_section},
     {HP_EXT_SEC_COMMAND, write_command},
+    {HP_EXT_SEC_RUN_PATH, write_run_path},
     {0, NULL},
 };
 

@@ -35,6 +35,7 @@ enum {
   HP_EXT_SEC_STACKS = 12,       /* how stacks were taken (heapprof_stack.h) */
   HP_EXT_SEC_ALLOCATOR = 13,    /* whose allocator served (heapprof_foreign.h) */
   HP_EXT_SEC_COMMAND = 14,      /* the command line (heapprof_libc.h) */
+  HP_EXT_SEC_RUN_PATH = 15,     /* the path run by, a link's (heapprof_libc.h) */
 };
 
 /* Writes the payload of one section (nothing when it has nothing to say;

@@ -892,9 +892,43 @@ const char *hp_exe_path(void) {
   return exe_path;
 }
 
+/* The path the program was run by, "" when it is exe_path itself or
+ * names another file (a script's, whose interpreter is the executable). */
+static char run_path[4096];
+
+const char *hp_exe_run_path(void) {
+  read_exe();
+  return run_path[0] ? run_path : exe_path;
+}
+
+bool hp_exe_run_path_differs(void) { return run_path[0] != 0; }
+
 void hp_exe_note_path(void) {
   int saved = errno;
   read_exe();
+  /* A link's name (Debian's redis-server, a link to redis-check-rdb;
+   * busybox's applets) is what the user ran: kept when it leads to the
+   * executable's own file, which /proc/self/exe resolved it to. */
+  ssize_t n = exe_from_auxv(run_path, sizeof(run_path) - 1);
+  if (n > 0) { /* "." components and doubled slashes out: "/bin/./x" */
+    run_path[n] = 0;
+    ssize_t w = 0;
+    for (ssize_t r = 0; r < n;) {
+      if (run_path[r] == '/' && (run_path[r + 1] == '/' ||
+                                 (run_path[r + 1] == '.' &&
+                                  (run_path[r + 2] == '/' || !run_path[r + 2])))) {
+        r += run_path[r + 1] == '/' ? 1 : 2;
+        continue;
+      }
+      run_path[w++] = run_path[r++];
+    }
+    n = w;
+  }
+  struct stat run, exe;
+  if (n <= 0 || (run_path[n] = 0, hp_strcmp(run_path, exe_path) == 0) ||
+      stat(run_path, &run) != 0 || stat("/proc/self/exe", &exe) != 0 ||
+      run.st_dev != exe.st_dev || run.st_ino != exe.st_ino)
+    run_path[0] = 0;
   errno = saved;
 }
 

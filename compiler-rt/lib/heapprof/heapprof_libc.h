@@ -239,6 +239,13 @@ const char *hp_exe_name(void);
 /* The executable's path, from /proc/self/exe, read at start by
  * hp_exe_note_path (a later read may find no main thread to ask). */
 const char *hp_exe_path(void);
+/* The path execve was given (AT_EXECFN, made absolute with the directory
+ * of the start), noted by hp_exe_note_path, when it leads to the
+ * executable's file under another path (a symbolic or hard link): the
+ * name the user ran, which profiles show; else hp_exe_path().  Files are
+ * read (symbolized) by hp_exe_path(), the real file. */
+const char *hp_exe_run_path(void);
+bool hp_exe_run_path_differs(void);
 void hp_exe_note_path(void);
 void hp_exe_note_run_name(void);
 /* open(2) of /proc/thread-self/LEAF, or of /proc/self/LEAF where the

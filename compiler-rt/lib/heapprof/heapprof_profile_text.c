@@ -126,7 +126,7 @@ void hp_profile_text_write(hp_buf_t *b, const hp_profile_info_t *info,
                            const hp_hib_t *const *hibs, u32 n,
                            const hp_procmap_t *map, const hp_symbols_t *syms) {
   hp_buf_printf(b, "HeapProf profile: %s pid %u, %s, dump %u, %u ms\n",
-                hp_exe_path(), info->pid, info->reason, info->seq,
+                hp_exe_run_path(), info->pid, info->reason, info->seq,
                 info->now_ms);
   if (hp_sample_bytes)
     hp_buf_printf(b, "Estimated, sampled at %llu bytes (sample_bytes): counts, "

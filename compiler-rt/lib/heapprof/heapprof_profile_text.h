@@ -2,7 +2,7 @@
  *
  * Part of heapprof.  Layout (\t is a TAB):
  *
- *   HeapProf profile: <exe path> pid <pid>, <reason>, dump <seq>, <ms> ms
+ *   HeapProf profile: <path run by> pid <pid>, <reason>, dump <seq>, <ms> ms
  *   Process memory map:                                 (print_module_map)
  *   \t0xSTART-0xEND\t<module path> (BuildId: <hex>)
  *   Recorded MIBs (incl. live on exit):
