@@ -248,42 +248,77 @@ static std::string processKey(const Profile &P, const Process &Proc) {
   return std::to_string(Proc.Pid) + "/" + Id;
 }
 
-// The file names of P's programs, as their modules record them; empty
-// when some process's is not recorded (upstream MemProf's profiles, whose
+// P's programs, each process's main module: its file name, as the module
+// records its path (a link it was run by is a process's name, not the
+// file's), and its build id ("" if it has none); empty when some
+// process's is not recorded (upstream MemProf's profiles, whose
 // Process::Program is only their file's name, and that says nothing).
-static std::set<std::string> programNames(const Profile &P) {
-  std::set<std::string> Names;
+using ProgramSet = std::set<std::pair<std::string, std::string>>;
+static ProgramSet programs(const Profile &P) {
+  ProgramSet Set;
   for (const Process &Proc : P.Processes) {
     if (Proc.MainModule == NoModule || P.Modules[Proc.MainModule].Path.empty())
       return {};
-    Names.insert(
-        llvm::sys::path::filename(P.Modules[Proc.MainModule].Path).str());
+    const Module &M = P.Modules[Proc.MainModule];
+    Set.insert({llvm::sys::path::filename(M.Path).str(), M.BuildId});
   }
-  return Names;
+  return Set;
 }
 
-static std::string joinNames(const std::set<std::string> &Names) {
+static std::string joinNames(const ProgramSet &Set) {
+  std::set<std::string> Names;
+  for (const auto &[Name, Id] : Set)
+    Names.insert(Name);
   std::string S;
   for (const std::string &N : Names)
     S += (S.empty() ? "" : ", ") + N;
   return S;
 }
 
-// "" when BASE and NEW have a program of one name (two runs, two builds,
-// checkpoints; of several programs, one in both), else the warning that
-// they are of different programs: their contexts then match only in code
-// both ran (a library's), and the diff lists the one's as gone and the
-// other's as new.  A program renamed between two builds is warned of too.
-static std::string otherPrograms(const Profile &B, const Profile &N) {
-  std::set<std::string> BN = programNames(B), NN = programNames(N);
-  if (BN.empty() || NN.empty())
-    return "";
-  for (const std::string &Name : BN)
-    if (NN.count(Name))
-      return "";
-  return "BASE and NEW are profiles of different programs (BASE: " +
-         joinNames(BN) + "; NEW: " + joinNames(NN) +
-         "): only contexts in code both ran (a library's) can match";
+// What BASE and NEW's programs are to each other, as {kind, message}:
+// {"", ""} when a program's build id is on both sides (one file: two runs,
+// checkpoints, or one binary under two names, a hard link's or a copy's),
+// or a name is and a build id is missing on that name's side (nothing to
+// tell builds apart with); a note when a name is on both sides but with
+// other build ids (two builds of it: a rebuilt binary, or another program
+// of that name); else the warning that they are of different programs:
+// their contexts then match only in code both ran (a library's), and the
+// diff lists the one's as gone and the other's as new.
+static std::pair<std::string, std::string> otherPrograms(const Profile &B,
+                                                         const Profile &N) {
+  ProgramSet BP = programs(B), NP = programs(N);
+  if (BP.empty() || NP.empty())
+    return {};
+  std::set<std::string> BIds, NIds;
+  for (const auto &[Name, Id] : BP)
+    if (!Id.empty())
+      BIds.insert(Id);
+  for (const auto &[Name, Id] : NP)
+    if (!Id.empty() && BIds.count(Id))
+      return {};
+  std::string Rebuilt, BaseId, NewId;
+  for (const auto &[Name, Id] : BP)
+    for (const auto &[NName, NId] : NP) {
+      if (Name != NName)
+        continue;
+      if (Id.empty() || NId.empty())
+        return {};
+      if (Rebuilt.empty()) {
+        Rebuilt = Name;
+        BaseId = Id;
+        NewId = NId;
+      }
+    }
+  if (!Rebuilt.empty())
+    return {"note", "BASE and NEW ran different builds of " + Rebuilt +
+                        " (build ids " + BaseId.substr(0, 12) + " and " +
+                        NewId.substr(0, 12) +
+                        "): contexts match by function, file and line"};
+  return {"warning", "BASE and NEW are profiles of different programs "
+                     "(BASE: " +
+                         joinNames(BP) + "; NEW: " + joinNames(NP) +
+                         "): only contexts in code both ran (a library's) "
+                         "can match"};
 }
 
 // NEW shares a process with BASE: its checkpoints count from BASE's.  Not
@@ -696,9 +731,9 @@ int heapprof::cmdDiff(int Argc, char **Argv) {
     if (!Matched.count(Bin))
       return inputError(Bin + ": neither profile's program nor one of their "
                               "libraries (no build id matches)");
-  std::string Other = otherPrograms(B, N);
+  auto [Kind, Other] = otherPrograms(B, N);
   if (!Other.empty())
-    hpf_error("warning", Other.c_str());
+    hpf_error(Kind.c_str(), Other.c_str());
   bool Cumulative = shareProcess(B, N);
   if (Cumulative) {
     // NEW must go on from BASE.  Given the other way round (checkpoint 2,
