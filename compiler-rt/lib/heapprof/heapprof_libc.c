@@ -893,8 +893,26 @@ const char *hp_exe_path(void) {
 }
 
 /* The path the program was run by, "" when it is exe_path itself or
- * names another file (a script's, whose interpreter is the executable). */
+ * names another file (a script's, whose interpreter is the executable).
+ * Written once by hp_exe_note_path at init, read-only after. */
 static char run_path[4096];
+
+/* Drops "." components and doubled slashes from the n bytes of p in place
+ * ("/bin/./x", as a shell or lit joins "./x" to its directory); returns
+ * the new length.  ".." is kept: through a link it is not the parent. */
+static ssize_t drop_dot_components(char *p, ssize_t n) {
+  ssize_t w = 0;
+  for (ssize_t r = 0; r < n;) {
+    if (p[r] == '/' && r + 1 < n &&
+        (p[r + 1] == '/' ||
+         (p[r + 1] == '.' && (r + 2 >= n || p[r + 2] == '/')))) {
+      r += p[r + 1] == '/' ? 1 : 2;
+      continue;
+    }
+    p[w++] = p[r++];
+  }
+  return w;
+}
 
 const char *hp_exe_run_path(void) {
   read_exe();
@@ -910,22 +928,11 @@ void hp_exe_note_path(void) {
    * busybox's applets) is what the user ran: kept when it leads to the
    * executable's own file, which /proc/self/exe resolved it to. */
   ssize_t n = exe_from_auxv(run_path, sizeof(run_path) - 1);
-  if (n > 0) { /* "." components and doubled slashes out: "/bin/./x" */
-    run_path[n] = 0;
-    ssize_t w = 0;
-    for (ssize_t r = 0; r < n;) {
-      if (run_path[r] == '/' && (run_path[r + 1] == '/' ||
-                                 (run_path[r + 1] == '.' &&
-                                  (run_path[r + 2] == '/' || !run_path[r + 2])))) {
-        r += run_path[r + 1] == '/' ? 1 : 2;
-        continue;
-      }
-      run_path[w++] = run_path[r++];
-    }
-    n = w;
-  }
+  if (n > 0)
+    n = drop_dot_components(run_path, n);
+  run_path[n > 0 ? n : 0] = 0;
   struct stat run, exe;
-  if (n <= 0 || (run_path[n] = 0, hp_strcmp(run_path, exe_path) == 0) ||
+  if (n <= 0 || hp_strcmp(run_path, exe_path) == 0 ||
       stat(run_path, &run) != 0 || stat("/proc/self/exe", &exe) != 0 ||
       run.st_dev != exe.st_dev || run.st_ino != exe.st_ino)
     run_path[0] = 0;
