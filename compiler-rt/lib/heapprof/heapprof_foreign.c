@@ -885,6 +885,14 @@ void hp_foreign_init(void) {
 }
 
 bool hp_foreign_decide(void) {
+  /* Undecided inside the runtime's own section: init's, on the thread
+   * running it (no other section comes before init is done), where
+   * waiting for init would wait for itself.  heapprof's allocator path
+   * then serves the call with a block of glibc's (hp_own_allocate). */
+  if (hp_own_here() &&
+      __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) ==
+          HP_FOREIGN_UNKNOWN)
+    return false;
   hp_rtl_init();
   return __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) >=
          HP_FOREIGN_ON;
@@ -1474,6 +1482,13 @@ void hp_foreign_free(void *p, u8 kind, uptr fp) {
   (void)fp;
   if (!p || is_boot(p))
     return;
+  /* A block of glibc's that init's section handed out before the wrapped
+   * allocator was known (heapprof_ownalloc.h): glibc's to free, not the
+   * wrapped library's. */
+  if (HP_UNLIKELY(hp_own_live) && hp_own_block((uptr)p)) {
+    hp_own_free(p);
+    return;
+  }
   if (HP_UNLIKELY(!ready())) {
     if (resolved())
       release(p, kind);
@@ -1531,6 +1546,8 @@ void *hp_foreign_realloc(void *p, uptr size, uptr fp) {
       hp_memcpy(n, p, HP_MIN(size, boot_size(p)));
     return n;
   }
+  if (HP_UNLIKELY(p && hp_own_live) && hp_own_block((uptr)p))
+    return hp_own_realloc(p, size);
   if (HP_UNLIKELY(!resolved()))
     return boot_alloc(size, 0, false);
   if (HP_UNLIKELY(!ready()))

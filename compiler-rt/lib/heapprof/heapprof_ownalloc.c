@@ -12,6 +12,8 @@ HP_TLS u32 hp_own_section;
  * one thread (again after each unshare or setns).  0: a free slot. */
 #define HP_OWN_BLOCKS 16
 static uptr blocks[HP_OWN_BLOCKS];
+/* The number of non-zero slots; atomic, as the slots. */
+u32 hp_own_live;
 
 void hp_own_begin(void) {
   hp_own_section++;
@@ -31,8 +33,10 @@ static bool remember(uptr p) {
   for (int i = 0; i < HP_OWN_BLOCKS; i++) {
     uptr empty = 0;
     if (__atomic_compare_exchange_n(&blocks[i], &empty, p, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      __atomic_add_fetch(&hp_own_live, 1, __ATOMIC_RELEASE);
       return true;
+    }
   }
   return false;
 }
@@ -43,8 +47,11 @@ static bool replace(uptr p, uptr q) {
     uptr want = p;
     if (__atomic_load_n(&blocks[i], __ATOMIC_ACQUIRE) == p &&
         __atomic_compare_exchange_n(&blocks[i], &want, q, false,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+                                    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      if (!q)
+        __atomic_sub_fetch(&hp_own_live, 1, __ATOMIC_RELEASE);
       return true;
+    }
   }
   return false;
 }

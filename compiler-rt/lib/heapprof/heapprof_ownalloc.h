@@ -18,6 +18,11 @@
  *  - another allocator (allocator=system|PATH) serves it as it serves a
  *    call made inside heapprof's bookkeeping: passed through unrecorded;
  *    its free later finds no entry and counts only as a call;
+ *  - inside init, before the allocator serving the program is decided
+ *    (a wrapper of a libc call init makes, preloaded before the runtime,
+ *    that allocates), heapprof's allocator path serves it as above,
+ *    whichever allocator is decided then: its free and realloc go back
+ *    to glibc on the foreign path too (hp_own_live);
  *  - sampled mode never samples it.
  * An alignment over 16 is served as usual (glibc's thread start asks for
  * none).
@@ -38,6 +43,10 @@ static HP_ALWAYS_INLINE bool hp_own_here(void) { return hp_own_section; }
  * NULL when it cannot be (too many, an alignment over 16, out of memory:
  * the caller then allocates as usual). */
 void *hp_own_allocate(uptr size, uptr align, bool zero);
+/* How many blocks hp_own_allocate handed out are not freed yet: the
+ * foreign path's free and realloc look for p among them only when some
+ * are (the wrapped library's free must not get one of glibc's). */
+extern u32 hp_own_live;
 /* Whether p is a block hp_own_allocate handed out and not yet freed. */
 bool hp_own_block(uptr p);
 /* Its free and realloc (glibc's; a moved block stays remembered). */

@@ -209,6 +209,16 @@ static void init_once(void) {
     return;
   }
   init_here = true;
+  /* What this thread allocates until init is done is the runtime's own
+   * (heapprof_ownalloc.h): init's libc calls (getcwd, stat, open, ...) reach
+   * a library preloaded before the runtime that wraps them, and such a
+   * wrapper may allocate -- fakeroot's stat looks its next definitions up
+   * with dlsym, whose failed lookups malloc their dlerror message.  That
+   * malloc entered init again and failed its check ("heapprof init calls
+   * itself"): every program under fakeroot died of SIGABRT
+   * (test/heapprof/Run/preload-before-wraps-libc.c).  The blocks are
+   * glibc's, freed to glibc whichever allocator serves the program. */
+  hp_own_begin();
   hp_flags_init();
   start_dir_note();
   start_stderr_note();
@@ -235,6 +245,7 @@ static void init_once(void) {
     hp_syscalls_drop();
   hp_peak_init();
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
+  hp_own_end();
   hp_allocator_init_plain();
   init_here = false;
   hp_spin_unlock(&init_lock);
