@@ -888,8 +888,10 @@ bool hp_foreign_decide(void) {
   /* Undecided inside the runtime's own section: init's, on the thread
    * running it (no other section comes before init is done), where
    * waiting for init would wait for itself.  heapprof's allocator path
-   * then serves the call with a block of glibc's (hp_own_allocate). */
-  if (hp_own_here() &&
+   * then serves the call with a block of glibc's (hp_own_allocate).  Not
+   * the program's __heapprof_default_options(), which must return a
+   * constant: init entered again says so (init_entered_again). */
+  if (hp_own_here() && !hp_flags_in_default_options() &&
       __atomic_load_n(&hp_foreign_state, __ATOMIC_ACQUIRE) ==
           HP_FOREIGN_UNKNOWN)
     return false;
