@@ -1,7 +1,7 @@
 #!/bin/bash
 # make fuzz: long libFuzzer runs of heapprof's fuzz targets (test/fuzz/).
 #   FUZZ_TIME=600      seconds per target
-#   FUZZ_TARGETS="flags_fuzzer rawreader_fuzzer"
+#   FUZZ_TARGETS="flags_fuzzer rawreader_fuzzer model_fuzzer merge_fuzzer suppressions_fuzzer"
 #   FUZZ_ARGS=         more libFuzzer options, e.g. "-jobs=2 -workers=2"
 # The corpus grows in $BUILD/fuzz-corpus/<target> and is kept between runs;
 # crashes, property violations, slow inputs and leaks land in
@@ -11,7 +11,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 FUZZ_TIME=${FUZZ_TIME:-600}
-FUZZ_TARGETS=${FUZZ_TARGETS:-flags_fuzzer rawreader_fuzzer}
+FUZZ_TARGETS=${FUZZ_TARGETS:-flags_fuzzer rawreader_fuzzer model_fuzzer merge_fuzzer suppressions_fuzzer}
 FUZZ_ARGS=${FUZZ_ARGS:-}
 bin="$BUILD/fuzz"
 corpus="$BUILD/fuzz-corpus"
@@ -26,15 +26,20 @@ for t in $FUZZ_TARGETS; do
 done
 mkdir -p "$corpus" "$art"
 
-# The reader's seeds: real profiles from the current runtime (a checkpoint
-# and the exit dump, both in one file, and without the extension).
-seeds="$corpus/rawreader-seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"
+# The reader's and the loader's seeds: real profiles from the current
+# runtime (a checkpoint and the exit dump, both in one file, without the
+# extension, with false sharing, sampled); merge's: each of them alone and
+# with the next (test/fuzz/Inputs/pair.py).
+seeds="$corpus/profile-seeds"
+pairs="$corpus/merge-seeds"
+rm -rf "$seeds" "$pairs" && mkdir -p "$seeds" "$pairs"
 "$BUILD/bin/heapprof-clang" -fheapprof -O0 -I"$BUILD/include" \
   "$root/test/fuzz/Inputs/seed_program.c" -o "$corpus/seed_program" || exit 1
-for opts in "" ":append_dumps=1" ":raw_extension=0"; do
+for opts in "" ":append_dumps=1" ":raw_extension=0" ":false_sharing=1" \
+    ":sample_bytes=4096:sample_seed=1"; do
   HEAPPROF_OPTIONS="profile_dir=$seeds$opts" "$corpus/seed_program" || exit 1
 done
+python3 "$root/test/fuzz/Inputs/pair.py" "$pairs" "$seeds"/*.profraw || exit 1
 
 failed=0
 summary=()
@@ -44,9 +49,16 @@ for t in $FUZZ_TARGETS; do
     # -max_len: option strings longer than the parser's 8 KB string arena.
     extra=(-dict="$bin/flags.dict" -max_len=12000)
     seed_dir="$root/test/fuzz/corpus/flags" ;;
-  rawreader_fuzzer)
+  rawreader_fuzzer|model_fuzzer)
     extra=(-max_len=16384)
     seed_dir="$seeds" ;;
+  merge_fuzzer)
+    # Two profiles and the u32 before them.
+    extra=(-max_len=20000)
+    seed_dir="$pairs" ;;
+  suppressions_fuzzer)
+    extra=()
+    seed_dir="$root/test/fuzz/corpus/suppressions" ;;
   *)
     extra=()
     seed_dir= ;;
