@@ -743,6 +743,12 @@ bool Loader::addFalseSharing(std::string &Err) {
     uint64_t Lines = 0, Events = 0, ALines = 0;
   };
   std::map<std::pair<uint32_t, uint32_t>, Sum> Pairs;
+  // Every pair's counts added up, over all pairs: after symbolization
+  // mergeSameStacks adds up the pairs of contexts whose frames read the
+  // same (two calls a macro expands on one line), which no sum here
+  // bounded, so two pairs of 2^62 lines each were one of 2^63 (JSON's
+  // int64: -2^63).  A merged pair is a part of this sum.
+  Sum All;
   const uint64_t Head = 10;
   for (size_t Proc = 0; Proc < ProcSharing.size(); Proc++) {
     if (!ProcSharing[Proc].Present)
@@ -778,10 +784,13 @@ bool Loader::addFalseSharing(std::string &Err) {
         Fit &= addCount(FS.DroppedPairs, 1);
         continue;
       }
+      Fit &= addCount(All.Lines, Row[2]);
+      Fit &= addCount(All.Events, Row[3]);
+      Fit &= addCount(All.ALines, Row[4]);
       Sum &X = Pairs[{std::min(A, B), std::max(A, B)}];
-      Fit &= addCount(X.Lines, Row[2]);
-      Fit &= addCount(X.Events, Row[3]);
-      Fit &= addCount(X.ALines, Row[4]);
+      X.Lines += Row[2]; // at most All's
+      X.Events += Row[3];
+      X.ALines += Row[4];
     }
     if (!Fit) {
       Err = ProcSharing[Proc].Path + ": corrupt: dump " +
