@@ -32,8 +32,11 @@
  * names) whose outcome the harness computes itself:
  *   - every value round-trips (the last occurrence wins) and explicit_mask
  *     is exactly the flags named;
- *   - the parse fails exactly when the values overflow the string arena
- *     ("too long (the string options share 8 KiB)", naming that flag) or a
+ *   - the parse fails exactly when a string value does not fit in the
+ *     string arena beside what it holds, the values the other string flags
+ *     hold once the parser packed it (heapprof_flags.c's compact_strings:
+ *     a flag given again leaves its old value behind until then) ("too
+ *     long (the string options share 8 KiB)", naming that flag) or a
  *     flag is out of its documented range (naming one of the flags out of
  *     range);
  *   - one warning per unknown name, naming it.
@@ -447,7 +450,10 @@ static void run_generated(bytes_t in, size_t err_size) {
   /* Expected strings, owned here: want's str fields point into this. */
   char *values[64] = {0};
   unsigned nvalues = 0;
+  /* The parser's arena as it fills: its bytes used, and what each string
+   * flag's value holds of them (0: its default, not in the arena). */
   size_t arena = 0;
+  size_t held[HP_NUM_FLAGS] = {0};
   int overflow_flag = -1; /* the flag whose value overflows the arena */
   unsigned unknown = 0;
   char last_unknown[64] = "";
@@ -520,9 +526,18 @@ static void run_generated(bytes_t in, size_t err_size) {
         print_str_value(&opts, v, n);
       }
       if (overflow_flag < 0) {
+        /* Full: the parser packs the arena down to the other flags'
+         * values (this flag's old one and the replaced ones go), then
+         * tries again. */
+        if (arena + n + 1 > sizeof(str_arena)) {
+          arena = 0;
+          for (unsigned f = 0; f < HP_NUM_FLAGS; f++)
+            arena += f == k ? 0 : held[f];
+        }
         if (arena + n + 1 > sizeof(str_arena))
           overflow_flag = k;
         arena += n + 1;
+        held[k] = n + 1;
         FIELD(&want, d, hp_flag_str) = v;
       }
       values[nvalues++] = v;
