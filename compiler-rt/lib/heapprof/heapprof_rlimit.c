@@ -120,14 +120,59 @@ static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
  * memory, no commit charge), out of core dumps, and out of mlockall's
  * reach: made unlocked and grown by mremap, which keeps its flags under
  * MCL_FUTURE, and passed over by MCL_CURRENT (heapprof_mlock.c).  It
- * never shrinks (the spans are never unmade), and outlives the limit
- * (charged on, so a limit lowered again finds it up to date); the spans
- * made before the first limit are added when it is set. */
+ * never shrinks (the spans are never unmade), but for a checkpoint's
+ * duration (hp_rlimit_lend), and outlives the limit (charged on, so a
+ * limit lowered again finds it up to date); the spans made before the
+ * first limit are added when it is set. */
 static struct {
   hp_spinlock_t lock;
-  uptr beg, len; /* the mapping: one page, then what it stands for */
+  uptr beg, len; /* the mapping: one page, then what it stands for, less
+                    lent */
   u64 charged;   /* span bytes it stands for */
+  u64 lent;      /* bytes of it given back for a checkpoint (hp_rlimit_lend)
+                    and not yet taken again */
+  bool lending;  /* a checkpoint is being written (between hp_rlimit_lend
+                    and hp_rlimit_repay) */
 } ballast;
+
+/* The mapping, bytes longer (mremap, which the kernel checks against the
+ * limits as a heap's growth); lock held, beg set, not in the sandbox. */
+static bool ballast_extend_locked(u64 bytes) {
+  void *p = (void *)syscall(SYS_mremap, ballast.beg, ballast.len,
+                            ballast.len + bytes, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED)
+    return false;
+  __atomic_store_n(&ballast.beg, (uptr)p, __ATOMIC_RELAXED);
+  __atomic_store_n(&ballast.len, ballast.len + bytes, __ATOMIC_RELAXED);
+  return true;
+}
+
+/* What a checkpoint borrowed, taken back, and as much of it as the
+ * kernel allows when not all (partial: halving the rest, page-aligned);
+ * lock held.  False while some is still owed. */
+static bool repay_locked(bool partial) {
+  int saved = errno;
+  while (ballast.lent) {
+    if (ballast_extend_locked(ballast.lent)) {
+      ballast.lent = 0;
+      break;
+    }
+    if (!partial)
+      break;
+    u64 lo = 0, hi = ballast.lent; /* lo is granted, hi refused */
+    while (hi - lo > HP_PAGE_SIZE) {
+      u64 mid = HP_ROUND_DOWN(lo + (hi - lo) / 2, HP_PAGE_SIZE);
+      if (mid > lo && ballast_extend_locked(mid - lo))
+        lo = mid;
+      else
+        hi = mid;
+    }
+    ballast.lent -= lo;
+    break;
+  }
+  errno = saved;
+  return !ballast.lent;
+}
 
 static bool ballast_grow_locked(u64 bytes) {
   if (!bytes)
@@ -143,13 +188,7 @@ static bool ballast_grow_locked(u64 bytes) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     ok = p != MAP_FAILED;
   } else {
-    void *p = (void *)syscall(SYS_mremap, ballast.beg, ballast.len,
-                              ballast.len + bytes, MREMAP_MAYMOVE);
-    ok = p != MAP_FAILED;
-    if (ok) {
-      __atomic_store_n(&ballast.beg, (uptr)p, __ATOMIC_RELAXED);
-      __atomic_store_n(&ballast.len, ballast.len + bytes, __ATOMIC_RELAXED);
-    }
+    ok = ballast_extend_locked(bytes);
   }
   errno = saved;
   if (ok)
@@ -190,10 +229,55 @@ bool hp_rlimit_charge(u64 bytes) {
   if (HP_LIKELY(!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED)))
     return true; /* no ballast: no limit set, or dropped at exit */
   hp_spin_lock(&ballast.lock);
-  /* Dropped meanwhile (the exit profile): nothing to charge. */
-  bool ok = !ballast.beg || ballast_grow_locked(bytes);
+  /* Dropped meanwhile (the exit profile): nothing to charge.  What a
+   * checkpoint borrowed is taken back first (outside one): the room it
+   * lent is the program's budget, not more of it. */
+  bool ok = !ballast.beg || ((ballast.lending || repay_locked(false)) &&
+                             ballast_grow_locked(bytes));
   hp_spin_unlock(&ballast.lock);
   return ok;
+}
+
+/* A checkpoint at the limit: its records, its module list and its buffers
+ * are mappings of heapprof's beside the reservations, which the kernel
+ * refused once the heap had filled the program's budget ("out of memory
+ * while gathering the profile's records ...; not written"), where the exit
+ * profile, which drops the ballast, was written.  So for the checkpoint's
+ * duration (under the dump lock: one at a time) the ballast shrinks to its
+ * one page, lending the heap's share of the budget to the dump, and
+ * hp_rlimit_repay grows it back once the dump's mappings are gone.  Spans
+ * made meanwhile are charged as always.  A mapping of the program's made
+ * meanwhile (another thread's) may take the room lent: the repayment is
+ * then refused, and every new span is refused until it goes through, so
+ * the heap stays within the budget; the program's own mappings may exceed
+ * it by what is lent for as long as it holds them. */
+void hp_rlimit_lend(void) {
+  if (!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED) || hp_in_sandbox())
+    return;
+  hp_spin_lock(&ballast.lock);
+  ballast.lending = true;
+  if (ballast.beg && ballast.len > HP_PAGE_SIZE) {
+    int saved = errno;
+    /* Shrinking never moves the mapping. */
+    void *p = (void *)syscall(SYS_mremap, ballast.beg, ballast.len,
+                              HP_PAGE_SIZE, 0);
+    if (p != MAP_FAILED) {
+      ballast.lent += ballast.len - HP_PAGE_SIZE;
+      __atomic_store_n(&ballast.len, HP_PAGE_SIZE, __ATOMIC_RELAXED);
+    }
+    errno = saved;
+  }
+  hp_spin_unlock(&ballast.lock);
+}
+
+void hp_rlimit_repay(void) {
+  if (!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED))
+    return;
+  hp_spin_lock(&ballast.lock);
+  ballast.lending = false;
+  if (ballast.beg)
+    repay_locked(true);
+  hp_spin_unlock(&ballast.lock);
 }
 
 void hp_rlimit_drop_ballast(void) {
@@ -205,7 +289,8 @@ void hp_rlimit_drop_ballast(void) {
     munmap((void *)ballast.beg, ballast.len);
     errno = saved;
     __atomic_store_n(&ballast.beg, 0, __ATOMIC_RELAXED);
-    ballast.len = ballast.charged = 0;
+    ballast.len = ballast.charged = ballast.lent = 0;
+    ballast.lending = false;
   }
   hp_spin_unlock(&ballast.lock);
 }

@@ -30,6 +30,12 @@ bool hp_rlimit_charge(u64 bytes);
  * it), so that writing the profile does not find the limit reached. */
 void hp_rlimit_drop_ballast(void);
 
+/* Around a checkpoint (under the dump lock): the ballast lends the dump
+ * the room the heap holds, and takes it back after; a span charged while
+ * it cannot take it back is refused (heapprof_rlimit.c). */
+void hp_rlimit_lend(void);
+void hp_rlimit_repay(void);
+
 /* The ballast's lock, held across a fork (after the regions' locks, under
  * which a new span takes it): a child never finds it held. */
 void hp_rlimit_lock(void);

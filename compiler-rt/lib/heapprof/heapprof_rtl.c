@@ -1236,10 +1236,16 @@ int hp_rtl_dump(const char *reason, u32 seq) {
       __ATOMIC_RELAXED);
   dump_args_t args = {reason, seq, 0};
   hp_signals_own_writes_begin();
+  /* A checkpoint at a limit the program set itself gets the heap's share
+   * of it for its buffers (the exit profile drops the ballast instead). */
+  if (seq)
+    hp_rlimit_lend();
   bool reopened = stderr_reopen();
   hp_own_stack_run(&dump_stack, dump_locked, &args);
   if (reopened)
     stderr_drop();
+  if (seq)
+    hp_rlimit_repay();
   hp_signals_own_writes_end();
   if (roots_here)
     __atomic_compare_exchange_n(&hp_leaks_stack_from, &mine, 0, false,
