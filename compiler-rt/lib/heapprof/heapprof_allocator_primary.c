@@ -50,6 +50,11 @@
  * back to for an interval give back the pages inside their free blocks,
  * in a pass a refill or drain runs at most once per interval (the "idle"
  * section below).
+ *
+ * Under a memory limit the program set itself (heapprof_rlimit.c) a new
+ * span, and a page given back that a block handed out lies on, count
+ * against it; a refill the limit refuses gives back every free page
+ * (hp_primary_trim) and is tried once more.
  *===----------------------------------------------------------------------===*/
 #include "heapprof_internal.h"
 
@@ -104,6 +109,8 @@ typedef struct region {
   u32 *recent;        /* blocks put on the lists since the last pass */
   u64 nrecent;
   bool released_any;  /* a pass released pages: headers may read as 0 */
+  bool limited;       /* this refill was refused memory by a limit the
+                         program set itself (new_span, pages_reused) */
   bool untrimmed;     /* blocks came back since the last malloc_trim */
   u64 recip;          /* ceil(2^64 / size): off / size = (off * recip) >> 64
                          for every off < HP_REGION_SIZE, since the error
@@ -277,15 +284,31 @@ static HP_ALWAYS_INLINE u64 *gone_word(region_t *r, uptr pg, u64 *bit) {
 }
 
 /* The block at b is handed out: its pages may be written again, and a
- * release of them counts again.  Lock held. */
-static HP_ALWAYS_INLINE void pages_reused(region_t *r, uptr b) {
+ * release of them counts again.  Those given back are the program's
+ * memory again, which a limit the program set itself counts
+ * (hp_rlimit_reused): refused, the block stays where it is (false, and
+ * the region is marked limited).  Lock held. */
+static HP_ALWAYS_INLINE bool pages_reused(region_t *r, uptr b) {
   if (HP_LIKELY(!r->released_any))
-    return;
+    return true;
+  u64 gone = 0;
+  for (uptr pg = HP_ROUND_DOWN(b, HP_PAGE_SIZE); pg < b + r->size;
+       pg += HP_PAGE_SIZE) {
+    u64 bit, *w = gone_word(r, pg, &bit);
+    gone += !!(*w & bit);
+  }
+  if (!gone)
+    return true;
+  if (!hp_rlimit_reused(gone << PAGE_SHIFT)) {
+    r->limited = true;
+    return false;
+  }
   for (uptr pg = HP_ROUND_DOWN(b, HP_PAGE_SIZE); pg < b + r->size;
        pg += HP_PAGE_SIZE) {
     u64 bit, *w = gone_word(r, pg, &bit);
     *w &= ~bit;
   }
+  return true;
 }
 
 /* [beg, end) (page-aligned), whose madvise went: the shadow pages that
@@ -312,6 +335,10 @@ static u64 released(region_t *r, uptr beg, uptr end) {
     pages += !(*w & bit);
     *w |= bit;
   }
+  /* No longer the program's memory: a limit it set itself counts it no
+   * more (the ballast shrinks), as a heap's trimmed top. */
+  if (pages)
+    hp_rlimit_released(pages << PAGE_SHIFT);
   return pages;
 }
 
@@ -565,11 +592,13 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
   u32 got = 0, head = s->head;
   while (got < n && head) {
     u32 idx = head - 1;
+    uptr b = r->beg + (uptr)idx * r->size;
+    if (HP_UNLIKELY(!pages_reused(r, b)))
+      break;
     head = r->next[idx];
     if (HP_UNLIKELY(r->free_map))
       map_set(r, idx, false);
-    out[got] = r->beg + (uptr)idx * r->size;
-    pages_reused(r, out[got++]);
+    out[got++] = b;
   }
   s->head = head;
   s->nfree -= got;
@@ -579,8 +608,11 @@ static u32 take_from(region_t *r, u32 k, hp_cache_t *cache, u32 n,
   if (fresh) {
     uptr b = r->beg + (uptr)s->carve * r->size;
     for (u32 i = 0; i < fresh; i++, b += r->size) {
-      pages_reused(r, b); /* malloc_trim and idle passes give back blocks
-                             not carved yet */
+      /* malloc_trim and idle passes give back blocks not carved yet */
+      if (HP_UNLIKELY(!pages_reused(r, b))) {
+        fresh = i;
+        break;
+      }
       out[got + i] = b | FRESH_BIT;
     }
     /* Atomic: dumps read carve and nspans without the lock. */
@@ -621,8 +653,10 @@ static bool new_span(region_t *r, u32 tag) {
   /* Under a memory limit the program set itself, the span counts against
    * it as a heap's growth would (heapprof_rlimit.h); refused, the region
    * is full for this refill and the allocation fails with ENOMEM. */
-  if (HP_UNLIKELY(!hp_rlimit_charge(1ull << r->span_shift)))
+  if (HP_UNLIKELY(!hp_rlimit_charge(1ull << r->span_shift))) {
+    r->limited = true;
     return false;
+  }
   u32 k = (u32)r->nspans;
   span_t *s = span_at(r, k);
   u64 beg = (u64)k << r->span_shift, end = beg + (1ull << r->span_shift);
@@ -691,7 +725,12 @@ static u32 take_adopting(region_t *r, u32 *list, u32 tag, hp_cache_t *cache,
   while (got < n && *list) {
     u32 k = *list - 1;
     adopt(r, k, tag);
-    got += take_from(r, k, cache, n - got, carve);
+    u32 took = take_from(r, k, cache, n - got, carve);
+    /* None, and the span back at the list's head (its own lane's): its
+     * pages were refused by the program's limit (pages_reused). */
+    if (!took && *list == k + 1)
+      break;
+    got += took;
   }
   return got;
 }
@@ -727,11 +766,14 @@ static u32 take_idle(region_t *r, u32 lane, u32 tag, hp_cache_t *cache,
  * fresh ones of its own spans; fresh ones of a span never used; else, the
  * region being full, another lane's spans (taken over).  So the blocks of
  * threads running at the same time lie in different spans, and their
- * counters on different lines of shadow, as long as there is room. */
+ * counters on different lines of shadow, as long as there is room.
+ * Returns whether it came back short because a limit the program set
+ * itself refused memory (new_span, pages_reused). */
 #define FEW_FRESH 4
-static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
+static bool refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
   u32 lane = tag_lane(tag), want = n;
   hp_spin_lock(&r->lock);
+  r->limited = false;
   r->last_refill[lane] = ++r->refills;
   n -= take_from_lane(r, lane, cache, n, false);
   if (n)
@@ -747,11 +789,17 @@ static void refill(region_t *r, hp_cache_t *cache, u32 n, u32 tag) {
     n = n < want ? 0 : HP_MIN(n, FEW_FRESH);
   if (n)
     n -= take_from_lane(r, lane, cache, n, true);
-  while (n && new_span(r, tag))
-    n -= take_from(r, r->lanes[lane] - 1, cache, n, true);
+  while (n && new_span(r, tag)) {
+    u32 got = take_from(r, r->lanes[lane] - 1, cache, n, true);
+    if (!got)
+      break; /* its pages refused (pages_reused) */
+    n -= got;
+  }
   for (u32 l = 0; n && l < HP_LANES; l++)
     n -= take_adopting(r, &r->lanes[l], tag, cache, n, true);
+  bool limited = n && r->limited;
   hp_spin_unlock(&r->lock);
+  return limited;
 }
 
 /* release_idle_ms: whether a pass is due, read at a refill or a drain
@@ -792,8 +840,16 @@ uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
   hp_cache_t *cache = &caches[c];
   cache_max_set(cache, c);
   if (HP_UNLIKELY(!cache->count)) {
-    refill(&regions[c], cache, HP_MAX(1u, cache->max / 2), LANE_TAG(caches));
+    u32 want = HP_MAX(1u, cache->max / 2);
+    bool limited = refill(&regions[c], cache, want, LANE_TAG(caches));
     st->cache_refills++;
+    /* At a limit the program set itself, the free pages of every class
+     * go back (as malloc_trim: they then count against it no more, as
+     * glibc's heap trims its top at free) and the refill is tried again:
+     * a program that freed its blocks of one size gets blocks of another
+     * as it would natively. */
+    if (HP_UNLIKELY(limited && !cache->count) && hp_primary_trim(st))
+      refill(&regions[c], cache, want, LANE_TAG(caches));
     idle_check(st);
     if (!cache->count)
       return 0;

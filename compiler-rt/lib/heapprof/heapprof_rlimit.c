@@ -111,7 +111,8 @@ static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
  * is no growth to the kernel, so a limit the program set (raised by the
  * reservations) never refused a malloc the primary served (256 MiB set,
  * 6.4 GB of 64 KiB blocks given).  So once the program holds such a
- * limit, a ballast mapping as large as the spans made stands for them:
+ * limit, a ballast mapping as large as the spans made (less the pages
+ * the allocator gave back) stands for them:
  * the kernel counts it against both limits (private, writable), and it
  * grows by each new span (hp_rlimit_charge, an mremap the kernel checks
  * as it would a heap's brk), so the heap, the program's own mappings and
@@ -119,11 +120,19 @@ static rlim_t seen(rlim_t v, rlim_t set, rlim_t add) {
  * as without heapprof.  The ballast is never touched (MAP_NORESERVE: no
  * memory, no commit charge), out of core dumps, and out of mlockall's
  * reach: made unlocked and grown by mremap, which keeps its flags under
- * MCL_FUTURE, and passed over by MCL_CURRENT (heapprof_mlock.c).  It
- * never shrinks (the spans are never unmade), but for a checkpoint's
- * duration (hp_rlimit_lend), and outlives the limit (charged on, so a
- * limit lowered again finds it up to date); the spans made before the
- * first limit are added when it is set. */
+ * MCL_FUTURE, and passed over by MCL_CURRENT (heapprof_mlock.c).  The
+ * spans are never unmade, but their free pages are given back (an idle
+ * pass, malloc_trim, release_freed_pages, and at the limit itself: a
+ * refill the limit refuses trims and tries again), as glibc's heap trims
+ * its top: the ballast shrinks by what goes (hp_rlimit_released), and
+ * such pages handed out again are charged again (hp_rlimit_reused), so a
+ * program that frees blocks of one size gets blocks of another (before,
+ * the ballast stood for every span ever made, and a program that freed
+ * its 256 MiB of 4 KiB blocks got no 1 KiB block).  It shrinks too for a
+ * checkpoint's duration (hp_rlimit_lend), and outlives the limit
+ * (charged on, so a limit lowered again finds it up to date); the spans
+ * made before the first limit, less their pages given back, are added
+ * when it is set. */
 static struct {
   hp_spinlock_t lock;
   uptr beg, len; /* the mapping: one page, then what it stands for, less
@@ -133,7 +142,17 @@ static struct {
                     and not yet taken again */
   bool lending;  /* a checkpoint is being written (between hp_rlimit_lend
                     and hp_rlimit_repay) */
+  u64 credit;    /* bytes it stands for beyond charged, which the next
+                    charges use first (pages given back in the sandbox,
+                    where it cannot shrink) */
 } ballast;
+
+/* Bytes of the spans' pages given back to the kernel now (released by
+ * the allocator, not handed out since): the heap's share of the spans
+ * made is what the ballast stands for, less them.  Written by
+ * hp_rlimit_released and hp_rlimit_reused (atomics; under the ballast's
+ * lock while there is one). */
+static u64 given_back;
 
 /* The mapping, bytes longer (mremap, which the kernel checks against the
  * limits as a heap's growth); lock held, beg set, not in the sandbox. */
@@ -174,7 +193,19 @@ static bool repay_locked(bool partial) {
   return !ballast.lent;
 }
 
-static bool ballast_grow_locked(u64 bytes) {
+/* The credit the ballast keeps outside the sandbox: it grows by a batch
+ * of this much beyond a charge of pages handed out again, and shrinks
+ * once pages given back leave it more than twice that.  So it stands for
+ * at most 1 MiB the heap does not hold, and only in a program whose heap
+ * gave pages back: a mapping of the program's is refused that much
+ * sooner at most; the heap itself uses the credit first. */
+#define CREDIT_BATCH (512ull << 10)
+
+static bool ballast_grow_locked(u64 bytes, bool batch) {
+  u64 from_credit = HP_MIN(bytes, ballast.credit);
+  ballast.credit -= from_credit;
+  ballast.charged += from_credit;
+  bytes -= from_credit;
   if (!bytes)
     return true;
   int saved = errno;
@@ -188,7 +219,17 @@ static bool ballast_grow_locked(u64 bytes) {
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     ok = p != MAP_FAILED;
   } else {
-    ok = ballast_extend_locked(bytes);
+    /* For pages handed out again (batch), a batch more, kept as credit:
+     * they are charged a block at a time, one mremap each (981,300 in 50
+     * rounds of 20,000 blocks of 4 KiB trimmed and taken again:
+     * docs/performance.md).  At the limit, the bytes alone.  A span, 64
+     * KiB at least, is charged as it is: a program that gives nothing
+     * back holds no credit. */
+    ok = batch && ballast_extend_locked(bytes + CREDIT_BATCH);
+    if (ok)
+      ballast.credit += CREDIT_BATCH;
+    else
+      ok = ballast_extend_locked(bytes);
   }
   errno = saved;
   if (ok)
@@ -220,8 +261,10 @@ static void ballast_sync(void) {
     }
   }
   u64 spans = hp_primary_span_bytes();
+  u64 back = __atomic_load_n(&given_back, __ATOMIC_RELAXED);
+  spans = spans > back ? spans - back : 0;
   if (ballast.beg && spans > ballast.charged)
-    ballast_grow_locked(spans - ballast.charged);
+    ballast_grow_locked(spans - ballast.charged, false);
   hp_spin_unlock(&ballast.lock);
 }
 
@@ -233,7 +276,7 @@ bool hp_rlimit_charge(u64 bytes) {
    * checkpoint borrowed is taken back first (outside one): the room it
    * lent is the program's budget, not more of it. */
   bool ok = !ballast.beg || ((ballast.lending || repay_locked(false)) &&
-                             ballast_grow_locked(bytes));
+                             ballast_grow_locked(bytes, false));
   hp_spin_unlock(&ballast.lock);
   return ok;
 }
@@ -280,6 +323,54 @@ void hp_rlimit_repay(void) {
   hp_spin_unlock(&ballast.lock);
 }
 
+/* Pages of the heap given back: the ballast shrinks by as much (what a
+ * checkpoint borrowed first, which it then owes no more), or in the
+ * sandbox, where its pieces cannot, keeps it as credit for the next
+ * charges. */
+void hp_rlimit_released(u64 bytes) {
+  if (HP_LIKELY(!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED))) {
+    __atomic_add_fetch(&given_back, bytes, __ATOMIC_RELAXED);
+    return;
+  }
+  hp_spin_lock(&ballast.lock);
+  __atomic_add_fetch(&given_back, bytes, __ATOMIC_RELAXED);
+  u64 drop = HP_MIN(bytes, ballast.charged);
+  ballast.charged -= drop;
+  u64 owed = HP_MIN(drop, ballast.lent);
+  ballast.lent -= owed;
+  ballast.credit += drop - owed;
+  /* Beyond two batches of credit, the mapping shrinks to one batch. */
+  if (ballast.credit > 2 * CREDIT_BATCH && ballast.beg && !hp_in_sandbox()) {
+    u64 cut = HP_MIN(ballast.credit - CREDIT_BATCH,
+                     (u64)ballast.len - HP_PAGE_SIZE);
+    int saved = errno;
+    /* Shrinking never moves the mapping. */
+    void *p = (void *)syscall(SYS_mremap, ballast.beg, ballast.len,
+                              ballast.len - cut, 0);
+    errno = saved;
+    if (p != MAP_FAILED) {
+      __atomic_store_n(&ballast.len, ballast.len - cut, __ATOMIC_RELAXED);
+      ballast.credit -= cut;
+    }
+  }
+  hp_spin_unlock(&ballast.lock);
+}
+
+bool hp_rlimit_reused(u64 bytes) {
+  if (HP_LIKELY(!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED))) {
+    /* Every page handed out again was counted when given back. */
+    __atomic_sub_fetch(&given_back, bytes, __ATOMIC_RELAXED);
+    return true;
+  }
+  hp_spin_lock(&ballast.lock);
+  bool ok = !ballast.beg || ((ballast.lending || repay_locked(false)) &&
+                             ballast_grow_locked(bytes, true));
+  if (ok)
+    __atomic_sub_fetch(&given_back, bytes, __ATOMIC_RELAXED);
+  hp_spin_unlock(&ballast.lock);
+  return ok;
+}
+
 void hp_rlimit_drop_ballast(void) {
   if (!__atomic_load_n(&ballast.beg, __ATOMIC_RELAXED))
     return;
@@ -289,7 +380,7 @@ void hp_rlimit_drop_ballast(void) {
     munmap((void *)ballast.beg, ballast.len);
     errno = saved;
     __atomic_store_n(&ballast.beg, 0, __ATOMIC_RELAXED);
-    ballast.len = ballast.charged = ballast.lent = 0;
+    ballast.len = ballast.charged = ballast.lent = ballast.credit = 0;
     ballast.lending = false;
   }
   hp_spin_unlock(&ballast.lock);

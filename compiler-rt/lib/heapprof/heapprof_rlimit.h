@@ -26,6 +26,14 @@ bool hp_rlimit_program_set(int resource);
  * Without such a limit, true at the cost of one load. */
 bool hp_rlimit_charge(u64 bytes);
 
+/* Pages of the heap given back to the kernel (bytes), and such pages
+ * handed out again: while the program holds a limit it set itself, the
+ * ballast shrinks and grows by as much, so the heap counts against the
+ * limit as much as it holds, not as much as it ever held; false when the
+ * kernel refuses the growth. */
+void hp_rlimit_released(u64 bytes);
+bool hp_rlimit_reused(u64 bytes);
+
 /* At the exit profile: the ballast goes (the program's budget ends with
  * it), so that writing the profile does not find the limit reached. */
 void hp_rlimit_drop_ballast(void);
