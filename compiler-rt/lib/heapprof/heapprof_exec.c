@@ -8,7 +8,8 @@
  * the program calls (execve, execv, execvp, execvpe, execl, execle, execlp,
  * execveat, fexecve; libc's own internal execs, as in system() or
  * posix_spawn, do not pass through here: posix_spawn and posix_spawnp are
- * interposed for the environment alone, at the end) is interposed, in both
+ * interposed for the environment, at the end, and made by heapprof_spawn.c
+ * under a memory limit the program set itself) is interposed, in both
  * runtimes:
  *
  *  - The image's own process (not a fork or vfork child: what a shell does
@@ -518,7 +519,7 @@ HP_INTERFACE int execle(const char *path, const char *arg, ...) {
  * run's variables here, in the parent.  glibc's parent waits until the
  * child has exec'd or failed, so the array is unmapped when the call
  * returns.  No profile is written: the caller goes on. */
-static int do_spawn(spawn_fn real, const char *name, pid_t *pid,
+static int do_spawn(spawn_fn real, const char *name, bool search, pid_t *pid,
                     const char *path, const posix_spawn_file_actions_t *fa,
                     const posix_spawnattr_t *attr, char *const argv[],
                     char *const envp[]) {
@@ -541,7 +542,11 @@ static int do_spawn(spawn_fn real, const char *name, pid_t *pid,
     env = env_in_limited(envp, bytes, &claimed);
   else if (!env)
     env = env_in_map(envp, bytes, &map, &map_size);
-  int rc = real(pid, path, fa, attr, argv, env);
+  /* Under a memory limit the program set itself, a child of heapprof's
+   * making, which gets the program's soft limits (heapprof_spawn.c). */
+  int rc = hp_rtl.inited && hp_locks_held == 0 && hp_spawn_limited_wanted()
+               ? hp_spawn_limited(pid, path, search, fa, attr, argv, env)
+               : real(pid, path, fa, attr, argv, env);
   if (map)
     hp_munmap(map, map_size);
   limited_release(claimed);
@@ -552,13 +557,14 @@ HP_INTERFACE int posix_spawn(pid_t *pid, const char *path,
                              const posix_spawn_file_actions_t *fa,
                              const posix_spawnattr_t *attr,
                              char *const argv[], char *const envp[]) {
-  return do_spawn(real_spawn, "posix_spawn", pid, path, fa, attr, argv, envp);
+  return do_spawn(real_spawn, "posix_spawn", false, pid, path, fa, attr,
+                  argv, envp);
 }
 
 HP_INTERFACE int posix_spawnp(pid_t *pid, const char *file,
                               const posix_spawn_file_actions_t *fa,
                               const posix_spawnattr_t *attr,
                               char *const argv[], char *const envp[]) {
-  return do_spawn(real_spawnp, "posix_spawnp", pid, file, fa, attr, argv,
-                  envp);
+  return do_spawn(real_spawnp, "posix_spawnp", true, pid, file, fa, attr,
+                  argv, envp);
 }

@@ -115,5 +115,6 @@ static inline bool hp_in_wrapper(uptr pc) {
 #include "heapprof_deepbind.h"
 #include "heapprof_fork.h"
 #include "heapprof_rlimit.h"
+#include "heapprof_spawn.h"
 
 #endif

@@ -24,8 +24,12 @@
  * An exec gives the new image the soft limits the program set
  * (hp_rlimit_before_exec); its hard limits stay that much higher,
  * since a hard limit, once lowered, cannot be raised again if the exec
- * fails.  Not covered: posix_spawn's child, which execs inside libc with
- * the parent's limits.
+ * fails, and the process goes on (a shell's child that runs a script
+ * itself after ENOEXEC) with every mapping refused; nor can the new
+ * image's runtime lower it at start: under such a limit the image runs
+ * without heapprof (hp_limits_refuse_start).  A posix_spawn child, which
+ * exits if its exec fails, gets both (hp_rlimit_spawn_child, from
+ * heapprof_spawn.c).
  *
  * The system calls are made here with the instruction (no errno of glibc's
  * wrappers in between, and nothing a vfork child may not do).
@@ -510,6 +514,30 @@ static void set_soft(bool program) {
 void hp_rlimit_before_exec(void) {
   if (!hp_in_sandbox())
     set_soft(true);
+}
+
+/* A posix_spawn child of heapprof's (heapprof_spawn.c): a process of its
+ * own that exits if its exec fails, so its hard limits can be the
+ * program's too, as natively.  Raw calls only: it runs in its parent's
+ * memory. */
+void hp_rlimit_spawn_child(void) {
+  for (int k = 0; k < 2; k++) {
+    rlim_t cur = __atomic_load_n(&set_cur[k], __ATOMIC_RELAXED);
+    rlim_t max = __atomic_load_n(&set_max[k], __ATOMIC_RELAXED);
+    if (!cur && !max)
+      continue;
+    int resource = k == 0 ? RLIMIT_AS : RLIMIT_DATA;
+    struct rlimit now;
+    if (raw_prlimit(0, resource, NULL, &now) != 0)
+      continue;
+    if (cur && now.rlim_cur == cur)
+      now.rlim_cur = cur - added[k];
+    if (max && now.rlim_max == max)
+      now.rlim_max = max - added[k];
+    if (now.rlim_cur > now.rlim_max)
+      now.rlim_cur = now.rlim_max;
+    raw_prlimit(0, resource, &now, NULL);
+  }
 }
 
 void hp_rlimit_exec_failed(void) {

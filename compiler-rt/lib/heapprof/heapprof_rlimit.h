@@ -14,6 +14,9 @@
  * (without HP_RESERVED_BYTES), and they are put back if the exec fails. */
 void hp_rlimit_before_exec(void);
 void hp_rlimit_exec_failed(void);
+/* In a posix_spawn child of heapprof's, before its exec: the soft and the
+ * hard limits the program set (the child exits if the exec fails). */
+void hp_rlimit_spawn_child(void);
 
 /* Whether the kernel's soft limit of resource (RLIMIT_AS, RLIMIT_DATA) is
  * a value the program set for itself, raised by the reservations: a
