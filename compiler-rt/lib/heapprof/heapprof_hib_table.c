@@ -64,6 +64,42 @@ static void spill_compact(hp_hib_table_t *t) {
   t->spill_compactions++;
 }
 
+/* An evicted record the log has no room for: its growth was refused (the
+ * process at a memory limit, most often one it set itself, or at
+ * vm.max_map_count).  It aborted the program ("out-of-memory: cannot map
+ * ... for HIB spill log"), where without heapprof it ran on; now such
+ * records are merged into one, in the context without frames (the stack
+ * depot's, for the same cause), said once: the allocations stay counted,
+ * not their contexts.  Lock held. */
+static void spill_overflow(hp_hib_table_t *t, const hp_hib_t *h) {
+  if (t->overflow_used) {
+    hp_hib_merge(&t->overflow, h);
+    return;
+  }
+  hp_memcpy(&t->overflow, h, sizeof(*h));
+  t->overflow.stack_id = hp_stackdepot_put(NULL, 0);
+  t->overflow_used = true;
+  static bool said;
+  if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED)) {
+    char why[320];
+    hp_report_mapping_refused_why(why, sizeof(why), false);
+    hp_printf("HeapProf: WARNING: cannot map memory for the HIB spill log "
+              "(%s): records evicted from the HIB table are merged into "
+              "one context without frames until it can\n",
+              why);
+  }
+}
+
+/* The overflow record, to fn and emptied; lock held. */
+static void overflow_drain(hp_hib_table_t *t,
+                           void (*fn)(const hp_hib_t *h, void *arg),
+                           void *arg) {
+  if (t->overflow_used) {
+    fn(&t->overflow, arg);
+    t->overflow_used = false;
+  }
+}
+
 static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
   hp_spin_lock(&t->spill_lock);
   /* A full log is compacted before it grows, and grows when that left it
@@ -77,9 +113,15 @@ static void spill_append(hp_hib_table_t *t, const hp_hib_t *h) {
      * malloc or free needs (mmap, munmap) may kill for mremap. */
     if (t->spill_len == t->spill_cap || t->spill_len > t->spill_cap / 2) {
       u64 was = t->spill_cap;
-      hp_array_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
-                    sizeof(hp_hib_t), 256, "HIB spill log");
-      __atomic_fetch_add(&t->spill_room, t->spill_cap - was, __ATOMIC_RELAXED);
+      if (hp_array_try_grow((void **)&t->spill, &t->spill_cap, t->spill_len,
+                            sizeof(hp_hib_t), 256))
+        __atomic_fetch_add(&t->spill_room, t->spill_cap - was,
+                           __ATOMIC_RELAXED);
+    }
+    if (t->spill_len == t->spill_cap) {
+      spill_overflow(t, h);
+      hp_spin_unlock(&t->spill_lock);
+      return;
     }
   }
   hp_memcpy(&t->spill[t->spill_len++], h, sizeof(*h));
@@ -163,6 +205,7 @@ void hp_hib_table_drain(hp_hib_table_t *t,
                         void (*fn)(const hp_hib_t *h, void *arg), void *arg) {
   drain_sets(t, fn, arg);
   hp_spin_lock(&t->spill_lock);
+  overflow_drain(t, fn, arg);
   for (u64 i = 0; i < t->spill_len; i++)
     fn(&t->spill[i], arg);
   /* The log's pages go back to the kernel, which gives zero pages again
@@ -187,6 +230,7 @@ void hp_hib_table_drain_taking_log(hp_hib_table_t *t,
    * (spill_append grows it from nothing), so none of them writes over a
    * record the caller still reads. */
   hp_spin_lock(&t->spill_lock);
+  overflow_drain(t, fn, arg);
   log->recs = t->spill;
   log->len = t->spill_len;
   log->cap = t->spill_cap; /* spill_room unchanged: the room changes hands */

@@ -67,6 +67,11 @@ typedef struct hp_hib_table {
   hp_hib_t *spill;
   u64 spill_len, spill_cap;
   u64 spill_compactions;     /* under spill_lock: statistics */
+  /* Under spill_lock: evicted records the log had no room for (its growth
+   * refused: the process at its memory limit), merged into one, in the
+   * context without frames; drained with the log. */
+  hp_hib_t overflow;
+  bool overflow_used;
   u64 spill_room;            /* atomic: records of room in the log and in
                               * logs taken (hp_hib_table_drain_taking_log)
                               * and not yet freed, the table's memory; one

@@ -530,12 +530,6 @@ bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
   return true;
 }
 
-void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   const char *what) {
-  if (!hp_array_try_grow(data, cap, len, elem, initial))
-    hp_report_mmap_failure((*cap ? *cap * 2 : initial) * elem, what);
-}
-
 static bool buf_reserve(hp_buf_t *b, size_t extra) {
   if (b->failed)
     return false;

@@ -95,19 +95,17 @@ struct rlimit;
 bool hp_fd_limit_raise(u32 extra, struct rlimit *saved);
 void hp_fd_limit_restore(const struct rlimit *saved);
 
-/* Makes room for one more element in an mmap'd array: doubles *cap (from
- * initial), moving the array's pages (mremap; where the kernel refuses, or
- * under hp_grow_by_copy, copying the len elements in use and unmapping the
- * old array).  The array's address may change. */
-void hp_array_grow(void **data, u64 *cap, u64 len, size_t elem, u64 initial,
-                   const char *what);
 /* Set while the program's seccomp sandbox is on (heapprof_sandbox.c):
  * arrays and buffers grow by mmap, a copy and munmap alone, the calls a
  * malloc or free makes, never by mremap, which a filter may kill for
  * (Security/seccomp_spill_growth.c). */
 extern bool hp_grow_by_copy;
-/* The same, for work that can do without (the leak check): false, the
- * array unchanged, when no memory is left. */
+/* Makes room for one more element in an mmap'd array: doubles *cap (from
+ * initial), moving the array's pages (mremap; where the kernel refuses, or
+ * under hp_grow_by_copy, copying the len elements in use and unmapping the
+ * old array).  The array's address may change.  False, the array
+ * unchanged, when no memory is left (the leak check does without; the HIB
+ * spill log merges what it has no room for). */
 bool hp_array_try_grow(void **data, u64 *cap, u64 len, size_t elem,
                        u64 initial);
 
