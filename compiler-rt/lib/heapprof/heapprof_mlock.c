@@ -158,9 +158,14 @@ HP_INTERFACE int munlockall(void) {
 
 HP_INTERFACE int mlockall(int flags) {
   /* Checkpoints' baselines (heapprof_shadow.h) are reserved by the first,
-   * unless it comes after MCL_FUTURE, which would lock 16 TiB: now. */
+   * unless it comes after MCL_FUTURE, which would lock 16 TiB: now.
+   * Refused (a limit with no room for them: the program's own, set under
+   * a limit it started with), mlockall goes on and the checkpoints are
+   * not written, said then; it aborted the program ("cannot map
+   * 0x100000000000 bytes for checkpoint baseline shadow", blaming the
+   * program's own limit: Run/rlimit-mlockall-baseline.c). */
   if ((flags & MCL_FUTURE) && hp_rtl.inited && hp_flags.profiling)
-    hp_shadow_baseline_init();
+    hp_shadow_baseline_try_init();
   if (!(flags & MCL_CURRENT) || !hp_rtl.inited) {
     int r = (int)syscall(SYS_mlockall, flags);
     if (r == 0 && (flags & MCL_FUTURE))

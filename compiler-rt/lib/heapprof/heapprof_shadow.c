@@ -308,6 +308,10 @@ __heapprof_record_strided(uintptr_t base, intptr_t stride, uint64_t total,
 bool hp_shadow_baseline_try_init(void) {
   if (hp_shadow_baseline_delta || !__heapprof_shadow_memory_dynamic_address)
     return true;
+  /* Not after mlockall(MCL_FUTURE), which would lock all 16 TiB: it
+   * reserves them first, and when it could not, there are none. */
+  if (__atomic_load_n(&hp_mlock_future, __ATOMIC_RELAXED))
+    return false;
   void *p = hp_mmap_noreserve_try(HP_SHADOW_SIZE);
   if (!p)
     return false;
