@@ -11,7 +11,8 @@
 // free from a context other than the last evicts.  The program allocates
 // 20 blocks of 100 bytes from each of three call stacks (60 objects,
 // 6,000 bytes), maps what its 256 MiB limit leaves (halving from 1 GiB to
-// a page), frees the 60 blocks in a thread started before, which then
+// a page), frees the 60 blocks in a thread started before (and made
+// known to heapprof by an allocation of its own, 1 byte), which then
 // exits (its write-back cache of records goes to the table then), and
 // unmaps 4 MiB it kept, so the exit profile has room: it is written, with
 // the 60 objects and their 6,000 bytes, some of them in the context
@@ -32,7 +33,8 @@
 // WARN-DATA: HeapProf: WARNING: cannot map memory for the HIB spill log (the process reached the data-size limit (ulimit -d, RLIMIT_DATA) the program set itself, 268435456 bytes (heapprof adds its reservations to it; its other memory counts)): records evicted from the HIB table are merged into one context without frames until it can
 // WARN-DATA-NOT: HeapProf
 // The 60 blocks of 100 bytes, all freed (the size bins; the summary adds
-// the 288 bytes of glibc's pthread_create, its thread's DTV), and those
+// the 288 bytes of glibc's pthread_create, its thread's DTV, and the
+// thread's byte), and those
 // the log had no room for are in the context without frames.
 // REPORT: Top contexts by bytes
 // REPORT: {{^#[0-9]+ .* in [0-9]+ objects \(100 B each\), 0 live}}
@@ -40,6 +42,7 @@
 // REPORT: Allocation bins
 // REPORT: {{^ *100 +60 +6000 B +60 +0 B}}
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +52,13 @@
 static void *volatile keep[60];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
+static sem_t ready;
+
 static void *freer(void *arg) {
+  /* The thread's heapprof state is made at its first allocation: before
+   * the address space is full (else it shares one, said in a warning). */
+  free(malloc(1));
+  sem_post(&ready);
   pthread_mutex_lock(&mu); /* until the address space is full */
   for (int i = 0; i < 60; i++)
     free(keep[i]);
@@ -75,7 +84,9 @@ int main(int argc, char **argv) {
   }
   pthread_mutex_lock(&mu);
   pthread_t t;
+  sem_init(&ready, 0, 0);
   pthread_create(&t, NULL, freer, NULL);
+  sem_wait(&ready);
   void *room = mmap(NULL, 4 << 20, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   /* Private writable mappings count against both limits; never touched,
