@@ -211,6 +211,14 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
     }
   } else {
     user_beg = hp_secondary_alloc(size, align);
+    /* Refused under a limit the program set itself: the heap's free pages
+     * go back first (they count against it until they do:
+     * heapprof_rlimit.c), and the mapping is tried once more, as a refill
+     * is. */
+    if (HP_UNLIKELY(!user_beg) &&
+        hp_rlimit_program_holds() &&
+        hp_primary_trim(&t->stats))
+      user_beg = hp_secondary_alloc(size, align);
     if (HP_UNLIKELY(!user_beg)) {
       hp_thread_release(t);
       return hp_allocation_failed(size, fp, "out-of-memory", kind);

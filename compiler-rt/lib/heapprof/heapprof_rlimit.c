@@ -494,6 +494,11 @@ bool hp_rlimit_program_set(int resource) {
          now.rlim_cur == cur;
 }
 
+bool hp_rlimit_program_holds(void) {
+  return hp_rlimit_program_set(RLIMIT_AS) ||
+         hp_rlimit_program_set(RLIMIT_DATA);
+}
+
 /* The soft limits this file raised, back to the program's values for the
  * exec (hard ones untouched); exec_failed raises them again.  errno is
  * kept: the exec's is the caller's. */

@@ -22,6 +22,8 @@ void hp_rlimit_spawn_child(void);
  * a value the program set for itself, raised by the reservations: a
  * mapping refused under it is the program's own budget reached. */
 bool hp_rlimit_program_set(int resource);
+/* Whether it is, for either limit. */
+bool hp_rlimit_program_holds(void);
 
 /* A span of bytes the allocator makes: while the program holds a limit it
  * set itself, counted against it (a ballast mapping grows by as much);

@@ -148,8 +148,7 @@ static bool layout_ok(void) {
 
 bool hp_spawn_limited_wanted(void) {
   return !hp_in_sandbox() &&
-         (hp_rlimit_program_set(RLIMIT_AS) ||
-          hp_rlimit_program_set(RLIMIT_DATA)) &&
+         hp_rlimit_program_holds() &&
          layout_ok();
 }
 

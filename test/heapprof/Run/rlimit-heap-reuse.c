@@ -18,7 +18,11 @@
 //  - all freed, blocks of 4,064 bytes again: at least 95% of the first
 //    fill's bytes, and no more than the budget (the pages given back and
 //    taken again count: without that, the freed blocks of the first fill
-//    came back uncharged, on top of the new spans).
+//    came back uncharged, on top of the new spans);
+//  - all freed, one block of 128 MiB (a mapping of its own, the
+//    allocator's secondary): given, as natively (the freed blocks' pages,
+//    not yet given back by an idle pass, go back when the mapping is
+//    refused, and it is tried again).
 // RUN: %clang_plain -O0 %s -o %t
 // RUN: %t as | FileCheck %s
 // RUN: heapprof run -o %t.d -- %t as 2> %t.aerr | FileCheck %s
@@ -30,6 +34,7 @@
 // CHECK-NEXT: second fill, another size: yes
 // CHECK-NEXT: third fill, the first size again: yes
 // CHECK-NEXT: third fill within the budget: yes
+// CHECK-NEXT: large block after freeing: yes
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +76,9 @@ int main(int argc, char **argv) {
   printf("third fill, the first size again: %s\n",
          yes(third >= first / 100 * 95));
   printf("third fill within the budget: %s\n", yes(third <= (256l << 20)));
+  free_all(third / 4064);
+  void *volatile large = malloc(128 << 20);
+  printf("large block after freeing: %s\n", yes(large != NULL));
   fprintf(stderr, "fills %ld %ld %ld\n", first, second, third);
   return 0;
 }
