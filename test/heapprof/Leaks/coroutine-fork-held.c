@@ -14,6 +14,8 @@
 // coroutine is switched out, its stack noted), so neither profile (main's,
 // the child's) has a leak.  Before: the child's had 1 direct leak, 40
 // bytes.  The fork now waits for the lock without a bound.
+// The child's coroutine is run_suspended_coroutine()
+// (Inputs/suspended_coroutine.h).
 // RUN: %clang_heapprof -O0 -g -pthread %s -o %t
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: ls %t.d | count 2
@@ -21,9 +23,8 @@
 // CHECK: {{^ *}}2  direct_objects=0{{$}}
 // CHECK-NOT: direct_objects
 #define _GNU_SOURCE
+#include "Inputs/suspended_coroutine.h"
 #include <pthread.h>
-#include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -41,7 +42,6 @@ int mincore(void *addr, size_t len, unsigned char *vec) {
   return syscall(SYS_mincore, addr, len, vec);
 }
 
-static ucontext_t back, co;
 static char stacks[200][256];
 
 static void nothing(void) {}
@@ -59,12 +59,6 @@ static void *churn(void *arg) {
   return arg;
 }
 
-static void body(void) {
-  void *volatile objs[1];
-  objs[0] = malloc(40);
-  swapcontext(&co, &back);
-}
-
 int main(void) {
   pthread_t t;
   if (pthread_create(&t, NULL, churn, NULL))
@@ -73,13 +67,7 @@ int main(void) {
     usleep(1000);
   pid_t p = fork(); /* the lock is held, for 500 ms yet */
   if (p == 0) {
-    getcontext(&co);
-    co.uc_stack.ss_sp = mmap(NULL, 64 * 1024, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    co.uc_stack.ss_size = 64 * 1024;
-    co.uc_link = NULL;
-    makecontext(&co, body, 0);
-    swapcontext(&back, &co);
+    run_suspended_coroutine();
     _exit(0);
   }
   waitpid(p, NULL, 0);

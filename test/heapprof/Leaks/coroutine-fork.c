@@ -11,14 +11,16 @@
 // (60 children and main) has no leak.  Before, about one child in ten
 // (the share of time the thread holds the lock) read its object as a
 // direct leak; the fork handlers now hold the lock across the copy.
+// The child's coroutine is run_suspended_coroutine()
+// (Inputs/suspended_coroutine.h).
 // RUN: %clang_heapprof -O0 -g -pthread %s -o %t
 // RUN: rm -rf %t.d && %env_heapprof_opts=profile_dir=%t.d %run %t
 // RUN: ls %t.d | count 61
 // RUN: heapprof show %t.d | grep -o ' direct_objects=[0-9]*' | sort | uniq -c | FileCheck %s
 // CHECK: {{^ *}}61  direct_objects=0{{$}}
 // CHECK-NOT: direct_objects
+#include "Inputs/suspended_coroutine.h"
 #include <pthread.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -27,9 +29,7 @@
 #define CHILDREN 60
 #define SLICES 1000
 #define SLICE_BYTES 128
-#define STACK_BYTES (64 * 1024)
 
-static ucontext_t back, co;
 static volatile int stop, started;
 
 static void nothing(void) {}
@@ -48,12 +48,6 @@ static void *churn(void *arg) {
   return arg;
 }
 
-static void body(void) {
-  void *volatile objs[1];
-  objs[0] = malloc(40);
-  swapcontext(&co, &back);
-}
-
 int main(void) {
   pthread_t t;
   pthread_create(&t, NULL, churn, NULL);
@@ -62,13 +56,7 @@ int main(void) {
   for (int f = 0; f < CHILDREN; f++) {
     pid_t p = fork();
     if (p == 0) {
-      getcontext(&co);
-      co.uc_stack.ss_sp = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      co.uc_stack.ss_size = STACK_BYTES;
-      co.uc_link = NULL;
-      makecontext(&co, body, 0);
-      swapcontext(&back, &co);
+      run_suspended_coroutine();
       _exit(0);
     }
     waitpid(p, NULL, 0);
