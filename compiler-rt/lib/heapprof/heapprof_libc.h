@@ -281,4 +281,22 @@ static HP_ALWAYS_INLINE bool hp_libc_memalign_round(uptr *align) {
  * memalign does). Read once; a version it cannot read counts as strict. */
 bool hp_libc_aligned_alloc_strict(void);
 
+/* System call nr with six arguments, made with the instruction itself:
+ * no errno written by glibc's wrappers, and nothing a vfork child (which
+ * shares the parent's thread pointer) or a signal handler may not do.
+ * Returns the kernel's value: -4095..-1 is -errno. */
+static HP_ALWAYS_INLINE long hp_raw_syscall6(long nr, long a, long b, long c,
+                                             long d, long e, long f) {
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  register long r9 __asm__("r9") = f;
+  long ret;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+                     "r"(r9)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+
 #endif

@@ -57,20 +57,6 @@
 
 bool hp_sandboxed;
 
-static long raw_syscall6(long nr, long a, long b, long c, long d, long e,
-                         long f) {
-  register long r10 __asm__("r10") = d;
-  register long r8 __asm__("r8") = e;
-  register long r9 __asm__("r9") = f;
-  long ret;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
-                     "r"(r9)
-                   : "rcx", "r11", "memory");
-  return ret;
-}
-
 /* glibc's convention: -1 and errno for the kernel's -4095..-1. */
 static long result(long ret) {
   if ((unsigned long)ret > -4096ul) {
@@ -94,7 +80,7 @@ static bool enter(void) {
               "(pid %d): its profile up to here %s; nothing after it is "
               "written, since the filter may kill the process for the "
               "profile's system calls\n",
-              (int)raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0),
+              (int)hp_raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0),
               r == 0 ? "is written as a checkpoint" : "could not be written");
     hp_signals_sandboxed(true);
     errno = saved;
@@ -148,7 +134,7 @@ HP_INTERFACE int prctl(int option, ...) {
                 (a == SECCOMP_MODE_STRICT ||
                  (a == SECCOMP_MODE_FILTER && !probe(b)));
   bool undo = filter && enter();
-  long ret = result(raw_syscall6(SYS_prctl, option, (long)a, (long)b,
+  long ret = result(hp_raw_syscall6(SYS_prctl, option, (long)a, (long)b,
                                  (long)c, (long)d, 0));
   if (undo)
     entered(ret);
@@ -177,7 +163,7 @@ HP_INTERFACE long syscall(long nr, ...) {
     int saved = errno;
     bool prepared = hp_fork_prepare();
     errno = saved;
-    long ret = raw_syscall6(nr, a, b, c, d, e, f);
+    long ret = hp_raw_syscall6(nr, a, b, c, d, e, f);
     hp_fork_after(prepared, ret == 0);
     return result(ret);
   }
@@ -185,7 +171,7 @@ HP_INTERFACE long syscall(long nr, ...) {
                 (a == SECCOMP_SET_MODE_STRICT ||
                  (a == SECCOMP_SET_MODE_FILTER && !probe(c)));
   bool undo = filter && enter();
-  long ret = result(raw_syscall6(nr, a, b, c, d, e, f));
+  long ret = result(hp_raw_syscall6(nr, a, b, c, d, e, f));
   if (undo)
     entered(ret);
   return ret;

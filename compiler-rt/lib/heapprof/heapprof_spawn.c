@@ -87,21 +87,10 @@ typedef struct spawn_action {
   } a;
 } spawn_action_t;
 
-static long raw6(long nr, long a, long b, long c, long d, long e, long f) {
-  long ret;
-  register long r10 __asm__("r10") = d;
-  register long r8 __asm__("r8") = e;
-  register long r9 __asm__("r9") = f;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
-                     "r"(r9)
-                   : "rcx", "r11", "memory");
-  return ret;
-}
 #define RAW(nr, ...) raw_n(nr, __VA_ARGS__, 0, 0, 0, 0, 0, 0)
 #define raw_n(nr, a, b, c, d, e, f, ...)                                     \
-  raw6((nr), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), (long)(f))
+  hp_raw_syscall6((nr), (long)(a), (long)(b), (long)(c), (long)(d),          \
+                  (long)(e), (long)(f))
 static bool failed(long r) { return (unsigned long)r > -4096ul; }
 
 /* Whether glibc's array has the layout above: checked once, on actions
