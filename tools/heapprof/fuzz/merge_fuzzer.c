@@ -31,30 +31,20 @@
  * for xxh3); seeds: pairs of real profiles written by
  * test/fuzz/Inputs/seed_program.c, joined by test/fuzz/Inputs/pair.py.
  *===----------------------------------------------------------------------===*/
+#define FUZZ_NAME "merge_fuzzer"
+#include "fuzz_scratch.h"
 #include "heapprof_merge.h"
 #include "heapprof_rawreader.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "merge_fuzzer: property violated: ");
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n");
-  abort();
-}
 
 static char dir[4096], path_a[4200], path_b[4200], path_out[4200],
     path_out2[4200];
@@ -68,10 +58,7 @@ static void remove_files(void) {
 }
 
 static void set_up(void) {
-  const char *t = getenv("TMPDIR");
-  snprintf(dir, sizeof(dir), "%s/merge_fuzzer.XXXXXX", t && *t ? t : "/tmp");
-  if (!mkdtemp(dir))
-    fail("cannot make a directory %s: %s", dir, strerror(errno));
+  fuzz_scratch_dir(dir, sizeof(dir));
   snprintf(path_a, sizeof(path_a), "%s/a.profraw", dir);
   snprintf(path_b, sizeof(path_b), "%s/b.profraw", dir);
   snprintf(path_out, sizeof(path_out), "%s/out.profraw", dir);
@@ -79,25 +66,12 @@ static void set_up(void) {
   atexit(remove_files);
 }
 
-static void write_file(const char *path, const uint8_t *data, size_t size) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (fd < 0)
-    fail("cannot write %s: %s", path, strerror(errno));
-  for (size_t done = 0; done < size;) {
-    ssize_t n = write(fd, data + done, size - done);
-    if (n <= 0)
-      fail("cannot write %s: %s", path, strerror(errno));
-    done += (size_t)n;
-  }
-  close(fd);
-}
-
 /* heapprof merge with argv, its stderr in *msg (malloc'd). */
 static int merge(char **argv, int argc, char **msg) {
   size_t len;
   FILE *mem = open_memstream(msg, &len);
   if (!mem)
-    fail("open_memstream: %s", strerror(errno));
+    fuzz_fail("open_memstream: %s", strerror(errno));
   FILE *saved = stderr;
   stderr = mem;
   int rc = heapprof_merge_main(argc, argv);
@@ -111,7 +85,7 @@ static int merge(char **argv, int argc, char **msg) {
 static void check_dir(bool outputs) {
   DIR *d = opendir(dir);
   if (!d)
-    fail("cannot list %s: %s", dir, strerror(errno));
+    fuzz_fail("cannot list %s: %s", dir, strerror(errno));
   struct dirent *e;
   while ((e = readdir(d))) {
     const char *n = e->d_name;
@@ -120,7 +94,7 @@ static void check_dir(bool outputs) {
       continue;
     if (outputs && (!strcmp(n, "out.profraw") || !strcmp(n, "out2.profraw")))
       continue;
-    fail("%s is left in the directory after a merge that %s", n,
+    fuzz_fail("%s is left in the directory after a merge that %s", n,
          outputs ? "succeeded" : "failed");
   }
   closedir(d);
@@ -129,10 +103,10 @@ static void check_dir(bool outputs) {
 static void check_only_warnings(const char *msg, const char *what) {
   for (const char *l = msg; *l;) {
     if (strncmp(l, "heapprof: warning: ", 19))
-      fail("%s succeeded with a line that is not a warning: %s", what, l);
+      fuzz_fail("%s succeeded with a line that is not a warning: %s", what, l);
     const char *nl = strchr(l, '\n');
     if (!nl)
-      fail("%s succeeded with a line that does not end: %s", what, l);
+      fuzz_fail("%s succeeded with a line that does not end: %s", what, l);
     l = nl + 1;
   }
 }
@@ -153,9 +127,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unlink(path_out);
   unlink(path_out2);
   unlink(path_b);
-  write_file(path_a, a, na);
+  fuzz_write_file(path_a, a, na);
   if (nb)
-    write_file(path_b, b, nb);
+    fuzz_write_file(path_b, b, nb);
 
   char *argv[] = {"-o", path_out, path_a, path_b, NULL};
   char *msg = NULL;
@@ -170,31 +144,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
            (nb && !strncmp(msg + hl + dl, "/b.profraw: ", 12)))) ||
          (nb && !strncmp(msg + hl, "the inputs: ", 12)));
     if (!named)
-      fail("the error does not name an input: %s", msg);
+      fuzz_fail("the error does not name an input: %s", msg);
     char *nl = strchr(msg, '\n');
     if (!nl || nl[1])
-      fail("the error is not one line: %s", msg);
+      fuzz_fail("the error is not one line: %s", msg);
     check_dir(false);
   } else if (rc == 0) {
     check_only_warnings(msg, "the merge");
     hpr_file_t f;
     char err[512];
     if (!hpr_map(path_out, &f, err, sizeof(err)))
-      fail("the merge's output does not read back: %s", err);
+      fuzz_fail("the merge's output does not read back: %s", err);
     if (f.ndumps != 1)
-      fail("the merge's output has %zu dumps", f.ndumps);
+      fuzz_fail("the merge's output has %zu dumps", f.ndumps);
     hpr_free(&f);
     char *again[] = {"-o", path_out2, path_out, NULL};
     char *msg2 = NULL;
     int rc2 = merge(again, 3, &msg2);
     if (rc2 != 0)
-      fail("the merge's output does not merge on its own (exit %d): %s", rc2,
+      fuzz_fail("the merge's output does not merge on its own (exit %d): %s", rc2,
            msg2);
     check_only_warnings(msg2, "the merge of the output");
     free(msg2);
     check_dir(true);
   } else {
-    fail("exit status %d: %s", rc, msg);
+    fuzz_fail("exit status %d: %s", rc, msg);
   }
   free(msg);
   return 0;

@@ -35,6 +35,8 @@
 // by test/fuzz/Inputs/seed_program.c (docs/testing.md, "Fuzzing").
 //
 //===----------------------------------------------------------------------===//
+#define FUZZ_NAME "model_fuzzer"
+#include "fuzz_scratch.h"
 #include "names.h"
 #include "profile_model.h"
 #include "render.h"
@@ -43,27 +45,13 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
 #include <unistd.h>
 
 using namespace heapprof;
-
-[[noreturn]] static void fail(const char *Fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-static void fail(const char *Fmt, ...) {
-  va_list Ap;
-  va_start(Ap, Fmt);
-  fprintf(stderr, "model_fuzzer: property violated: ");
-  vfprintf(stderr, Fmt, Ap);
-  va_end(Ap);
-  fprintf(stderr, "\n");
-  abort();
-}
 
 // The fuzzer's directory and its one input file.
 static std::string Dir, Input;
@@ -74,28 +62,12 @@ static void removeFiles() {
 }
 
 static void setUp() {
-  const char *T = getenv("TMPDIR");
-  std::string Tmpl = std::string(T && *T ? T : "/tmp") + "/model_fuzzer.XXXXXX";
-  if (!mkdtemp(Tmpl.data()))
-    fail("cannot make a directory %s: %s", Tmpl.c_str(), strerror(errno));
-  Dir = Tmpl;
+  char Tmp[4096];
+  fuzz_scratch_dir(Tmp, sizeof(Tmp));
+  Dir = Tmp;
   Input = Dir + "/in.profraw";
   atexit(removeFiles);
 }
-
-static void writeInput(const uint8_t *Data, size_t Size) {
-  int Fd = open(Input.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (Fd < 0)
-    fail("cannot write %s: %s", Input.c_str(), strerror(errno));
-  for (size_t Done = 0; Done < Size;) {
-    ssize_t N = write(Fd, Data + Done, Size - Done);
-    if (N <= 0)
-      fail("cannot write %s: %s", Input.c_str(), strerror(errno));
-    Done += static_cast<size_t>(N);
-  }
-  close(Fd);
-}
-
 // What symbolize() would give, from the address alone (see above).
 static void fakeSymbolize(Profile &P) {
   static const char *const Names[] = {
@@ -150,7 +122,7 @@ static void checkCounts(const Profile &P, const char *When) {
   auto Check = [&](const Counts &C, const char *What, size_t I) {
     for (unsigned F = 0; F < NumFields; F++)
       if (C.get(static_cast<Field>(F)) > MaxCount)
-        fail("%s: %s %zu has %s = %llu, above 2^63 - 1", When, What, I,
+        fuzz_fail("%s: %s %zu has %s = %llu, above 2^63 - 1", When, What, I,
              FieldNames[F],
              static_cast<unsigned long long>(C.get(static_cast<Field>(F))));
   };
@@ -161,9 +133,9 @@ static void checkCounts(const Profile &P, const char *When) {
     const FalseSharingPair &FP = P.Sharing.Pairs[I];
     if (FP.Lines > MaxCount || FP.ActiveEvents > MaxCount ||
         FP.ActiveLines > MaxCount)
-      fail("%s: false-sharing pair %zu has a count above 2^63 - 1", When, I);
+      fuzz_fail("%s: false-sharing pair %zu has a count above 2^63 - 1", When, I);
     if (FP.A >= P.Contexts.size() || FP.B >= P.Contexts.size())
-      fail("%s: false-sharing pair %zu names context %u or %u of %zu", When,
+      fuzz_fail("%s: false-sharing pair %zu names context %u or %u of %zu", When,
            I, FP.A, FP.B, P.Contexts.size());
   }
 }
@@ -171,17 +143,17 @@ static void checkCounts(const Profile &P, const char *When) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Dir.empty())
     setUp();
-  writeInput(Data, Size);
+  fuzz_write_file(Input.c_str(), Data, Size);
   Profile P;
   std::string Err;
   if (!loadProfile({Input}, P, Err)) {
     if (Err.compare(0, Input.size() + 2, Input + ": ") != 0 ||
         Err.size() == Input.size() + 2)
-      fail("the error does not begin with the input's path and a problem: "
+      fuzz_fail("the error does not begin with the input's path and a problem: "
            "'%s'",
            Err.c_str());
     if (Err.find('\n') != std::string::npos)
-      fail("the error is more than one line: '%s'", Err.c_str());
+      fuzz_fail("the error is more than one line: '%s'", Err.c_str());
     return 0;
   }
   checkCounts(P, "loaded");
@@ -214,12 +186,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   JS.flush();
   HS.flush();
   if (Text.empty())
-    fail("the text report is empty");
+    fuzz_fail("the text report is empty");
   if (llvm::Expected<llvm::json::Value> V = llvm::json::parse(Json); !V) {
     std::string Why = llvm::toString(V.takeError());
-    fail("the JSON report does not parse: %s", Why.c_str());
+    fuzz_fail("the JSON report does not parse: %s", Why.c_str());
   }
   if (Html.find("</html>") == std::string::npos)
-    fail("the HTML page has no end");
+    fuzz_fail("the HTML page has no end");
   return 0;
 }

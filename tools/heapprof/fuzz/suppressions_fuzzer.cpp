@@ -20,31 +20,18 @@
 // input as a crash.
 //
 //===----------------------------------------------------------------------===//
+#define FUZZ_NAME "suppressions_fuzzer"
+#include "fuzz_scratch.h"
 #include "suppressions.h"
 
-#include <cerrno>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
 using namespace heapprof;
-
-[[noreturn]] static void fail(const char *Fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-static void fail(const char *Fmt, ...) {
-  va_list Ap;
-  va_start(Ap, Fmt);
-  fprintf(stderr, "suppressions_fuzzer: property violated: ");
-  vfprintf(stderr, Fmt, Ap);
-  va_end(Ap);
-  fprintf(stderr, "\n");
-  abort();
-}
 
 static std::string Dir, Input;
 
@@ -54,16 +41,12 @@ static void removeFiles() {
 }
 
 static void setUp() {
-  const char *T = getenv("TMPDIR");
-  std::string Tmpl =
-      std::string(T && *T ? T : "/tmp") + "/suppressions_fuzzer.XXXXXX";
-  if (!mkdtemp(Tmpl.data()))
-    fail("cannot make a directory %s: %s", Tmpl.c_str(), strerror(errno));
-  Dir = Tmpl;
+  char Tmp[4096];
+  fuzz_scratch_dir(Tmp, sizeof(Tmp));
+  Dir = Tmp;
   Input = Dir + "/supp.txt";
   atexit(removeFiles);
 }
-
 // Whether P (no anchors, '*' any run) matches all of S from I, J.
 static bool globWhole(const std::string &P, size_t I, const std::string &S,
                       size_t J) {
@@ -104,18 +87,15 @@ static bool reference(const std::string &Pattern, const std::string &S) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Dir.empty())
     setUp();
-  int Fd = open(Input.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (Fd < 0 || write(Fd, Data, Size) != static_cast<ssize_t>(Size))
-    fail("cannot write %s: %s", Input.c_str(), strerror(errno));
-  close(Fd);
+  fuzz_write_file(Input.c_str(), Data, Size);
 
   std::vector<Suppression> Rules;
   std::string Err;
   if (!loadSuppressions({Input}, Rules, Err)) {
     if (Err.compare(0, Input.size() + 1, Input + ":") != 0)
-      fail("the error does not begin with the file's path: '%s'", Err.c_str());
+      fuzz_fail("the error does not begin with the file's path: '%s'", Err.c_str());
     if (Err.find('\n') != std::string::npos)
-      fail("the error is more than one line: '%s'", Err.c_str());
+      fuzz_fail("the error is more than one line: '%s'", Err.c_str());
     return 0;
   }
   std::vector<std::string> Strings = {"", "main", "std::vector::push_back",
@@ -132,10 +112,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     const std::string &Pat = R.Pattern;
     auto Blank = [](char C) { return C == ' ' || C == '\t' || C == '\r'; };
     if (Pat.empty() || Blank(Pat.front()) || Blank(Pat.back()))
-      fail("%s: the rule's pattern is '%s'", R.Where.c_str(), Pat.c_str());
+      fuzz_fail("%s: the rule's pattern is '%s'", R.Where.c_str(), Pat.c_str());
     for (const std::string &S : Strings)
       if (templateMatch(Pat, S) != reference(Pat, S))
-        fail("templateMatch('%s', '%s') is %d, the documented rules say %d",
+        fuzz_fail("templateMatch('%s', '%s') is %d, the documented rules say %d",
              Pat.c_str(), S.c_str(), templateMatch(Pat, S),
              reference(Pat, S));
   }
