@@ -41,6 +41,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "Inputs/own_limit.h"
+
 int __heapprof_dump(void) __attribute__((weak));
 
 #define MAX_BLOCKS 200000
@@ -48,12 +50,7 @@ static void *volatile blocks[MAX_BLOCKS];
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0); /* no buffer: no malloc but ours */
-  int res = !strcmp(argv[1], "data") ? RLIMIT_DATA : RLIMIT_AS;
-  struct rlimit r = {256ull << 20, 256ull << 20};
-  if (setrlimit(res, &r)) {
-    perror("setrlimit");
-    return 1;
-  }
+  set_own_limit(argc, argv);
   long n = 0;
   while (n < MAX_BLOCKS && (blocks[n] = malloc(4000)))
     n++;

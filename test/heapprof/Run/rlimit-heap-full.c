@@ -46,6 +46,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "Inputs/own_limit.h"
+
 #define MAX_BLOCKS 200000
 static void *blocks[MAX_BLOCKS];
 static long mallocs;
@@ -82,12 +84,7 @@ __attribute__((noinline)) static void walk(unsigned bits, int depth) {
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0); /* no buffer: no malloc but ours */
-  int res = argc > 1 && !strcmp(argv[1], "data") ? RLIMIT_DATA : RLIMIT_AS;
-  struct rlimit r = {256ull << 20, 256ull << 20};
-  if (setrlimit(res, &r)) {
-    perror("setrlimit");
-    return 1;
-  }
+  set_own_limit(argc, argv);
   long n = 0;
   errno = 0;
   while (n < MAX_BLOCKS && (blocks[n] = malloc(4000)))

@@ -40,6 +40,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "Inputs/own_limit.h"
+
 #define MAX_BLOCKS 400000
 static void *volatile blocks[MAX_BLOCKS];
 
@@ -59,12 +61,7 @@ static const char *yes(int c) { return c ? "yes" : "no"; }
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0); /* no buffer: no malloc but ours */
-  int res = !strcmp(argv[1], "data") ? RLIMIT_DATA : RLIMIT_AS;
-  struct rlimit r = {256ull << 20, 256ull << 20};
-  if (setrlimit(res, &r)) {
-    perror("setrlimit");
-    return 1;
-  }
+  set_own_limit(argc, argv);
   long first = fill(4064) * 4064l;
   printf("first fill within the budget: %s\n",
          yes(first >= (128l << 20) && first <= (256l << 20)));

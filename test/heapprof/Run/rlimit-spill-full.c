@@ -49,6 +49,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "Inputs/own_limit.h"
+
 static void *volatile keep[60];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -71,12 +73,7 @@ __attribute__((noinline)) static void *c(void) { return malloc(100); }
 
 int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IONBF, 0); /* no buffer: no malloc but ours */
-  int res = !strcmp(argv[1], "data") ? RLIMIT_DATA : RLIMIT_AS;
-  struct rlimit r = {256ull << 20, 256ull << 20};
-  if (setrlimit(res, &r)) {
-    perror("setrlimit");
-    return 1;
-  }
+  set_own_limit(argc, argv);
   for (int i = 0; i < 20; i++) {
     keep[3 * i] = a();
     keep[3 * i + 1] = b();
