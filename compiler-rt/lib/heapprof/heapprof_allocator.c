@@ -193,7 +193,7 @@ static HP_ALWAYS_INLINE void *allocate(uptr size, uptr align, u8 kind,
   bool fresh = false;
   if (HP_LIKELY(c)) {
     if (HP_UNLIKELY(cold)) {
-      block = hp_primary_alloc_cold(c, &fresh);
+      block = hp_primary_alloc_cold(c, &fresh, &t->stats);
       t->stats.cold_allocs += block != 0;
     } else {
       block = hp_primary_alloc(t->caches, c, &fresh, &t->stats);

@@ -76,7 +76,7 @@ static HP_ALWAYS_INLINE uptr hp_primary_alloc(hp_cache_t *caches, u32 c,
 /* The same from the class's cold region (no cache; takes its lock). The
  * block's class id, as hp_primary_block_of reports it, is
  * HP_COLD_CLASS(class_id). */
-uptr hp_primary_alloc_cold(u32 class_id, bool *fresh);
+uptr hp_primary_alloc_cold(u32 class_id, bool *fresh, struct hp_stats *st);
 /* class_id may be a cold id: the block goes straight back to its region. */
 /* st gets the cache drains and the pages returned to the kernel
  * (release_freed_pages, and the release_idle_ms pass a drain may run). */

@@ -860,11 +860,14 @@ uptr hp_primary_alloc_slow(hp_cache_t *caches, u32 c, bool *fresh,
 }
 
 /* Cold regions have no caches: every cold block belongs to lane 0. */
-uptr hp_primary_alloc_cold(u32 c, bool *fresh) {
+uptr hp_primary_alloc_cold(u32 c, bool *fresh, hp_stats_t *st) {
   region_t *r = &regions[HP_COLD_CLASS(c)];
   hp_cache_t one;
   one.count = 0;
-  refill(r, &one, 1, 1);
+  /* Refused by a limit the program set itself: the free pages go back
+   * and it is tried once more, as hp_primary_alloc_slow's refill is. */
+  if (refill(r, &one, 1, 1) && !one.count && hp_primary_trim(st))
+    refill(r, &one, 1, 1);
   if (!one.count)
     return 0;
   *fresh = one.blocks[0] & FRESH_BIT;
