@@ -42,6 +42,24 @@ static void fuzz_scratch_dir(char *dir, size_t size) {
     fuzz_fail("cannot make a directory %s: %s", dir, strerror(errno));
 }
 
+/* For a target with one input file: NAME in a directory of its own, made
+ * at the first call and removed at exit with the file. */
+static char fuzz_one_dir[4096], fuzz_one_file[4200];
+static void fuzz_remove_one(void) {
+  unlink(fuzz_one_file);
+  rmdir(fuzz_one_dir);
+}
+__attribute__((unused)) static const char *fuzz_scratch_file(
+    const char *name) {
+  if (!fuzz_one_file[0]) {
+    fuzz_scratch_dir(fuzz_one_dir, sizeof(fuzz_one_dir));
+    snprintf(fuzz_one_file, sizeof(fuzz_one_file), "%s/%s", fuzz_one_dir,
+             name);
+    atexit(fuzz_remove_one);
+  }
+  return fuzz_one_file;
+}
+
 /* The size bytes at data as the file path, whole. */
 static void fuzz_write_file(const char *path, const uint8_t *data,
                             size_t size) {

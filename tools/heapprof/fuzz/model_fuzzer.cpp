@@ -53,21 +53,6 @@
 
 using namespace heapprof;
 
-// The fuzzer's directory and its one input file.
-static std::string Dir, Input;
-
-static void removeFiles() {
-  unlink(Input.c_str());
-  rmdir(Dir.c_str());
-}
-
-static void setUp() {
-  char Tmp[4096];
-  fuzz_scratch_dir(Tmp, sizeof(Tmp));
-  Dir = Tmp;
-  Input = Dir + "/in.profraw";
-  atexit(removeFiles);
-}
 // What symbolize() would give, from the address alone (see above).
 static void fakeSymbolize(Profile &P) {
   static const char *const Names[] = {
@@ -141,8 +126,7 @@ static void checkCounts(const Profile &P, const char *When) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  if (Dir.empty())
-    setUp();
+  const std::string Input = fuzz_scratch_file("in.profraw");
   fuzz_write_file(Input.c_str(), Data, Size);
   Profile P;
   std::string Err;

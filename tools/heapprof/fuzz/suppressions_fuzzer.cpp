@@ -33,20 +33,6 @@
 
 using namespace heapprof;
 
-static std::string Dir, Input;
-
-static void removeFiles() {
-  unlink(Input.c_str());
-  rmdir(Dir.c_str());
-}
-
-static void setUp() {
-  char Tmp[4096];
-  fuzz_scratch_dir(Tmp, sizeof(Tmp));
-  Dir = Tmp;
-  Input = Dir + "/supp.txt";
-  atexit(removeFiles);
-}
 // Whether P (no anchors, '*' any run) matches all of S from I, J.
 static bool globWhole(const std::string &P, size_t I, const std::string &S,
                       size_t J) {
@@ -85,8 +71,7 @@ static bool reference(const std::string &Pattern, const std::string &S) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  if (Dir.empty())
-    setUp();
+  const std::string Input = fuzz_scratch_file("supp.txt");
   fuzz_write_file(Input.c_str(), Data, Size);
 
   std::vector<Suppression> Rules;
