@@ -80,14 +80,9 @@ static void spill_overflow(hp_hib_table_t *t, const hp_hib_t *h) {
   t->overflow.stack_id = hp_stackdepot_put(NULL, 0);
   t->overflow_used = true;
   static bool said;
-  if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED)) {
-    char why[320];
-    hp_report_mapping_refused_why(why, sizeof(why), false);
-    hp_printf("HeapProf: WARNING: cannot map memory for the HIB spill log "
-              "(%s): records evicted from the HIB table are merged into "
-              "one context without frames until it can\n",
-              why);
-  }
+  hp_report_cannot_map_once(&said, "memory for the HIB spill log",
+                            "records evicted from the HIB table are merged "
+                            "into one context without frames until it can");
 }
 
 /* The overflow record, to fn and emptied; lock held. */

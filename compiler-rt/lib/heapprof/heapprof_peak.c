@@ -141,14 +141,9 @@ static hp_peak_entry_t sink;
 static bool gave_up;
 static hp_peak_entry_t *give_up(void) {
   __atomic_store_n(&hp_peak.arm_level, INT64_MAX, __ATOMIC_RELAXED);
-  if (!__atomic_exchange_n(&gave_up, true, __ATOMIC_RELAXED)) {
-    char why[320];
-    hp_report_mapping_refused_why(why, sizeof(why), false);
-    hp_printf("HeapProf: WARNING: cannot map the peak tracker's tables (%s): "
-              "the peak is not tracked from here on; the profile has the "
-              "largest heap seen until now\n",
-              why);
-  }
+  hp_report_cannot_map_once(&gave_up, "the peak tracker's tables",
+                            "the peak is not tracked from here on; the "
+                            "profile has the largest heap seen until now");
   return &sink;
 }
 

@@ -170,6 +170,15 @@ void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline) {
                 "the process may have as many as vm.max_map_count allows");
 }
 
+void hp_report_cannot_map_once(bool *said, const char *what,
+                               const char *then) {
+  if (__atomic_exchange_n(said, true, __ATOMIC_RELAXED))
+    return;
+  char why[320];
+  hp_report_mapping_refused_why(why, sizeof(why), false);
+  hp_printf("HeapProf: WARNING: cannot map %s (%s): %s\n", what, why, then);
+}
+
 void hp_report_mmap_failure(uptr size, const char *what) {
   rlim_t cur;
   int k = reserving_limit(&cur);

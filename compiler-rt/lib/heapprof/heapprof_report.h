@@ -25,6 +25,11 @@ void hp_report_exec_unprofiled(const char *path);
  * for a checkpoint's baseline, the baseline not among them), or else the
  * map count. */
 void hp_report_mapping_refused_why(char *buf, uptr size, bool baseline);
+/* Once per *said: "HeapProf: WARNING: cannot map WHAT (why): THEN", for
+ * a structure of heapprof's that goes on without the memory it was
+ * refused (the stack depot, the HIB spill log, the peak tracker). */
+void hp_report_cannot_map_once(bool *said, const char *what,
+                               const char *then);
 HP_NORETURN void hp_report_out_of_memory(uptr size, uptr fp, const char *why);
 /* calloc's or reallocarray's count times size above SIZE_MAX. */
 HP_NORETURN void hp_report_overflow(uptr n, uptr size, uptr fp,

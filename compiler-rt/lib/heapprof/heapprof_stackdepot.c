@@ -176,15 +176,10 @@ static entry_t *arena_alloc(size_t bytes) {
 static entry_t empty_static;
 static void say_depot_full(void) {
   static bool said;
-  if (said)
-    return;
-  said = true;
-  char why[320];
-  hp_report_mapping_refused_why(why, sizeof(why), false);
-  hp_printf("HeapProf: WARNING: cannot map memory for the stack depot (%s):"
-            " allocations from call stacks not seen before are counted "
-            "without their frames, in one context, until it can\n",
-            why);
+  hp_report_cannot_map_once(&said, "memory for the stack depot",
+                            "allocations from call stacks not seen before "
+                            "are counted without their frames, in one "
+                            "context, until it can");
 }
 
 #define FRONT_BITS 7
