@@ -57,14 +57,8 @@ static int slot(int resource) {
 
 static long raw_prlimit(pid_t pid, int resource, const struct rlimit *nw,
                         struct rlimit *old) {
-  long ret;
-  register long r10 __asm__("r10") = (long)old;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"((long)SYS_prlimit64), "D"((long)pid),
-                     "S"((long)resource), "d"(nw), "r"(r10)
-                   : "rcx", "r11", "memory");
-  return ret;
+  return hp_raw_syscall6(SYS_prlimit64, pid, resource, (long)nw, (long)old,
+                         0, 0);
 }
 
 static int result(long ret) {
