@@ -245,8 +245,7 @@ static void init_once(void) {
     hp_syscalls_drop();
   hp_peak_init();
   __atomic_store_n(&hp_rtl.inited, true, __ATOMIC_RELEASE);
-  hp_own_end();
-  hp_allocator_init_plain();
+  hp_own_end(); /* and the plain path decided (hp_allocator_init_plain) */
   init_here = false;
   hp_spin_unlock(&init_lock);
   /* dlsym may allocate: only now that malloc works. */
